@@ -1,0 +1,15 @@
+//! trawl-core: the contracts every face of trawl speaks.
+//!
+//! The [`Envelope`] wraps every answer (CLI `--json`, MCP, library), [`ErrorCode`] is the
+//! stable list of error codes, [`Document`] is what a read produces, and [`handle`] turns a
+//! URL into the short, stable name an agent uses to come back to it. No I/O lives here.
+
+mod canonical;
+mod document;
+mod envelope;
+mod handle;
+
+pub use canonical::{canonical_url, is_tracking_param};
+pub use document::{Attempt, Document, FetchedVia, PageType};
+pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta, TrawlError};
+pub use handle::{handle_for_url, is_valid_handle};

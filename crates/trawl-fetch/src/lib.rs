@@ -1,0 +1,1 @@
+//! trawl-fetch: fetches a URL safely.
