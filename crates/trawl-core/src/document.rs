@@ -74,6 +74,8 @@ pub struct Document {
     pub quality_score: f32,
     pub word_count: usize,
     pub markdown: String,
+    /// Plain text of the main content; left out of JSON when empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
     /// Raw JSON-LD blocks as found in the page.
     pub json_ld: Vec<serde_json::Value>,

@@ -1,1 +1,20 @@
-//! trawl-fetch: fetches a URL safely.
+//! trawl-fetch: fetches a URL without letting it reach what it must not.
+//!
+//! The [`Guard`] checks every hop before the request (scheme, userinfo, odd IP spellings,
+//! literal addresses) and again at connect time through reqwest's resolver hook, so the
+//! connection goes to exactly the addresses that were checked. The [`Fetcher`] follows
+//! redirects by hand, caps the body while streaming it, and recognises anti-bot answers.
+
+mod block;
+mod fetcher;
+mod guard;
+mod ip;
+mod resolver;
+
+pub use block::{Block, Vendor, detect as detect_block};
+pub use fetcher::{
+    Conditional, DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, FetchedPage, Fetcher,
+    normalize_proxy,
+};
+pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
+pub use ip::non_public_reason;

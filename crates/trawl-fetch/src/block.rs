@@ -1,0 +1,207 @@
+//! Anti-bot detection: tells a challenge (worth retrying with a browser-like client) from
+//! a page, using response headers and a bounded prefix of the body.
+
+use reqwest::header::HeaderMap;
+
+/// How much of the body is searched for markers; challenge pages put them early.
+pub const MARKER_WINDOW: usize = 64 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Vendor {
+    Cloudflare,
+    DataDome,
+    PerimeterX,
+    Akamai,
+    Imperva,
+    DdosGuard,
+}
+
+impl Vendor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Vendor::Cloudflare => "Cloudflare",
+            Vendor::DataDome => "DataDome",
+            Vendor::PerimeterX => "PerimeterX",
+            Vendor::Akamai => "Akamai",
+            Vendor::Imperva => "Imperva",
+            Vendor::DdosGuard => "DDoS-Guard",
+        }
+    }
+}
+
+/// A detected anti-bot response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    pub vendor: Vendor,
+    /// A challenge may be passed by a browser-like client (tier 1); a hard block will not.
+    pub challenge: bool,
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> &'a str {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+fn contains_ci(haystack: &[u8], needle: &str) -> bool {
+    let needle = needle.as_bytes();
+    haystack
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Detect an anti-bot response. `body` should be at most [`MARKER_WINDOW`] bytes.
+pub fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<Block> {
+    let body = &body[..body.len().min(MARKER_WINDOW)];
+    let server = header(headers, "server").to_ascii_lowercase();
+    let denied = matches!(status, 403 | 503 | 429);
+
+    // Cloudflare marks its challenges explicitly; the body markers cover older setups.
+    if header(headers, "cf-mitigated").eq_ignore_ascii_case("challenge")
+        || (server.contains("cloudflare")
+            && denied
+            && (contains_ci(body, "challenge-platform")
+                || contains_ci(body, "cf-chl")
+                || contains_ci(body, "just a moment")
+                || contains_ci(body, "attention required")))
+    {
+        return Some(Block {
+            vendor: Vendor::Cloudflare,
+            challenge: status != 429,
+        });
+    }
+    if !header(headers, "x-datadome").is_empty()
+        || server.contains("datadome")
+        || (denied && contains_ci(body, "captcha-delivery.com"))
+    {
+        return Some(Block {
+            vendor: Vendor::DataDome,
+            challenge: true,
+        });
+    }
+    if denied
+        && (contains_ci(body, "px-captcha")
+            || contains_ci(body, "_pxappid")
+            || contains_ci(body, "perimeterx"))
+    {
+        return Some(Block {
+            vendor: Vendor::PerimeterX,
+            challenge: true,
+        });
+    }
+    // Imperva (Incapsula) may serve its block page with HTTP 200.
+    if contains_ci(body, "_incapsula_resource")
+        || contains_ci(body, "incapsula incident id")
+        || (denied && header(headers, "x-cdn").eq_ignore_ascii_case("incapsula"))
+    {
+        return Some(Block {
+            vendor: Vendor::Imperva,
+            challenge: true,
+        });
+    }
+    if server.contains("ddos-guard")
+        && (denied || contains_ci(body, "ddos-guard") || contains_ci(body, "check.ddos-guard"))
+    {
+        return Some(Block {
+            vendor: Vendor::DdosGuard,
+            challenge: true,
+        });
+    }
+    if server.contains("akamaighost")
+        && status == 403
+        && (contains_ci(body, "access denied") || contains_ci(body, "edgesuite.net"))
+    {
+        // Akamai's "Access Denied … Reference #" page is a reputation block, but a
+        // browser-like TLS fingerprint is often let through, so it counts as a challenge.
+        return Some(Block {
+            vendor: Vendor::Akamai,
+            challenge: true,
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderName, HeaderValue};
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(
+                HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn recognises_each_vendor() {
+        type Case<'a> = (u16, &'a [(&'a str, &'a str)], &'a str, Vendor);
+        let cases: &[Case] = &[
+            (
+                403,
+                &[("server", "cloudflare"), ("cf-mitigated", "challenge")],
+                "<title>Just a moment...</title>",
+                Vendor::Cloudflare,
+            ),
+            (
+                503,
+                &[("server", "cloudflare")],
+                "<script src=/cdn-cgi/challenge-platform/h/b/orchestrate></script>",
+                Vendor::Cloudflare,
+            ),
+            (403, &[("x-datadome", "protected")], "", Vendor::DataDome),
+            (
+                403,
+                &[],
+                "<div id=\"px-captcha\"></div>",
+                Vendor::PerimeterX,
+            ),
+            (
+                200,
+                &[],
+                "<iframe src=\"/_Incapsula_Resource?SWUDNSAI=31\"></iframe>",
+                Vendor::Imperva,
+            ),
+            (403, &[("server", "ddos-guard")], "", Vendor::DdosGuard),
+            (
+                403,
+                &[("server", "AkamaiGHost")],
+                "<H1>Access Denied</H1> Reference #18.2",
+                Vendor::Akamai,
+            ),
+        ];
+        for (status, h, body, vendor) in cases {
+            let got = detect(*status, &headers(h), body.as_bytes());
+            assert_eq!(got.map(|b| b.vendor), Some(*vendor), "{vendor:?}");
+        }
+    }
+
+    #[test]
+    fn ordinary_pages_are_not_blocks() {
+        assert_eq!(
+            detect(
+                200,
+                &headers(&[("server", "cloudflare")]),
+                b"<p>Just a moment, please read</p>"
+            ),
+            None
+        );
+        assert_eq!(
+            detect(404, &headers(&[("server", "nginx")]), b"not found"),
+            None
+        );
+        assert_eq!(
+            detect(
+                403,
+                &headers(&[("server", "AkamaiGHost")]),
+                b"forbidden by owner"
+            ),
+            None
+        );
+    }
+}

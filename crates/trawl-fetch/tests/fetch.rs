@@ -1,0 +1,8 @@
+//! trawl-fetch integration tests, against loopback servers only.
+//!
+//! - `guard`: the guard's decisions, with a fake lookup; no connection is ever made.
+//! - `fetch`: real HTTP to servers on 127.0.0.x: encodings, redirects, statuses, caps,
+//!   timeouts, proxies, anti-bot pages.
+
+mod fetch_cases;
+mod guard_cases;

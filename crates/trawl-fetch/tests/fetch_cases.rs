@@ -1,0 +1,380 @@
+use std::io::Write;
+use std::time::Duration;
+
+use trawl_core::ErrorCode;
+use trawl_fetch::{Conditional, FetchConfig, Fetcher, GuardPolicy, HostRule};
+use trawl_testkit::{Reply, TestServer, isolated_network, minimal_pdf};
+
+use crate::guard_cases::fake;
+
+fn config(allow: &[&str]) -> FetchConfig {
+    FetchConfig {
+        timeout: Duration::from_secs(5),
+        connect_timeout: Duration::from_secs(2),
+        policy: GuardPolicy {
+            allow_private_hosts: false,
+            allow_hosts: allow.iter().map(|h| HostRule::parse(h).unwrap()).collect(),
+        },
+        ..FetchConfig::default()
+    }
+}
+
+fn fetcher(allow: &[&str]) -> Fetcher {
+    Fetcher::new(config(allow)).unwrap()
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+fn brotli(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+        w.write_all(data).unwrap();
+    }
+    out
+}
+
+const PAGE: &str =
+    "<html><head><title>T</title></head><body><p>compressed body text</p></body></html>";
+
+#[tokio::test]
+async fn decodes_gzip_and_brotli() {
+    let server = TestServer::start();
+    server.route(
+        "/gz",
+        Reply::html(gzip(PAGE.as_bytes())).with_header("Content-Encoding", "gzip"),
+    );
+    server.route(
+        "/br",
+        Reply::html(brotli(PAGE.as_bytes())).with_header("Content-Encoding", "br"),
+    );
+    let f = fetcher(&["127.0.0.1"]);
+    for path in ["/gz", "/br"] {
+        let page = f.fetch(&server.url(path)).await.unwrap();
+        assert_eq!(page.body.as_ref(), PAGE.as_bytes(), "{path}");
+        assert_eq!(page.status, 200);
+    }
+    let seen = server.seen();
+    let accept = &seen[0].headers["accept-encoding"];
+    assert!(accept.contains("gzip") && accept.contains("br"), "{accept}");
+}
+
+#[tokio::test]
+async fn follows_a_redirect_chain() {
+    let server = TestServer::start();
+    server.route("/a", Reply::redirect(301, "/b"));
+    server.route("/b", Reply::redirect(302, &server.url("/c")));
+    server.route("/c", Reply::redirect(307, "d?x=1"));
+    server.route("/d", Reply::html(PAGE));
+    let page = fetcher(&["127.0.0.1"])
+        .fetch(&server.url("/a"))
+        .await
+        .unwrap();
+    assert_eq!(page.final_url.as_str(), server.url("/d?x=1"));
+    assert_eq!(page.redirects.len(), 3);
+    assert_eq!(page.requested_url.as_str(), server.url("/a"));
+}
+
+#[tokio::test]
+async fn refuses_a_redirect_loop_after_ten_hops() {
+    let server = TestServer::start();
+    server.route("/loop", Reply::redirect(302, "/loop"));
+    let err = fetcher(&["127.0.0.1"])
+        .fetch(&server.url("/loop"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::HttpError);
+    assert!(err.message.contains("redirects"), "{}", err.message);
+    assert_eq!(server.hits("/loop"), 11);
+}
+
+#[tokio::test]
+async fn refuses_redirects_into_private_addresses() {
+    // The page server listens on 127.0.0.2 and only that address is opened; redirects to
+    // 127.0.0.1, 169.254.169.254 and 10.0.0.1 must be refused before any connection.
+    let server = TestServer::start_on("127.0.0.2");
+    let decoy = TestServer::start_on("127.0.0.1");
+    decoy.route("/", Reply::html("reached the decoy"));
+    server.route("/to-loopback", Reply::redirect(302, &decoy.url("/")));
+    server.route(
+        "/to-metadata",
+        Reply::redirect(301, "http://169.254.169.254/latest/meta-data/"),
+    );
+    server.route("/to-private", Reply::redirect(307, "http://10.0.0.1/admin"));
+    server.route("/to-odd", Reply::redirect(302, "http://0xa9fea9fe/"));
+    let f = fetcher(&["127.0.0.2"]);
+    for path in ["/to-loopback", "/to-metadata", "/to-private", "/to-odd"] {
+        let err = f.fetch(&server.url(path)).await.unwrap_err();
+        assert_eq!(
+            err.code,
+            ErrorCode::BlockedByPolicy,
+            "{path}: {}",
+            err.message
+        );
+        assert!(err.message.contains("redirect from"), "{}", err.message);
+    }
+    assert!(decoy.seen().is_empty(), "the decoy must never be reached");
+}
+
+#[tokio::test]
+async fn a_name_resolving_to_a_private_address_is_refused_at_connect_time() {
+    if !isolated_network() {
+        eprintln!("skipped: needs scripts/test's loopback-only network namespace");
+        return;
+    }
+    // Literal-IP checks cannot catch this one: the refusal happens in the resolver hook.
+    let f = Fetcher::with_lookup(
+        config(&[]),
+        fake(&[
+            ("intranet.test", &["10.0.0.1"]),
+            ("mixed.test", &["93.184.216.34", "10.0.0.7"]),
+        ]),
+    )
+    .unwrap();
+    for url in ["http://intranet.test/", "http://mixed.test/"] {
+        let err = f.fetch(url).await.unwrap_err();
+        assert_eq!(
+            err.code,
+            ErrorCode::BlockedByPolicy,
+            "{url}: {}",
+            err.message
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_connection_goes_to_the_checked_address() {
+    // `pinned.test` is looked up once and its checked address (127.0.0.1, opened by CIDR)
+    // is where the request lands.
+    let server = TestServer::start();
+    server.route("/", Reply::html(PAGE));
+    let f = Fetcher::with_lookup(
+        config(&["127.0.0.0/8"]),
+        fake(&[("pinned.test", &["127.0.0.1"])]),
+    )
+    .unwrap();
+    let url = format!("http://pinned.test:{}/", server.addr().port());
+    let page = f.fetch(&url).await.unwrap();
+    assert_eq!(page.status, 200);
+    assert_eq!(
+        server.seen()[0].headers["host"],
+        format!("pinned.test:{}", server.addr().port())
+    );
+}
+
+#[tokio::test]
+async fn maps_statuses_to_error_codes() {
+    let server = TestServer::start();
+    server.route("/404", Reply::status(404, "nope"));
+    server.route("/410", Reply::status(410, "gone"));
+    server.route(
+        "/429",
+        Reply::status(429, "slow down").with_header("Retry-After", "120"),
+    );
+    server.route("/500", Reply::status(500, "boom"));
+    server.route("/451", Reply::status(451, "legal"));
+    let f = fetcher(&["127.0.0.1"]);
+    let code = |e: trawl_core::TrawlError| (e.code, e.retryable, e.message);
+    let (c, _, _) = code(f.fetch(&server.url("/404")).await.unwrap_err());
+    assert_eq!(c, ErrorCode::NotFound);
+    let (c, _, _) = code(f.fetch(&server.url("/410")).await.unwrap_err());
+    assert_eq!(c, ErrorCode::NotFound);
+    let (c, retry, msg) = code(f.fetch(&server.url("/429")).await.unwrap_err());
+    assert_eq!(c, ErrorCode::RateLimited);
+    assert!(retry && msg.contains("Retry-After: 120"), "{msg}");
+    let (c, retry, _) = code(f.fetch(&server.url("/500")).await.unwrap_err());
+    assert_eq!((c, retry), (ErrorCode::HttpError, true));
+    let (c, retry, _) = code(f.fetch(&server.url("/451")).await.unwrap_err());
+    assert_eq!((c, retry), (ErrorCode::HttpError, false));
+}
+
+#[tokio::test]
+async fn recognises_a_cloudflare_challenge_and_an_imperva_200_block() {
+    let server = TestServer::start();
+    server.route(
+        "/cf",
+        Reply::status(
+            403,
+            "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>\
+             <script src=\"/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1\"></script></body></html>",
+        )
+        .with_header("Server", "cloudflare")
+        .with_header("cf-mitigated", "challenge"),
+    );
+    server.route(
+        "/imperva",
+        Reply::html("<html><head><META NAME=\"robots\" CONTENT=\"noindex,nofollow\"></head><body><iframe src=\"/_Incapsula_Resource?SWUDNSAI=9\">Request unsuccessful. Incapsula incident ID: 1-2</iframe></body></html>"),
+    );
+    let f = fetcher(&["127.0.0.1"]);
+    let err = f.fetch(&server.url("/cf")).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Blocked);
+    assert!(err.message.contains("Cloudflare"), "{}", err.message);
+    let err = f.fetch(&server.url("/imperva")).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Blocked);
+    assert!(err.message.contains("Imperva"), "{}", err.message);
+}
+
+#[tokio::test]
+async fn stops_reading_a_body_over_the_cap() {
+    let server = TestServer::start();
+    server.route(
+        "/endless",
+        Reply::Endless {
+            content_type: "text/html".into(),
+            chunk: vec![b'a'; 64 * 1024],
+        },
+    );
+    let mut cfg = config(&["127.0.0.1"]);
+    cfg.max_bytes = 1024 * 1024;
+    let err = Fetcher::new(cfg)
+        .unwrap()
+        .fetch(&server.url("/endless"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::TooLarge);
+    // Give the server a moment to notice the closed connection, then check it stopped far
+    // short of its (64 GiB) stream: the client did not keep reading.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        server.body_bytes_sent() < 64 * 1024 * 1024,
+        "{}",
+        server.body_bytes_sent()
+    );
+}
+
+#[tokio::test]
+async fn refuses_a_declared_length_over_the_cap_without_reading() {
+    let server = TestServer::start();
+    server.route("/big", Reply::html(vec![b'x'; 300_000]));
+    let mut cfg = config(&["127.0.0.1"]);
+    cfg.max_bytes = 100_000;
+    let err = Fetcher::new(cfg)
+        .unwrap()
+        .fetch(&server.url("/big"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::TooLarge);
+    let mut cfg = config(&["127.0.0.1"]);
+    cfg.max_bytes = 0;
+    let page = Fetcher::new(cfg)
+        .unwrap()
+        .fetch(&server.url("/big"))
+        .await
+        .unwrap();
+    assert_eq!(page.body.len(), 300_000, "0 means no cap");
+}
+
+#[tokio::test]
+async fn times_out_on_a_hung_or_trickling_server() {
+    let server = TestServer::start();
+    server.route("/hang", Reply::Hang);
+    server.route(
+        "/trickle",
+        Reply::Trickle {
+            body: vec![b'z'; 100],
+            piece: 1,
+            pause: Duration::from_millis(200),
+        },
+    );
+    let mut cfg = config(&["127.0.0.1"]);
+    cfg.timeout = Duration::from_millis(700);
+    let f = Fetcher::new(cfg).unwrap();
+    for path in ["/hang", "/trickle"] {
+        let err = f.fetch(&server.url(path)).await.unwrap_err();
+        assert_eq!(err.code, ErrorCode::Timeout, "{path}");
+        assert!(err.retryable);
+    }
+}
+
+#[tokio::test]
+async fn a_dead_proxy_fails_closed() {
+    let server = TestServer::start();
+    server.route("/", Reply::html(PAGE));
+    // A port that was just free: nothing listens there.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    for scheme in ["http", "socks5", "socks5h"] {
+        let mut cfg = config(&["127.0.0.1"]);
+        cfg.proxy = Some(format!("{scheme}://{dead}"));
+        let err = Fetcher::new(cfg)
+            .unwrap()
+            .fetch(&server.url("/"))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err.code, ErrorCode::Upstream | ErrorCode::Timeout),
+            "{scheme}: {err:?}"
+        );
+    }
+    assert!(
+        server.seen().is_empty(),
+        "no direct fallback around the proxy"
+    );
+}
+
+#[tokio::test]
+async fn with_a_proxy_literal_private_ips_are_still_refused_and_names_go_to_the_proxy() {
+    // A fake HTTP proxy: it sees the absolute-form request, so the name is never resolved
+    // locally (the lookup below panics on any name).
+    let proxy = TestServer::start();
+    proxy.route("http://example.org/page", Reply::html(PAGE));
+    let mut cfg = config(&["127.0.0.1"]);
+    cfg.proxy = Some(proxy.base());
+    let f = Fetcher::with_lookup(cfg, fake(&[])).unwrap();
+    let page = f.fetch("http://example.org/page").await.unwrap();
+    assert_eq!(page.body.as_ref(), PAGE.as_bytes());
+    assert_eq!(proxy.seen()[0].path, "http://example.org/page");
+    for url in [
+        "http://10.0.0.1/",
+        "http://169.254.169.254/",
+        "http://[::1]/",
+    ] {
+        let err = f.fetch(url).await.unwrap_err();
+        assert_eq!(err.code, ErrorCode::BlockedByPolicy, "{url}");
+    }
+    assert_eq!(proxy.seen().len(), 1);
+}
+
+#[tokio::test]
+async fn conditional_request_gets_304() {
+    let server = TestServer::start();
+    server.route(
+        "/doc",
+        Reply::Full {
+            status: 304,
+            headers: vec![("ETag".into(), "\"v1\"".into())],
+            body: Vec::new(),
+        },
+    );
+    let page = fetcher(&["127.0.0.1"])
+        .fetch_conditional(
+            &server.url("/doc"),
+            &Conditional {
+                etag: Some("\"v1\"".into()),
+                last_modified: None,
+            },
+        )
+        .await
+        .unwrap();
+    assert!(page.not_modified());
+    assert_eq!(server.seen()[0].headers["if-none-match"], "\"v1\"");
+}
+
+#[tokio::test]
+async fn serves_pdf_bytes_untouched() {
+    let server = TestServer::start();
+    let pdf = minimal_pdf("Hello PDF");
+    server.route("/doc.pdf", Reply::ok("application/pdf", pdf.clone()));
+    let page = fetcher(&["127.0.0.1"])
+        .fetch(&server.url("/doc.pdf"))
+        .await
+        .unwrap();
+    assert_eq!(page.body.as_ref(), pdf.as_slice());
+    assert_eq!(page.content_type.as_deref(), Some("application/pdf"));
+}

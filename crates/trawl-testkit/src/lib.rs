@@ -1,0 +1,381 @@
+//! trawl-testkit: loopback HTTP servers that trawl's tests start on 127.0.0.x, so engines,
+//! readers and pages are exercised through real HTTP without touching the internet.
+//!
+//! Plain std threads and blocking sockets, written by hand: the tests need byte-level
+//! control (hangs, trickles, endless bodies, raw headers) that framework servers hide.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How a route answers.
+#[derive(Clone)]
+pub enum Reply {
+    /// A complete response.
+    Full {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+    },
+    /// Accept the request, then never answer (until the client goes away).
+    Hang,
+    /// Headers, then `chunk` repeated forever (chunked encoding) until the client closes.
+    Endless {
+        content_type: String,
+        chunk: Vec<u8>,
+    },
+    /// Headers, then the body one piece at a time with a pause between pieces.
+    Trickle {
+        body: Vec<u8>,
+        piece: usize,
+        pause: Duration,
+    },
+    /// Bytes written as they are, then the connection is closed.
+    Raw(Vec<u8>),
+    /// A different answer per hit: the first for hit 1, and so on; the last repeats.
+    Sequence(Vec<Reply>),
+}
+
+impl Reply {
+    pub fn ok(content_type: &str, body: impl Into<Vec<u8>>) -> Self {
+        Reply::Full {
+            status: 200,
+            headers: vec![("Content-Type".into(), content_type.into())],
+            body: body.into(),
+        }
+    }
+
+    pub fn html(body: impl Into<Vec<u8>>) -> Self {
+        Self::ok("text/html; charset=utf-8", body)
+    }
+
+    pub fn status(status: u16, body: impl Into<Vec<u8>>) -> Self {
+        Reply::Full {
+            status,
+            headers: vec![("Content-Type".into(), "text/html".into())],
+            body: body.into(),
+        }
+    }
+
+    pub fn redirect(status: u16, location: &str) -> Self {
+        Reply::Full {
+            status,
+            headers: vec![("Location".into(), location.into())],
+            body: Vec::new(),
+        }
+    }
+
+    /// Add a header to a `Full` reply.
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        if let Reply::Full { headers, .. } = &mut self {
+            headers.push((name.into(), value.into()));
+        }
+        self
+    }
+}
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub method: String,
+    pub path: String,
+    pub headers: HashMap<String, String>,
+}
+
+struct Shared {
+    routes: Mutex<HashMap<String, Reply>>,
+    seen: Mutex<Vec<Seen>>,
+    hits: Mutex<HashMap<String, usize>>,
+    /// Bytes of body written by `Endless` and `Trickle` replies, to prove a client stopped.
+    body_bytes_sent: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// A running loopback server; stops when dropped.
+pub struct TestServer {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+}
+
+impl TestServer {
+    /// Start on `127.0.0.1` with an OS-chosen port.
+    pub fn start() -> Self {
+        Self::start_on("127.0.0.1")
+    }
+
+    /// Start on a given loopback address (e.g. `127.0.0.2`, to tell hosts apart).
+    pub fn start_on(ip: &str) -> Self {
+        let listener = TcpListener::bind((ip, 0)).expect("bind loopback test server");
+        let addr = listener.local_addr().expect("local addr");
+        let shared = Arc::new(Shared {
+            routes: Mutex::new(HashMap::new()),
+            seen: Mutex::new(Vec::new()),
+            hits: Mutex::new(HashMap::new()),
+            body_bytes_sent: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        });
+        let accept_shared = shared.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if accept_shared.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let shared = accept_shared.clone();
+                std::thread::spawn(move || serve(stream, shared));
+            }
+        });
+        TestServer { addr, shared }
+    }
+
+    /// Add or replace a route (path including the query string, e.g. `/a?x=1`; a path
+    /// without a query also matches requests with any query).
+    pub fn route(&self, path: &str, reply: Reply) -> &Self {
+        self.shared
+            .routes
+            .lock()
+            .unwrap()
+            .insert(path.to_owned(), reply);
+        self
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://IP:PORT` with no trailing slash.
+    pub fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base(), path)
+    }
+
+    /// Every request seen so far.
+    pub fn seen(&self) -> Vec<Seen> {
+        self.shared.seen.lock().unwrap().clone()
+    }
+
+    /// How many requests hit `path`.
+    pub fn hits(&self, path: &str) -> usize {
+        self.seen().iter().filter(|s| s.path == path).count()
+    }
+
+    pub fn body_bytes_sent(&self) -> u64 {
+        self.shared.body_bytes_sent.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop so it sees the flag.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(200));
+    }
+}
+
+fn serve(stream: TcpStream, shared: Arc<Shared>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
+    let mut reader = BufReader::new(match stream.try_clone() {
+        Ok(s) => s,
+        Err(_) => return,
+    });
+    let mut writer = stream;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let mut parts = line.split_whitespace();
+        let method = parts.next().unwrap_or("").to_owned();
+        let path = parts.next().unwrap_or("/").to_owned();
+        let mut headers = HashMap::new();
+        loop {
+            let mut h = String::new();
+            if reader.read_line(&mut h).unwrap_or(0) == 0 {
+                return;
+            }
+            let h = h.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_owned());
+            }
+        }
+        if let Some(len) = headers
+            .get("content-length")
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            let mut body = vec![0; len];
+            if std::io::Read::read_exact(&mut reader, &mut body).is_err() {
+                return;
+            }
+        }
+        shared.seen.lock().unwrap().push(Seen {
+            method,
+            path: path.clone(),
+            headers,
+        });
+        let reply = {
+            let routes = shared.routes.lock().unwrap();
+            let bare = path.split('?').next().unwrap_or("");
+            routes.get(&path).or_else(|| routes.get(bare)).cloned()
+        };
+        let hit = {
+            let mut hits = shared.hits.lock().unwrap();
+            let n = hits.entry(path.clone()).or_insert(0);
+            *n += 1;
+            *n
+        };
+        let reply = match reply {
+            Some(Reply::Sequence(list)) => list
+                .get(hit - 1)
+                .or(list.last())
+                .cloned()
+                .unwrap_or_else(|| Reply::status(404, "empty sequence")),
+            Some(r) => r,
+            None => Reply::status(404, "<h1>Not Found</h1>"),
+        };
+        if !answer(&mut writer, reply, &shared) {
+            return;
+        }
+    }
+}
+
+/// Write one reply; returns whether the connection may serve another request.
+fn answer(w: &mut TcpStream, reply: Reply, shared: &Shared) -> bool {
+    match reply {
+        Reply::Full {
+            status,
+            headers,
+            body,
+        } => {
+            let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+            for (k, v) in &headers {
+                head.push_str(&format!("{k}: {v}\r\n"));
+            }
+            head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+            w.write_all(head.as_bytes()).is_ok() && w.write_all(&body).is_ok()
+        }
+        Reply::Hang => {
+            std::thread::sleep(Duration::from_secs(60));
+            false
+        }
+        Reply::Endless {
+            content_type,
+            chunk,
+        } => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nTransfer-Encoding: chunked\r\n\r\n"
+            );
+            if w.write_all(head.as_bytes()).is_err() {
+                return false;
+            }
+            let framed = [
+                format!("{:x}\r\n", chunk.len()).into_bytes(),
+                chunk.clone(),
+                b"\r\n".to_vec(),
+            ]
+            .concat();
+            // Bounded so a broken client cannot make the test run forever.
+            for _ in 0..(1 << 20) {
+                if w.write_all(&framed).is_err() {
+                    return false;
+                }
+                shared
+                    .body_bytes_sent
+                    .fetch_add(chunk.len() as u64, Ordering::SeqCst);
+            }
+            false
+        }
+        Reply::Trickle { body, piece, pause } => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            );
+            if w.write_all(head.as_bytes()).is_err() {
+                return false;
+            }
+            for part in body.chunks(piece.max(1)) {
+                std::thread::sleep(pause);
+                if w.write_all(part).is_err() || w.flush().is_err() {
+                    return false;
+                }
+                shared
+                    .body_bytes_sent
+                    .fetch_add(part.len() as u64, Ordering::SeqCst);
+            }
+            true
+        }
+        Reply::Raw(bytes) => {
+            let _ = w.write_all(&bytes);
+            false
+        }
+        Reply::Sequence(_) => false,
+    }
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        202 => "Accepted",
+        301 => "Moved Permanently",
+        302 => "Found",
+        303 => "See Other",
+        304 => "Not Modified",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
+        402 => "Payment Required",
+        403 => "Forbidden",
+        404 => "Not Found",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        _ => "Status",
+    }
+}
+
+/// Whether this test process runs in a network namespace with only loopback (set by
+/// `scripts/test`): tests whose failure could send packets off this machine run only then.
+pub fn isolated_network() -> bool {
+    std::env::var("TRAWL_TEST_NETNS").is_ok_and(|v| v == "1")
+}
+
+/// A tiny valid one-page PDF whose text is `text` (ASCII), built with correct xref offsets.
+pub fn minimal_pdf(text: &str) -> Vec<u8> {
+    let stream = format!("BT /F1 18 Tf 72 720 Td ({text}) Tj ET");
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_owned(),
+        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".to_owned(),
+    ];
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, obj) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{obj}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for off in offsets {
+        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}

@@ -1,0 +1,141 @@
+//! The read path for one input: URL (guard → fetch → extract), file, or stdin.
+
+use std::io::Read;
+use std::path::Path;
+
+use trawl_core::{Document, ErrorCode, FetchedVia, TrawlError, handle_for_url};
+use trawl_extract::{ExtractOptions, extract};
+use trawl_fetch::Fetcher;
+use url::Url;
+
+/// What the user asked to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    Url(String),
+    File(std::path::PathBuf),
+    Stdin,
+}
+
+impl Input {
+    /// `-` is stdin; anything with a scheme is a URL; an existing path is a file; a bare
+    /// `host.tld/...` is taken as https.
+    pub fn classify(raw: &str) -> Result<Self, TrawlError> {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return Err(TrawlError::invalid_input("input: empty URL or path"));
+        }
+        if raw == "-" {
+            return Ok(Input::Stdin);
+        }
+        if raw.contains("://") || raw.starts_with("data:") || raw.starts_with("javascript:") {
+            return Ok(Input::Url(raw.to_owned()));
+        }
+        let path = Path::new(raw);
+        if path.exists() {
+            return Ok(Input::File(path.to_path_buf()));
+        }
+        let host = raw.split(['/', '?', '#']).next().unwrap_or("");
+        if host.contains('.') && !host.contains(' ') && !raw.starts_with('.') {
+            return Ok(Input::Url(format!("https://{raw}")));
+        }
+        Err(TrawlError::invalid_input(format!(
+            "input: {raw:?} is neither a URL nor an existing file"
+        )))
+    }
+}
+
+fn base_url(explicit: Option<&str>, fallback: impl FnOnce() -> Url) -> Result<Url, TrawlError> {
+    match explicit {
+        Some(u) => Url::parse(u).map_err(|e| TrawlError::invalid_input(format!("--url: {e}"))),
+        None => Ok(fallback()),
+    }
+}
+
+fn guess_type_from_path(path: &Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "html" | "htm" | "xhtml" => "text/html",
+        "pdf" => "application/pdf",
+        "md" | "markdown" => "text/markdown",
+        "txt" => "text/plain",
+        "json" => "application/json",
+        _ => return None,
+    })
+}
+
+/// Read one input into a Document.
+pub async fn read(
+    fetcher: &Fetcher,
+    input: &Input,
+    base: Option<&str>,
+    opts: &ExtractOptions,
+) -> Result<Document, TrawlError> {
+    match input {
+        Input::Url(raw) => {
+            let page = fetcher.fetch(raw).await?;
+            let mut doc = extract(
+                &page.body,
+                page.content_type.as_deref(),
+                &page.final_url,
+                opts,
+            )?;
+            doc.url = page.requested_url.to_string();
+            doc.final_url = page.final_url.to_string();
+            doc.handle = handle_for_url(&page.final_url);
+            doc.status = Some(page.status);
+            doc.fetched_via = page.via;
+            doc.content_type = page.content_type.clone();
+            doc.attempts = page.attempts;
+            Ok(doc)
+        }
+        Input::File(path) => {
+            let bytes = std::fs::read(path).map_err(|e| {
+                TrawlError::invalid_input(format!("cannot read {}: {e}", path.display()))
+            })?;
+            let url = base_url(base, || {
+                let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+                Url::from_file_path(&abs)
+                    .unwrap_or_else(|_| Url::parse("file:///unknown").expect("static URL"))
+            })?;
+            let mut doc = extract(&bytes, guess_type_from_path(path), &url, opts)?;
+            doc.fetched_via = FetchedVia::File;
+            Ok(doc)
+        }
+        Input::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| TrawlError::new(ErrorCode::Internal, format!("reading stdin: {e}")))?;
+            let url = base_url(base, || {
+                Url::parse("file:///dev/stdin").expect("static URL")
+            })?;
+            let mut doc = extract(&bytes, None, &url, opts)?;
+            doc.fetched_via = FetchedVia::Stdin;
+            Ok(doc)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_inputs() {
+        assert_eq!(Input::classify("-").unwrap(), Input::Stdin);
+        assert_eq!(
+            Input::classify("http://x.org/a").unwrap(),
+            Input::Url("http://x.org/a".into())
+        );
+        assert_eq!(
+            Input::classify("example.com/page").unwrap(),
+            Input::Url("https://example.com/page".into())
+        );
+        assert_eq!(
+            Input::classify("Cargo.toml").unwrap(),
+            Input::File("Cargo.toml".into())
+        );
+        assert!(Input::classify("no such thing").is_err());
+        assert!(Input::classify("").is_err());
+    }
+}
