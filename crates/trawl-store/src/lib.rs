@@ -1,0 +1,177 @@
+//! trawl-store: what trawl has read, kept and searchable.
+//!
+//! The [`Store`] trait holds five things: documents by handle (the serialized
+//! [`trawl_core::Document`] plus its HTTP validators and freshness), the document's
+//! passages for full-text find (BM25 ranked, within one document or across all), a
+//! short-lived search-result cache keyed by a normalized request string, opaque
+//! provider key state (never the key itself, see [`key_fingerprint`]), and per-site
+//! memory of which read tier or reader worked last.
+//!
+//! [`SqliteStore`] is the embedded default (bundled SQLite, WAL, FTS5). The trait says
+//! nothing about SQL so a shared backend (Redis) can implement it too.
+//!
+//! # Sync trait, async callers
+//!
+//! [`Store`] is a plain synchronous, object-safe trait. Every call is one short
+//! transaction (well under a millisecond for the common calls), rusqlite is synchronous,
+//! and a sync trait is the easiest thing to implement twice and to test. Async code goes
+//! through [`SharedStore::run`], which moves a closure onto tokio's blocking pool, so
+//! several calls can share one hop and no executor thread ever waits on a lock:
+//!
+//! ```
+//! # async fn demo() -> Result<(), trawl_store::Error> {
+//! use trawl_store::{SharedStore, SqliteStore, StoreConfig};
+//! let store = SharedStore::new(SqliteStore::open(":memory:", StoreConfig::default())?);
+//! let hit = store.run(|s| s.get_document("example.com~0123456789ab")).await?;
+//! assert!(hit.is_none());
+//! # Ok(()) }
+//! ```
+
+mod error;
+mod sqlite;
+mod types;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+pub use error::Error;
+pub use sqlite::SqliteStore;
+pub use types::{
+    CachedSearch, Clock, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport,
+    Revalidation, Section, SiteReader, StoreConfig, StoreStats, content_hash, key_fingerprint,
+};
+
+/// Result of every store call.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Where trawl keeps what it read. Implementations must be safe to share between threads
+/// and between processes pointing at the same location.
+///
+/// Times come from the store's [`Clock`] (see [`StoreConfig::clock`]), so TTLs can be
+/// tested without waiting.
+pub trait Store: Send + Sync + fmt::Debug {
+    /// Stores (or replaces) a document and its passages in one atomic write.
+    ///
+    /// When `record.expires_at` is `None`, the store sets it to `fetched_at` plus
+    /// [`StoreConfig::document_ttl`] (or leaves it `None`, never stale, when that TTL is 0).
+    fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()>;
+
+    /// The document with this handle, fresh or stale (check [`DocumentRecord::is_fresh`]):
+    /// a stale copy still answers `--offline` and carries the validators for a conditional
+    /// request.
+    fn get_document(&self, handle: &str) -> Result<Option<DocumentRecord>>;
+
+    /// The most recently fetched document whose requested or final URL is exactly `url`.
+    fn get_document_by_url(&self, url: &str) -> Result<Option<DocumentRecord>>;
+
+    /// Marks a stored document as revalidated (a 304 answered a conditional request):
+    /// new `fetched_at`, expiry and validators, same content. `false` if the handle is
+    /// not stored.
+    fn revalidate_document(&self, handle: &str, revalidation: &Revalidation) -> Result<bool>;
+
+    /// Removes a document and its passages. `false` if it was not stored.
+    fn delete_document(&self, handle: &str) -> Result<bool>;
+
+    /// Passages matching `query`, best first, at most `limit` (0 = all).
+    ///
+    /// `query` is plain words (and `"quoted phrases"`), not a backend query language:
+    /// passages holding all the words come first; when none do, passages holding any.
+    fn find(&self, query: &str, scope: FindScope<'_>, limit: usize) -> Result<Vec<PassageHit>>;
+
+    /// A cached search answer, unless it has expired.
+    fn get_search(&self, key: &str) -> Result<Option<CachedSearch>>;
+
+    /// Caches a search answer under `key` (a normalized request string) for `ttl`, or for
+    /// [`StoreConfig::search_ttl`] when `ttl` is `None`. A zero TTL never expires.
+    fn put_search(&self, key: &str, value: &serde_json::Value, ttl: Option<Duration>)
+    -> Result<()>;
+
+    /// The stored state of one provider key, by [`key_fingerprint`].
+    fn get_key_state(&self, provider: &str, fingerprint: &str) -> Result<Option<KeyState>>;
+
+    /// Replaces the state of one provider key. `state` is opaque to the store.
+    fn put_key_state(
+        &self,
+        provider: &str,
+        fingerprint: &str,
+        state: &serde_json::Value,
+    ) -> Result<()>;
+
+    /// Every stored key state of one provider.
+    fn key_states(&self, provider: &str) -> Result<Vec<KeyState>>;
+
+    /// Which reader or tier last worked for `site` (a host or registrable domain; the
+    /// caller decides which, and must use the same form when asking).
+    fn get_site_reader(&self, site: &str) -> Result<Option<SiteReader>>;
+
+    /// Records that `reader` (e.g. `http`, `impersonate`, `jina`) worked for `site`.
+    fn put_site_reader(&self, site: &str, reader: &str) -> Result<()>;
+
+    /// Counts and sizes, for `trawl cache stats` and `doctor`.
+    fn stats(&self) -> Result<StoreStats>;
+
+    /// Empties the given sections; returns how many entries were removed.
+    fn clear(&self, sections: &[Section]) -> Result<u64>;
+
+    /// Drops what is past its retention (long-stale documents, expired searches, old site
+    /// memory) and evicts the oldest documents above the size bound.
+    fn prune(&self) -> Result<PruneReport>;
+}
+
+/// A [`Store`] shared by many tasks, with an async door onto the blocking pool.
+#[derive(Clone, Debug)]
+pub struct SharedStore(Arc<dyn Store>);
+
+impl SharedStore {
+    /// Wraps a store for sharing.
+    pub fn new(store: impl Store + 'static) -> Self {
+        Self(Arc::new(store))
+    }
+
+    /// Wraps an already shared store.
+    pub fn from_arc(store: Arc<dyn Store>) -> Self {
+        Self(store)
+    }
+
+    /// The store itself, for synchronous callers (or code already on a blocking thread).
+    pub fn store(&self) -> &dyn Store {
+        &*self.0
+    }
+
+    /// Runs `f` against the store on tokio's blocking pool. Put several calls in one
+    /// closure to pay for one hop. A panic inside `f` is resumed in the caller.
+    pub async fn run<T, F>(&self, f: F) -> Result<T>
+    where
+        F: FnOnce(&dyn Store) -> Result<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let store = Arc::clone(&self.0);
+        match tokio::task::spawn_blocking(move || f(&*store)).await {
+            Ok(result) => result,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(e) => Err(Error::Backend(Box::new(e))),
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch (negative before it), the stores' time unit.
+pub(crate) fn to_millis(t: SystemTime) -> i64 {
+    match t.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_millis()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_millis()).unwrap_or(i64::MAX),
+    }
+}
+
+pub(crate) fn from_millis(ms: i64) -> SystemTime {
+    if ms >= 0 {
+        SystemTime::UNIX_EPOCH + Duration::from_millis(ms.unsigned_abs())
+    } else {
+        SystemTime::UNIX_EPOCH - Duration::from_millis(ms.unsigned_abs())
+    }
+}
+
+/// `ms` as a signed millisecond count, saturating.
+pub(crate) fn duration_millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}

@@ -1,0 +1,646 @@
+//! The embedded store: one SQLite file (bundled SQLite, WAL, FTS5), or `:memory:`.
+//!
+//! Every call is one short transaction on a pooled connection; writes begin
+//! `IMMEDIATE` so a writer waits for the lock up front (bounded by the busy timeout)
+//! instead of failing when it upgrades a read. A process killed mid-call loses at most
+//! that call's write: SQLite's WAL either has the whole commit or none of it.
+
+mod pool;
+mod schema;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use trawl_core::Document;
+
+use crate::error::Error;
+use crate::{
+    CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
+    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, duration_millis,
+    from_millis, to_millis,
+};
+use pool::{Pool, Target, open_connection};
+
+/// The embedded SQLite [`Store`].
+#[derive(Debug)]
+pub struct SqliteStore {
+    pool: Pool,
+    location: String,
+    path: Option<PathBuf>,
+    config: StoreConfig,
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked};
+        match e.sqlite_error_code() {
+            Some(DatabaseBusy | DatabaseLocked) => Error::Busy,
+            _ => Error::Backend(Box::new(e)),
+        }
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed, with its parent directories) the store at `path`, and
+    /// migrates it to the current schema. `":memory:"` gives a private in-memory store.
+    pub fn open(path: impl AsRef<Path>, config: StoreConfig) -> Result<Self> {
+        let path = path.as_ref();
+        if path == Path::new(":memory:") {
+            return Self::open_target(Target::Memory, ":memory:".to_owned(), config);
+        }
+        let location = path.display().to_string();
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| Error::Open {
+                location: location.clone(),
+                source: Box::new(e),
+            })?;
+        }
+        Self::open_target(Target::File(path.to_owned()), location, config)
+    }
+
+    /// A private in-memory store (what `:memory:` opens).
+    pub fn open_in_memory(config: StoreConfig) -> Result<Self> {
+        Self::open(":memory:", config)
+    }
+
+    fn open_target(target: Target, location: String, config: StoreConfig) -> Result<Self> {
+        let open_error = |e: Error| match e {
+            Error::SchemaTooNew { .. } | Error::Busy => e,
+            other => Error::Open {
+                location: location.clone(),
+                source: Box::new(other),
+            },
+        };
+        let mut first = open_connection(&target, config.busy_timeout).map_err(open_error)?;
+        schema::migrate(&mut first).map_err(open_error)?;
+        let path = match &target {
+            Target::File(path) => Some(path.clone()),
+            Target::Memory => None,
+        };
+        Ok(Self {
+            pool: Pool::new(target, config.busy_timeout, first),
+            location,
+            path,
+            config,
+        })
+    }
+
+    /// The file this store lives in (`None` in memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The configuration it was opened with.
+    pub fn config(&self) -> &StoreConfig {
+        &self.config
+    }
+
+    /// SQLite's `PRAGMA integrity_check` plus FTS5's own check of the passage index.
+    /// Returns the problems found; empty means healthy.
+    pub fn integrity_check(&self) -> Result<Vec<String>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare("PRAGMA integrity_check")?;
+        let mut problems: Vec<String> = stmt
+            .query_map([], |row| row.get::<_, String>(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        problems.retain(|line| line != "ok");
+        if let Err(e) = conn.execute(
+            "INSERT INTO passages_fts(passages_fts) VALUES ('integrity-check')",
+            [],
+        ) {
+            problems.push(format!("passage index: {e}"));
+        }
+        Ok(problems)
+    }
+
+    fn now(&self) -> i64 {
+        to_millis(self.config.clock.now())
+    }
+
+    /// `from + ttl`, or `None` (never) when the TTL is 0.
+    fn expiry(from: i64, ttl: Duration) -> Option<i64> {
+        (!ttl.is_zero()).then(|| from.saturating_add(duration_millis(ttl)))
+    }
+
+    /// Evicts the oldest documents (by `fetched_at`) until the total is back under 90 % of
+    /// the bound, so that a store at its bound does not evict on every write. `keep` (the
+    /// document just written) is never evicted.
+    fn evict_over_bound(&self, conn: &mut Connection, keep: Option<&str>) -> Result<u64> {
+        let max = self.config.max_document_bytes;
+        if max == 0 || total_document_bytes(conn)? <= max {
+            return Ok(0);
+        }
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut total = total_document_bytes(&tx)?;
+        let target = max - max / 10;
+        let mut victims = Vec::new();
+        {
+            let mut stmt =
+                tx.prepare("SELECT handle, size_bytes FROM documents ORDER BY fetched_at ASC")?;
+            let mut rows = stmt.query([])?;
+            while total > target {
+                let Some(row) = rows.next()? else { break };
+                let handle: String = row.get(0)?;
+                if Some(handle.as_str()) == keep {
+                    continue;
+                }
+                total = total.saturating_sub(row.get::<_, i64>(1)?.unsigned_abs());
+                victims.push(handle);
+            }
+        }
+        for handle in &victims {
+            delete_document_rows(&tx, handle)?;
+        }
+        tx.commit()?;
+        Ok(victims.len() as u64)
+    }
+
+    /// Hands freed pages back to the file system and folds the WAL into the database
+    /// when no reader is in the way. Best effort: a busy store skips it.
+    fn reclaim_space(&self, conn: &Connection) {
+        let _ = conn.execute_batch("PRAGMA incremental_vacuum;");
+        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+    }
+
+    fn find_with(
+        &self,
+        conn: &Connection,
+        fts_query: &str,
+        scope: FindScope<'_>,
+        limit: usize,
+    ) -> Result<Vec<PassageHit>> {
+        const SELECT: &str = "SELECT p.handle, p.page, p.heading, p.body,
+                    bm25(passages_fts, 2.0, 1.0) AS rank
+             FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid
+             WHERE passages_fts MATCH ?1";
+        let limit = if limit == 0 { -1 } else { limit as i64 };
+        let map = |row: &rusqlite::Row<'_>| {
+            Ok(PassageHit {
+                handle: row.get(0)?,
+                page: row.get(1)?,
+                heading: row.get(2)?,
+                text: row.get(3)?,
+                score: -row.get::<_, f64>(4)?,
+            })
+        };
+        let hits = match scope {
+            FindScope::Document(handle) => {
+                let sql = format!("{SELECT} AND p.handle = ?2 ORDER BY rank, p.ord LIMIT ?3");
+                let mut stmt = conn.prepare_cached(&sql)?;
+                stmt.query_map(params![fts_query, handle, limit], map)?
+                    .collect::<rusqlite::Result<Vec<_>>>()?
+            }
+            FindScope::All => {
+                let sql = format!("{SELECT} ORDER BY rank, p.handle, p.ord LIMIT ?2");
+                let mut stmt = conn.prepare_cached(&sql)?;
+                stmt.query_map(params![fts_query, limit], map)?
+                    .collect::<rusqlite::Result<Vec<_>>>()?
+            }
+        };
+        Ok(hits)
+    }
+}
+
+impl Store for SqliteStore {
+    fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
+        let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
+        let fetched_at = to_millis(record.fetched_at);
+        let expires_at = match record.expires_at {
+            Some(t) => Some(to_millis(t)),
+            None => Self::expiry(fetched_at, self.config.document_ttl),
+        };
+        let handle = record.handle();
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT OR REPLACE INTO documents
+                 (handle, url, final_url, content_hash, fetched_at, expires_at, etag,
+                  last_modified, size_bytes, body)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                handle,
+                record.document.url,
+                record.document.final_url,
+                record.content_hash,
+                fetched_at,
+                expires_at,
+                record.etag,
+                record.last_modified,
+                body.len() as i64,
+                body,
+            ],
+        )?;
+        tx.execute("DELETE FROM passages WHERE handle = ?1", [handle])?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO passages (handle, page, ord, heading, body)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for (ord, passage) in passages.iter().enumerate() {
+                insert.execute(params![
+                    handle,
+                    passage.page,
+                    ord as i64,
+                    passage.heading,
+                    passage.text
+                ])?;
+            }
+        }
+        tx.commit()?;
+        self.evict_over_bound(&mut conn, Some(handle))?;
+        Ok(())
+    }
+
+    fn get_document(&self, handle: &str) -> Result<Option<DocumentRecord>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(&format!("{SELECT_DOCUMENT} WHERE handle = ?1"))?;
+        let row = stmt.query_row([handle], raw_document).optional()?;
+        row.map(RawDocument::decode).transpose()
+    }
+
+    fn get_document_by_url(&self, url: &str) -> Result<Option<DocumentRecord>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "{SELECT_DOCUMENT} WHERE url = ?1 OR final_url = ?1 ORDER BY fetched_at DESC LIMIT 1"
+        ))?;
+        let row = stmt.query_row([url], raw_document).optional()?;
+        row.map(RawDocument::decode).transpose()
+    }
+
+    fn revalidate_document(&self, handle: &str, revalidation: &Revalidation) -> Result<bool> {
+        let fetched_at = to_millis(revalidation.fetched_at);
+        let expires_at = match revalidation.expires_at {
+            Some(t) => Some(to_millis(t)),
+            None => Self::expiry(fetched_at, self.config.document_ttl),
+        };
+        let conn = self.pool.get()?;
+        let changed = conn.execute(
+            "UPDATE documents SET fetched_at = ?2, expires_at = ?3,
+                 etag = COALESCE(?4, etag), last_modified = COALESCE(?5, last_modified)
+             WHERE handle = ?1",
+            params![
+                handle,
+                fetched_at,
+                expires_at,
+                revalidation.etag,
+                revalidation.last_modified
+            ],
+        )?;
+        Ok(changed > 0)
+    }
+
+    fn delete_document(&self, handle: &str) -> Result<bool> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let deleted = delete_document_rows(&tx, handle)?;
+        tx.commit()?;
+        Ok(deleted)
+    }
+
+    fn find(&self, query: &str, scope: FindScope<'_>, limit: usize) -> Result<Vec<PassageHit>> {
+        let terms = fts_terms(query);
+        if terms.is_empty() {
+            return Err(Error::EmptyQuery);
+        }
+        let conn = self.pool.get()?;
+        let hits = self.find_with(&conn, &terms.join(" AND "), scope, limit)?;
+        if hits.is_empty() && terms.len() > 1 {
+            return self.find_with(&conn, &terms.join(" OR "), scope, limit);
+        }
+        Ok(hits)
+    }
+
+    fn get_search(&self, key: &str) -> Result<Option<CachedSearch>> {
+        let conn = self.pool.get()?;
+        let row = conn
+            .query_row(
+                "SELECT value, stored_at FROM search_cache
+                 WHERE key = ?1 AND (expires_at IS NULL OR expires_at > ?2)",
+                params![key, self.now()],
+                |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?)),
+            )
+            .optional()?;
+        row.map(|(value, stored_at)| {
+            Ok(CachedSearch {
+                value: decode_json(&value, "search result")?,
+                stored_at: from_millis(stored_at),
+            })
+        })
+        .transpose()
+    }
+
+    fn put_search(
+        &self,
+        key: &str,
+        value: &serde_json::Value,
+        ttl: Option<Duration>,
+    ) -> Result<()> {
+        let now = self.now();
+        let expires_at = Self::expiry(now, ttl.unwrap_or(self.config.search_ttl));
+        let conn = self.pool.get()?;
+        conn.execute(
+            "INSERT OR REPLACE INTO search_cache (key, value, stored_at, expires_at)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![key, value.to_string(), now, expires_at],
+        )?;
+        Ok(())
+    }
+
+    fn get_key_state(&self, provider: &str, fingerprint: &str) -> Result<Option<KeyState>> {
+        let conn = self.pool.get()?;
+        let row = conn
+            .query_row(
+                "SELECT fingerprint, state, updated_at FROM key_state
+                 WHERE provider = ?1 AND fingerprint = ?2",
+                [provider, fingerprint],
+                raw_key_state,
+            )
+            .optional()?;
+        row.map(decode_key_state).transpose()
+    }
+
+    fn put_key_state(
+        &self,
+        provider: &str,
+        fingerprint: &str,
+        state: &serde_json::Value,
+    ) -> Result<()> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "INSERT OR REPLACE INTO key_state (provider, fingerprint, state, updated_at)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![provider, fingerprint, state.to_string(), self.now()],
+        )?;
+        Ok(())
+    }
+
+    fn key_states(&self, provider: &str) -> Result<Vec<KeyState>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT fingerprint, state, updated_at FROM key_state
+             WHERE provider = ?1 ORDER BY fingerprint",
+        )?;
+        let rows = stmt
+            .query_map([provider], raw_key_state)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.into_iter().map(decode_key_state).collect()
+    }
+
+    fn get_site_reader(&self, site: &str) -> Result<Option<SiteReader>> {
+        let oldest = match self.config.site_memory_ttl {
+            ttl if ttl.is_zero() => i64::MIN,
+            ttl => self.now().saturating_sub(duration_millis(ttl)),
+        };
+        let conn = self.pool.get()?;
+        let row = conn
+            .query_row(
+                "SELECT reader, updated_at FROM site_memory WHERE site = ?1 AND updated_at >= ?2",
+                params![site, oldest],
+                |row| {
+                    Ok(SiteReader {
+                        reader: row.get(0)?,
+                        updated_at: from_millis(row.get(1)?),
+                    })
+                },
+            )
+            .optional()?;
+        Ok(row)
+    }
+
+    fn put_site_reader(&self, site: &str, reader: &str) -> Result<()> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "INSERT OR REPLACE INTO site_memory (site, reader, updated_at) VALUES (?1, ?2, ?3)",
+            params![site, reader, self.now()],
+        )?;
+        Ok(())
+    }
+
+    fn stats(&self) -> Result<StoreStats> {
+        let now = self.now();
+        let mut conn = self.pool.get()?;
+        // One read transaction: every count comes from the same snapshot.
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
+        let count = |sql: &str| -> Result<u64> {
+            Ok(tx
+                .query_row(sql, [], |row| row.get::<_, i64>(0))?
+                .unsigned_abs())
+        };
+        let count_until_now = |sql: &str| -> Result<u64> {
+            Ok(tx
+                .query_row(sql, [now], |row| row.get::<_, i64>(0))?
+                .unsigned_abs())
+        };
+        let stats = StoreStats {
+            location: self.location.clone(),
+            schema_version: schema::user_version(&tx)?,
+            documents: count("SELECT count(*) FROM documents")?,
+            stale_documents: count_until_now(
+                "SELECT count(*) FROM documents WHERE expires_at <= ?1",
+            )?,
+            document_bytes: total_document_bytes(&tx)?,
+            passages: count("SELECT count(*) FROM passages")?,
+            search_entries: count("SELECT count(*) FROM search_cache")?,
+            expired_search_entries: count_until_now(
+                "SELECT count(*) FROM search_cache WHERE expires_at <= ?1",
+            )?,
+            key_states: count("SELECT count(*) FROM key_state")?,
+            sites: count("SELECT count(*) FROM site_memory")?,
+            size_bytes: Some(
+                count(
+                    "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+                )? + self.wal_size(),
+            ),
+        };
+        tx.finish()?;
+        Ok(stats)
+    }
+
+    fn clear(&self, sections: &[Section]) -> Result<u64> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut removed = 0u64;
+        for section in sections {
+            removed += match section {
+                Section::Documents => {
+                    tx.execute("DELETE FROM passages", [])?;
+                    tx.execute("DELETE FROM documents", [])?
+                }
+                Section::SearchCache => tx.execute("DELETE FROM search_cache", [])?,
+                Section::KeyState => tx.execute("DELETE FROM key_state", [])?,
+                Section::SiteMemory => tx.execute("DELETE FROM site_memory", [])?,
+            } as u64;
+        }
+        tx.commit()?;
+        self.reclaim_space(&conn);
+        Ok(removed)
+    }
+
+    fn prune(&self) -> Result<PruneReport> {
+        let now = self.now();
+        let mut report = PruneReport::default();
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if !self.config.stale_retention.is_zero() {
+            let cutoff = now.saturating_sub(duration_millis(self.config.stale_retention));
+            tx.execute(
+                "DELETE FROM passages WHERE handle IN
+                     (SELECT handle FROM documents WHERE expires_at < ?1)",
+                [cutoff],
+            )?;
+            report.expired_documents =
+                tx.execute("DELETE FROM documents WHERE expires_at < ?1", [cutoff])? as u64;
+        }
+        report.expired_searches =
+            tx.execute("DELETE FROM search_cache WHERE expires_at <= ?1", [now])? as u64;
+        if !self.config.site_memory_ttl.is_zero() {
+            let cutoff = now.saturating_sub(duration_millis(self.config.site_memory_ttl));
+            report.forgotten_sites =
+                tx.execute("DELETE FROM site_memory WHERE updated_at < ?1", [cutoff])? as u64;
+        }
+        tx.commit()?;
+        report.evicted_documents = self.evict_over_bound(&mut conn, None)?;
+        self.reclaim_space(&conn);
+        Ok(report)
+    }
+}
+
+impl SqliteStore {
+    fn wal_size(&self) -> u64 {
+        let Some(path) = &self.path else { return 0 };
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        std::fs::metadata(wal).map(|m| m.len()).unwrap_or(0)
+    }
+}
+
+const SELECT_DOCUMENT: &str = "SELECT body, content_hash, fetched_at, expires_at, etag,
+        last_modified FROM documents";
+
+/// A document row before its JSON body is decoded (decoding happens outside rusqlite's
+/// row closure so its error keeps its own type).
+struct RawDocument {
+    body: String,
+    content_hash: String,
+    fetched_at: i64,
+    expires_at: Option<i64>,
+    etag: Option<String>,
+    last_modified: Option<String>,
+}
+
+fn raw_document(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawDocument> {
+    Ok(RawDocument {
+        body: row.get(0)?,
+        content_hash: row.get(1)?,
+        fetched_at: row.get(2)?,
+        expires_at: row.get(3)?,
+        etag: row.get(4)?,
+        last_modified: row.get(5)?,
+    })
+}
+
+impl RawDocument {
+    fn decode(self) -> Result<DocumentRecord> {
+        let document: Document =
+            serde_json::from_str(&self.body).map_err(|source| Error::Decode {
+                what: "document",
+                source,
+            })?;
+        Ok(DocumentRecord {
+            document,
+            content_hash: self.content_hash,
+            fetched_at: from_millis(self.fetched_at),
+            expires_at: self.expires_at.map(from_millis),
+            etag: self.etag,
+            last_modified: self.last_modified,
+        })
+    }
+}
+
+fn raw_key_state(row: &rusqlite::Row<'_>) -> rusqlite::Result<(String, String, i64)> {
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+}
+
+fn decode_key_state((fingerprint, state, updated_at): (String, String, i64)) -> Result<KeyState> {
+    Ok(KeyState {
+        fingerprint,
+        state: decode_json(&state, "key state")?,
+        updated_at: from_millis(updated_at),
+    })
+}
+
+fn decode_json(text: &str, what: &'static str) -> Result<serde_json::Value> {
+    serde_json::from_str(text).map_err(|source| Error::Decode { what, source })
+}
+
+fn total_document_bytes(conn: &Connection) -> Result<u64> {
+    let total: i64 = conn.query_row(
+        "SELECT COALESCE(SUM(size_bytes), 0) FROM documents",
+        [],
+        |row| row.get(0),
+    )?;
+    Ok(total.unsigned_abs())
+}
+
+fn delete_document_rows(conn: &Connection, handle: &str) -> Result<bool> {
+    conn.execute("DELETE FROM passages WHERE handle = ?1", [handle])?;
+    Ok(conn.execute("DELETE FROM documents WHERE handle = ?1", [handle])? > 0)
+}
+
+/// Turns plain words and `"quoted phrases"` into FTS5 terms, each quoted so that no
+/// input is read as FTS5 syntax (`AND`, `NEAR`, `col:`, `*`, `^`, stray quotes).
+///
+/// Words are split where unicode61 splits them (any character that is not a letter or
+/// digit), so what is searched is what was indexed.
+fn fts_terms(query: &str) -> Vec<String> {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut terms = Vec::new();
+    for (i, part) in query.split('"').enumerate() {
+        let part_words = words(part);
+        // Odd parts were inside quotes: one phrase.
+        if i % 2 == 1 && !part_words.is_empty() {
+            terms.push(format!("\"{}\"", part_words.join(" ")));
+        } else {
+            terms.extend(part_words.into_iter().map(|w| format!("\"{w}\"")));
+        }
+    }
+    terms
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fts_terms_quote_everything_and_keep_phrases() {
+        assert_eq!(fts_terms("rust async"), ["\"rust\"", "\"async\""]);
+        assert_eq!(
+            fts_terms("say \"full text search\" NEAR(x) title:y*"),
+            [
+                "\"say\"",
+                "\"full text search\"",
+                "\"NEAR\"",
+                "\"x\"",
+                "\"title\"",
+                "\"y\""
+            ]
+        );
+        assert_eq!(fts_terms("c++ \"unclosed"), ["\"c\"", "\"unclosed\""]);
+        assert!(fts_terms("  -- ** \"\" ").is_empty());
+    }
+
+    #[test]
+    fn expiry_zero_means_never() {
+        assert_eq!(SqliteStore::expiry(1000, Duration::ZERO), None);
+        assert_eq!(
+            SqliteStore::expiry(1000, Duration::from_secs(1)),
+            Some(2000)
+        );
+    }
+}

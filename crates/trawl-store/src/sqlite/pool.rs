@@ -1,0 +1,143 @@
+//! A few SQLite connections, reused across calls.
+//!
+//! A file store opens connections on demand (one per concurrent call) and keeps up to
+//! [`MAX_IDLE`] for reuse; SQLite's own locking (WAL plus the busy timeout) orders the
+//! writers, across threads and processes alike. An in-memory store is one database per
+//! connection, so it has exactly one connection and calls take turns on it.
+
+use std::ops::{Deref, DerefMut};
+use std::path::PathBuf;
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+use crate::Result;
+
+/// Connections kept open between calls.
+const MAX_IDLE: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Target {
+    File(PathBuf),
+    Memory,
+}
+
+#[derive(Debug)]
+pub(super) struct Pool {
+    target: Target,
+    busy_timeout: Duration,
+    idle: Mutex<Vec<Connection>>,
+    returned: Condvar,
+}
+
+impl Pool {
+    /// A pool whose first connection is `first` (already configured and migrated).
+    pub(super) fn new(target: Target, busy_timeout: Duration, first: Connection) -> Self {
+        Self {
+            target,
+            busy_timeout,
+            idle: Mutex::new(vec![first]),
+            returned: Condvar::new(),
+        }
+    }
+
+    pub(super) fn get(&self) -> Result<PooledConnection<'_>> {
+        let mut idle = self.lock();
+        loop {
+            if let Some(conn) = idle.pop() {
+                return Ok(PooledConnection {
+                    pool: self,
+                    conn: Some(conn),
+                });
+            }
+            match &self.target {
+                Target::Memory => {
+                    idle = self
+                        .returned
+                        .wait(idle)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                Target::File(path) => {
+                    drop(idle);
+                    let conn = open_connection(&Target::File(path.clone()), self.busy_timeout)?;
+                    return Ok(PooledConnection {
+                        pool: self,
+                        conn: Some(conn),
+                    });
+                }
+            }
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<Connection>> {
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn put_back(&self, conn: Connection) {
+        let mut idle = self.lock();
+        if idle.len() < MAX_IDLE {
+            idle.push(conn);
+            self.returned.notify_one();
+        }
+    }
+}
+
+/// A connection on loan from the pool; goes back when dropped.
+pub(super) struct PooledConnection<'a> {
+    pool: &'a Pool,
+    conn: Option<Connection>,
+}
+
+impl Deref for PooledConnection<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("connection present until drop")
+    }
+}
+
+impl DerefMut for PooledConnection<'_> {
+    fn deref_mut(&mut self) -> &mut Connection {
+        self.conn.as_mut().expect("connection present until drop")
+    }
+}
+
+impl Drop for PooledConnection<'_> {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            // A connection left inside a transaction (a panic mid-call) is not reused.
+            if conn.is_autocommit() {
+                self.pool.put_back(conn);
+            }
+        }
+    }
+}
+
+/// Opens and configures one connection.
+///
+/// WAL lets readers run beside the one writer and makes a commit durable against a killed
+/// process once it returns; `synchronous=NORMAL` skips the fsync per commit, so a power
+/// loss (not a crash) may lose the last commits, never the file's consistency.
+/// `auto_vacuum=INCREMENTAL` only takes effect on a new file, before the first table,
+/// and lets `prune`/`clear` hand freed pages back to the file system.
+pub(super) fn open_connection(target: &Target, busy_timeout: Duration) -> Result<Connection> {
+    let conn = match target {
+        Target::File(path) => Connection::open(path)?,
+        Target::Memory => Connection::open_in_memory()?,
+    };
+    // 0 means "no limit" everywhere in trawl; SQLite's 0 means "fail at once".
+    let timeout = if busy_timeout.is_zero() {
+        Duration::from_millis(i32::MAX as u64)
+    } else {
+        busy_timeout
+    };
+    conn.busy_timeout(timeout)?;
+    conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+    if *target != Target::Memory {
+        let mode: String =
+            conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
+        debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
+    }
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(conn)
+}

@@ -1,0 +1,114 @@
+//! The SQLite schema and its migrations, versioned by `PRAGMA user_version`.
+//!
+//! Migration `i` (0-based) takes a store from version `i` to `i + 1`. Migrations are only
+//! ever appended: a released one is never edited, because stores in the wild already ran it.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::{Error, Result};
+
+const MIGRATIONS: &[&str] = &[V1];
+
+/// The schema version this build writes.
+pub(super) const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// Version 1: documents, passages with an external-content FTS5 index kept in step by
+/// triggers, search cache, key state, site memory.
+///
+/// Passages live in a plain table (indexed by handle, so replacing one document's
+/// passages is cheap) and FTS5 indexes its text: a `DELETE ... WHERE handle = ?` on an
+/// FTS5 table itself would scan every row.
+const V1: &str = "
+CREATE TABLE documents (
+    handle        TEXT PRIMARY KEY NOT NULL,
+    url           TEXT NOT NULL,
+    final_url     TEXT NOT NULL,
+    content_hash  TEXT NOT NULL,
+    fetched_at    INTEGER NOT NULL,
+    expires_at    INTEGER,
+    etag          TEXT,
+    last_modified TEXT,
+    size_bytes    INTEGER NOT NULL,
+    body          TEXT NOT NULL
+);
+CREATE INDEX documents_by_url ON documents(url);
+CREATE INDEX documents_by_final_url ON documents(final_url);
+CREATE INDEX documents_by_age ON documents(fetched_at, size_bytes);
+CREATE INDEX documents_by_expiry ON documents(expires_at);
+
+CREATE TABLE passages (
+    id      INTEGER PRIMARY KEY,
+    handle  TEXT NOT NULL,
+    page    INTEGER NOT NULL,
+    ord     INTEGER NOT NULL,
+    heading TEXT NOT NULL,
+    body    TEXT NOT NULL
+);
+CREATE INDEX passages_by_handle ON passages(handle);
+CREATE VIRTUAL TABLE passages_fts USING fts5(
+    heading, body, content='passages', content_rowid='id', tokenize='porter unicode61'
+);
+CREATE TRIGGER passages_after_insert AFTER INSERT ON passages BEGIN
+    INSERT INTO passages_fts(rowid, heading, body) VALUES (new.id, new.heading, new.body);
+END;
+CREATE TRIGGER passages_after_delete AFTER DELETE ON passages BEGIN
+    INSERT INTO passages_fts(passages_fts, rowid, heading, body)
+        VALUES ('delete', old.id, old.heading, old.body);
+END;
+
+CREATE TABLE search_cache (
+    key        TEXT PRIMARY KEY NOT NULL,
+    value      TEXT NOT NULL,
+    stored_at  INTEGER NOT NULL,
+    expires_at INTEGER
+);
+CREATE INDEX search_cache_by_expiry ON search_cache(expires_at);
+
+CREATE TABLE key_state (
+    provider    TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    PRIMARY KEY (provider, fingerprint)
+) WITHOUT ROWID;
+
+CREATE TABLE site_memory (
+    site       TEXT PRIMARY KEY NOT NULL,
+    reader     TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+) WITHOUT ROWID;
+";
+
+/// Brings the store up to [`SCHEMA_VERSION`]. Safe when several processes open a new
+/// file at once: the version is read again inside the write transaction, so only the
+/// first one migrates.
+pub(super) fn migrate(conn: &mut Connection) -> Result<u32> {
+    let found = user_version(conn)?;
+    check_not_newer(found)?;
+    if found == SCHEMA_VERSION {
+        return Ok(found);
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let found = user_version(&tx)?;
+    check_not_newer(found)?;
+    for migration in &MIGRATIONS[found as usize..] {
+        tx.execute_batch(migration)?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(SCHEMA_VERSION)
+}
+
+pub(super) fn user_version(conn: &Connection) -> Result<u32> {
+    Ok(conn.pragma_query_value(None, "user_version", |row| row.get(0))?)
+}
+
+fn check_not_newer(found: u32) -> Result<()> {
+    if found > SCHEMA_VERSION {
+        return Err(Error::SchemaTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    Ok(())
+}
