@@ -12,4 +12,5 @@
 //! - [`passages`]: split a document into passages for full-text find, and rank them with
 //!   BM25 for query-aware previews without a store.
 
+pub mod fence;
 pub mod pager;
