@@ -4,9 +4,57 @@ use url::Url;
 
 /// Query parameters that only track the visitor and never change the page.
 const TRACKING_PARAMS: &[&str] = &[
-    "fbclid", "gclid", "gclsrc", "dclid", "msclkid", "yclid", "twclid", "igshid", "mkt_tok",
-    "ref", "ref_src", "ref_url", "referrer", "_ga", "_gl", "_hsenc", "_hsmi", "mc_cid", "mc_eid",
-    "oly_anon_id", "oly_enc_id", "vero_id", "wickedid", "spm", "scm", "share", "si",
+    "fbclid",
+    "gclid",
+    "gclsrc",
+    "dclid",
+    "msclkid",
+    "yclid",
+    "twclid",
+    "igshid",
+    "mkt_tok",
+    "ref",
+    "ref_src",
+    "ref_url",
+    "referrer",
+    "_ga",
+    "_gl",
+    "_hsenc",
+    "_hsmi",
+    "mc_cid",
+    "mc_eid",
+    "oly_anon_id",
+    "oly_enc_id",
+    "vero_id",
+    "wickedid",
+    "spm",
+    "scm",
+    "share",
+    "si",
+    "srsltid",
+    "ttclid",
+    "li_fat_id",
+    "epik",
+    "rdt_cid",
+    "s_kwcid",
+    "ef_id",
+    "_openstat",
+    "hsa_acc",
+    "hsa_cam",
+    "hsa_grp",
+    "hsa_ad",
+    "hsa_src",
+    "hsa_tgt",
+    "hsa_kw",
+    "hsa_mt",
+    "hsa_net",
+    "hsa_ver",
+    "gad_source",
+    "wbraid",
+    "gbraid",
+    "cmpid",
+    "ncid",
+    "ocid",
 ];
 
 /// Whether a query parameter name is a tracking parameter (case-insensitive).
@@ -18,11 +66,135 @@ pub fn is_tracking_param(name: &str) -> bool {
         || TRACKING_PARAMS.contains(&lower.as_str())
 }
 
-/// The canonical form of a URL: lowercase scheme and host (the `url` crate already does
-/// this and drops default ports), no `www.`, no fragment, no tracking parameters, query
-/// sorted, no trailing slash except for the root path.
+/// The target of a search engine's redirect wrapper, if `url` is one:
+/// DuckDuckGo `duckduckgo.com/l/?uddg=<pct>`, Yahoo `…/RU=<pct>/RK=…`,
+/// Bing `bing.com/ck/a?…&u=a1<base64url>` and Google `/url?q=<pct>`.
+/// Only http(s) targets are returned, so a wrapper cannot smuggle another scheme.
+pub fn unwrap_redirect(url: &Url) -> Option<Url> {
+    let host = url.host_str()?.to_ascii_lowercase();
+    let param = |name: &str| {
+        url.query_pairs()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+    };
+    let target = if (host == "duckduckgo.com" || host.ends_with(".duckduckgo.com"))
+        && url.path() == "/l/"
+    {
+        param("uddg")?
+    } else if host.ends_with("search.yahoo.com") && url.path().contains("/RU=") {
+        let path = url.path();
+        let start = path.find("/RU=")? + 4;
+        let rest = &path[start..];
+        let end = ["/RK=", "/RS="]
+            .iter()
+            .filter_map(|m| rest.find(m))
+            .min()
+            .unwrap_or(rest.len());
+        percent_decode(&rest[..end])
+    } else if (host == "bing.com" || host.ends_with(".bing.com")) && url.path() == "/ck/a" {
+        let u = param("u")?;
+        let encoded = u.strip_prefix("a1").unwrap_or(&u);
+        String::from_utf8(base64url_decode(encoded)?).ok()?
+    } else if (host == "google.com" || host.starts_with("www.google.")) && url.path() == "/url" {
+        param("q").or_else(|| param("url"))?
+    } else {
+        return None;
+    };
+    let parsed = Url::parse(&target).ok()?;
+    matches!(parsed.scheme(), "http" | "https").then_some(parsed)
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push(h << 4 | l);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// URL-safe base64 (padding optional), as Bing uses in `ck/a?u=`. Hand-written because
+/// trawl-core keeps its dependencies to the bare minimum.
+fn base64url_decode(s: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            b'=' => break,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// Percent-encoding normalisation (RFC 3986 §6.2.2.2): decode escapes of unreserved
+/// characters (`%7E` → `~`) and upper-case the hex of the others, so two spellings of
+/// one path compare equal.
+fn normalize_percent(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
+        {
+            let c = h << 4 | l;
+            if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~') {
+                out.push(c as char);
+            } else {
+                out.push('%');
+                out.push(b[i + 1].to_ascii_uppercase() as char);
+                out.push(b[i + 2].to_ascii_uppercase() as char);
+            }
+            i += 3;
+        } else {
+            // `s` is an ASCII URL path (the url crate percent-encodes everything else).
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The canonical form of a URL: redirect wrappers unwrapped, lowercase scheme and host
+/// (the `url` crate already does this and drops default ports), no `www.`, no fragment,
+/// no tracking parameters, query sorted, percent-encoding normalised, no trailing slash
+/// except for the root path.
 pub fn canonical_url(url: &Url) -> Url {
-    let mut out = url.clone();
+    let mut out = unwrap_redirect(url).unwrap_or_else(|| url.clone());
     out.set_fragment(None);
     let _ = out.set_username("");
     let _ = out.set_password(None);
@@ -44,9 +216,15 @@ pub fn canonical_url(url: &Url) -> Url {
         pairs.sort();
         out.query_pairs_mut().clear().extend_pairs(pairs);
     }
-    let path = out.path().to_owned();
+    let mut path = normalize_percent(out.path());
     if path.len() > 1 && path.ends_with('/') {
-        out.set_path(path.trim_end_matches('/'));
+        path = path.trim_end_matches('/').to_owned();
+        if path.is_empty() {
+            path.push('/');
+        }
+    }
+    if path != out.path() {
+        out.set_path(&path);
     }
     out
 }
@@ -67,6 +245,44 @@ mod tests {
         );
         assert_eq!(c("http://example.com:80/"), "http://example.com/");
         assert_eq!(c("https://www.co/"), "https://www.co/");
+    }
+
+    #[test]
+    fn unwraps_engine_redirects() {
+        assert_eq!(
+            c("https://duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1&rut=abc"),
+            "https://example.com/a?b=1"
+        );
+        assert_eq!(
+            c(
+                "https://r.search.yahoo.com/_ylt=A;_ylu=B/RV=2/RE=1/RO=10/RU=https%3a%2f%2fmedium.com%2fx/RK=2/RS=q-"
+            ),
+            "https://medium.com/x"
+        );
+        // "https://example.org/page" in URL-safe base64 behind Bing's `a1` prefix.
+        assert_eq!(
+            c("https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly9leGFtcGxlLm9yZy9wYWdl&ntb=1"),
+            "https://example.org/page"
+        );
+        assert_eq!(
+            c("https://www.google.com/url?q=https://example.net/&sa=U"),
+            "https://example.net/"
+        );
+        let js = Url::parse("https://duckduckgo.com/l/?uddg=javascript%3Aalert(1)").unwrap();
+        assert!(unwrap_redirect(&js).is_none());
+    }
+
+    #[test]
+    fn normalizes_percent_encoding() {
+        assert_eq!(
+            c("https://example.com/%7euser/a%2fb"),
+            "https://example.com/~user/a%2Fb"
+        );
+        assert_eq!(c("https://example.com/a%2Db"), c("https://example.com/a-b"));
+        assert_eq!(
+            c("https://example.com/x/?srsltid=1&gclid=2"),
+            "https://example.com/x"
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod document;
 mod envelope;
 mod handle;
 
-pub use canonical::{canonical_url, is_tracking_param};
+pub use canonical::{canonical_url, is_tracking_param, unwrap_redirect};
 pub use document::{Attempt, Document, FetchedVia, PageType};
 pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta, TrawlError};
 pub use handle::{handle_for_url, is_valid_handle};

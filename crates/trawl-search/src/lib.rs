@@ -1,2 +1,44 @@
 //! trawl-search: one query fanned out to many engines, fused with correlation-aware
 //! reciprocal rank fusion, every hit keeping its provenance.
+//!
+//! - [`Engine`] is the plug-in trait: an engine builds its request and parses bytes,
+//!   nothing else. [`engines::all`] lists every engine (one module each).
+//! - [`Router`] sends: concurrent fan-out, per-engine deadline, skip-if-busy rate limits,
+//!   one retry on 5xx/transport errors, API-key rotation with state ([`KeyStateStore`]),
+//!   bounded body reads, and `--record`/`--replay` of raw responses.
+//! - [`fuse`] turns per-engine lists into ranked [`Hit`]s: canonical URL, dedup with
+//!   provenance merge, RRF (k = 60) where each correlation group votes once, plus a
+//!   consensus bonus per extra group.
+//!
+//! ```no_run
+//! # async fn demo() {
+//! use trawl_search::{Router, SearchConfig, SearchRequest};
+//! let router = Router::builder(SearchConfig::from_env()).build();
+//! let data = router.search(&SearchRequest::new("rust async")).await;
+//! for hit in &data.hits {
+//!     println!("{} {} {:.4}", hit.rank, hit.url, hit.fused_score);
+//! }
+//! # }
+//! ```
+
+mod config;
+mod engine;
+pub mod engines;
+pub mod fuse;
+mod html;
+mod keys;
+mod record;
+mod router;
+mod types;
+
+pub use config::{EngineSettings, SearchConfig};
+pub use engine::{
+    Body, Capabilities, Engine, EngineRequest, KeyNeed, Method, ParseError, RawItem, RequestContext,
+};
+pub use html::{clean_text, strip_tags};
+pub use keys::{InMemoryKeyStore, KeyState, KeyStateStore, KeyStatus, key_id};
+pub use router::{EngineInfo, Router, RouterBuilder};
+pub use types::{
+    EngineOutcome, Filters, Folded, Freshness, Hit, OutcomeKind, Provenance, Route, SafeSearch,
+    SearchData, SearchRequest,
+};

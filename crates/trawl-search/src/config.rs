@@ -1,0 +1,182 @@
+//! Search configuration: base URLs, keys, deadlines. Plain data; built from the
+//! environment by [`SearchConfig::from_env`] or by hand in tests.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use url::Url;
+
+use crate::engine::Engine;
+
+/// Per-engine settings.
+#[derive(Clone, Default)]
+pub struct EngineSettings {
+    /// Overrides the engine's default base URL (`TRAWL_<ENGINE>_URL`).
+    pub base: Option<Url>,
+    /// API keys, tried in order (comma-separated in the environment).
+    pub keys: Vec<String>,
+}
+
+impl std::fmt::Debug for EngineSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Keys never appear in logs: only how many there are.
+        f.debug_struct("EngineSettings")
+            .field("base", &self.base.as_ref().map(Url::as_str))
+            .field("keys", &format_args!("{} key(s)", self.keys.len()))
+            .finish()
+    }
+}
+
+/// Everything the router needs besides the HTTP client.
+#[derive(Debug, Clone)]
+pub struct SearchConfig {
+    /// Per-engine deadline (default 8 s).
+    pub timeout: Duration,
+    /// Sent with every engine request.
+    pub user_agent: String,
+    /// Settings by engine name.
+    pub engines: BTreeMap<String, EngineSettings>,
+    /// Largest body read from an engine; the rest is not downloaded (default 5 MiB).
+    pub body_cap: usize,
+    /// Whether per-engine rate limits apply (tests turn them off).
+    pub rate_limits: bool,
+    /// Pause before the single retry on a 5xx or transport error.
+    pub retry_backoff: Duration,
+    /// Use Tavily's documented keyless mode when no key is set (`TRAWL_TAVILY_KEYLESS=1`).
+    pub tavily_keyless: bool,
+    /// Save every engine's raw response here (`--record DIR`).
+    pub record_dir: Option<PathBuf>,
+    /// Answer from saved responses instead of the network (`--replay DIR`).
+    pub replay_dir: Option<PathBuf>,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(8),
+            user_agent: concat!(
+                "trawl/",
+                env!("CARGO_PKG_VERSION"),
+                " (+https://github.com/trawl-dev/trawl)"
+            )
+            .to_owned(),
+            engines: BTreeMap::new(),
+            body_cap: 5 * 1024 * 1024,
+            rate_limits: true,
+            retry_backoff: Duration::from_millis(300),
+            tavily_keyless: false,
+            record_dir: None,
+            replay_dir: None,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Read `TRAWL_<ENGINE>_URL`, the key variables (`BRAVE_API_KEY`, …),
+    /// `TRAWL_SEARXNG_URL`, `TRAWL_SEARCH_TIMEOUT_MS`, `TRAWL_USER_AGENT`,
+    /// `TRAWL_TAVILY_KEYLESS` from the process environment.
+    pub fn from_env() -> Self {
+        Self::from_vars(std::env::vars())
+    }
+
+    /// Like [`from_env`](Self::from_env) over any set of variables (for tests).
+    pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Self {
+        let vars: BTreeMap<String, String> = vars.into_iter().collect();
+        let mut cfg = Self::default();
+        if let Some(ms) = vars
+            .get("TRAWL_SEARCH_TIMEOUT_MS")
+            .and_then(|v| v.parse::<u64>().ok())
+        {
+            cfg.timeout = Duration::from_millis(ms);
+        }
+        if let Some(ua) = vars.get("TRAWL_USER_AGENT").filter(|v| !v.is_empty()) {
+            cfg.user_agent = ua.clone();
+        }
+        cfg.tavily_keyless = vars
+            .get("TRAWL_TAVILY_KEYLESS")
+            .is_some_and(|v| matches!(v.as_str(), "1" | "true" | "yes"));
+        for engine in crate::engines::all() {
+            let name = engine.name();
+            let mut s = EngineSettings::default();
+            let var = format!("TRAWL_{}_URL", name.to_ascii_uppercase());
+            if let Some(u) = vars.get(&var).and_then(|v| Url::parse(v.trim()).ok()) {
+                s.base = Some(u);
+            }
+            if let Some(kv) = engine.key_env().and_then(|k| vars.get(k)) {
+                s.keys = split_keys(kv);
+            }
+            if s.base.is_some() || !s.keys.is_empty() {
+                cfg.engines.insert(name.to_owned(), s);
+            }
+        }
+        cfg
+    }
+
+    /// Point `engine` at `base` (tests, `--replay`, self-hosted instances).
+    pub fn set_base(&mut self, engine: &str, base: Url) -> &mut Self {
+        self.engines.entry(engine.to_owned()).or_default().base = Some(base);
+        self
+    }
+
+    /// Give `engine` these keys.
+    pub fn set_keys(&mut self, engine: &str, keys: Vec<String>) -> &mut Self {
+        self.engines.entry(engine.to_owned()).or_default().keys = keys;
+        self
+    }
+
+    /// The base URL to use for `engine`: the override, else its default (SearXNG has none).
+    pub fn base_for(&self, engine: &dyn Engine) -> Option<Url> {
+        self.engines
+            .get(engine.name())
+            .and_then(|s| s.base.clone())
+            .or_else(|| Url::parse(engine.default_base()).ok())
+    }
+
+    /// The keys configured for `engine`.
+    pub fn keys_for(&self, engine: &str) -> &[String] {
+        self.engines
+            .get(engine)
+            .map(|s| s.keys.as_slice())
+            .unwrap_or(&[])
+    }
+}
+
+/// Split a comma-separated key list, dropping blanks.
+fn split_keys(v: &str) -> Vec<String> {
+    v.split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_vars_reads_bases_and_keys() {
+        let cfg = SearchConfig::from_vars([
+            (
+                "TRAWL_DUCKDUCKGO_URL".into(),
+                "http://127.0.0.1:9001".into(),
+            ),
+            ("TRAWL_SEARXNG_URL".into(), "http://sx.local:8888/".into()),
+            ("BRAVE_API_KEY".into(), " k1, ,k2 ".into()),
+            ("TRAWL_SEARCH_TIMEOUT_MS".into(), "1500".into()),
+        ]);
+        assert_eq!(cfg.timeout, Duration::from_millis(1500));
+        assert_eq!(cfg.keys_for("brave_api"), ["k1", "k2"]);
+        let ddg = crate::engines::duckduckgo::DuckDuckGo;
+        assert_eq!(
+            cfg.base_for(&ddg).unwrap().as_str(),
+            "http://127.0.0.1:9001/"
+        );
+        let sx = crate::engines::searxng::Searxng;
+        assert!(cfg.base_for(&sx).is_some());
+        assert!(SearchConfig::default().base_for(&sx).is_none());
+        let dbg = format!("{cfg:?}");
+        assert!(!dbg.contains("k1") && dbg.contains("2 key(s)"));
+    }
+}

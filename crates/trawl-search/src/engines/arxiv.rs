@@ -1,0 +1,333 @@
+//! arXiv (`export.arxiv.org/api/query`), Atom. Handles both the old (to 2025-08) and the
+//! new (from 2025-11) feed formats: links are found by `/abs/` and `/pdf/` in the href,
+//! not by `rel`/`title`, which the new format dropped.
+
+use quick_xml::Reader;
+use quick_xml::events::Event;
+
+use crate::engine::{
+    Capabilities, Engine, EngineRequest, ParseError, RawItem, RequestContext, endpoint_with,
+};
+use crate::html::clean_text;
+use crate::types::SearchRequest;
+
+/// The arXiv engine.
+#[derive(Debug, Default)]
+pub struct Arxiv;
+
+/// One arXiv paper with its typed fields (also put in `RawItem::extra`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Paper {
+    /// `http://arxiv.org/abs/<id>vN`.
+    pub id: String,
+    /// Title, whitespace collapsed.
+    pub title: String,
+    /// The abstract.
+    pub summary: String,
+    /// Author names.
+    pub authors: Vec<String>,
+    /// Every category term.
+    pub categories: Vec<String>,
+    /// `arxiv:primary_category`.
+    pub primary_category: Option<String>,
+    /// First version date.
+    pub published: Option<String>,
+    /// Latest version date.
+    pub updated: Option<String>,
+    /// Abstract page.
+    pub abs_url: Option<String>,
+    /// PDF.
+    pub pdf_url: Option<String>,
+    /// DOI, when the authors gave one.
+    pub doi: Option<String>,
+    /// Author comment.
+    pub comment: Option<String>,
+    /// Journal reference.
+    pub journal_ref: Option<String>,
+}
+
+impl Engine for Arxiv {
+    fn name(&self) -> &'static str {
+        "arxiv"
+    }
+    fn group(&self) -> &'static str {
+        "arxiv"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            site: false,
+            freshness: true,
+            language: false,
+            region: false,
+            safesearch: false,
+            paging: true,
+        }
+    }
+    fn default_base(&self) -> &'static str {
+        "https://export.arxiv.org"
+    }
+    fn confidence(&self) -> &'static str {
+        "high: real feeds in both formats (2025-08 old, 2025-11 new)"
+    }
+    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+        let f = &req.filters;
+        let mut sq = format!("all:{query}");
+        if let Some(fr) = f.freshness {
+            let from = super::yyyymmdd_days_ago(fr.days());
+            let to = super::yyyymmdd_days_ago(0);
+            sq = format!("({sq}) AND submittedDate:[{from}0000 TO {to}2359]");
+        }
+        let p = [
+            ("search_query", sq),
+            ("start", ((f.page() - 1) * 10).to_string()),
+            ("max_results", "10".to_owned()),
+        ];
+        EngineRequest::get(endpoint_with(ctx.base, "/api/query", &p))
+    }
+    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
+        Ok(parse_papers(body)?
+            .into_iter()
+            .map(|p| RawItem {
+                url: p.abs_url.clone().unwrap_or_else(|| p.id.clone()),
+                title: p.title.clone(),
+                snippet: p.summary.clone(),
+                published: p.published.clone(),
+                extra: serde_json::to_value(&p).ok(),
+                ..RawItem::default()
+            })
+            .collect())
+    }
+}
+
+/// Parse an arXiv Atom feed into papers. An "Error" entry becomes `Malformed`.
+pub fn parse_papers(body: &[u8]) -> Result<Vec<Paper>, ParseError> {
+    let mut reader = Reader::from_reader(body);
+    let mut buf = Vec::new();
+    let mut papers = Vec::new();
+    let mut saw_feed = false;
+    let mut current: Option<Paper> = None;
+    // Path of local element names inside the current entry.
+    let mut path: Vec<String> = Vec::new();
+    let mut text = String::new();
+    loop {
+        let ev = reader
+            .read_event_into(&mut buf)
+            .map_err(|e| ParseError::Malformed(format!("invalid Atom XML: {e}")))?;
+        match ev {
+            Event::Start(e) => {
+                let name = qname(e.name().as_ref());
+                if name == "feed" {
+                    saw_feed = true;
+                }
+                if name == "entry" {
+                    current = Some(Paper::default());
+                    path.clear();
+                } else if let Some(p) = current.as_mut() {
+                    on_element(p, &name, &e);
+                    path.push(name);
+                    text.clear();
+                }
+            }
+            Event::Empty(e) => {
+                let name = qname(e.name().as_ref());
+                if let Some(p) = current.as_mut() {
+                    on_element(p, &name, &e);
+                }
+            }
+            Event::Text(t) if current.is_some() => text.push_str(&t),
+            Event::CData(t) if current.is_some() => text.push_str(&t),
+            Event::GeneralRef(r) if current.is_some() => {
+                let resolved = match r.resolve_char_ref() {
+                    Ok(Some(c)) => Some(c),
+                    _ => match &*r {
+                        "amp" => Some('&'),
+                        "lt" => Some('<'),
+                        "gt" => Some('>'),
+                        "quot" => Some('"'),
+                        "apos" => Some('\''),
+                        _ => None,
+                    },
+                };
+                if let Some(c) = resolved {
+                    text.push(c);
+                }
+            }
+            Event::End(e) => {
+                let name = qname(e.name().as_ref());
+                if name == "entry" {
+                    if let Some(p) = current.take() {
+                        if p.title == "Error" && p.abs_url.is_none() {
+                            return Err(ParseError::Malformed(format!(
+                                "arXiv API error: {}",
+                                p.summary
+                            )));
+                        }
+                        // The old format answers a missing id with an entry that has no
+                        // `<id>` (only empty category elements): not a paper.
+                        if !p.id.is_empty() {
+                            papers.push(p);
+                        }
+                    }
+                } else if let Some(p) = current.as_mut() {
+                    let value = clean_text(&text);
+                    let parent = path.len().checked_sub(2).map(|i| path[i].as_str());
+                    match (name.as_str(), parent) {
+                        ("id", _) => p.id = value,
+                        ("title", _) => p.title = value,
+                        ("summary", _) => p.summary = value,
+                        ("published", _) => p.published = Some(value),
+                        ("updated", _) => p.updated = Some(value),
+                        ("name", Some("author")) => p.authors.push(value),
+                        ("arxiv:doi", _) => p.doi = Some(value),
+                        ("arxiv:comment", _) => p.comment = Some(value),
+                        ("arxiv:journal_ref", _) => p.journal_ref = Some(value),
+                        _ => {}
+                    }
+                    path.pop();
+                    text.clear();
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    if !saw_feed {
+        return Err(ParseError::Malformed("not an Atom feed".into()));
+    }
+    for p in &mut papers {
+        if p.abs_url.is_none() && p.id.contains("/abs/") {
+            p.abs_url = Some(p.id.replacen("http://", "https://", 1));
+        }
+    }
+    Ok(papers)
+}
+
+/// The element name with arXiv's namespace kept as `arxiv:` and Atom's dropped, whatever
+/// prefixes the feed happened to use.
+fn qname(raw: &str) -> String {
+    let s = raw;
+    match s.split_once(':') {
+        Some(("arxiv", local)) => format!("arxiv:{local}"),
+        Some((_, local)) if local == "totalResults" => local.to_owned(),
+        Some((_, local)) => format!("x:{local}"),
+        None => s.to_owned(),
+    }
+}
+
+fn attr(e: &quick_xml::events::BytesStart<'_>, name: &str) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.as_ref() == name)
+        .and_then(|a| {
+            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .ok()
+                .map(|v| v.into_owned())
+        })
+}
+
+fn on_element(p: &mut Paper, name: &str, e: &quick_xml::events::BytesStart<'_>) {
+    match name {
+        "link" => {
+            let Some(href) = attr(e, "href") else { return };
+            let title = attr(e, "title");
+            let rel = attr(e, "rel");
+            if title.as_deref() == Some("pdf") || href.contains("/pdf/") {
+                p.pdf_url.get_or_insert(href);
+            } else if rel.as_deref() == Some("alternate") || href.contains("/abs/") {
+                p.abs_url.get_or_insert(href);
+            }
+        }
+        "category" => {
+            if let Some(t) = attr(e, "term") {
+                p.categories.push(t);
+            }
+        }
+        "arxiv:primary_category" => p.primary_category = attr(e, "term"),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/../../../shared/fixtures/serp/arxiv/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    fn check_full(papers: &[Paper]) {
+        assert!(!papers.is_empty());
+        for p in papers {
+            assert!(p.id.contains("arxiv.org/abs/"), "{}", p.id);
+            assert!(!p.title.is_empty() && !p.summary.is_empty());
+            assert!(!p.authors.is_empty());
+            assert!(!p.categories.is_empty());
+            assert!(p.primary_category.is_some());
+            assert!(p.published.is_some() && p.updated.is_some());
+            assert!(p.abs_url.as_deref().is_some_and(|u| u.contains("/abs/")));
+            assert!(p.pdf_url.as_deref().is_some_and(|u| u.contains("/pdf/")));
+        }
+    }
+
+    // 2025-11-11, new format: bare `<link href>` elements.
+    #[test]
+    fn new_format_query() {
+        let papers =
+            parse_papers(&fixture("query-electron-proton-2025-11-new-format.xml")).unwrap();
+        check_full(&papers);
+        assert!(
+            papers[0]
+                .abs_url
+                .as_deref()
+                .unwrap()
+                .starts_with("https://")
+        );
+    }
+
+    // 2025-08-20, old format: `rel="alternate"` and `title="pdf"` links.
+    #[test]
+    fn old_format_query() {
+        let papers =
+            parse_papers(&fixture("query-electron-proton-2025-08-old-format.xml")).unwrap();
+        check_full(&papers);
+        let new = parse_papers(&fixture("query-electron-proton-2025-11-new-format.xml")).unwrap();
+        assert_eq!(papers.len(), new.len());
+    }
+
+    #[test]
+    fn empty_feeds() {
+        for f in [
+            "query-empty-2025-08-old-format.xml",
+            "query-empty-2025-11-new-format.xml",
+        ] {
+            assert_eq!(parse_papers(&fixture(f)).unwrap(), vec![], "{f}");
+        }
+    }
+
+    // `id_list` with 4 ids of which one exists.
+    #[test]
+    fn missing_ids() {
+        for f in [
+            "query-missing-id-2025-08-old-format.xml",
+            "query-missing-id-2025-11-new-format.xml",
+        ] {
+            let papers = parse_papers(&fixture(f)).unwrap();
+            assert_eq!(papers.len(), 1, "{f}");
+            check_full(&papers);
+        }
+    }
+
+    #[test]
+    fn error_entry_and_garbage() {
+        let body = br#"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#x</id><title>Error</title><summary>malformed id</summary></entry></feed>"#;
+        assert!(
+            matches!(parse_papers(body), Err(ParseError::Malformed(m)) if m.contains("malformed id"))
+        );
+        assert!(parse_papers(b"\x00\x01garbage").is_err());
+    }
+}

@@ -1,0 +1,290 @@
+//! GitHub repository search (REST `GET /search/repositories`). A token is optional
+//! (`GITHUB_TOKEN`); it raises the search bucket from 10 to 30 requests a minute.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{
+    Capabilities, Engine, EngineRequest, KeyNeed, ParseError, RawItem, RequestContext,
+    endpoint_with, json_body,
+};
+use crate::types::SearchRequest;
+
+/// The GitHub engine.
+#[derive(Debug, Default)]
+pub struct GitHub;
+
+/// Typed repository fields (also put in `RawItem::extra`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Repo {
+    /// `owner/name`.
+    pub full_name: String,
+    /// Stars.
+    pub stars: u64,
+    /// Forks.
+    pub forks: u64,
+    /// Main language.
+    pub language: Option<String>,
+    /// Topics (absent in old responses).
+    pub topics: Vec<String>,
+    /// Last update.
+    pub updated: Option<String>,
+    /// Last push.
+    pub pushed: Option<String>,
+    /// SPDX licence id.
+    pub license: Option<String>,
+    /// Archived repositories are read-only.
+    pub archived: bool,
+}
+
+/// GitHub's rate-limit headers, read from a response.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RateLimit {
+    /// `X-RateLimit-Limit`.
+    pub limit: Option<u64>,
+    /// `X-RateLimit-Remaining`.
+    pub remaining: Option<u64>,
+    /// `X-RateLimit-Reset` (epoch seconds).
+    pub reset: Option<u64>,
+    /// `X-RateLimit-Resource` (`search`).
+    pub resource: Option<String>,
+}
+
+/// Read the rate-limit headers (names compared case-insensitively).
+pub fn rate_limit(headers: &[(String, String)]) -> Option<RateLimit> {
+    let get = |n: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(n))
+            .map(|(_, v)| v.trim().to_owned())
+    };
+    let rl = RateLimit {
+        limit: get("x-ratelimit-limit").and_then(|v| v.parse().ok()),
+        remaining: get("x-ratelimit-remaining").and_then(|v| v.parse().ok()),
+        reset: get("x-ratelimit-reset").and_then(|v| v.parse().ok()),
+        resource: get("x-ratelimit-resource"),
+    };
+    (rl.limit.is_some() || rl.remaining.is_some()).then_some(rl)
+}
+
+impl Engine for GitHub {
+    fn name(&self) -> &'static str {
+        "github"
+    }
+    fn group(&self) -> &'static str {
+        "github"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            site: false,
+            freshness: true,
+            language: false,
+            region: false,
+            safesearch: false,
+            paging: true,
+        }
+    }
+    fn key_need(&self) -> KeyNeed {
+        KeyNeed::Optional
+    }
+    fn key_env(&self) -> Option<&'static str> {
+        Some("GITHUB_TOKEN")
+    }
+    fn default_base(&self) -> &'static str {
+        "https://api.github.com"
+    }
+    fn confidence(&self) -> &'static str {
+        "high: stable API; real responses from 2014 (repositories) and 2022 (issues, with rate-limit headers)"
+    }
+    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+        let f = &req.filters;
+        let mut q = query.to_owned();
+        if let Some(fr) = f.freshness {
+            let d = super::yyyymmdd_days_ago(fr.days());
+            q.push_str(&format!(" pushed:>{}-{}-{}", &d[..4], &d[4..6], &d[6..]));
+        }
+        let p = [
+            ("q", q),
+            ("per_page", "10".to_owned()),
+            ("page", f.page().to_string()),
+        ];
+        let mut r = EngineRequest::get(endpoint_with(ctx.base, "/search/repositories", &p))
+            .header("Accept", "application/vnd.github+json")
+            .header("X-GitHub-Api-Version", "2022-11-28");
+        if let Some(k) = ctx.key {
+            r = r.header("Authorization", format!("Bearer {k}"));
+        }
+        r
+    }
+    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
+        parse(body)
+    }
+    fn note_from_headers(&self, headers: &[(String, String)]) -> Option<String> {
+        let rl = rate_limit(headers)?;
+        Some(format!(
+            "rate limit {}/{} left{}",
+            rl.remaining.map_or("?".into(), |v| v.to_string()),
+            rl.limit.map_or("?".into(), |v| v.to_string()),
+            rl.reset
+                .map_or(String::new(), |r| format!(", resets at {r}"))
+        ))
+    }
+}
+
+#[derive(Deserialize)]
+struct Response {
+    items: Option<Vec<Item>>,
+    message: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Item {
+    html_url: String,
+    // Repositories.
+    full_name: Option<String>,
+    description: Option<String>,
+    stargazers_count: Option<u64>,
+    forks_count: Option<u64>,
+    language: Option<String>,
+    #[serde(default)]
+    topics: Vec<String>,
+    updated_at: Option<String>,
+    pushed_at: Option<String>,
+    license: Option<License>,
+    #[serde(default)]
+    archived: bool,
+    // Issues (the same search API, other endpoint).
+    title: Option<String>,
+    body: Option<String>,
+    created_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct License {
+    spdx_id: Option<String>,
+}
+
+/// Parse a repositories (or issues) search response.
+pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
+    let r: Response = json_body(body)?;
+    let Some(items) = r.items else {
+        let msg = r.message.unwrap_or_else(|| "no `items`".into());
+        return Err(if msg.to_lowercase().contains("rate limit") {
+            ParseError::RateLimited(msg)
+        } else {
+            ParseError::Malformed(msg)
+        });
+    };
+    Ok(items
+        .into_iter()
+        .map(|it| match it.full_name {
+            Some(full_name) => {
+                let repo = Repo {
+                    full_name: full_name.clone(),
+                    stars: it.stargazers_count.unwrap_or(0),
+                    forks: it.forks_count.unwrap_or(0),
+                    language: it.language,
+                    topics: it.topics,
+                    updated: it.updated_at.clone(),
+                    pushed: it.pushed_at,
+                    license: it.license.and_then(|l| l.spdx_id),
+                    archived: it.archived,
+                };
+                RawItem {
+                    url: it.html_url,
+                    title: full_name,
+                    snippet: it.description.unwrap_or_default(),
+                    published: it.updated_at,
+                    extra: serde_json::to_value(&repo).ok(),
+                    ..RawItem::default()
+                }
+            }
+            None => RawItem {
+                url: it.html_url,
+                title: it.title.unwrap_or_default(),
+                snippet: crate::html::clean_text(
+                    &it.body
+                        .unwrap_or_default()
+                        .chars()
+                        .take(300)
+                        .collect::<String>(),
+                ),
+                published: it.created_at,
+                ..RawItem::default()
+            },
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DIR: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/serp/github/"
+    );
+
+    // 2014-03-03 PyGithub replay: no topics/license/visibility, which are optional.
+    #[test]
+    fn repositories_2014() {
+        let body = std::fs::read(format!("{DIR}search-repositories-2014-pygithub.json")).unwrap();
+        let items = parse(&body).unwrap();
+        assert!(items.len() >= 10);
+        let first = &items[0];
+        assert!(first.url.starts_with("https://github.com/"));
+        let extra = first.extra.as_ref().unwrap();
+        assert!(extra["stars"].as_u64().unwrap() > 0);
+        assert_eq!(extra["language"], "Python");
+        let headers: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(format!(
+                "{DIR}search-repositories-2014-pygithub.headers.json"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let pairs: Vec<(String, String)> = headers["headers"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+            .collect();
+        assert_eq!(rate_limit(&pairs).unwrap().remaining, Some(29));
+    }
+
+    // 2022-07-19 octokit fixture: the issues endpoint body plus raw rate-limit headers.
+    #[test]
+    fn issues_2022_with_rate_limit_headers() {
+        let raw: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(format!("{DIR}search-issues-2022-octokit-raw.json")).unwrap(),
+        )
+        .unwrap();
+        let body = serde_json::to_vec(&raw["response"]).unwrap();
+        let items = parse(&body).unwrap();
+        assert!(!items.is_empty());
+        assert!(
+            items
+                .iter()
+                .all(|i| i.url.starts_with("https://github.com/") && !i.title.is_empty())
+        );
+        let flat: Vec<String> = raw["rawHeaders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_owned())
+            .collect();
+        let pairs: Vec<(String, String)> = flat
+            .chunks(2)
+            .map(|c| (c[0].clone(), c.get(1).cloned().unwrap_or_default()))
+            .collect();
+        let rl = rate_limit(&pairs).unwrap();
+        assert_eq!(rl.limit, Some(30));
+        assert_eq!(rl.resource.as_deref(), Some("search"));
+        assert!(GitHub.note_from_headers(&pairs).unwrap().contains("29/30"));
+    }
+
+    #[test]
+    fn rate_limit_message() {
+        let body = br#"{"message":"API rate limit exceeded for 1.2.3.4.","documentation_url":"x"}"#;
+        assert!(matches!(parse(body), Err(ParseError::RateLimited(_))));
+    }
+}

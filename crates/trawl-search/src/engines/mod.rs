@@ -1,0 +1,197 @@
+//! Every engine, one module each. Adding an engine is one file plus one line in [`all`].
+
+use std::sync::Arc;
+
+use crate::engine::Engine;
+use crate::types::Route;
+
+pub mod arxiv;
+pub mod bing;
+pub mod brave;
+pub mod brave_api;
+pub mod duckduckgo;
+pub mod exa;
+pub mod firecrawl;
+pub mod github;
+pub mod hackernews;
+pub mod jina;
+pub mod mojeek;
+pub mod reddit;
+pub mod searxng;
+pub mod serpapi;
+pub mod serper;
+pub mod stackexchange;
+pub mod startpage;
+pub mod tavily;
+pub mod wikipedia;
+pub mod yahoo;
+
+/// Every engine trawl knows, in display order.
+pub fn all() -> Vec<Arc<dyn Engine>> {
+    vec![
+        Arc::new(duckduckgo::DuckDuckGo),
+        Arc::new(mojeek::Mojeek),
+        Arc::new(brave::Brave),
+        Arc::new(wikipedia::Wikipedia),
+        Arc::new(bing::Bing),
+        Arc::new(yahoo::Yahoo),
+        Arc::new(startpage::Startpage),
+        Arc::new(searxng::Searxng),
+        Arc::new(arxiv::Arxiv),
+        Arc::new(github::GitHub),
+        Arc::new(hackernews::HackerNews),
+        Arc::new(stackexchange::StackExchange),
+        Arc::new(reddit::Reddit),
+        Arc::new(brave_api::BraveApi),
+        Arc::new(tavily::Tavily),
+        Arc::new(exa::Exa),
+        Arc::new(serper::Serper),
+        Arc::new(serpapi::SerpApi),
+        Arc::new(jina::Jina),
+        Arc::new(firecrawl::Firecrawl),
+    ]
+}
+
+/// The keyless engines a route always includes. `web` also takes every configured keyed
+/// engine and SearXNG, `all` takes everything that can run; the router adds those.
+pub fn route_members(route: Route) -> &'static [&'static str] {
+    match route {
+        Route::Web => &["duckduckgo", "mojeek", "brave", "wikipedia"],
+        Route::Dev => &["github", "stackexchange", "hackernews"],
+        Route::Academic => &["arxiv", "wikipedia"],
+        Route::All => &[
+            "duckduckgo",
+            "mojeek",
+            "brave",
+            "wikipedia",
+            "bing",
+            "yahoo",
+            "startpage",
+            "arxiv",
+            "github",
+            "hackernews",
+            "stackexchange",
+            "reddit",
+        ],
+    }
+}
+
+/// The correlation group of an engine named by a meta-engine (SearXNG's upstream names).
+/// Engines that resell another's index share its group: DuckDuckGo and Yahoo are Bing,
+/// Startpage is Google, and so on. Unknown names form their own group.
+pub fn upstream_group(name: &str) -> String {
+    let n = name.to_ascii_lowercase();
+    let g = match n.as_str() {
+        "bing" | "duckduckgo" | "yahoo" | "ddg" | "bing news" | "duckduckgo news"
+        | "yahoo news" => "bing",
+        "google" | "startpage" | "google news" | "google scholar" | "serper" | "serpapi" => {
+            "google"
+        }
+        "brave" | "brave_api" | "brave.news" => "brave",
+        "wikipedia" | "wikidata" => "wikipedia",
+        "arxiv" => "arxiv",
+        "github" => "github",
+        "stackoverflow" | "stackexchange" | "superuser" | "askubuntu" => "stackexchange",
+        "hackernews" | "hacker news" => "hackernews",
+        other => other,
+    };
+    g.to_owned()
+}
+
+/// Seconds since the Unix epoch.
+pub(crate) fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Days since the Unix epoch (Bing's `ez5_<from>_<to>` uses these).
+pub(crate) fn days_since_epoch() -> u64 {
+    unix_now() / 86_400
+}
+
+/// `YYYYMMDD` of the day `days` ago (UTC).
+pub(crate) fn yyyymmdd_days_ago(days: u64) -> String {
+    let (y, m, d) = civil_from_days(days_since_epoch().saturating_sub(days) as i64);
+    format!("{y:04}{m:02}{d:02}")
+}
+
+/// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian, UTC).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_lowercase() {
+        let engines = all();
+        let mut names: Vec<_> = engines.iter().map(|e| e.name()).collect();
+        assert!(
+            names
+                .iter()
+                .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        );
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), engines.len());
+        for e in &engines {
+            assert!(!e.confidence().is_empty());
+        }
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn correlated_upstreams_share_a_group() {
+        assert_eq!(upstream_group("duckduckgo"), "bing");
+        assert_eq!(upstream_group("Yahoo"), "bing");
+        assert_eq!(upstream_group("startpage"), "google");
+        assert_eq!(upstream_group("qwant"), "qwant");
+        for e in all() {
+            if e.name() != "searxng" {
+                assert_eq!(upstream_group(e.name()), e.group(), "{}", e.name());
+            }
+        }
+    }
+
+    // The 2020 Google desktop page is kept only as a negative sample (PROVENANCE.md): it
+    // is not the WML layout, so no web parser here may invent results from it.
+    #[test]
+    fn legacy_google_page_is_not_mistaken_for_results() {
+        let body = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/fixtures/serp/google/legacy-2020-bisoncorps-google.html"
+        ))
+        .unwrap();
+        assert!(duckduckgo::parse(&body).is_err());
+        assert!(bing::parse(&body).is_err());
+        assert!(yahoo::parse(&body).is_err());
+        assert!(mojeek::parse(&body).is_err());
+        // Its `/url?q=` result links unwrap with the shared helper.
+        let doc = String::from_utf8_lossy(&body);
+        if let Some(i) = doc.find("href=\"/url?q=") {
+            let href = &doc[i + 6..];
+            let href = &href[..href.find('"').unwrap()].replace("&amp;", "&");
+            let u = url::Url::parse(&format!("https://www.google.com{href}")).unwrap();
+            assert!(trawl_core::unwrap_redirect(&u).is_some());
+        }
+    }
+}

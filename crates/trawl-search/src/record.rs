@@ -1,0 +1,166 @@
+//! `--record DIR` / `--replay DIR`: every engine's raw response saved beside the request
+//! that produced it (secrets stripped), and read back instead of the network.
+//!
+//! Files are `<engine>-<hash>.json` (metadata) and `<engine>-<hash>.body` (raw bytes),
+//! where the hash covers the engine, the query and the filters, not the base URL or the
+//! key, so a recording made against the real engines replays anywhere.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::engine::{Body, EngineRequest, Method};
+use crate::types::Filters;
+
+/// The metadata saved next to a raw body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Recording {
+    pub(crate) engine: String,
+    pub(crate) query: String,
+    pub(crate) method: String,
+    /// Request URL with secret query values replaced by `****`.
+    pub(crate) url: String,
+    /// Request headers with secret values replaced by `****`.
+    pub(crate) request_headers: Vec<(String, String)>,
+    pub(crate) request_body: Option<serde_json::Value>,
+    pub(crate) status: u16,
+    pub(crate) response_headers: Vec<(String, String)>,
+    /// Whether the body was cut at the size cap.
+    pub(crate) truncated: bool,
+}
+
+/// The file stem for an engine and a query.
+pub(crate) fn stem(engine: &str, query: &str, filters: &Filters) -> String {
+    let mut h = Sha256::new();
+    h.update(engine.as_bytes());
+    h.update([0]);
+    h.update(query.as_bytes());
+    h.update([0]);
+    h.update(serde_json::to_vec(filters).unwrap_or_default());
+    let hex: String = h
+        .finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{engine}-{hex}")
+}
+
+const SECRET_HEADERS: &[&str] = &[
+    "authorization",
+    "x-api-key",
+    "x-subscription-token",
+    "cookie",
+    "proxy-authorization",
+];
+const SECRET_PARAMS: &[&str] = &["api_key", "key", "apikey", "token", "access_token"];
+
+/// Replace every secret in `s` with `****`.
+pub(crate) fn scrub(s: &str, secrets: &[&str]) -> String {
+    let mut out = s.to_owned();
+    for sec in secrets.iter().filter(|s| s.len() >= 4) {
+        out = out.replace(sec, "****");
+    }
+    out
+}
+
+/// The request as it may be written down: secret headers and query values masked, and
+/// any configured key value removed wherever it appears.
+pub(crate) fn describe(
+    req: &EngineRequest,
+    secrets: &[&str],
+) -> (String, Vec<(String, String)>, Option<serde_json::Value>) {
+    let mut url = req.url.clone();
+    let pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(k, v)| {
+            let v = if SECRET_PARAMS.contains(&k.to_ascii_lowercase().as_str()) {
+                "****".to_owned()
+            } else {
+                v.into_owned()
+            };
+            (k.into_owned(), v)
+        })
+        .collect();
+    if !pairs.is_empty() {
+        url.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    let headers = req
+        .headers
+        .iter()
+        .map(|(k, v)| {
+            let v = if SECRET_HEADERS.contains(&k.to_ascii_lowercase().as_str()) {
+                "****".to_owned()
+            } else {
+                scrub(v, secrets)
+            };
+            (k.clone(), v)
+        })
+        .collect();
+    let body = req.body.as_ref().map(|b| match b {
+        Body::Form(f) => serde_json::json!(f),
+        Body::Json(j) => j.clone(),
+    });
+    let body = body.map(|b| {
+        serde_json::from_str(&scrub(&b.to_string(), secrets)).unwrap_or(serde_json::Value::Null)
+    });
+    (scrub(url.as_str(), secrets), headers, body)
+}
+
+/// Write one recording.
+pub(crate) fn save(dir: &Path, stem: &str, rec: &Recording, body: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let meta = serde_json::to_vec_pretty(rec).map_err(std::io::Error::other)?;
+    std::fs::write(dir.join(format!("{stem}.json")), meta)?;
+    std::fs::write(dir.join(format!("{stem}.body")), body)
+}
+
+/// Read one recording back.
+pub(crate) fn load(dir: &Path, stem: &str) -> std::io::Result<(Recording, Vec<u8>)> {
+    let meta = std::fs::read(dir.join(format!("{stem}.json")))?;
+    let rec: Recording = serde_json::from_slice(&meta).map_err(std::io::Error::other)?;
+    let body = std::fs::read(dir.join(format!("{stem}.body")))?;
+    Ok((rec, body))
+}
+
+pub(crate) fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Get => "GET",
+        Method::Post => "POST",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_stripped() {
+        let req = EngineRequest::get(
+            url::Url::parse("https://serpapi.com/search.json?q=x&api_key=sk-live-123").unwrap(),
+        )
+        .header("Authorization", "Bearer sk-live-123")
+        .header("X-Other", "has sk-live-123 inside");
+        let (url, headers, _) = describe(&req, &["sk-live-123"]);
+        assert!(!url.contains("sk-live"));
+        assert!(url.contains("api_key=****"));
+        assert!(headers.iter().all(|(_, v)| !v.contains("sk-live")));
+        let post = EngineRequest::post(
+            url::Url::parse("https://x/").unwrap(),
+            Body::Json(serde_json::json!({"query": "q", "api_key": "sk-live-123"})),
+        );
+        let (_, _, body) = describe(&post, &["sk-live-123"]);
+        assert!(!body.unwrap().to_string().contains("sk-live"));
+    }
+
+    #[test]
+    fn stems_ignore_nothing_that_matters() {
+        let f = Filters::default();
+        assert_eq!(stem("ddg", "q", &f), stem("ddg", "q", &f));
+        assert_ne!(stem("ddg", "q", &f), stem("ddg", "q2", &f));
+        let mut g = f.clone();
+        g.page = Some(2);
+        assert_ne!(stem("ddg", "q", &f), stem("ddg", "q", &g));
+    }
+}

@@ -1,0 +1,858 @@
+//! The router: picks engines, sends their requests concurrently, and turns every answer
+//! (or silence) into a typed [`EngineOutcome`]. It alone sends, times out, rate-limits,
+//! retries and rotates keys; engines only build requests and parse bytes.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use futures_util::future::join_all;
+use serde::Serialize;
+
+use crate::config::SearchConfig;
+use crate::engine::{
+    Body, Capabilities, Engine, EngineRequest, KeyNeed, Method, ParseError, RawItem, RequestContext,
+};
+use crate::engines;
+use crate::fuse::{self, EngineList};
+use crate::keys::{InMemoryKeyStore, KeyStateStore, KeyStatus, key_id};
+use crate::record::{self, Recording};
+use crate::types::{EngineOutcome, OutcomeKind, Route, SearchData, SearchRequest};
+
+/// Builds a [`Router`].
+#[derive(Debug)]
+pub struct RouterBuilder {
+    config: SearchConfig,
+    client: Option<reqwest::Client>,
+    keys: Option<Arc<dyn KeyStateStore>>,
+    engines: Option<Vec<Arc<dyn Engine>>>,
+}
+
+impl RouterBuilder {
+    /// Use this HTTP client (the CLI passes one with its proxy settings).
+    pub fn client(mut self, client: reqwest::Client) -> Self {
+        self.client = Some(client);
+        self
+    }
+
+    /// Keep key state here (default: in memory).
+    pub fn key_store(mut self, store: Arc<dyn KeyStateStore>) -> Self {
+        self.keys = Some(store);
+        self
+    }
+
+    /// Use these engines instead of [`engines::all`].
+    pub fn engines(mut self, engines: Vec<Arc<dyn Engine>>) -> Self {
+        self.engines = Some(engines);
+        self
+    }
+
+    /// Build the router.
+    pub fn build(self) -> Router {
+        Router {
+            client: self.client.unwrap_or_default(),
+            config: Arc::new(self.config),
+            engines: self.engines.unwrap_or_else(engines::all),
+            keys: self
+                .keys
+                .unwrap_or_else(|| Arc::new(InMemoryKeyStore::default())),
+            limiter: Arc::new(Limiter::default()),
+        }
+    }
+}
+
+/// What `trawl engines` shows for one engine.
+#[derive(Debug, Clone, Serialize)]
+pub struct EngineInfo {
+    /// Engine name.
+    pub name: &'static str,
+    /// Correlation group.
+    pub group: &'static str,
+    /// Whether it needs a key.
+    pub key: KeyNeed,
+    /// The environment variable for its key(s).
+    pub key_env: Option<&'static str>,
+    /// Whether it can run now (key or URL set when needed).
+    pub configured: bool,
+    /// How many keys are configured.
+    pub keys: usize,
+    /// The base URL in use.
+    pub base: Option<String>,
+    /// Which filters it honours.
+    pub capabilities: Capabilities,
+    /// Parser confidence and fixture age.
+    pub confidence: &'static str,
+    /// Routes it belongs to right now.
+    pub routes: Vec<&'static str>,
+}
+
+/// Sends searches to engines and fuses the answers.
+#[derive(Debug, Clone)]
+pub struct Router {
+    client: reqwest::Client,
+    config: Arc<SearchConfig>,
+    engines: Vec<Arc<dyn Engine>>,
+    keys: Arc<dyn KeyStateStore>,
+    limiter: Arc<Limiter>,
+}
+
+/// The result of one engine call before it becomes an [`EngineOutcome`].
+struct Attempt {
+    kind: OutcomeKind,
+    status: Option<u16>,
+    detail: Option<String>,
+    items: Vec<RawItem>,
+}
+
+impl Attempt {
+    fn fail(kind: OutcomeKind, detail: impl Into<String>) -> Self {
+        Self {
+            kind,
+            status: None,
+            detail: Some(detail.into()),
+            items: Vec::new(),
+        }
+    }
+}
+
+/// What an answer means for the key that was used.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum KeyEvent {
+    None,
+    Success,
+    RateLimited(Option<Duration>),
+    Quota,
+    Auth,
+}
+
+struct Response {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    truncated: bool,
+}
+
+impl Router {
+    /// Start building a router from `config`.
+    pub fn builder(config: SearchConfig) -> RouterBuilder {
+        RouterBuilder {
+            config,
+            client: None,
+            keys: None,
+            engines: None,
+        }
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// The engine called `name`.
+    pub fn engine(&self, name: &str) -> Option<Arc<dyn Engine>> {
+        self.engines.iter().find(|e| e.name() == name).cloned()
+    }
+
+    /// Whether `engine` can run: SearXNG needs a URL, keyed engines a key (Tavily also
+    /// runs keyless when that is switched on).
+    pub fn is_configured(&self, engine: &dyn Engine) -> bool {
+        if self.config.base_for(engine).is_none() {
+            return false;
+        }
+        match engine.key_need() {
+            KeyNeed::Required => {
+                !self.config.keys_for(engine.name()).is_empty()
+                    || (engine.name() == "tavily" && self.config.tavily_keyless)
+            }
+            _ => true,
+        }
+    }
+
+    /// Engines a route runs, by name.
+    pub fn route_engines(&self, route: Route) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = engines::route_members(route).to_vec();
+        if matches!(route, Route::Web | Route::All) {
+            for e in &self.engines {
+                let extra = e.name() == "searxng" || e.key_need() == KeyNeed::Required;
+                if extra && self.is_configured(e.as_ref()) && !names.contains(&e.name()) {
+                    names.push(e.name());
+                }
+            }
+        }
+        names.retain(|n| self.engine(n).is_some());
+        names
+    }
+
+    /// Every engine with its key need, configuration, group, capabilities and routes.
+    pub fn engines_info(&self) -> Vec<EngineInfo> {
+        let routes = [
+            ("web", self.route_engines(Route::Web)),
+            ("dev", self.route_engines(Route::Dev)),
+            ("academic", self.route_engines(Route::Academic)),
+            ("all", self.route_engines(Route::All)),
+        ];
+        self.engines
+            .iter()
+            .map(|e| EngineInfo {
+                name: e.name(),
+                group: e.group(),
+                key: e.key_need(),
+                key_env: e.key_env(),
+                configured: self.is_configured(e.as_ref()),
+                keys: self.config.keys_for(e.name()).len(),
+                base: self.config.base_for(e.as_ref()).map(|u| u.to_string()),
+                capabilities: e.capabilities(),
+                confidence: e.confidence(),
+                routes: routes
+                    .iter()
+                    .filter(|(_, names)| names.contains(&e.name()))
+                    .map(|(r, _)| *r)
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Run a search: fan out to the selected engines for every query phrasing, wait at
+    /// most the deadline for each, and fuse what came back. Never fails: engines that
+    /// could not answer are listed with their outcome.
+    pub async fn search(&self, req: &SearchRequest) -> SearchData {
+        let queries: Vec<&str> = std::iter::once(req.query.as_str())
+            .chain(req.expand.iter().map(String::as_str))
+            .filter(|q| !q.trim().is_empty())
+            .collect();
+        let expanded = queries.len() > 1;
+        let deadline = req
+            .timeout_ms
+            .map(Duration::from_millis)
+            .unwrap_or(self.config.timeout);
+        let (run, mut outcomes) = self.select(req);
+        let mut calls = Vec::new();
+        for (qi, q) in queries.iter().enumerate() {
+            let qidx = expanded.then_some(qi as u32);
+            for e in &run {
+                calls.push(self.run_engine(e.clone(), q, req, deadline, qidx));
+            }
+        }
+        let results = join_all(calls).await;
+        let mut lists = Vec::new();
+        let mut more = false;
+        for (outcome, engine, items) in results {
+            if outcome.outcome == OutcomeKind::Ok && engine.capabilities().paging {
+                more = true;
+            }
+            if !items.is_empty() {
+                lists.push((
+                    outcome.query,
+                    EngineList {
+                        engine: engine.name().to_owned(),
+                        group: engine.group().to_owned(),
+                        items,
+                    },
+                ));
+            }
+            outcomes.push(outcome);
+        }
+        let (hits, folded) = fuse::fuse(&lists, req.max_results);
+        SearchData {
+            query: req.query.clone(),
+            hits,
+            engines: outcomes,
+            folded,
+            next_page: more.then(|| req.filters.page() + 1),
+        }
+    }
+
+    /// The engines to run, and outcomes for those asked for that cannot run.
+    fn select(&self, req: &SearchRequest) -> (Vec<Arc<dyn Engine>>, Vec<EngineOutcome>) {
+        let names: Vec<String> = if req.engines.is_empty() {
+            self.route_engines(req.route)
+                .into_iter()
+                .map(str::to_owned)
+                .collect()
+        } else {
+            let mut v: Vec<String> = Vec::new();
+            for n in &req.engines {
+                let n = n.trim().to_ascii_lowercase();
+                if !n.is_empty() && !v.contains(&n) {
+                    v.push(n);
+                }
+            }
+            v
+        };
+        let mut run = Vec::new();
+        let mut not_run = Vec::new();
+        for n in names {
+            let outcome = |kind, detail: String| EngineOutcome {
+                engine: n.clone(),
+                outcome: kind,
+                count: 0,
+                latency_ms: 0,
+                status: None,
+                detail: Some(detail),
+                query: None,
+            };
+            match self.engine(&n) {
+                None => not_run.push(outcome(
+                    OutcomeKind::Skipped,
+                    format!("unknown engine `{n}`"),
+                )),
+                Some(e) if !self.is_configured(e.as_ref()) => {
+                    let hint = match (e.name(), e.key_env()) {
+                        ("searxng", _) => "set TRAWL_SEARXNG_URL".to_owned(),
+                        (_, Some(var)) => format!("set {var}"),
+                        _ => "not configured".to_owned(),
+                    };
+                    not_run.push(outcome(OutcomeKind::NotConfigured, hint));
+                }
+                Some(e) => run.push(e),
+            }
+        }
+        (run, not_run)
+    }
+
+    async fn run_engine(
+        &self,
+        engine: Arc<dyn Engine>,
+        query: &str,
+        req: &SearchRequest,
+        deadline: Duration,
+        qidx: Option<u32>,
+    ) -> (EngineOutcome, Arc<dyn Engine>, Vec<RawItem>) {
+        let start = Instant::now();
+        let unsupported = engine.capabilities().unsupported(&req.filters);
+        let slot = if self.config.rate_limits {
+            match self.limiter.try_acquire(engine.name()) {
+                Ok(g) => Some(g),
+                Err(why) => {
+                    let a = Attempt::fail(OutcomeKind::Skipped, why);
+                    return (
+                        self.outcome(&engine, a, &unsupported, start, qidx),
+                        engine,
+                        Vec::new(),
+                    );
+                }
+            }
+        } else {
+            None
+        };
+        let attempt = match tokio::time::timeout(deadline, self.attempt(&engine, query, req)).await
+        {
+            Ok(a) => a,
+            Err(_) => Attempt::fail(
+                OutcomeKind::Timeout,
+                format!("no answer within {} ms", deadline.as_millis()),
+            ),
+        };
+        drop(slot);
+        let items = std::mem::take(&mut { attempt.items.clone() });
+        let outcome = self.outcome(&engine, attempt, &unsupported, start, qidx);
+        (outcome, engine, items)
+    }
+
+    fn outcome(
+        &self,
+        engine: &Arc<dyn Engine>,
+        a: Attempt,
+        unsupported: &[&str],
+        start: Instant,
+        qidx: Option<u32>,
+    ) -> EngineOutcome {
+        let mut notes = Vec::new();
+        if !unsupported.is_empty() {
+            notes.push(format!("cannot honour: {}", unsupported.join(", ")));
+        }
+        if let Some(d) = a.detail {
+            notes.push(d);
+        }
+        let secrets: Vec<&str> = self
+            .config
+            .keys_for(engine.name())
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let detail = (!notes.is_empty()).then(|| record::scrub(&notes.join("; "), &secrets));
+        EngineOutcome {
+            engine: engine.name().to_owned(),
+            outcome: a.kind,
+            count: a.items.len(),
+            latency_ms: start.elapsed().as_millis() as u64,
+            status: a.status,
+            detail,
+            query: qidx,
+        }
+    }
+
+    /// One engine call, with key rotation: a key that is rate limited, out of quota or
+    /// refused is marked and the next usable key is tried at once.
+    async fn attempt(&self, engine: &Arc<dyn Engine>, query: &str, req: &SearchRequest) -> Attempt {
+        let name = engine.name();
+        let Some(base) = self.config.base_for(engine.as_ref()) else {
+            return Attempt::fail(OutcomeKind::NotConfigured, "no base URL");
+        };
+        let all_keys = self.config.keys_for(name);
+        let secrets: Vec<&str> = all_keys.iter().map(String::as_str).collect();
+        let now = SystemTime::now();
+        let candidates: Vec<Option<&str>> = if all_keys.is_empty() {
+            vec![None]
+        } else {
+            let usable: Vec<Option<&str>> = all_keys
+                .iter()
+                .filter(|k| self.keys.load(name, &key_id(k)).usable(now))
+                .map(|k| Some(k.as_str()))
+                .collect();
+            if usable.is_empty() {
+                return self.all_keys_unusable(name, all_keys);
+            }
+            usable
+        };
+        let n = candidates.len();
+        let mut last = None;
+        for (i, key) in candidates.into_iter().enumerate() {
+            let request = engine.request(query, req, &RequestContext { base: &base, key });
+            let resp = match self.exchange(name, query, req, &request, &secrets).await {
+                Ok(r) => r,
+                Err(a) => return a,
+            };
+            let (attempt, event) = self.classify(engine, req, resp, key.is_some()).await;
+            if let Some(k) = key {
+                let id = key_id(k);
+                let mut st = self.keys.load(name, &id);
+                match event {
+                    KeyEvent::Success => st.succeeded(),
+                    KeyEvent::RateLimited(ra) => st.rate_limited(SystemTime::now(), ra),
+                    KeyEvent::Quota => st.quota_exhausted(SystemTime::now()),
+                    KeyEvent::Auth => st.auth_failed(),
+                    KeyEvent::None => {}
+                }
+                self.keys.save(name, &id, st);
+            }
+            let key_problem = matches!(
+                event,
+                KeyEvent::RateLimited(_) | KeyEvent::Quota | KeyEvent::Auth
+            );
+            if key_problem && key.is_some() && i + 1 < n {
+                last = Some(attempt);
+                continue;
+            }
+            return attempt;
+        }
+        last.unwrap_or_else(|| Attempt::fail(OutcomeKind::Skipped, "no key to try"))
+    }
+
+    fn all_keys_unusable(&self, name: &str, keys: &[String]) -> Attempt {
+        let states: Vec<_> = keys
+            .iter()
+            .map(|k| self.keys.load(name, &key_id(k)))
+            .collect();
+        let count = |s: KeyStatus| states.iter().filter(|st| st.status == s).count();
+        let soonest = states
+            .iter()
+            .filter_map(|s| s.until)
+            .min()
+            .and_then(|u| u.duration_since(SystemTime::now()).ok())
+            .map(|d| format!(", next usable in {} s", d.as_secs()))
+            .unwrap_or_default();
+        let kind = if count(KeyStatus::Cooldown) > 0 {
+            OutcomeKind::RateLimited
+        } else if count(KeyStatus::QuotaExhausted) > 0 {
+            OutcomeKind::QuotaExhausted
+        } else {
+            OutcomeKind::AuthFailed
+        };
+        Attempt::fail(
+            kind,
+            format!(
+                "all {} key(s) unusable: {} cooling down, {} out of quota, {} invalid{soonest}",
+                keys.len(),
+                count(KeyStatus::Cooldown),
+                count(KeyStatus::QuotaExhausted),
+                count(KeyStatus::Invalid),
+            ),
+        )
+    }
+
+    /// Send (or replay) one request; one retry after a short pause on a 5xx or a
+    /// transport error. Records the answer when `record_dir` is set.
+    async fn exchange(
+        &self,
+        name: &str,
+        query: &str,
+        req: &SearchRequest,
+        request: &EngineRequest,
+        secrets: &[&str],
+    ) -> Result<Response, Attempt> {
+        let stem = record::stem(name, query, &req.filters);
+        if let Some(dir) = &self.config.replay_dir {
+            return match record::load(dir, &stem) {
+                Ok((rec, body)) => Ok(Response {
+                    status: rec.status,
+                    headers: rec.response_headers,
+                    body,
+                    truncated: rec.truncated,
+                }),
+                Err(_) => Err(Attempt::fail(
+                    OutcomeKind::Skipped,
+                    format!("no recording {stem}.json in the replay directory"),
+                )),
+            };
+        }
+        let mut tries = 0;
+        let resp = loop {
+            tries += 1;
+            match self.send(request).await {
+                Ok(r) if r.status >= 500 && tries == 1 => {}
+                Ok(r) => break r,
+                Err(e) if tries > 1 => {
+                    return Err(Attempt::fail(
+                        OutcomeKind::HttpError,
+                        record::scrub(&format!("transport error: {e}"), secrets),
+                    ));
+                }
+                Err(_) => {}
+            }
+            tokio::time::sleep(self.config.retry_backoff).await;
+        };
+        if let Some(dir) = &self.config.record_dir {
+            let (url, request_headers, request_body) = record::describe(request, secrets);
+            let rec = Recording {
+                engine: name.to_owned(),
+                query: query.to_owned(),
+                method: record::method_name(request.method).to_owned(),
+                url,
+                request_headers,
+                request_body,
+                status: resp.status,
+                response_headers: resp
+                    .headers
+                    .iter()
+                    .filter(|(k, _)| !k.eq_ignore_ascii_case("set-cookie"))
+                    .map(|(k, v)| (k.clone(), record::scrub(v, secrets)))
+                    .collect(),
+                truncated: resp.truncated,
+            };
+            // A failed recording must not fail the search; the caller asked for results.
+            let _ = record::save(dir, &stem, &rec, &resp.body);
+        }
+        Ok(resp)
+    }
+
+    /// One HTTP exchange with a bounded, streamed body read.
+    async fn send(&self, request: &EngineRequest) -> Result<Response, reqwest::Error> {
+        let mut rb = match request.method {
+            Method::Get => self.client.get(request.url.clone()),
+            Method::Post => self.client.post(request.url.clone()),
+        };
+        if !request
+            .headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("user-agent"))
+        {
+            rb = rb.header(reqwest::header::USER_AGENT, &self.config.user_agent);
+        }
+        for (k, v) in &request.headers {
+            rb = rb.header(k.as_str(), v.as_str());
+        }
+        match &request.body {
+            Some(Body::Form(pairs)) => {
+                let encoded = url::form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(pairs)
+                    .finish();
+                rb = rb
+                    .header(
+                        reqwest::header::CONTENT_TYPE,
+                        "application/x-www-form-urlencoded",
+                    )
+                    .body(encoded);
+            }
+            Some(Body::Json(v)) => {
+                rb = rb
+                    .header(reqwest::header::CONTENT_TYPE, "application/json")
+                    .body(v.to_string());
+            }
+            None => {}
+        }
+        let mut resp = rb.send().await.map_err(reqwest::Error::without_url)?;
+        let status = resp.status().as_u16();
+        let headers = resp
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_owned(),
+                    v.to_str().unwrap_or_default().to_owned(),
+                )
+            })
+            .collect();
+        let cap = self.config.body_cap;
+        let mut body = Vec::new();
+        let mut truncated = false;
+        // Streamed: a body past the cap is cut there and the rest is never downloaded.
+        while let Some(chunk) = resp.chunk().await.map_err(reqwest::Error::without_url)? {
+            let room = cap.saturating_sub(body.len());
+            if chunk.len() > room {
+                body.extend_from_slice(&chunk[..room]);
+                truncated = true;
+                break;
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Response {
+            status,
+            headers,
+            body,
+            truncated,
+        })
+    }
+
+    /// Turn a response into an attempt, and say what it means for the key.
+    async fn classify(
+        &self,
+        engine: &Arc<dyn Engine>,
+        req: &SearchRequest,
+        resp: Response,
+        keyed: bool,
+    ) -> (Attempt, KeyEvent) {
+        let status = resp.status;
+        let header = |n: &str| {
+            resp.headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(n))
+                .map(|(_, v)| v.trim().to_owned())
+        };
+        let retry_after = header("retry-after")
+            .and_then(|v| v.parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let ra_note = retry_after
+            .map(|d| format!(", retry after {} s", d.as_secs()))
+            .unwrap_or_default();
+        let with_status = |kind, detail: String, ev| {
+            (
+                Attempt {
+                    kind,
+                    status: Some(status),
+                    detail: Some(detail),
+                    items: Vec::new(),
+                },
+                ev,
+            )
+        };
+        if let Some(pe) = engine.classify_status(status) {
+            return from_parse_error(pe, keyed, Some(status));
+        }
+        match status {
+            200..=299 => {}
+            429 => {
+                return with_status(
+                    OutcomeKind::RateLimited,
+                    format!("answered 429{ra_note}"),
+                    KeyEvent::RateLimited(retry_after),
+                );
+            }
+            402 => {
+                return with_status(
+                    OutcomeKind::QuotaExhausted,
+                    "answered 402 (quota or credits exhausted)".into(),
+                    KeyEvent::Quota,
+                );
+            }
+            401 => {
+                return with_status(
+                    OutcomeKind::AuthFailed,
+                    "answered 401 (key refused)".into(),
+                    KeyEvent::Auth,
+                );
+            }
+            403 => {
+                let exhausted = header("x-ratelimit-remaining").as_deref() == Some("0");
+                return if exhausted || retry_after.is_some() {
+                    with_status(
+                        OutcomeKind::RateLimited,
+                        format!("answered 403 with rate-limit headers{ra_note}"),
+                        KeyEvent::RateLimited(retry_after),
+                    )
+                } else if keyed {
+                    with_status(
+                        OutcomeKind::AuthFailed,
+                        "answered 403 (key refused or not entitled)".into(),
+                        KeyEvent::Auth,
+                    )
+                } else {
+                    with_status(
+                        OutcomeKind::Blocked,
+                        "answered 403 (refused; this IP may be blocked)".into(),
+                        KeyEvent::None,
+                    )
+                };
+            }
+            s => {
+                return with_status(
+                    OutcomeKind::HttpError,
+                    format!("answered {s}"),
+                    KeyEvent::None,
+                );
+            }
+        }
+        let truncated = resp.truncated;
+        let note = engine.note_from_headers(&resp.headers);
+        let e = engine.clone();
+        let r = req.clone();
+        let body = resp.body;
+        // Parsing a multi-megabyte page is CPU work; keep it off the async workers.
+        let parsed = tokio::task::spawn_blocking(move || e.parse_for(&body, &r))
+            .await
+            .unwrap_or_else(|e| Err(ParseError::Malformed(format!("parser panicked: {e}"))));
+        let cut = truncated.then(|| format!("body cut at {} bytes", self.config.body_cap));
+        match parsed {
+            Ok(items) => {
+                let kind = if items.is_empty() {
+                    OutcomeKind::Empty
+                } else {
+                    OutcomeKind::Ok
+                };
+                let notes: Vec<String> = [note, cut].into_iter().flatten().collect();
+                (
+                    Attempt {
+                        kind,
+                        status: None,
+                        detail: (!notes.is_empty()).then(|| notes.join("; ")),
+                        items,
+                    },
+                    KeyEvent::Success,
+                )
+            }
+            Err(pe) => {
+                let (mut a, ev) = from_parse_error(pe, keyed, None);
+                if let Some(c) = cut {
+                    a.detail = Some(format!("{}; {c}", a.detail.unwrap_or_default()));
+                }
+                (a, ev)
+            }
+        }
+    }
+}
+
+fn from_parse_error(pe: ParseError, keyed: bool, status: Option<u16>) -> (Attempt, KeyEvent) {
+    let (kind, ev) = match &pe {
+        ParseError::Blocked(_) => (OutcomeKind::Blocked, KeyEvent::None),
+        ParseError::RateLimited(_) => (OutcomeKind::RateLimited, KeyEvent::RateLimited(None)),
+        ParseError::Quota(_) => (OutcomeKind::QuotaExhausted, KeyEvent::Quota),
+        ParseError::Auth(_) => (OutcomeKind::AuthFailed, KeyEvent::Auth),
+        ParseError::Malformed(_) => (OutcomeKind::ParseError, KeyEvent::None),
+    };
+    let ev = if keyed { ev } else { KeyEvent::None };
+    (
+        Attempt {
+            kind,
+            status,
+            detail: Some(pe.to_string()),
+            items: Vec::new(),
+        },
+        ev,
+    )
+}
+
+/// Per-engine slots that skip rather than queue: a search should not wait behind another
+/// search for a slow or politeness-limited engine, it should say the engine was skipped.
+/// Hand-written because governor/backon would queue or compute wait times, and this is
+/// all we need: an in-flight cap and a minimum spacing between starts.
+#[derive(Debug, Default)]
+struct Limiter {
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    in_flight: u32,
+    last_start: Option<Instant>,
+}
+
+/// (max calls in flight, minimum spacing between starts) per engine.
+fn policy(name: &str) -> (u32, Duration) {
+    match name {
+        // arXiv asks for at most one request every 3 s, over one connection.
+        "arxiv" => (1, Duration::from_secs(3)),
+        // GitHub search allows 10 requests a minute without a token.
+        "github" => (2, Duration::from_secs(1)),
+        "reddit" => (1, Duration::from_secs(2)),
+        _ => (4, Duration::ZERO),
+    }
+}
+
+struct SlotGuard {
+    limiter: Arc<Limiter>,
+    name: String,
+}
+
+impl Drop for SlotGuard {
+    fn drop(&mut self) {
+        let mut slots = self.limiter.slots.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(s) = slots.get_mut(&self.name) {
+            s.in_flight = s.in_flight.saturating_sub(1);
+        }
+    }
+}
+
+impl Limiter {
+    fn try_acquire(self: &Arc<Self>, name: &str) -> Result<SlotGuard, String> {
+        let (max, spacing) = policy(name);
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let s = slots.entry(name.to_owned()).or_default();
+        if s.in_flight >= max {
+            return Err(format!(
+                "rate-limit slot busy ({max} call(s) already in flight)"
+            ));
+        }
+        if let Some(last) = s.last_start
+            && last.elapsed() < spacing
+        {
+            return Err(format!(
+                "rate-limit slot busy (at most one call every {} ms)",
+                spacing.as_millis()
+            ));
+        }
+        s.in_flight += 1;
+        s.last_start = Some(Instant::now());
+        Ok(SlotGuard {
+            limiter: self.clone(),
+            name: name.to_owned(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limiter_skips_when_busy() {
+        let l = Arc::new(Limiter::default());
+        let g = l.try_acquire("arxiv").unwrap();
+        assert!(l.try_acquire("arxiv").is_err());
+        drop(g);
+        // Still within arXiv's 3 s spacing.
+        assert!(l.try_acquire("arxiv").is_err());
+        let a: Vec<_> = (0..4).map(|_| l.try_acquire("mojeek").unwrap()).collect();
+        assert!(l.try_acquire("mojeek").is_err());
+        drop(a);
+        assert!(l.try_acquire("mojeek").is_ok());
+    }
+
+    #[test]
+    fn routes() {
+        let r = Router::builder(SearchConfig::default()).build();
+        assert_eq!(
+            r.route_engines(Route::Web),
+            ["duckduckgo", "mojeek", "brave", "wikipedia"]
+        );
+        let mut cfg = SearchConfig::default();
+        cfg.set_keys("exa", vec!["k".into()]);
+        cfg.set_base("searxng", url::Url::parse("http://127.0.0.1:1").unwrap());
+        let r = Router::builder(cfg).build();
+        let web = r.route_engines(Route::Web);
+        assert!(web.contains(&"exa") && web.contains(&"searxng") && !web.contains(&"tavily"));
+        assert_eq!(r.route_engines(Route::Academic), ["arxiv", "wikipedia"]);
+        let info = r.engines_info();
+        let exa = info.iter().find(|i| i.name == "exa").unwrap();
+        assert!(exa.configured && exa.routes.contains(&"web"));
+    }
+}
