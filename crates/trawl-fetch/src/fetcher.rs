@@ -5,14 +5,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
+use futures_util::StreamExt;
 use reqwest::header::{self, HeaderMap, HeaderValue};
-use reqwest::{Client, StatusCode, redirect};
 use trawl_core::{Attempt, ErrorCode, FetchedVia, TrawlError};
 use url::Url;
 
 use crate::block::{self, Block};
 use crate::guard::{Guard, GuardPolicy, Lookup, SystemLookup};
-use crate::resolver::{GuardRefusal, GuardedResolver};
+use crate::transport::{Answer, PlainTransport, Transport};
 
 /// A current desktop browser's User-Agent: many sites serve bots a different page.
 pub const DEFAULT_USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 \
@@ -83,7 +83,9 @@ impl FetchedPage {
 /// The safe fetcher.
 #[derive(Clone)]
 pub struct Fetcher {
-    client: Client,
+    tier0: Arc<dyn Transport>,
+    /// Browser TLS impersonation, tried only after a detected anti-bot challenge.
+    tier1: Option<Arc<dyn Transport>>,
     guard: Guard,
     config: Arc<FetchConfig>,
 }
@@ -92,6 +94,7 @@ impl std::fmt::Debug for Fetcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Fetcher")
             .field("guard", &self.guard)
+            .field("tier1", &self.tier1.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -120,6 +123,9 @@ pub fn normalize_proxy(raw: &str) -> Result<Url, TrawlError> {
     Ok(url)
 }
 
+/// Whether browser TLS impersonation (tier 1) is compiled into this build.
+pub const IMPERSONATION_AVAILABLE: bool = cfg!(feature = "impersonate");
+
 impl Fetcher {
     pub fn new(config: FetchConfig) -> Result<Self, TrawlError> {
         Self::with_lookup(config, Arc::new(SystemLookup))
@@ -129,39 +135,17 @@ impl Fetcher {
     pub fn with_lookup(config: FetchConfig, lookup: Arc<dyn Lookup>) -> Result<Self, TrawlError> {
         let guard = Guard::with_lookup(config.policy.clone(), lookup);
         let proxy = config.proxy.as_deref().map(normalize_proxy).transpose()?;
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            header::ACCEPT,
-            HeaderValue::from_static(
-                "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf;q=0.8,text/plain;q=0.7,*/*;q=0.5",
-            ),
-        );
-        headers.insert(
-            header::ACCEPT_LANGUAGE,
-            HeaderValue::from_static("en-US,en;q=0.9"),
-        );
-        let mut builder = Client::builder()
-            .user_agent(config.user_agent.clone())
-            .default_headers(headers)
-            .redirect(redirect::Policy::none())
-            .connect_timeout(config.connect_timeout)
-            .dns_resolver(Arc::new(GuardedResolver {
-                guard: guard.clone(),
-                proxy_host: proxy.as_ref().and_then(|p| p.host_str().map(str::to_owned)),
-            }));
-        // No system proxy: a proxy is used only when configured, and then it is the only
-        // way out (a dead proxy fails closed; there is no direct fallback).
-        builder = builder.no_proxy();
-        if let Some(proxy) = &proxy {
-            let p = reqwest::Proxy::all(proxy.as_str())
-                .map_err(|e| TrawlError::invalid_input(format!("invalid proxy: {e}")))?;
-            builder = builder.proxy(p);
-        }
-        let client = builder
-            .build()
-            .map_err(|e| TrawlError::internal(format!("could not build HTTP client: {e}")))?;
+        let tier0: Arc<dyn Transport> =
+            Arc::new(PlainTransport::new(&config, &guard, proxy.as_ref())?);
+        #[cfg(feature = "impersonate")]
+        let tier1: Option<Arc<dyn Transport>> = Some(Arc::new(
+            crate::impersonate::ImpersonatingTransport::new(&config, &guard, proxy.as_ref())?,
+        ));
+        #[cfg(not(feature = "impersonate"))]
+        let tier1: Option<Arc<dyn Transport>> = None;
         Ok(Fetcher {
-            client,
+            tier0,
+            tier1,
             guard,
             config: Arc::new(config),
         })
@@ -182,13 +166,56 @@ impl Fetcher {
     }
 
     /// Fetch with validators: a 304 answer comes back as a page with status 304.
+    ///
+    /// Tier 0 first; only a detected anti-bot challenge escalates to tier 1 (never a 404,
+    /// a rate limit, an auth failure or a legal block).
     pub async fn fetch_conditional(
         &self,
         raw_url: &str,
         conditional: &Conditional,
     ) -> Result<FetchedPage, TrawlError> {
         let deadline = self.config.timeout;
-        match tokio::time::timeout(deadline, self.fetch_inner(raw_url, conditional)).await {
+        let work = async {
+            let requested = self.guard.check_raw(raw_url, None)?;
+            let first = self
+                .fetch_with(self.tier0.as_ref(), &requested, conditional)
+                .await;
+            let challenge = match &first {
+                Err(Failure::Challenge(e)) => e.clone(),
+                _ => return first.map_err(Failure::into_error),
+            };
+            let mut attempts = vec![attempt(self.tier0.name(), &challenge)];
+            let Some(tier1) = &self.tier1 else {
+                return Err(TrawlError::new(
+                    challenge.code,
+                    format!(
+                        "{} (browser impersonation is not compiled into this build; rebuild with --features impersonate)",
+                        challenge.message
+                    ),
+                ));
+            };
+            match self
+                .fetch_with(tier1.as_ref(), &requested, conditional)
+                .await
+            {
+                Ok(mut page) => {
+                    attempts.append(&mut page.attempts);
+                    page.attempts = attempts;
+                    Ok(page)
+                }
+                Err(f) => {
+                    let e = f.into_error();
+                    Err(TrawlError::new(
+                        e.code,
+                        format!(
+                            "{}; with browser impersonation: {}",
+                            challenge.message, e.message
+                        ),
+                    ))
+                }
+            }
+        };
+        match tokio::time::timeout(deadline, work).await {
             Ok(result) => result,
             Err(_) => Err(TrawlError::new(
                 ErrorCode::Timeout,
@@ -197,33 +224,36 @@ impl Fetcher {
         }
     }
 
-    async fn fetch_inner(
+    /// One tier: follow redirects by hand, each hop checked, then read the body capped.
+    async fn fetch_with(
         &self,
-        raw_url: &str,
+        transport: &dyn Transport,
+        requested: &Url,
         conditional: &Conditional,
-    ) -> Result<FetchedPage, TrawlError> {
-        let requested = self.guard.check_raw(raw_url, None)?;
+    ) -> Result<FetchedPage, Failure> {
         let mut current = requested.clone();
         let mut redirects = Vec::new();
         loop {
-            let mut request = self.client.get(current.clone());
-            if let Some(etag) = &conditional.etag {
-                request = request.header(header::IF_NONE_MATCH, etag);
+            let mut extra = HeaderMap::new();
+            for (name, value) in [
+                (header::IF_NONE_MATCH, &conditional.etag),
+                (header::IF_MODIFIED_SINCE, &conditional.last_modified),
+            ] {
+                if let Some(v) = value.as_deref().and_then(|v| HeaderValue::from_str(v).ok()) {
+                    extra.insert(name, v);
+                }
             }
-            if let Some(lm) = &conditional.last_modified {
-                request = request.header(header::IF_MODIFIED_SINCE, lm);
-            }
-            let response = request.send().await.map_err(|e| transport_error(&e))?;
-            let status = response.status();
-            if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
-                let location = response
-                    .headers()
+            let answer = transport.get(&current, extra).await?;
+            let status = answer.status;
+            if (300..400).contains(&status) && status != 304 {
+                let location = answer
+                    .headers
                     .get(header::LOCATION)
                     .and_then(|v| v.to_str().ok())
                     .ok_or_else(|| {
                         TrawlError::new(
                             ErrorCode::HttpError,
-                            format!("HTTP {} without a Location header", status.as_u16()),
+                            format!("HTTP {status} without a Location header"),
                         )
                     })?
                     .to_owned();
@@ -234,7 +264,8 @@ impl Fetcher {
                             "more than {} redirects (last: {current})",
                             self.config.max_redirects
                         ),
-                    ));
+                    )
+                    .into());
                 }
                 // The same checks as the first hop, on the Location as written.
                 let next = self
@@ -247,19 +278,26 @@ impl Fetcher {
                 current = next;
                 continue;
             }
-            return self.finish(requested, current, redirects, response).await;
+            return self
+                .finish(transport, requested.clone(), current, redirects, answer)
+                .await;
         }
     }
 
     async fn finish(
         &self,
+        transport: &dyn Transport,
         requested: Url,
         final_url: Url,
         redirects: Vec<Url>,
-        mut response: reqwest::Response,
-    ) -> Result<FetchedPage, TrawlError> {
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
+        answer: Answer,
+    ) -> Result<FetchedPage, Failure> {
+        let Answer {
+            status,
+            headers,
+            content_length,
+            body: mut stream,
+        } = answer;
         let text_header = |name: header::HeaderName| {
             headers
                 .get(name)
@@ -268,23 +306,24 @@ impl Fetcher {
         };
         let cap = self.config.max_bytes;
         if cap > 0
-            && let Some(len) = response.content_length()
+            && let Some(len) = content_length
             && len > cap
         {
-            return Err(too_large(cap, &final_url));
+            return Err(too_large(cap, &final_url).into());
         }
         let mut body = BytesMut::new();
-        while let Some(chunk) = response.chunk().await.map_err(|e| transport_error(&e))? {
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk?;
             if cap > 0 && (body.len() + chunk.len()) as u64 > cap {
-                // Stop reading: dropping the response closes the connection.
-                return Err(too_large(cap, &final_url));
+                // Stop reading: dropping the stream closes the connection.
+                return Err(too_large(cap, &final_url).into());
             }
             body.extend_from_slice(&chunk);
         }
-        let body = body.freeze();
+        let body: Bytes = body.freeze();
         let block = block::detect(status, &headers, &body);
-        if let Some(err) = status_error(status, &headers, block, &final_url) {
-            return Err(err);
+        if let Some(failure) = status_failure(status, &headers, block, &final_url) {
+            return Err(failure);
         }
         Ok(FetchedPage {
             requested_url: requested,
@@ -294,14 +333,42 @@ impl Fetcher {
             etag: text_header(header::ETAG),
             last_modified: text_header(header::LAST_MODIFIED),
             body,
-            via: FetchedVia::Http,
+            via: transport.via(),
             redirects,
             attempts: vec![Attempt {
-                reader: "http".to_owned(),
+                reader: transport.name().to_owned(),
                 outcome: "ok".to_owned(),
                 detail: None,
             }],
         })
+    }
+}
+
+/// Why one tier failed: a challenge may be passed by the next tier; anything else is final.
+enum Failure {
+    Challenge(TrawlError),
+    Final(TrawlError),
+}
+
+impl Failure {
+    fn into_error(self) -> TrawlError {
+        match self {
+            Failure::Challenge(e) | Failure::Final(e) => e,
+        }
+    }
+}
+
+impl From<TrawlError> for Failure {
+    fn from(e: TrawlError) -> Self {
+        Failure::Final(e)
+    }
+}
+
+fn attempt(reader: &str, e: &TrawlError) -> Attempt {
+    Attempt {
+        reader: reader.to_owned(),
+        outcome: e.code.as_str().to_owned(),
+        detail: Some(e.message.clone()),
     }
 }
 
@@ -312,26 +379,32 @@ fn too_large(cap: u64, url: &Url) -> TrawlError {
     )
 }
 
-/// Turn a non-success status (or a detected block) into an error; `None` means success.
-fn status_error(
+/// Turn a non-success status (or a detected block) into a failure; `None` means success.
+fn status_failure(
     status: u16,
     headers: &HeaderMap,
     block: Option<Block>,
     url: &Url,
-) -> Option<TrawlError> {
+) -> Option<Failure> {
     if let Some(block) = block {
         let kind = if block.challenge {
             "an anti-bot challenge"
         } else {
             "an anti-bot block"
         };
-        return Some(TrawlError::new(
+        let err = TrawlError::new(
             ErrorCode::Blocked,
             format!(
                 "{url} answered HTTP {status} with {kind} from {}",
                 block.vendor.name()
             ),
-        ));
+        );
+        // A rate limit is terminal even when a vendor sends it: retrying faster won't help.
+        return Some(if block.challenge && status != 429 {
+            Failure::Challenge(err)
+        } else {
+            Failure::Final(err)
+        });
     }
     let err = match status {
         200..=299 | 304 => return None,
@@ -351,41 +424,5 @@ fn status_error(
             .with_retryable(true),
         _ => TrawlError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}")),
     };
-    Some(err)
-}
-
-/// Map a reqwest error, recovering a guard refusal raised inside the connector.
-fn transport_error(e: &reqwest::Error) -> TrawlError {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(err) = source {
-        if let Some(refusal) = err.downcast_ref::<GuardRefusal>() {
-            return refusal.0.clone();
-        }
-        source = err.source();
-    }
-    if e.is_timeout() {
-        return TrawlError::new(ErrorCode::Timeout, format!("timed out: {}", error_chain(e)));
-    }
-    if e.is_connect() {
-        return TrawlError::new(
-            ErrorCode::Upstream,
-            format!("could not connect: {}", error_chain(e)),
-        );
-    }
-    TrawlError::new(ErrorCode::Upstream, error_chain(e))
-}
-
-/// The whole cause chain, since reqwest's top-level messages are terse.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let msg = s.to_string();
-        if !out.contains(&msg) {
-            out.push_str(": ");
-            out.push_str(&msg);
-        }
-        source = s.source();
-    }
-    out
+    Some(Failure::Final(err))
 }

@@ -8,13 +8,16 @@
 mod block;
 mod fetcher;
 mod guard;
+#[cfg(feature = "impersonate")]
+mod impersonate;
 mod ip;
 mod resolver;
+mod transport;
 
 pub use block::{Block, Vendor, detect as detect_block};
 pub use fetcher::{
     Conditional, DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, FetchedPage, Fetcher,
-    normalize_proxy,
+    IMPERSONATION_AVAILABLE, normalize_proxy,
 };
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;

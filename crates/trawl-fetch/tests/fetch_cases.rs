@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use trawl_core::ErrorCode;
 use trawl_fetch::{Conditional, FetchConfig, Fetcher, GuardPolicy, HostRule};
-use trawl_testkit::{Reply, TestServer, isolated_network, minimal_pdf};
+use trawl_testkit::{Reply, TestServer, minimal_pdf};
 
 use crate::guard_cases::fake;
 
@@ -94,6 +94,7 @@ async fn refuses_a_redirect_loop_after_ten_hops() {
 
 #[tokio::test]
 async fn refuses_redirects_into_private_addresses() {
+    trawl_testkit::require_isolation!();
     // The page server listens on 127.0.0.2 and only that address is opened; redirects to
     // 127.0.0.1, 169.254.169.254 and 10.0.0.1 must be refused before any connection.
     let server = TestServer::start_on("127.0.0.2");
@@ -122,10 +123,7 @@ async fn refuses_redirects_into_private_addresses() {
 
 #[tokio::test]
 async fn a_name_resolving_to_a_private_address_is_refused_at_connect_time() {
-    if !isolated_network() {
-        eprintln!("skipped: needs scripts/test's loopback-only network namespace");
-        return;
-    }
+    trawl_testkit::require_isolation!();
     // Literal-IP checks cannot catch this one: the refusal happens in the resolver hook.
     let f = Fetcher::with_lookup(
         config(&[]),
@@ -377,4 +375,107 @@ async fn serves_pdf_bytes_untouched() {
         .unwrap();
     assert_eq!(page.body.as_ref(), pdf.as_slice());
     assert_eq!(page.content_type.as_deref(), Some("application/pdf"));
+}
+
+const CHALLENGE: &str = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>\
+    <script src=\"/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1\"></script></body></html>";
+
+fn challenge() -> Reply {
+    Reply::status(403, CHALLENGE)
+        .with_header("Server", "cloudflare")
+        .with_header("cf-mitigated", "challenge")
+}
+
+#[tokio::test]
+async fn never_escalates_on_terminal_answers() {
+    let server = TestServer::start();
+    server.route(
+        "/404",
+        Reply::status(404, "nope").with_header("Server", "cloudflare"),
+    );
+    server.route(
+        "/429",
+        Reply::status(429, "<title>Just a moment...</title> cf-chl")
+            .with_header("Server", "cloudflare")
+            .with_header("cf-mitigated", "challenge"),
+    );
+    server.route("/401", Reply::status(401, "auth required"));
+    server.route("/403", Reply::status(403, "forbidden"));
+    server.route("/451", Reply::status(451, "legal"));
+    let f = fetcher(&["127.0.0.1"]);
+    for path in ["/404", "/429", "/401", "/403", "/451"] {
+        assert!(f.fetch(&server.url(path)).await.is_err(), "{path}");
+        assert_eq!(
+            server.hits(path),
+            1,
+            "{path} must not be retried by another tier"
+        );
+    }
+}
+
+#[cfg(not(feature = "impersonate"))]
+#[tokio::test]
+async fn a_challenge_without_impersonation_says_so() {
+    let server = TestServer::start();
+    server.route("/cf", challenge());
+    let err = fetcher(&["127.0.0.1"])
+        .fetch(&server.url("/cf"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::Blocked);
+    assert!(err.message.contains("Cloudflare"), "{}", err.message);
+    assert!(
+        err.message.contains("--features impersonate"),
+        "{}",
+        err.message
+    );
+    assert_eq!(server.hits("/cf"), 1);
+}
+
+#[cfg(feature = "impersonate")]
+#[tokio::test]
+async fn a_challenge_escalates_to_browser_impersonation() {
+    let server = TestServer::start();
+    server.route("/cf", Reply::Sequence(vec![challenge(), Reply::html(PAGE)]));
+    let page = fetcher(&["127.0.0.1"])
+        .fetch(&server.url("/cf"))
+        .await
+        .unwrap();
+    assert_eq!(page.via, trawl_core::FetchedVia::Impersonate);
+    assert_eq!(page.body.as_ref(), PAGE.as_bytes());
+    let readers: Vec<(&str, &str)> = page
+        .attempts
+        .iter()
+        .map(|a| (a.reader.as_str(), a.outcome.as_str()))
+        .collect();
+    assert_eq!(readers, [("http", "blocked"), ("impersonate", "ok")]);
+    let seen = server.seen();
+    assert_eq!(seen.len(), 2);
+    // The second request carries a Chrome client-hint header that tier 0 never sends.
+    assert!(!seen[0].headers.contains_key("sec-ch-ua"));
+    assert!(
+        seen[1].headers.contains_key("sec-ch-ua"),
+        "{:?}",
+        seen[1].headers
+    );
+}
+
+#[cfg(feature = "impersonate")]
+#[tokio::test]
+async fn impersonation_obeys_the_guard_too() {
+    trawl_testkit::require_isolation!();
+    // Tier 0 meets a challenge; tier 1 gets a redirect into the metadata address.
+    let server = TestServer::start();
+    server.route(
+        "/cf",
+        Reply::Sequence(vec![
+            challenge(),
+            Reply::redirect(302, "http://169.254.169.254/"),
+        ]),
+    );
+    let err = fetcher(&["127.0.0.1"])
+        .fetch(&server.url("/cf"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::BlockedByPolicy, "{}", err.message);
 }

@@ -347,6 +347,18 @@ pub fn isolated_network() -> bool {
     std::env::var("TRAWL_TEST_NETNS").is_ok_and(|v| v == "1")
 }
 
+/// Return early from a test (with a note) unless [`isolated_network`] holds: for tests whose
+/// failure would send packets to a non-loopback address.
+#[macro_export]
+macro_rules! require_isolation {
+    () => {
+        if !$crate::isolated_network() {
+            eprintln!("skipped: needs scripts/test's loopback-only network namespace");
+            return;
+        }
+    };
+}
+
 /// A tiny valid one-page PDF whose text is `text` (ASCII), built with correct xref offsets.
 pub fn minimal_pdf(text: &str) -> Vec<u8> {
     let stream = format!("BT /F1 18 Tf 72 720 Td ({text}) Tj ET");

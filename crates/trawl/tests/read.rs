@@ -1,4 +1,4 @@
-use trawl_testkit::{Reply, TestServer, isolated_network, minimal_pdf};
+use trawl_testkit::{Reply, TestServer, minimal_pdf};
 
 use crate::util::{run, run_with_stdin, temp_dir, trawl};
 
@@ -129,6 +129,7 @@ fn refuses_loopback_without_the_flag() {
 
 #[test]
 fn refuses_redirects_into_metadata_and_private_ranges_even_with_the_flag() {
+    trawl_testkit::require_isolation!();
     let server = page_server();
     server.route(
         "/to-metadata",
@@ -167,11 +168,8 @@ fn refuses_a_redirect_into_127_0_0_1_from_another_loopback_host() {
 
 #[test]
 fn allow_private_hosts_opens_everything_deliberately() {
-    if !isolated_network() {
-        // Opening every address is only safe to exercise where nothing but loopback exists.
-        eprintln!("skipped: needs scripts/test's loopback-only network namespace");
-        return;
-    }
+    // Opening every address is only safe to exercise where nothing but loopback exists.
+    trawl_testkit::require_isolation!();
     let server = page_server();
     let dir = temp_dir();
     let r = run(trawl(&dir).args([
