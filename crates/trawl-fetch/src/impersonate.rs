@@ -13,7 +13,7 @@ use crate::resolver::GuardedResolver;
 use crate::transport::{Answer, AnswerFuture, Transport, browser_headers, transport_error};
 
 /// The newest Chrome profile this wreq-util release carries.
-const PROFILE: wreq_util::Emulation = wreq_util::Emulation::Chrome149;
+const PROFILE: wreq_util::Profile = wreq_util::Profile::Chrome149;
 
 pub(crate) struct ImpersonatingTransport {
     client: wreq::Client,
