@@ -1,10 +1,40 @@
-//! trawl-extract: turns fetched bytes into a [`Document`]: main content as Markdown plus
-//! metadata. Pure functions: bytes and a URL in, Document out; no I/O, no async.
+//! trawl-extract: fetched bytes in, [`Document`] out: the page's main content as Markdown
+//! (and plain text) plus its metadata. Pure functions: no network, no I/O, no async.
 //!
-//! (Placeholder surface; the extractor proper lands with its own change.)
+//! [`extract`] classifies the body (HTML, PDF, plain text, Markdown, JSON; anything else is
+//! `unsupported_content`), decodes it ([`decode_html`]), and for HTML parses it with
+//! trawl's own lenient parser, drops boilerplate, picks the main content and writes it as
+//! Markdown with absolute links, code languages and GFM tables.
+//!
+//! ```
+//! use trawl_extract::{ExtractOptions, extract};
+//! let url = url::Url::parse("https://example.com/post").unwrap();
+//! let html = b"<html><head><title>Hi</title></head><body><nav><a href='/'>Home</a></nav>
+//!   <article><h2>Intro</h2><p>Some words, written here for a reader, and
+//!   <a href='/more'>a link</a> that goes on with enough text to count.</p></article></body></html>";
+//! let doc = extract(html, Some("text/html"), &url, &ExtractOptions::default()).unwrap();
+//! assert!(doc.markdown.contains("## Intro"));
+//! assert!(doc.markdown.contains("[a link](https://example.com/more)"));
+//! assert!(!doc.markdown.contains("Home"));
+//! assert_eq!(doc.title.as_deref(), Some("Hi"));
+//! ```
 
-use trawl_core::{Document, ErrorCode, TrawlError, handle_for_url};
+mod boilerplate;
+mod charset;
+mod content;
+mod dom;
+mod entities;
+mod markdown;
+mod metadata;
+mod parse;
+mod pdf;
+
+pub use charset::{decode_html, sniff_encoding};
+use trawl_core::{Document, ErrorCode, PageType, TrawlError, handle_for_url};
 use url::Url;
+
+use crate::content::{Pass, Selection};
+use crate::markdown::Mode;
 
 /// Knobs of the extractor.
 #[derive(Debug, Clone, Default)]
@@ -13,29 +43,329 @@ pub struct ExtractOptions {
     pub include_comments: bool,
 }
 
+/// A first pass that finds fewer visible characters than this is retried with looser
+/// heuristics (the page may have named its content wrapper like boilerplate).
+const MIN_CONTENT_CHARS: usize = 250;
+
 /// Extract a document from `bytes` served as `content_type` from `url`.
 ///
 /// HTML goes through main-content extraction, PDF through text extraction, text/plain,
-/// text/markdown and JSON pass through; anything else is `unsupported_content`.
+/// text/markdown and JSON pass through; anything else is `unsupported_content`. The caller
+/// sets `fetched_via`, `status` and, if it differs, `url`.
 pub fn extract(
     bytes: &[u8],
     content_type: Option<&str>,
     url: &Url,
-    _opts: &ExtractOptions,
+    opts: &ExtractOptions,
 ) -> Result<Document, TrawlError> {
-    let text = String::from_utf8_lossy(bytes).into_owned();
-    let _ = content_type;
-    if text.is_empty() {
-        return Err(TrawlError::new(ErrorCode::UnsupportedContent, "empty body"));
-    }
-    Ok(Document {
+    let mut doc = Document {
         url: url.to_string(),
         final_url: url.to_string(),
         handle: handle_for_url(url),
-        word_count: text.split_whitespace().count(),
-        markdown: text.clone(),
-        text,
         content_type: content_type.map(str::to_owned),
         ..Document::default()
-    })
+    };
+    match classify(bytes, content_type) {
+        Body::Html => extract_html(bytes, content_type, url, opts, &mut doc),
+        Body::Pdf => {
+            let text = pdf::pdf_text(bytes)?;
+            doc.markdown = pdf::text_to_markdown(&text);
+            doc.text = doc.markdown.clone();
+            doc.title = doc
+                .markdown
+                .lines()
+                .next()
+                .map(metadata::clean)
+                .filter(|t| t.len() <= 200);
+            doc.page_type = PageType::Pdf;
+            finish_plain(&mut doc);
+        }
+        Body::Text { markdown } => {
+            let text = charset::decode_html(bytes, content_type);
+            if markdown {
+                doc.title = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("# "))
+                    .map(metadata::clean);
+            }
+            doc.markdown = text.clone();
+            doc.text = text;
+            doc.page_type = PageType::Text;
+            finish_plain(&mut doc);
+        }
+        Body::Json => {
+            let text = charset::decode_html(bytes, content_type);
+            let fence = if text.contains("```") { "````" } else { "```" };
+            doc.markdown = format!("{fence}json\n{}\n{fence}\n", text.trim_end());
+            doc.text = text;
+            doc.page_type = PageType::Text;
+            finish_plain(&mut doc);
+        }
+        Body::Unsupported(what) => {
+            return Err(TrawlError::new(
+                ErrorCode::UnsupportedContent,
+                format!("cannot read {what} content"),
+            ));
+        }
+    }
+    if doc.word_count == 0 && doc.markdown.trim().is_empty() && bytes.is_empty() {
+        return Err(TrawlError::new(ErrorCode::UnsupportedContent, "empty body"));
+    }
+    Ok(doc)
+}
+
+fn finish_plain(doc: &mut Document) {
+    doc.word_count = doc.text.split_whitespace().count();
+    doc.quality_score = if doc.word_count == 0 { 0.0 } else { 0.9 };
+}
+
+fn extract_html(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: &Url,
+    opts: &ExtractOptions,
+    doc: &mut Document,
+) {
+    let html = charset::decode_html(bytes, content_type);
+    let dom = parse::parse(&html);
+    drop(html);
+    let meta = metadata::collect(&dom, url);
+    let base = meta.base.clone().unwrap_or_else(|| url.clone());
+
+    // Strict first; each retry relaxes one heuristic, as readability does. Keep the pass
+    // that found the most text if none reaches the minimum.
+    let strict = Pass {
+        strip_unlikely: true,
+        weight_classes: true,
+        clean_conditionally: true,
+        include_comments: opts.include_comments,
+    };
+    let passes = [
+        strict,
+        Pass {
+            strip_unlikely: false,
+            ..strict
+        },
+        Pass {
+            strip_unlikely: false,
+            weight_classes: false,
+            ..strict
+        },
+        Pass {
+            strip_unlikely: false,
+            weight_classes: false,
+            clean_conditionally: false,
+            ..strict
+        },
+    ];
+    let mut best: Option<(Selection, String)> = None;
+    for pass in passes {
+        let selection = content::select(&dom, pass);
+        let text = markdown::render(
+            &dom,
+            &selection.dropped,
+            &selection.roots,
+            &base,
+            Mode::Text,
+        );
+        let enough = text.len() >= MIN_CONTENT_CHARS;
+        if best.as_ref().is_none_or(|(_, t)| text.len() > t.len()) {
+            best = Some((selection, text));
+        }
+        if enough {
+            break;
+        }
+    }
+    let (selection, mut text) = best.expect("at least one pass ran");
+    let mut markdown = markdown::render(
+        &dom,
+        &selection.dropped,
+        &selection.roots,
+        &base,
+        Mode::Markdown,
+    );
+    let mut semantic = selection.semantic;
+    let mut link_density = selection.link_density;
+
+    // The page's own statement of its body, when what we found is much shorter.
+    if let Some(body) = meta.article_body.as_deref()
+        && body.len() > MIN_CONTENT_CHARS
+        && text.len() * 2 < body.len()
+    {
+        text = body.trim().to_owned() + "\n";
+        markdown = text.clone();
+        semantic = true;
+        link_density = 0.0;
+    }
+
+    doc.word_count = text.split_whitespace().count();
+    let visible: usize = text.chars().filter(|c| !c.is_whitespace()).count();
+    doc.quality_score = quality(
+        doc.word_count,
+        visible,
+        selection.page_text as usize,
+        link_density,
+        semantic,
+    );
+    doc.page_type = meta.page_type(url);
+    doc.markdown = markdown;
+    doc.text = text;
+    doc.title = meta.title;
+    doc.byline = meta.byline;
+    doc.published = meta.published;
+    doc.language = meta.language;
+    doc.site_name = meta.site_name;
+    doc.description = meta.description;
+    doc.canonical_url = meta.canonical_url;
+    doc.json_ld = meta.json_ld;
+}
+
+/// How likely the extracted text is the page's main content, 0..1; below 0.5 means
+/// "probably not". Long, link-poor text from a declared content container scores high; a
+/// few words, a link list, or a sliver of a text-heavy page score low.
+fn quality(
+    words: usize,
+    visible: usize,
+    page_visible: usize,
+    link_density: f32,
+    semantic: bool,
+) -> f32 {
+    if words == 0 {
+        return 0.0;
+    }
+    let length = (words as f32 / 200.0).min(1.0);
+    let coverage = if page_visible == 0 {
+        1.0
+    } else {
+        (visible as f32 / page_visible as f32).min(1.0)
+    };
+    let mut q = 0.1
+        + 0.5 * length
+        + 0.25 * (1.0 - link_density)
+        + 0.1 * coverage.sqrt()
+        + if semantic { 0.05 } else { 0.0 };
+    if link_density > 0.5 {
+        q = q.min(0.45);
+    }
+    q.clamp(0.0, 1.0)
+}
+
+/// What kind of body this is.
+#[derive(Debug, PartialEq, Eq)]
+enum Body {
+    Html,
+    Pdf,
+    Text { markdown: bool },
+    Json,
+    Unsupported(String),
+}
+
+fn classify(bytes: &[u8], content_type: Option<&str>) -> Body {
+    let mime = content_type
+        .and_then(|ct| ct.split(';').next())
+        .map(|m| m.trim().to_ascii_lowercase())
+        .filter(|m| !m.is_empty());
+    if pdf::is_pdf(bytes) {
+        return Body::Pdf;
+    }
+    match mime.as_deref() {
+        Some("text/html" | "application/xhtml+xml") => Body::Html,
+        Some("text/plain") => Body::Text { markdown: false },
+        Some("text/markdown" | "text/x-markdown") => Body::Text { markdown: true },
+        Some(m) if m == "application/json" || m == "text/json" || m.ends_with("+json") => {
+            Body::Json
+        }
+        Some("application/pdf") => {
+            Body::Unsupported("application/pdf without a %PDF- header (not a PDF)".into())
+        }
+        None
+        | Some(
+            "application/octet-stream"
+            | "binary/octet-stream"
+            | "application/unknown"
+            | "text/xml"
+            | "application/xml",
+        ) => sniff(bytes, mime.as_deref()),
+        Some(other) => Body::Unsupported(other.to_owned()),
+    }
+}
+
+/// Guess a body's kind from its first bytes when the server did not say (or said nothing
+/// useful).
+fn sniff(bytes: &[u8], mime: Option<&str>) -> Body {
+    let head = &bytes[..bytes.len().min(1024)];
+    let start = head.trim_ascii_start();
+    let start = start.strip_prefix(b"\xef\xbb\xbf").unwrap_or(start);
+    let lower = start.to_ascii_lowercase();
+    let has = |needle: &[u8]| memchr::memmem::find(&lower, needle).is_some();
+    if start.starts_with(b"<")
+        && (has(b"<!doctype html")
+            || has(b"<html")
+            || has(b"<head")
+            || has(b"<body")
+            || has(b"<p")
+            || has(b"<div")
+            || has(b"<meta"))
+    {
+        return Body::Html;
+    }
+    if mime.is_some_and(|m| m.ends_with("xml")) {
+        return Body::Unsupported(mime.unwrap_or("xml").to_owned());
+    }
+    if (start.starts_with(b"{") || start.starts_with(b"["))
+        && serde_json::from_slice::<serde_json::Value>(bytes).is_ok()
+    {
+        return Body::Json;
+    }
+    let sample = &bytes[..bytes.len().min(4096)];
+    let controls = sample
+        .iter()
+        .filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b))
+        .count();
+    if !sample.is_empty()
+        && controls * 100 < sample.len()
+        && std::str::from_utf8(sample).is_ok_and(|_| true)
+        || sample.is_empty()
+    {
+        return Body::Text { markdown: false };
+    }
+    Body::Unsupported(mime.unwrap_or("binary").to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classify_by_type_and_magic() {
+        assert_eq!(
+            classify(b"<p>x", Some("text/html; charset=utf-8")),
+            Body::Html
+        );
+        assert_eq!(
+            classify(b"%PDF-1.7 ...", Some("application/octet-stream")),
+            Body::Pdf
+        );
+        assert_eq!(classify(b"{\"a\":1}", None), Body::Json);
+        assert_eq!(classify(b"<!DOCTYPE html><html>", None), Body::Html);
+        assert_eq!(
+            classify(b"# T", Some("text/markdown")),
+            Body::Text { markdown: true }
+        );
+        assert!(matches!(
+            classify(b"\x89PNG\r\n\x1a\n", Some("image/png")),
+            Body::Unsupported(_)
+        ));
+        assert!(matches!(
+            classify(&[0u8, 1, 2, 3, 4, 5, 6, 7, 0xff, 0xfe], None),
+            Body::Unsupported(_)
+        ));
+    }
+
+    #[test]
+    fn quality_is_low_for_scraps_and_link_lists() {
+        assert!(quality(600, 3000, 3500, 0.05, true) > 0.8);
+        assert!(quality(20, 100, 5000, 0.0, false) < 0.5);
+        assert!(quality(400, 2000, 2500, 0.8, false) < 0.5);
+    }
 }

@@ -1,0 +1,142 @@
+//! Turning fetched bytes into text: which encoding, then decoding.
+//!
+//! The order follows the HTML spec's encoding sniffing, simplified: a byte-order mark,
+//! then the `charset` of the Content-Type header, then a `<meta charset>` or
+//! `<meta http-equiv=content-type>` in the first bytes, then valid UTF-8, then chardetng's
+//! guess. Decoding never fails: bad sequences become U+FFFD.
+
+use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
+use encoding_rs::{Encoding, UTF_8};
+
+/// How far into the body a `<meta>` charset declaration is looked for. The spec says 1024
+/// bytes; pages with long inline `<head>` scripts push it further, so look a little more.
+const META_PRESCAN_BYTES: usize = 2048;
+
+/// Decode an HTML (or text) body to a `String`, picking the encoding as browsers do.
+pub fn decode_html(bytes: &[u8], content_type: Option<&str>) -> String {
+    let (encoding, skip) = sniff_encoding(bytes, content_type);
+    let (text, _) = encoding.decode_without_bom_handling(&bytes[skip..]);
+    text.into_owned()
+}
+
+/// The encoding `decode_html` would use, and how many BOM bytes to skip.
+pub fn sniff_encoding(bytes: &[u8], content_type: Option<&str>) -> (&'static Encoding, usize) {
+    if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
+        return (encoding, bom_len);
+    }
+    if let Some(encoding) = content_type
+        .and_then(charset_param)
+        .and_then(|l| Encoding::for_label(l.as_bytes()))
+    {
+        return (ascii_compatible(encoding), 0);
+    }
+    let head = &bytes[..bytes.len().min(META_PRESCAN_BYTES)];
+    if let Some(encoding) = meta_charset(head) {
+        return (ascii_compatible(encoding), 0);
+    }
+    if std::str::from_utf8(bytes).is_ok() {
+        return (UTF_8, 0);
+    }
+    let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
+    // A megabyte is plenty to guess from and keeps a huge body cheap.
+    detector.feed(&bytes[..bytes.len().min(1 << 20)], true);
+    (detector.guess(None, Utf8Detection::Allow), 0)
+}
+
+/// A page that declares UTF-16 in ASCII-compatible bytes is not UTF-16 (the spec says to
+/// read it as UTF-8); the same for x-user-defined.
+fn ascii_compatible(encoding: &'static Encoding) -> &'static Encoding {
+    if encoding.is_ascii_compatible() {
+        encoding
+    } else {
+        UTF_8
+    }
+}
+
+/// `charset` parameter of a Content-Type value.
+pub(crate) fn charset_param(content_type: &str) -> Option<String> {
+    content_type.split(';').skip(1).find_map(|param| {
+        let (name, value) = param.split_once('=')?;
+        name.trim().eq_ignore_ascii_case("charset").then(|| {
+            value
+                .trim()
+                .trim_matches(|c| c == '"' || c == '\'')
+                .to_owned()
+        })
+    })
+}
+
+/// Find a charset declared by a `<meta>` tag in `head`.
+fn meta_charset(head: &[u8]) -> Option<&'static Encoding> {
+    let mut pos = 0;
+    while let Some(off) = memchr::memmem::find(&head[pos..], b"<meta") {
+        let start = pos + off + 5;
+        let end = memchr::memchr(b'>', &head[start..]).map_or(head.len(), |o| start + o);
+        let tag = head[start..end].to_ascii_lowercase();
+        if let Some(at) = memchr::memmem::find(&tag, b"charset") {
+            let rest = &tag[at + 7..];
+            let rest = rest.trim_ascii_start();
+            if let Some(rest) = rest.strip_prefix(b"=") {
+                let rest = rest.trim_ascii_start();
+                let rest = rest
+                    .strip_prefix(b"\"")
+                    .or_else(|| rest.strip_prefix(b"'"))
+                    .unwrap_or(rest);
+                let label_end = rest
+                    .iter()
+                    .position(|b| matches!(b, b'"' | b'\'' | b';' | b' ' | b'/' | b'>'))
+                    .unwrap_or(rest.len());
+                if let Some(encoding) = Encoding::for_label(&rest[..label_end]) {
+                    return Some(encoding);
+                }
+            }
+        }
+        pos = end.max(start);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_charset_wins_over_meta() {
+        let bytes = b"<meta charset=utf-8><p>\xe9t\xe9</p>";
+        assert_eq!(
+            decode_html(bytes, Some("text/html; charset=ISO-8859-1")),
+            "<meta charset=utf-8><p>été</p>"
+        );
+    }
+
+    #[test]
+    fn meta_http_equiv_is_read() {
+        let bytes = b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\"><p>\xcf\xf0\xe8\xe2\xe5\xf2</p>";
+        assert!(decode_html(bytes, Some("text/html")).contains("Привет"));
+    }
+
+    #[test]
+    fn bom_wins() {
+        let bytes = b"\xef\xbb\xbf<p>ok</p>";
+        assert_eq!(
+            decode_html(bytes, Some("text/html; charset=windows-1252")),
+            "<p>ok</p>"
+        );
+    }
+
+    #[test]
+    fn undeclared_cyrillic_is_detected() {
+        let text = "Съешь же ещё этих мягких французских булок, да выпей чаю. ".repeat(20);
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(&text);
+        assert_eq!(decode_html(&bytes, None), text);
+    }
+
+    #[test]
+    fn charset_param_is_parsed() {
+        assert_eq!(
+            charset_param("text/html; Charset=\"UTF-8\"").as_deref(),
+            Some("UTF-8")
+        );
+        assert_eq!(charset_param("text/html"), None);
+    }
+}

@@ -1,0 +1,608 @@
+//! Finding the main content: drop boilerplate, score blocks, pick the best container and
+//! its related siblings, then prune what inside it still looks like boilerplate.
+//!
+//! The scoring follows the idea readability made popular: every block of running text
+//! gives points (more for length and commas) to its parent and, decaying, to a few
+//! ancestors; a container's score is then discounted by its link density. The container
+//! with the best score wins, and siblings that score close to it (or are plain paragraphs)
+//! join it, which keeps articles whose paragraphs are split over several wrappers whole.
+//! All passes are single loops over the arena (see `dom`), so time is linear in the page.
+
+use crate::boilerplate::{
+    ClassSignal, class_signal, class_weight, is_boilerplate_role, is_dropped_element,
+};
+use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
+
+/// Which heuristics a selection pass uses; later passes relax them when the first finds
+/// too little text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pass {
+    pub(crate) strip_unlikely: bool,
+    pub(crate) weight_classes: bool,
+    pub(crate) clean_conditionally: bool,
+    pub(crate) include_comments: bool,
+}
+
+/// Per-node sums over the node's kept subtree.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Stats {
+    /// Visible characters (whitespace not counted).
+    pub(crate) text: u32,
+    /// Visible characters inside links.
+    pub(crate) link: u32,
+    /// Visible characters not inside a nested block element: the block's own text.
+    pub(crate) inline: u32,
+    pub(crate) inline_commas: u32,
+    pub(crate) commas: u32,
+    pub(crate) paragraphs: u32,
+    pub(crate) images: u32,
+    pub(crate) list_items: u32,
+    pub(crate) inputs: u32,
+    pub(crate) heading_text: u32,
+    /// `<pre>` blocks inside: code is content even when short.
+    pub(crate) code_blocks: u32,
+    pub(crate) has_block_child: bool,
+}
+
+/// The chosen content.
+#[derive(Debug)]
+pub(crate) struct Selection {
+    /// Subtrees to render, in document order.
+    pub(crate) roots: Vec<NodeId>,
+    /// Nodes not to render (boilerplate, pruned), per node index.
+    pub(crate) dropped: Vec<bool>,
+    /// Link density of the chosen content (0..1).
+    pub(crate) link_density: f32,
+    /// Whether the winner is, or sits inside, an element that declares itself the content
+    /// (`<article>`, `<main>`, `itemprop=articleBody`).
+    pub(crate) semantic: bool,
+    /// Visible characters in the page after dropping boilerplate elements.
+    pub(crate) page_text: u32,
+}
+
+pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
+    let n = dom.nodes.len();
+    let mut dropped = vec![false; n];
+    for i in 1..n {
+        let node = &dom.nodes[i];
+        dropped[i] = dropped[node.parent as usize]
+            || node.kind == Kind::Element && (node.hidden || is_hard_dropped(node.tag));
+    }
+    let stats = compute_stats(dom, &dropped);
+    let total = stats[0].text.max(1);
+
+    // Soft drops: landmark elements, roles and class/id words. A node holding most of the
+    // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
+    let mut signals = vec![ClassSignal::default(); n];
+    for i in 1..n {
+        let node = &dom.nodes[i];
+        if dropped[i] || node.kind != Kind::Element {
+            continue;
+        }
+        if dropped[node.parent as usize] {
+            dropped[i] = true;
+            continue;
+        }
+        let id = i as NodeId;
+        let signal = if node.attr_len > 0 {
+            class_signal(dom, id)
+        } else {
+            ClassSignal::default()
+        };
+        signals[i] = signal;
+        let share = stats[i].text as f32 / total as f32;
+        let by_tag = is_dropped_element(node.tag);
+        let by_role = dom.attr(id, "role").is_some_and(is_boilerplate_role);
+        let by_class = pass.strip_unlikely
+            && (signal.strong || (signal.negative && !signal.positive))
+            && !is_content_tag(node.tag);
+        let by_comments = signal.comments && !pass.include_comments && !signal.positive;
+        if (by_tag || by_role || by_class) && share < 0.5 || by_comments && share < 0.75 {
+            dropped[i] = true;
+        }
+    }
+    let stats = compute_stats(dom, &dropped);
+    let page_text = stats[0].text;
+
+    // Score blocks of running text into their ancestors.
+    let mut score = vec![0f32; n];
+    let mut scored = vec![false; n];
+    for i in 1..n {
+        let node = &dom.nodes[i];
+        if dropped[i] || node.kind != Kind::Element || node.tag.is_inline() {
+            continue;
+        }
+        let s = &stats[i];
+        if s.inline < 25 {
+            continue;
+        }
+        let leaf_like = matches!(
+            node.tag,
+            Tag::P | Tag::Pre | Tag::Td | Tag::Blockquote | Tag::Li | Tag::Dd
+        ) || !s.has_block_child;
+        let points = 1.0 + s.inline_commas as f32 + (s.inline as f32 / 100.0).min(3.0);
+        let mut cur = if leaf_like { node.parent } else { i as NodeId };
+        for level in 0..5 {
+            if cur == 0 || cur == NONE {
+                break;
+            }
+            let c = cur as usize;
+            if !scored[c] {
+                scored[c] = true;
+                score[c] = initial_score(dom.nodes[c].tag)
+                    + if pass.weight_classes {
+                        class_weight(signals[c])
+                    } else {
+                        0.0
+                    };
+                if dom
+                    .attr(cur, "itemprop")
+                    .is_some_and(|v| v.contains("articleBody"))
+                {
+                    score[c] += 25.0;
+                }
+            }
+            score[c] += match level {
+                0 => points,
+                1 => points / 2.0,
+                l => points / (l as f32 * 3.0),
+            };
+            cur = dom.nodes[c].parent;
+        }
+    }
+    for i in 0..n {
+        if scored[i] {
+            score[i] *= 1.0 - link_density(&stats[i]);
+        }
+    }
+
+    let Some(mut top) = (1..n)
+        .filter(|&i| scored[i])
+        .max_by(|&a, &b| score[a].total_cmp(&score[b]))
+    else {
+        return Selection {
+            roots: vec![0],
+            link_density: link_density(&stats[0]),
+            dropped,
+            semantic: false,
+            page_text,
+        };
+    };
+    top = climb(dom, &score, &scored, &dropped, top);
+    let top_id = top as NodeId;
+
+    // Siblings that belong with the winner.
+    let parent = dom.nodes[top].parent;
+    let threshold = (score[top] * 0.2).max(10.0);
+    let top_class = dom.attr(top_id, "class").unwrap_or("");
+    let mut roots = Vec::new();
+    for sib in dom.children(parent) {
+        let s = sib as usize;
+        if dropped[s] || dom.nodes[s].kind != Kind::Element {
+            continue;
+        }
+        let keep = if s == top {
+            true
+        } else {
+            let bonus = if !top_class.is_empty() && dom.attr(sib, "class") == Some(top_class) {
+                score[top] * 0.2
+            } else {
+                0.0
+            };
+            let st = &stats[s];
+            let density = link_density(st);
+            (scored[s] && score[s] + bonus >= threshold)
+                || dom.nodes[s].tag == Tag::P
+                    && (st.text > 80 && density < 0.25
+                        || st.text > 0
+                            && st.text <= 80
+                            && density == 0.0
+                            && ends_sentence(dom, sib))
+        };
+        if keep {
+            roots.push(sib);
+        }
+    }
+
+    if pass.clean_conditionally {
+        for &root in &roots {
+            clean_conditionally(
+                dom,
+                root,
+                &signals,
+                &score,
+                &scored,
+                &stats,
+                &mut dropped,
+                pass.weight_classes,
+            );
+        }
+    }
+    if pass.include_comments {
+        add_comment_sections(dom, &signals, &dropped, &stats, &mut roots);
+    }
+    let semantic = is_semantic_container(dom, top_id)
+        || ancestors(dom, top_id).any(|a| is_semantic_container(dom, a));
+    let (text, link) = roots.iter().fold((0, 0), |(t, l), &r| {
+        (t + stats[r as usize].text, l + stats[r as usize].link)
+    });
+    Selection {
+        roots,
+        dropped,
+        link_density: if text == 0 {
+            1.0
+        } else {
+            link as f32 / text as f32
+        },
+        semantic,
+        page_text,
+    }
+}
+
+/// Move the winner up when its ancestors say the content is wider than it.
+fn climb(dom: &Dom, score: &[f32], scored: &[bool], dropped: &[bool], mut top: usize) -> usize {
+    // Several near-best candidates under one ancestor: the content is that ancestor.
+    let best = score[top];
+    let mut alternatives: Vec<usize> = (1..score.len())
+        .filter(|&i| i != top && scored[i] && score[i] >= best * 0.75)
+        .collect();
+    alternatives.sort_by(|&a, &b| score[b].total_cmp(&score[a]));
+    alternatives.truncate(5);
+    if alternatives.len() >= 3 {
+        let mut parent = dom.nodes[top].parent;
+        while parent != 0 && parent != NONE {
+            let end = dom.subtree_end(parent) as usize;
+            let inside = alternatives
+                .iter()
+                .filter(|&&a| a > parent as usize && a < end)
+                .count();
+            if inside >= 3 {
+                top = parent as usize;
+                break;
+            }
+            parent = dom.nodes[parent as usize].parent;
+        }
+    }
+    // A parent scoring better than the winner (it gathered points from more blocks).
+    let mut last = score[top];
+    let threshold = last / 3.0;
+    let mut parent = dom.nodes[top].parent;
+    while parent != 0 && parent != NONE {
+        let p = parent as usize;
+        if scored[p] {
+            if score[p] < threshold {
+                break;
+            }
+            if score[p] > last {
+                top = p;
+                break;
+            }
+            last = score[p];
+        }
+        parent = dom.nodes[p].parent;
+    }
+    // An only child says nothing its parent does not.
+    loop {
+        let parent = dom.nodes[top].parent;
+        if parent == 0 || parent == NONE {
+            break;
+        }
+        let kept_children = dom
+            .children(parent)
+            .filter(|&c| {
+                !dropped[c as usize]
+                    && (dom.nodes[c as usize].kind == Kind::Element
+                        || !dom.text(c).trim().is_empty())
+            })
+            .count();
+        if kept_children != 1 {
+            break;
+        }
+        top = parent as usize;
+    }
+    top
+}
+
+/// Prune, bottom-up, containers inside the content that look like boilerplate: link-heavy
+/// blocks, image galleries, forms, and near-empty wrappers.
+#[allow(clippy::too_many_arguments)]
+fn clean_conditionally(
+    dom: &Dom,
+    root: NodeId,
+    signals: &[ClassSignal],
+    score: &[f32],
+    scored: &[bool],
+    stats: &[Stats],
+    dropped: &mut [bool],
+    weight_classes: bool,
+) {
+    let end = dom.subtree_end(root) as usize;
+    let mut stats = stats[root as usize..end].to_vec();
+    let base = root as usize;
+    for i in (base..end).rev() {
+        let node = &dom.nodes[i];
+        if dropped[i] || node.kind != Kind::Element {
+            continue;
+        }
+        if !matches!(
+            node.tag,
+            Tag::Form
+                | Tag::Fieldset
+                | Tag::Table
+                | Tag::Ul
+                | Tag::Ol
+                | Tag::Div
+                | Tag::Section
+                | Tag::Figure
+                | Tag::Dl
+        ) {
+            continue;
+        }
+        let s = stats[i - base];
+        let weight = if weight_classes {
+            class_weight(signals[i])
+        } else {
+            0.0
+        };
+        let content_score = if scored[i] { score[i] } else { 0.0 };
+        let is_list = matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl);
+        let drop = if weight + content_score < 0.0 {
+            true
+        } else if s.commas >= 10
+            || s.code_blocks > 0
+            || node.tag == Tag::Table && is_data_table(dom, i as NodeId)
+        {
+            false
+        } else {
+            let density = link_density(&s);
+            let paragraphs = s.paragraphs as f32;
+            let images = s.images as f32;
+            let heading_density = if s.text == 0 {
+                0.0
+            } else {
+                s.heading_text as f32 / s.text as f32
+            };
+            let in_figure = node.tag == Tag::Figure
+                || ancestors(dom, i as NodeId).any(|a| dom.nodes[a as usize].tag == Tag::Figure);
+            (images > 1.0 && paragraphs / images < 0.5 && !in_figure)
+                || (!is_list && s.list_items as f32 - 100.0 > paragraphs)
+                || (s.inputs as f32 > (paragraphs / 3.0).floor())
+                || (!is_list
+                    && heading_density < 0.9
+                    && s.text < 25
+                    && (s.images == 0 || s.images > 2)
+                    && !in_figure)
+                || (!is_list && weight < 25.0 && density > 0.2)
+                || (is_list && weight < 25.0 && density > 0.5)
+                || (weight >= 25.0 && density > 0.5)
+        };
+        if drop && i != base {
+            dropped[i] = true;
+            dropped[i + 1..dom.subtree_end(i as NodeId) as usize].fill(true);
+            // Ancestors no longer contain what was dropped.
+            let mut cur = node.parent as usize;
+            while cur >= base && cur != NONE as usize {
+                let a = &mut stats[cur - base];
+                a.text = a.text.saturating_sub(s.text);
+                a.link = a.link.saturating_sub(s.link);
+                a.commas = a.commas.saturating_sub(s.commas);
+                a.paragraphs = a.paragraphs.saturating_sub(s.paragraphs);
+                a.images = a.images.saturating_sub(s.images);
+                a.list_items = a.list_items.saturating_sub(s.list_items);
+                a.inputs = a.inputs.saturating_sub(s.inputs);
+                a.heading_text = a.heading_text.saturating_sub(s.heading_text);
+                if cur == base {
+                    break;
+                }
+                cur = dom.nodes[cur].parent as usize;
+            }
+        }
+    }
+}
+
+/// Append the page's comment sections (outermost ones, outside the chosen content) as
+/// extra roots, in document order.
+fn add_comment_sections(
+    dom: &Dom,
+    signals: &[ClassSignal],
+    dropped: &[bool],
+    stats: &[Stats],
+    roots: &mut Vec<NodeId>,
+) {
+    let covered: Vec<(NodeId, NodeId)> = roots.iter().map(|&r| (r, dom.subtree_end(r))).collect();
+    let mut i = 1;
+    while i < dom.nodes.len() {
+        let id = i as NodeId;
+        let inside_or_around = covered.iter().any(|&(start, end)| {
+            (id >= start && id < end) || (start > id && start < dom.subtree_end(id))
+        });
+        if !dropped[i] && signals[i].comments && stats[i].text > 0 && !inside_or_around {
+            roots.push(id);
+            i = dom.subtree_end(id) as usize;
+            continue;
+        }
+        i += 1;
+    }
+    roots.sort_unstable();
+}
+
+/// A table that holds data rather than layout: header cells, a caption, or a grid.
+fn is_data_table(dom: &Dom, table: NodeId) -> bool {
+    let end = dom.subtree_end(table);
+    let mut rows = 0;
+    for i in table + 1..end {
+        match dom.node(i).tag {
+            Tag::Th | Tag::Caption | Tag::Thead => return true,
+            Tag::Table => return false,
+            Tag::Tr => rows += 1,
+            _ => {}
+        }
+    }
+    rows >= 3
+}
+
+pub(crate) fn compute_stats(dom: &Dom, dropped: &[bool]) -> Vec<Stats> {
+    let n = dom.nodes.len();
+    let mut stats = vec![Stats::default(); n];
+    for i in (1..n).rev() {
+        if dropped[i] {
+            continue;
+        }
+        let node = &dom.nodes[i];
+        let parent = node.parent as usize;
+        let mut s = stats[i];
+        match node.kind {
+            Kind::Text => {
+                let (len, commas) = measure(dom.text(i as NodeId));
+                s.text = len;
+                s.inline = len;
+                s.commas = commas;
+                s.inline_commas = commas;
+            }
+            Kind::Element => match node.tag {
+                Tag::A => s.link = s.text,
+                Tag::P | Tag::Blockquote => s.paragraphs += 1,
+                Tag::Pre => {
+                    s.paragraphs += 1;
+                    s.code_blocks += 1;
+                }
+                Tag::Img => s.images += 1,
+                Tag::Li => s.list_items += 1,
+                Tag::Input | Tag::Select | Tag::Textarea | Tag::Button => s.inputs += 1,
+                t if t.heading_level().is_some() => s.heading_text = s.text,
+                _ => {}
+            },
+            Kind::Document => {}
+        }
+        stats[i] = s;
+        let p = &mut stats[parent];
+        p.text += s.text;
+        p.link += s.link;
+        p.commas += s.commas;
+        p.paragraphs += s.paragraphs;
+        p.images += s.images;
+        p.list_items += s.list_items;
+        p.inputs += s.inputs;
+        p.heading_text += s.heading_text;
+        p.code_blocks += s.code_blocks;
+        if node.kind == Kind::Text || node.tag.is_inline() {
+            p.inline += s.inline;
+            p.inline_commas += s.inline_commas;
+        } else {
+            p.has_block_child = true;
+        }
+    }
+    stats
+}
+
+/// Visible characters and commas in a text.
+fn measure(text: &str) -> (u32, u32) {
+    let mut len = 0u32;
+    let mut commas = 0u32;
+    for &b in text.as_bytes() {
+        // Count characters, not bytes: skip UTF-8 continuation bytes.
+        if b & 0xC0 != 0x80 && !b.is_ascii_whitespace() {
+            len += 1;
+        }
+        commas += u32::from(b == b',');
+    }
+    (len, commas)
+}
+
+pub(crate) fn link_density(s: &Stats) -> f32 {
+    if s.text == 0 {
+        0.0
+    } else {
+        (s.link as f32 / s.text as f32).min(1.0)
+    }
+}
+
+fn initial_score(tag: Tag) -> f32 {
+    match tag {
+        Tag::Div => 5.0,
+        Tag::Article | Tag::Main => 10.0,
+        Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
+        Tag::Address | Tag::Ol | Tag::Ul | Tag::Dl | Tag::Dd | Tag::Dt | Tag::Li | Tag::Form => {
+            -3.0
+        }
+        Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 | Tag::Th => -5.0,
+        _ => 0.0,
+    }
+}
+
+/// Elements whose name says "content": never dropped for their class words.
+fn is_content_tag(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Article
+            | Tag::Main
+            | Tag::Table
+            | Tag::Tbody
+            | Tag::Tr
+            | Tag::Td
+            | Tag::Th
+            | Tag::Pre
+            | Tag::Code
+            | Tag::A
+    )
+}
+
+/// Tags never rendered, whatever the pass.
+fn is_hard_dropped(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Script
+            | Tag::Style
+            | Tag::Noscript
+            | Tag::Template
+            | Tag::Svg
+            | Tag::Math
+            | Tag::Canvas
+            | Tag::Iframe
+            | Tag::Object
+            | Tag::Embed
+            | Tag::Meta
+            | Tag::Link
+            | Tag::Title
+            | Tag::Base
+            | Tag::Head
+            | Tag::Select
+            | Tag::Option
+            | Tag::Textarea
+            | Tag::Button
+    )
+}
+
+fn is_semantic_container(dom: &Dom, id: NodeId) -> bool {
+    matches!(dom.node(id).tag, Tag::Article | Tag::Main)
+        || dom
+            .attr(id, "itemprop")
+            .is_some_and(|v| v.contains("articleBody"))
+}
+
+fn ancestors(dom: &Dom, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let mut cur = dom.node(id).parent;
+    std::iter::from_fn(move || {
+        if cur == NONE || cur == 0 {
+            return None;
+        }
+        let out = cur;
+        cur = dom.node(cur).parent;
+        Some(out)
+    })
+}
+
+fn ends_sentence(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id);
+    (id..end)
+        .rev()
+        .find(|&i| dom.node(i).kind == Kind::Text && !dom.text(i).trim().is_empty())
+        .is_some_and(|i| {
+            let t = dom.text(i).trim_end();
+            t.ends_with('.')
+                || t.ends_with('!')
+                || t.ends_with('?')
+                || t.ends_with('"')
+                || t.ends_with('”')
+        })
+}

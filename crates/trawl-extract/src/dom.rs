@@ -1,0 +1,251 @@
+//! A compact arena tree for parsed HTML.
+//!
+//! Nodes live in one `Vec` in document (pre-)order, so a parent always has a smaller index
+//! than its children: bottom-up sums are one reverse loop, top-down flags one forward loop,
+//! and no pass over the tree needs recursion. Text and attribute strings live in one shared
+//! buffer and nodes hold spans into it, so parsing a page makes a handful of allocations
+//! rather than one per node.
+
+/// Index of a node in [`Dom::nodes`]. `NONE` marks "no node".
+pub(crate) type NodeId = u32;
+pub(crate) const NONE: NodeId = u32::MAX;
+
+/// A byte range in [`Dom::buf`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Span {
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+}
+
+/// One kept attribute (see `parse::KEPT_ATTRS` for which are kept).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Attr {
+    pub(crate) name: Span,
+    pub(crate) value: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Document,
+    Element,
+    Text,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub(crate) kind: Kind,
+    pub(crate) tag: Tag,
+    /// Set at parse time for `hidden`, `aria-hidden=true` and inline `display:none`.
+    pub(crate) hidden: bool,
+    pub(crate) parent: NodeId,
+    pub(crate) first_child: NodeId,
+    pub(crate) last_child: NodeId,
+    pub(crate) next_sibling: NodeId,
+    /// Text nodes: the text (entities decoded). Elements: unused.
+    pub(crate) text: Span,
+    /// Elements: range into [`Dom::attrs`].
+    pub(crate) attr_start: u32,
+    pub(crate) attr_len: u32,
+}
+
+/// The parsed page.
+#[derive(Debug, Default)]
+pub(crate) struct Dom {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) attrs: Vec<Attr>,
+    pub(crate) buf: String,
+    /// `lang` of the `<html>` element (html/head/body are not kept as nodes).
+    pub(crate) html_lang: Option<String>,
+}
+
+impl Dom {
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub(crate) fn span(&self, span: Span) -> &str {
+        &self.buf[span.start as usize..(span.start + span.len) as usize]
+    }
+
+    pub(crate) fn text(&self, id: NodeId) -> &str {
+        self.span(self.node(id).text)
+    }
+
+    /// Value of attribute `name` (lower-case) on element `id`.
+    pub(crate) fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        let node = self.node(id);
+        let start = node.attr_start as usize;
+        self.attrs[start..start + node.attr_len as usize]
+            .iter()
+            .find(|a| self.span(a.name) == name)
+            .map(|a| self.span(a.value))
+    }
+
+    pub(crate) fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            dom: self,
+            next: self.node(id).first_child,
+        }
+    }
+
+    /// One past the last descendant of `id` (descendants are a contiguous index range).
+    pub(crate) fn subtree_end(&self, id: NodeId) -> NodeId {
+        let mut cur = id;
+        loop {
+            let node = self.node(cur);
+            if node.next_sibling != NONE {
+                return node.next_sibling;
+            }
+            if node.parent == NONE {
+                return self.nodes.len() as NodeId;
+            }
+            cur = node.parent;
+        }
+    }
+
+    /// All text under `id`, concatenated as-is.
+    pub(crate) fn raw_text(&self, id: NodeId) -> String {
+        let mut out = String::new();
+        for i in id..self.subtree_end(id) {
+            if self.node(i).kind == Kind::Text {
+                out.push_str(self.text(i));
+            }
+        }
+        out
+    }
+}
+
+pub(crate) struct Children<'a> {
+    dom: &'a Dom,
+    next: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next == NONE {
+            return None;
+        }
+        let id = self.next;
+        self.next = self.dom.node(id).next_sibling;
+        Some(id)
+    }
+}
+
+macro_rules! tags {
+    ($($variant:ident = $name:literal),* $(,)?) => {
+        /// Element names the extractor cares about; everything else is `Other`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub(crate) enum Tag { None, Other, $($variant),* }
+
+        impl Tag {
+            /// `name` must already be lower-case ASCII.
+            pub(crate) fn from_lower(name: &[u8]) -> Tag {
+                match name { $($name => Tag::$variant,)* _ => Tag::Other }
+            }
+        }
+    };
+}
+
+tags! {
+    A = b"a", Abbr = b"abbr", Address = b"address", Article = b"article", Aside = b"aside",
+    Audio = b"audio", B = b"b", Base = b"base", Bdi = b"bdi", Big = b"big",
+    Blockquote = b"blockquote", Body = b"body", Br = b"br", Button = b"button",
+    Canvas = b"canvas", Caption = b"caption", Center = b"center", Cite = b"cite",
+    Code = b"code", Col = b"col", Colgroup = b"colgroup", Dd = b"dd", Del = b"del",
+    Details = b"details", Dfn = b"dfn", Dialog = b"dialog", Div = b"div", Dl = b"dl", Dt = b"dt",
+    Em = b"em", Embed = b"embed", Fieldset = b"fieldset", Figcaption = b"figcaption",
+    Figure = b"figure", Font = b"font", Footer = b"footer", Form = b"form", H1 = b"h1",
+    H2 = b"h2", H3 = b"h3", H4 = b"h4", H5 = b"h5", H6 = b"h6", Head = b"head",
+    Header = b"header", Hgroup = b"hgroup", Hr = b"hr", Html = b"html", I = b"i",
+    Iframe = b"iframe", Img = b"img", Input = b"input", Ins = b"ins", Kbd = b"kbd",
+    Label = b"label", Legend = b"legend", Li = b"li", Link = b"link", Main = b"main",
+    Map = b"map", Mark = b"mark", Math = b"math", Menu = b"menu", Meta = b"meta", Nav = b"nav",
+    Noembed = b"noembed", Noframes = b"noframes", Noscript = b"noscript", Object = b"object",
+    Ol = b"ol", Optgroup = b"optgroup", Option = b"option", Output = b"output", P = b"p",
+    Param = b"param", Picture = b"picture", Plaintext = b"plaintext", Pre = b"pre",
+    Q = b"q", S = b"s", Samp = b"samp", Script = b"script", Section = b"section",
+    Select = b"select", Small = b"small", Source = b"source", Span = b"span",
+    Strike = b"strike", Strong = b"strong", Style = b"style", Sub = b"sub",
+    Summary = b"summary", Sup = b"sup", Svg = b"svg", Table = b"table", Tbody = b"tbody",
+    Td = b"td", Template = b"template", Textarea = b"textarea", Tfoot = b"tfoot",
+    Th = b"th", Thead = b"thead", Time = b"time", Title = b"title", Tr = b"tr",
+    Track = b"track", Tt = b"tt", U = b"u", Ul = b"ul", Var = b"var", Video = b"video",
+    Wbr = b"wbr", Xmp = b"xmp",
+}
+
+impl Tag {
+    /// Elements with no content and no end tag.
+    pub(crate) fn is_void(self) -> bool {
+        matches!(
+            self,
+            Tag::Br
+                | Tag::Hr
+                | Tag::Img
+                | Tag::Input
+                | Tag::Meta
+                | Tag::Link
+                | Tag::Base
+                | Tag::Col
+                | Tag::Embed
+                | Tag::Param
+                | Tag::Source
+                | Tag::Track
+                | Tag::Wbr
+        )
+    }
+
+    /// Phrasing elements: their text belongs to the enclosing block.
+    pub(crate) fn is_inline(self) -> bool {
+        matches!(
+            self,
+            Tag::A
+                | Tag::Abbr
+                | Tag::B
+                | Tag::Bdi
+                | Tag::Big
+                | Tag::Br
+                | Tag::Cite
+                | Tag::Code
+                | Tag::Del
+                | Tag::Dfn
+                | Tag::Em
+                | Tag::Font
+                | Tag::I
+                | Tag::Img
+                | Tag::Ins
+                | Tag::Kbd
+                | Tag::Label
+                | Tag::Mark
+                | Tag::Q
+                | Tag::S
+                | Tag::Samp
+                | Tag::Small
+                | Tag::Span
+                | Tag::Strike
+                | Tag::Strong
+                | Tag::Sub
+                | Tag::Sup
+                | Tag::Time
+                | Tag::Tt
+                | Tag::U
+                | Tag::Var
+                | Tag::Wbr
+                | Tag::Picture
+                | Tag::Output
+                | Tag::Other
+        )
+    }
+
+    pub(crate) fn heading_level(self) -> Option<usize> {
+        match self {
+            Tag::H1 => Some(1),
+            Tag::H2 => Some(2),
+            Tag::H3 => Some(3),
+            Tag::H4 => Some(4),
+            Tag::H5 => Some(5),
+            Tag::H6 => Some(6),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,720 @@
+//! Serialising the chosen content as Markdown (or plain text) straight from the arena.
+//!
+//! trawl writes its own serializer instead of handing HTML to a converter crate because it
+//! needs three things no converter gave together (CRATES.md §5): links and images made
+//! absolute against the page URL or `<base href>`, the language of code blocks kept from
+//! `class="language-x"` and friends, and no second parse of the HTML (speed). It also
+//! skips whatever the content pass dropped without building a new tree.
+
+use url::Url;
+
+use crate::dom::{Dom, Kind, NodeId, Tag};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Markdown,
+    Text,
+}
+
+/// Most columns a table keeps; more would let one wide row blow up every other row.
+const MAX_TABLE_COLUMNS: usize = 64;
+
+/// Render `roots` (skipping `dropped` nodes) in `mode`.
+pub(crate) fn render(
+    dom: &Dom,
+    dropped: &[bool],
+    roots: &[NodeId],
+    base: &Url,
+    mode: Mode,
+) -> String {
+    let mut w = Writer::new(dom, dropped, base, mode);
+    for &root in roots {
+        if dom.node(root).kind == Kind::Document {
+            w.children(root);
+        } else {
+            w.node(root);
+        }
+        w.block(2);
+    }
+    let mut out = w.out;
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+struct Writer<'a> {
+    dom: &'a Dom,
+    dropped: &'a [bool],
+    base: &'a Url,
+    mode: Mode,
+    out: String,
+    /// Written at the start of every line: block quote markers and list indentation.
+    prefix: String,
+    /// A list marker to write instead of `prefix` on the next line (first line of an item).
+    marker_prefix: Option<String>,
+    /// Line breaks owed before the next text: 1 = new line, 2 = blank line.
+    pending_break: u8,
+    pending_space: bool,
+    /// Inside a heading, link or table cell: blocks become spaces.
+    inline_only: u32,
+    /// Inside `<pre>`.
+    in_pre: bool,
+    /// Ordinal of the current `<ol>` item.
+    list_counters: Vec<Option<usize>>,
+}
+
+impl<'a> Writer<'a> {
+    fn new(dom: &'a Dom, dropped: &'a [bool], base: &'a Url, mode: Mode) -> Self {
+        Writer {
+            dom,
+            dropped,
+            base,
+            mode,
+            out: String::with_capacity(8192),
+            prefix: String::new(),
+            marker_prefix: None,
+            pending_break: 0,
+            pending_space: false,
+            inline_only: 0,
+            in_pre: false,
+            list_counters: Vec::new(),
+        }
+    }
+
+    fn md(&self) -> bool {
+        self.mode == Mode::Markdown
+    }
+
+    /// Owe a line break (1) or a blank line (2) before the next text.
+    fn block(&mut self, lines: u8) {
+        if self.inline_only > 0 {
+            self.pending_space = true;
+        } else {
+            self.pending_break = self.pending_break.max(lines);
+        }
+    }
+
+    /// Pay owed breaks (and the owed space) before writing visible text.
+    fn flush(&mut self) {
+        if self.pending_break > 0 {
+            let trimmed = self.out.trim_end_matches([' ', '\t']).len();
+            self.out.truncate(trimmed);
+            if !self.out.is_empty() {
+                self.out.push('\n');
+                if self.pending_break > 1 {
+                    self.out.push_str(self.prefix.trim_end());
+                    self.out.push('\n');
+                }
+            }
+            match self.marker_prefix.take() {
+                Some(marker) => self.out.push_str(&marker),
+                None => self.out.push_str(&self.prefix),
+            }
+            self.pending_break = 0;
+            self.pending_space = false;
+        } else if let Some(marker) = self.marker_prefix.take() {
+            if !self.out.is_empty() && !self.out.ends_with('\n') {
+                self.out.push('\n');
+            }
+            self.out.push_str(&marker);
+            self.pending_space = false;
+        } else if self.pending_space {
+            if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
+                self.out.push(' ');
+            }
+            self.pending_space = false;
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        for (i, word) in text.split_ascii_whitespace().enumerate() {
+            if i > 0 {
+                self.pending_space = true;
+            }
+            self.flush();
+            self.out.push_str(word);
+        }
+        if text.ends_with(|c: char| c.is_ascii_whitespace()) {
+            self.pending_space = true;
+        }
+    }
+
+    /// Leading whitespace of a text node must become a space before its first word.
+    fn text_node(&mut self, text: &str) {
+        if text.starts_with(|c: char| c.is_ascii_whitespace()) {
+            self.pending_space = true;
+        }
+        self.text(text);
+    }
+
+    fn children(&mut self, id: NodeId) {
+        for child in self.dom.children(id) {
+            self.node(child);
+        }
+    }
+
+    fn node(&mut self, id: NodeId) {
+        if self.dropped[id as usize] {
+            return;
+        }
+        let node = self.dom.node(id);
+        match node.kind {
+            Kind::Text => {
+                let text = self.dom.text(id);
+                self.text_node(text);
+                return;
+            }
+            Kind::Document => return self.children(id),
+            Kind::Element => {}
+        }
+        let tag = node.tag;
+        if let Some(level) = tag.heading_level() {
+            return self.heading(id, level);
+        }
+        match tag {
+            Tag::P
+            | Tag::Div
+            | Tag::Section
+            | Tag::Article
+            | Tag::Main
+            | Tag::Header
+            | Tag::Footer
+            | Tag::Aside
+            | Tag::Nav
+            | Tag::Address
+            | Tag::Figure
+            | Tag::Figcaption
+            | Tag::Details
+            | Tag::Summary
+            | Tag::Center
+            | Tag::Form
+            | Tag::Fieldset
+            | Tag::Hgroup
+            | Tag::Dialog
+            | Tag::Legend
+            | Tag::Caption => {
+                self.block(2);
+                self.children(id);
+                self.block(2);
+            }
+            Tag::Br => {
+                if self.inline_only > 0 {
+                    self.pending_space = true;
+                } else {
+                    self.block(1);
+                }
+            }
+            Tag::Hr => {
+                self.block(2);
+                if self.md() && self.inline_only == 0 {
+                    self.flush();
+                    self.out.push_str("---");
+                }
+                self.block(2);
+            }
+            Tag::Ul | Tag::Ol | Tag::Menu => self.list(id, tag == Tag::Ol),
+            Tag::Li => self.list_item(id),
+            Tag::Dl => {
+                self.block(2);
+                self.children(id);
+                self.block(2);
+            }
+            Tag::Dt => {
+                self.block(1);
+                self.emphasis(id, "**");
+                self.block(1);
+            }
+            Tag::Dd => {
+                self.block(1);
+                self.children(id);
+                self.block(1);
+            }
+            Tag::Blockquote => self.blockquote(id),
+            Tag::Pre => self.pre(id),
+            Tag::Code | Tag::Kbd | Tag::Samp | Tag::Tt if !self.in_pre => self.inline_code(id),
+            Tag::A => self.link(id),
+            Tag::Img => self.image(id),
+            Tag::Strong | Tag::B => self.emphasis(id, "**"),
+            Tag::Em | Tag::I | Tag::Cite | Tag::Dfn | Tag::Var => self.emphasis(id, "*"),
+            Tag::Del | Tag::S | Tag::Strike => self.emphasis(id, "~~"),
+            Tag::Table => self.table(id),
+            Tag::Tr => {
+                self.block(1);
+                self.children(id);
+                self.block(1);
+            }
+            Tag::Td | Tag::Th => {
+                self.pending_space = true;
+                self.children(id);
+                self.pending_space = true;
+            }
+            _ => self.children(id),
+        }
+    }
+
+    fn heading(&mut self, id: NodeId, level: usize) {
+        self.block(2);
+        if self.inline_only > 0 || !self.md() {
+            self.children(id);
+            self.block(2);
+            return;
+        }
+        self.flush();
+        let mark = self.out.len();
+        for _ in 0..level {
+            self.out.push('#');
+        }
+        self.out.push(' ');
+        let body = self.out.len();
+        self.inline_only += 1;
+        self.children(id);
+        self.inline_only -= 1;
+        if self.out.len() == body {
+            self.out.truncate(mark);
+        }
+        self.pending_space = false;
+        self.block(2);
+    }
+
+    fn list(&mut self, id: NodeId, ordered: bool) {
+        if self.inline_only > 0 {
+            return self.children(id);
+        }
+        let nested = !self.list_counters.is_empty();
+        self.block(if nested { 1 } else { 2 });
+        self.list_counters.push(ordered.then_some(0));
+        self.children(id);
+        self.list_counters.pop();
+        self.block(if nested { 1 } else { 2 });
+    }
+
+    fn list_item(&mut self, id: NodeId) {
+        if self.inline_only > 0 {
+            self.pending_space = true;
+            return self.children(id);
+        }
+        self.block(1);
+        let md = self.md();
+        let marker = match self.list_counters.last_mut() {
+            Some(Some(n)) => {
+                *n += 1;
+                format!("{n}. ")
+            }
+            _ if md => "- ".to_owned(),
+            _ => String::new(),
+        };
+        let saved = self.prefix.len();
+        self.marker_prefix = Some(format!("{}{}", self.prefix, marker));
+        for _ in 0..marker.len() {
+            self.prefix.push(' ');
+        }
+        self.children(id);
+        self.marker_prefix = None;
+        self.prefix.truncate(saved);
+        self.block(1);
+    }
+
+    fn blockquote(&mut self, id: NodeId) {
+        if self.inline_only > 0 || !self.md() {
+            self.block(2);
+            self.children(id);
+            self.block(2);
+            return;
+        }
+        self.block(2);
+        let saved = self.prefix.len();
+        if let Some(marker) = self.marker_prefix.take() {
+            // A quote as the first thing in a list item keeps the item's marker.
+            self.flush_marker(marker);
+        }
+        self.prefix.push_str("> ");
+        self.children(id);
+        self.block(2);
+        // Pay the break while still inside, so the quote's last line is not left open.
+        self.prefix.truncate(saved);
+    }
+
+    fn flush_marker(&mut self, marker: String) {
+        self.flush();
+        self.out.push_str(&marker);
+        self.pending_break = 0;
+    }
+
+    fn pre(&mut self, id: NodeId) {
+        let mut code = String::new();
+        self.collect_pre_text(id, &mut code);
+        let code = code.trim_start_matches('\n').trim_end();
+        if code.is_empty() {
+            return;
+        }
+        if self.inline_only > 0 {
+            self.flush();
+            self.text(code);
+            return;
+        }
+        self.block(2);
+        self.flush();
+        if self.md() {
+            let fence = "`".repeat(longest_run(code, '`').max(2) + 1);
+            self.out.push_str(&fence);
+            if let Some(lang) = code_language(self.dom, id) {
+                self.out.push_str(&lang);
+            }
+            self.out.push('\n');
+            self.write_lines(code);
+            self.out.push('\n');
+            self.out.push_str(&self.prefix);
+            self.out.push_str(&fence);
+        } else {
+            self.write_lines(code);
+        }
+        self.block(2);
+    }
+
+    fn write_lines(&mut self, code: &str) {
+        for (i, line) in code.split('\n').enumerate() {
+            if i > 0 {
+                self.out.push('\n');
+                self.out.push_str(&self.prefix);
+            } else if !self.out.ends_with('\n') && !self.out.ends_with(self.prefix.as_str()) {
+                self.out.push_str(&self.prefix);
+            }
+            self.out.push_str(line.trim_end_matches('\r'));
+        }
+    }
+
+    fn collect_pre_text(&self, id: NodeId, out: &mut String) {
+        let end = self.dom.subtree_end(id);
+        for i in id + 1..end {
+            if self.dropped[i as usize] {
+                continue;
+            }
+            let node = self.dom.node(i);
+            match node.kind {
+                Kind::Text => out.push_str(self.dom.text(i)),
+                Kind::Element if node.tag == Tag::Br => out.push('\n'),
+                _ => {}
+            }
+        }
+    }
+
+    fn inline_code(&mut self, id: NodeId) {
+        let raw = self.dom.raw_text(id);
+        let code = raw.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+        if code.is_empty() {
+            return;
+        }
+        self.flush();
+        if self.md() {
+            let ticks = "`".repeat(longest_run(&code, '`') + 1);
+            let pad = if code.starts_with('`') || code.ends_with('`') {
+                " "
+            } else {
+                ""
+            };
+            self.out.push_str(&ticks);
+            self.out.push_str(pad);
+            self.out.push_str(&code);
+            self.out.push_str(pad);
+            self.out.push_str(&ticks);
+        } else {
+            self.out.push_str(&code);
+        }
+    }
+
+    fn emphasis(&mut self, id: NodeId, marker: &str) {
+        if !self.md() || self.in_pre {
+            return self.children(id);
+        }
+        self.flush();
+        let mark = self.out.len();
+        self.out.push_str(marker);
+        let body = self.out.len();
+        self.children(id);
+        if self.out.len() == body {
+            self.out.truncate(mark);
+            return;
+        }
+        // Markers must hug the text: a trailing space moves outside (it is still pending).
+        let trimmed = self.out.trim_end().len();
+        self.out.truncate(trimmed.max(body));
+        if self.out.len() == body {
+            self.out.truncate(mark);
+            return;
+        }
+        self.out.push_str(marker);
+    }
+
+    fn link(&mut self, id: NodeId) {
+        let href = self.dom.attr(id, "href").map(str::trim).unwrap_or("");
+        let target = if self.md() && !href.is_empty() && !href.starts_with('#') {
+            self.absolute(href)
+        } else {
+            None
+        };
+        let Some(target) = target else {
+            return self.children(id);
+        };
+        self.flush();
+        let mark = self.out.len();
+        self.out.push('[');
+        let body = self.out.len();
+        self.inline_only += 1;
+        self.children(id);
+        self.inline_only -= 1;
+        let trimmed = self.out.trim_end().len();
+        self.out.truncate(trimmed.max(body));
+        if self.out.len() == body {
+            self.out.truncate(mark);
+            return;
+        }
+        self.out.push_str("](");
+        self.out.push_str(&target);
+        self.out.push(')');
+    }
+
+    fn image(&mut self, id: NodeId) {
+        if !self.md() {
+            return;
+        }
+        let alt = self
+            .dom
+            .attr(id, "alt")
+            .map(|a| a.split_ascii_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_default();
+        if alt.is_empty() {
+            return;
+        }
+        let src = self
+            .dom
+            .attr(id, "src")
+            .filter(|s| !s.trim().is_empty() && !s.starts_with("data:"))
+            .or_else(|| self.dom.attr(id, "data-src"));
+        let alt = alt.replace(['[', ']'], "");
+        self.flush();
+        match src.and_then(|s| self.absolute(s.trim())) {
+            Some(url) => {
+                self.out.push_str("![");
+                self.out.push_str(&alt);
+                self.out.push_str("](");
+                self.out.push_str(&url);
+                self.out.push(')');
+            }
+            None => {
+                self.out.push_str("![");
+                self.out.push_str(&alt);
+                self.out.push_str("]()");
+            }
+        }
+    }
+
+    /// `href` resolved against the base, with the characters that would end a Markdown
+    /// link target escaped. `javascript:` links are not links.
+    fn absolute(&self, href: &str) -> Option<String> {
+        if href.len() > 4096 {
+            return None;
+        }
+        let url = self.base.join(href).ok()?;
+        if !matches!(url.scheme(), "http" | "https" | "mailto" | "ftp") {
+            return None;
+        }
+        let s = url.as_str();
+        if s.contains(['(', ')', ' ']) {
+            Some(
+                s.replace('(', "%28")
+                    .replace(')', "%29")
+                    .replace(' ', "%20"),
+            )
+        } else {
+            Some(s.to_owned())
+        }
+    }
+
+    fn table(&mut self, id: NodeId) {
+        let rows = self.table_rows(id);
+        let Some(rows) = rows else {
+            // A layout table: its cells are just blocks.
+            self.block(2);
+            self.children(id);
+            self.block(2);
+            return;
+        };
+        if rows.is_empty() {
+            return;
+        }
+        if self.inline_only > 0 || !self.md() {
+            self.block(2);
+            for row in &rows {
+                self.block(1);
+                self.flush();
+                self.out.push_str(&row.join(" | "));
+            }
+            self.block(2);
+            return;
+        }
+        let columns = rows
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+            .clamp(1, MAX_TABLE_COLUMNS);
+        self.block(2);
+        self.flush();
+        for (r, row) in rows.iter().enumerate() {
+            if r > 0 {
+                self.out.push('\n');
+                self.out.push_str(&self.prefix);
+            }
+            self.out.push('|');
+            for c in 0..columns {
+                self.out.push(' ');
+                self.out.push_str(row.get(c).map_or("", String::as_str));
+                self.out.push_str(" |");
+            }
+            if r == 0 {
+                self.out.push('\n');
+                self.out.push_str(&self.prefix);
+                self.out.push('|');
+                for _ in 0..columns {
+                    self.out.push_str(" --- |");
+                }
+            }
+        }
+        self.block(2);
+    }
+
+    /// Cells of a data table rendered inline, or `None` for a layout table (one that
+    /// nests tables or holds long block content in a cell).
+    fn table_rows(&self, table: NodeId) -> Option<Vec<Vec<String>>> {
+        let end = self.dom.subtree_end(table);
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut i = table + 1;
+        while i < end {
+            let node = self.dom.node(i);
+            if self.dropped[i as usize] {
+                i = self.dom.subtree_end(i);
+                continue;
+            }
+            match node.tag {
+                Tag::Table => return None,
+                Tag::Tr => rows.push(Vec::new()),
+                Tag::Td | Tag::Th => {
+                    let cell_end = self.dom.subtree_end(i);
+                    if (i + 1..cell_end).any(|d| {
+                        matches!(
+                            self.dom.node(d).tag,
+                            Tag::Table
+                                | Tag::P
+                                | Tag::Div
+                                | Tag::Ul
+                                | Tag::Ol
+                                | Tag::Pre
+                                | Tag::H1
+                                | Tag::H2
+                                | Tag::H3
+                        ) && self.dom.raw_text(d).len() > 200
+                    }) {
+                        return None;
+                    }
+                    if rows.is_empty() {
+                        rows.push(Vec::new());
+                    }
+                    let mut cell = Writer::new(self.dom, self.dropped, self.base, self.mode);
+                    cell.inline_only = 1;
+                    cell.children(i);
+                    let text = cell.out.trim().replace('|', "\\|").replace('\n', " ");
+                    let row = rows.last_mut().expect("a row was pushed");
+                    if row.len() < MAX_TABLE_COLUMNS {
+                        row.push(text);
+                        let span = self
+                            .dom
+                            .attr(i, "colspan")
+                            .and_then(|s| s.trim().parse::<usize>().ok())
+                            .unwrap_or(1);
+                        for _ in 1..span.min(MAX_TABLE_COLUMNS - row.len() + 1) {
+                            row.push(String::new());
+                        }
+                    }
+                    i = cell_end;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        rows.retain(|r| !r.is_empty());
+        Some(rows)
+    }
+}
+
+/// Language of a code block from `class` on the `<pre>` or its `<code>`: `language-x`,
+/// `lang-x`, `highlight-x`, `highlight-source-x`, `brush: x`.
+fn code_language(dom: &Dom, pre: NodeId) -> Option<String> {
+    let end = dom.subtree_end(pre);
+    let candidates = std::iter::once(pre)
+        .chain(
+            (pre + 1..end)
+                .filter(|&i| dom.node(i).tag == Tag::Code)
+                .take(1),
+        )
+        .chain(std::iter::once(dom.node(pre).parent));
+    for id in candidates {
+        if id == crate::dom::NONE || dom.node(id).kind != Kind::Element {
+            continue;
+        }
+        let Some(class) = dom.attr(id, "class") else {
+            continue;
+        };
+        let mut words = class.split_ascii_whitespace();
+        while let Some(word) = words.next() {
+            let lower = word.to_ascii_lowercase();
+            let lang = [
+                "language-",
+                "lang-",
+                "highlight-source-",
+                "highlight-",
+                "sourcecode-",
+            ]
+            .iter()
+            .find_map(|p| lower.strip_prefix(p))
+            .map(str::to_owned)
+            .or_else(|| {
+                if lower == "brush:" {
+                    words
+                        .next()
+                        .map(|w| w.trim_end_matches(';').to_ascii_lowercase())
+                } else {
+                    lower
+                        .strip_prefix("brush:")
+                        .map(|w| w.trim_end_matches(';').to_owned())
+                }
+            });
+            if let Some(lang) = lang.filter(|l| {
+                !l.is_empty()
+                    && l.len() <= 32
+                    && l.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "+-#._".contains(c))
+            }) {
+                return Some(lang);
+            }
+        }
+    }
+    None
+}
+
+fn longest_run(s: &str, ch: char) -> usize {
+    let mut best = 0;
+    let mut cur = 0;
+    for c in s.chars() {
+        if c == ch {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
+}

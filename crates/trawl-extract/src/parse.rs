@@ -1,0 +1,827 @@
+//! A lenient, fast HTML parser that builds a [`Dom`].
+//!
+//! Why not html5ever: it parses at roughly 60 MB/s here, which alone would spend the whole
+//! time budget of the extractor (issue 3 asks for 320 pages/s on pages averaging 170 KB).
+//! This parser covers what extraction needs from the HTML spec: raw-text elements
+//! (script, style, textarea, title), comments, character references, void elements and
+//! the implied end tags that matter for structure (p, li, dt/dd, table parts, option),
+//! and it never fails: any byte string gives a tree. It does not do the adoption agency
+//! algorithm or foster parenting; mis-nested inline tags just close at the next matching
+//! end tag, which is harmless for reading text.
+//!
+//! Bounds: nesting is capped at [`MAX_DEPTH`] (deeper elements become children of the
+//! deepest open one), and end-tag matching looks at most that far up the stack, so time is
+//! linear in the input size.
+
+use memchr::{memchr, memchr2};
+
+use crate::dom::{Attr, Dom, Kind, NONE, Node, NodeId, Span, Tag};
+use crate::entities::ENTITIES;
+
+/// Deepest element nesting kept; deeper start tags attach to the deepest open element.
+pub(crate) const MAX_DEPTH: usize = 192;
+
+/// Attributes the extractor reads; others are dropped at parse time.
+const KEPT_ATTRS: &[&str] = &[
+    "class",
+    "id",
+    "href",
+    "src",
+    "data-src",
+    "alt",
+    "lang",
+    "content",
+    "name",
+    "property",
+    "rel",
+    "itemprop",
+    "type",
+    "charset",
+    "http-equiv",
+    "datetime",
+    "role",
+    "colspan",
+];
+
+/// Parse `html` into a tree. Never fails.
+pub(crate) fn parse(html: &str) -> Dom {
+    let mut p = Parser {
+        dom: Dom {
+            nodes: Vec::with_capacity(html.len() / 40 + 16),
+            attrs: Vec::with_capacity(html.len() / 200 + 16),
+            buf: String::with_capacity(html.len() / 3 + 16),
+            html_lang: None,
+        },
+        stack: Vec::with_capacity(64),
+        src: html.as_bytes(),
+        html,
+    };
+    p.dom.nodes.push(Node {
+        kind: Kind::Document,
+        tag: Tag::None,
+        hidden: false,
+        parent: NONE,
+        first_child: NONE,
+        last_child: NONE,
+        next_sibling: NONE,
+        text: Span::default(),
+        attr_start: 0,
+        attr_len: 0,
+    });
+    p.stack.push(0);
+    p.run();
+    p.dom
+}
+
+struct Parser<'a> {
+    dom: Dom,
+    /// Open elements; `stack[0]` is the document node.
+    stack: Vec<NodeId>,
+    src: &'a [u8],
+    html: &'a str,
+}
+
+impl Parser<'_> {
+    fn run(&mut self) {
+        let src = self.src;
+        let mut pos = 0;
+        while pos < src.len() {
+            let Some(off) = memchr(b'<', &src[pos..]) else {
+                self.text(pos, src.len());
+                break;
+            };
+            let lt = pos + off;
+            if lt > pos {
+                self.text(pos, lt);
+            }
+            pos = self.markup(lt);
+        }
+    }
+
+    /// Handle markup starting at `<` (index `lt`); returns where to continue.
+    fn markup(&mut self, lt: usize) -> usize {
+        let src = self.src;
+        let next = src.get(lt + 1).copied().unwrap_or(0);
+        if next == b'!' {
+            if src[lt..].starts_with(b"<!--") {
+                return match find(src, lt + 4, b"-->") {
+                    Some(end) => end + 3,
+                    None => src.len(),
+                };
+            }
+            if src[lt..].starts_with(b"<![CDATA[") {
+                let end = find(src, lt + 9, b"]]>").unwrap_or(src.len());
+                self.text(lt + 9, end);
+                return (end + 3).min(src.len());
+            }
+            return skip_past_gt(src, lt + 2);
+        }
+        if next == b'?' {
+            return skip_past_gt(src, lt + 2);
+        }
+        if next == b'/' {
+            let name_start = lt + 2;
+            let name_end = scan_name(src, name_start);
+            if name_end == name_start {
+                // `</>` or `</ junk>`: a bogus comment.
+                return skip_past_gt(src, name_start);
+            }
+            let mut lower = [0u8; 16];
+            let tag = tag_of(&src[name_start..name_end], &mut lower);
+            self.end_tag(tag, &src[name_start..name_end]);
+            return skip_past_gt(src, name_end);
+        }
+        if !next.is_ascii_alphabetic() {
+            self.text(lt, lt + 1);
+            return lt + 1;
+        }
+        self.start_tag(lt + 1)
+    }
+
+    fn start_tag(&mut self, name_start: usize) -> usize {
+        let src = self.src;
+        let name_end = scan_name(src, name_start);
+        let mut lower = [0u8; 16];
+        let tag = tag_of(&src[name_start..name_end], &mut lower);
+        let attr_start = self.dom.attrs.len() as u32;
+        let (end, self_closing, hidden) = self.attributes(name_end, tag);
+        let attr_len = self.dom.attrs.len() as u32 - attr_start;
+
+        match tag {
+            Tag::Html => {
+                if self.dom.html_lang.is_none() {
+                    self.dom.html_lang = self.attr_value(attr_start, attr_len, "lang");
+                }
+                self.dom.attrs.truncate(attr_start as usize);
+                return end;
+            }
+            Tag::Head | Tag::Body => {
+                self.dom.attrs.truncate(attr_start as usize);
+                return end;
+            }
+            _ => {}
+        }
+        self.close_implied(tag);
+        let id = self.append(Node {
+            kind: Kind::Element,
+            tag,
+            hidden,
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            text: Span::default(),
+            attr_start,
+            attr_len,
+        });
+        if tag.is_void() || self_closing {
+            return end;
+        }
+        match tag {
+            Tag::Script
+            | Tag::Style
+            | Tag::Noscript
+            | Tag::Noembed
+            | Tag::Noframes
+            | Tag::Iframe
+            | Tag::Xmp => {
+                // Raw text. Only JSON-LD scripts keep their text (metadata reads it).
+                let close = find_end_tag(src, end, &src[name_start..name_end]);
+                let keep = tag == Tag::Script
+                    && self
+                        .attr_value(attr_start, attr_len, "type")
+                        .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"));
+                if keep {
+                    self.raw_child(id, end, close);
+                }
+                skip_past_gt(src, close)
+            }
+            Tag::Title | Tag::Textarea => {
+                let close = find_end_tag(src, end, &src[name_start..name_end]);
+                self.stack.push(id);
+                self.text(end, close);
+                self.stack.pop();
+                skip_past_gt(src, close)
+            }
+            Tag::Plaintext => {
+                self.stack.push(id);
+                self.text(end, src.len());
+                self.stack.pop();
+                src.len()
+            }
+            _ => {
+                if self.stack.len() < MAX_DEPTH {
+                    self.stack.push(id);
+                }
+                end
+            }
+        }
+    }
+
+    /// Parse attributes from `pos` to the closing `>`. Returns (position after `>`,
+    /// self-closing, hidden).
+    fn attributes(&mut self, mut pos: usize, tag: Tag) -> (usize, bool, bool) {
+        let src = self.src;
+        let mut hidden = false;
+        let mut self_closing = false;
+        loop {
+            while pos < src.len() && (src[pos].is_ascii_whitespace() || src[pos] == b'/') {
+                self_closing = src[pos] == b'/';
+                pos += 1;
+            }
+            if pos >= src.len() {
+                return (pos, self_closing, hidden);
+            }
+            if src[pos] == b'>' {
+                return (pos + 1, self_closing, hidden);
+            }
+            self_closing = false;
+            let name_start = pos;
+            pos += 1; // an attribute name may start with any byte but these
+            while pos < src.len()
+                && !matches!(
+                    src[pos],
+                    b'=' | b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'
+                )
+            {
+                pos += 1;
+            }
+            let name = &src[name_start..pos];
+            while pos < src.len() && src[pos].is_ascii_whitespace() {
+                pos += 1;
+            }
+            let mut value = (0, 0);
+            if pos < src.len() && src[pos] == b'=' {
+                pos += 1;
+                while pos < src.len() && src[pos].is_ascii_whitespace() {
+                    pos += 1;
+                }
+                if pos < src.len() && (src[pos] == b'"' || src[pos] == b'\'') {
+                    let quote = src[pos];
+                    let vstart = pos + 1;
+                    let vend = memchr(quote, &src[vstart..]).map_or(src.len(), |o| vstart + o);
+                    value = (vstart, vend);
+                    pos = (vend + 1).min(src.len());
+                } else {
+                    let vstart = pos;
+                    while pos < src.len() && !src[pos].is_ascii_whitespace() && src[pos] != b'>' {
+                        pos += 1;
+                    }
+                    value = (vstart, pos);
+                }
+            }
+            self.attribute(name, value, tag, &mut hidden);
+        }
+    }
+
+    fn attribute(&mut self, name: &[u8], (vs, ve): (usize, usize), tag: Tag, hidden: &mut bool) {
+        if name.len() > 12 {
+            return;
+        }
+        let mut lower = [0u8; 12];
+        for (d, s) in lower.iter_mut().zip(name) {
+            *d = s.to_ascii_lowercase();
+        }
+        let lname = &lower[..name.len()];
+        let value = &self.src[vs..ve];
+        match lname {
+            b"hidden" => {
+                // `<input type=hidden>` is not what hides content.
+                if tag != Tag::Input {
+                    *hidden = true;
+                }
+                return;
+            }
+            b"aria-hidden" => {
+                *hidden |= value.eq_ignore_ascii_case(b"true");
+                return;
+            }
+            b"style" => {
+                *hidden |= style_hides(value);
+                return;
+            }
+            _ => {}
+        }
+        let Some(kept) = KEPT_ATTRS.iter().find(|k| k.as_bytes() == lname) else {
+            return;
+        };
+        let name_span = self.push_buf(kept);
+        let start = self.dom.buf.len();
+        decode_into(&self.html[vs..ve], &mut self.dom.buf, true);
+        let value_span = Span {
+            start: start as u32,
+            len: (self.dom.buf.len() - start) as u32,
+        };
+        self.dom.attrs.push(Attr {
+            name: name_span,
+            value: value_span,
+        });
+    }
+
+    fn attr_value(&self, start: u32, len: u32, name: &str) -> Option<String> {
+        self.dom.attrs[start as usize..(start + len) as usize]
+            .iter()
+            .find(|a| self.dom.span(a.name) == name)
+            .map(|a| self.dom.span(a.value).to_owned())
+    }
+
+    fn push_buf(&mut self, s: &str) -> Span {
+        let start = self.dom.buf.len();
+        self.dom.buf.push_str(s);
+        Span {
+            start: start as u32,
+            len: s.len() as u32,
+        }
+    }
+
+    fn end_tag(&mut self, tag: Tag, name: &[u8]) {
+        if matches!(tag, Tag::Html | Tag::Head | Tag::Body) {
+            return;
+        }
+        if tag == Tag::Br {
+            // `</br>` is a line break in every browser.
+            self.close_implied(Tag::Br);
+            self.append(element(Tag::Br));
+            return;
+        }
+        // Find the nearest open element with this tag. For unknown tags we cannot compare
+        // names (they are not stored), so an unknown end tag closes the nearest unknown
+        // element only if it is the current one.
+        let top = self.stack.len();
+        let limit = top.saturating_sub(MAX_DEPTH).max(1);
+        if tag == Tag::Other {
+            // Unknown names are not stored, so close the nearest unknown element within a
+            // few levels (custom elements usually close right after their last child).
+            let _ = name;
+            for i in (top.saturating_sub(8).max(1)..top).rev() {
+                if self.dom.node(self.stack[i]).tag == Tag::Other {
+                    self.stack.truncate(i);
+                    return;
+                }
+            }
+            return;
+        }
+        for i in (limit..top).rev() {
+            let open = self.dom.node(self.stack[i]).tag;
+            if open == tag {
+                self.stack.truncate(i);
+                return;
+            }
+            // An end tag does not close past these scope boundaries.
+            if is_scope_boundary(open) && !closes_across(tag) {
+                return;
+            }
+        }
+    }
+
+    /// Close the elements that a start tag of `tag` implies are finished.
+    fn close_implied(&mut self, tag: Tag) {
+        let closes_p = !tag.is_inline()
+            && !matches!(
+                tag,
+                Tag::Li
+                    | Tag::Dt
+                    | Tag::Dd
+                    | Tag::Td
+                    | Tag::Th
+                    | Tag::Tr
+                    | Tag::Option
+                    | Tag::Optgroup
+                    | Tag::Script
+                    | Tag::Style
+                    | Tag::Noscript
+                    | Tag::Template
+                    | Tag::Meta
+                    | Tag::Link
+                    | Tag::Title
+                    | Tag::Base
+                    | Tag::Iframe
+                    | Tag::Svg
+                    | Tag::Math
+                    | Tag::Object
+                    | Tag::Embed
+                    | Tag::Textarea
+                    | Tag::Select
+                    | Tag::Button
+                    | Tag::Input
+                    | Tag::Caption
+                    | Tag::Col
+                    | Tag::Colgroup
+                    | Tag::Tbody
+                    | Tag::Thead
+                    | Tag::Tfoot
+            );
+        if closes_p {
+            self.close_in_scope(Tag::P, &[]);
+        }
+        match tag {
+            Tag::Li => self.close_in_scope(Tag::Li, &[Tag::Ul, Tag::Ol, Tag::Menu]),
+            Tag::Dt | Tag::Dd => {
+                self.close_in_scope(Tag::Dt, &[Tag::Dl]);
+                self.close_in_scope(Tag::Dd, &[Tag::Dl]);
+            }
+            Tag::Td | Tag::Th => {
+                self.close_in_scope(Tag::Td, &[Tag::Tr, Tag::Table]);
+                self.close_in_scope(Tag::Th, &[Tag::Tr, Tag::Table]);
+            }
+            Tag::Tr => {
+                self.close_in_scope(Tag::Tr, &[Tag::Table, Tag::Tbody, Tag::Thead, Tag::Tfoot])
+            }
+            Tag::Tbody | Tag::Thead | Tag::Tfoot => {
+                for t in [Tag::Tbody, Tag::Thead, Tag::Tfoot] {
+                    self.close_in_scope(t, &[Tag::Table]);
+                }
+            }
+            Tag::Option => self.close_top(Tag::Option),
+            Tag::Optgroup => {
+                self.close_top(Tag::Option);
+                self.close_top(Tag::Optgroup);
+            }
+            Tag::A => self.close_in_scope(Tag::A, &[]),
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
+                if let Some(&top) = self.stack.last()
+                    && self.dom.node(top).tag.heading_level().is_some()
+                {
+                    self.stack.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn close_top(&mut self, tag: Tag) {
+        if let Some(&top) = self.stack.last()
+            && self.dom.node(top).tag == tag
+        {
+            self.stack.pop();
+        }
+    }
+
+    /// Close the nearest open `tag` unless a scope boundary or one of `stop` comes first.
+    fn close_in_scope(&mut self, tag: Tag, stop: &[Tag]) {
+        let top = self.stack.len();
+        let limit = top.saturating_sub(MAX_DEPTH).max(1);
+        for i in (limit..top).rev() {
+            let open = self.dom.node(self.stack[i]).tag;
+            if open == tag {
+                self.stack.truncate(i);
+                return;
+            }
+            if is_scope_boundary(open) || stop.contains(&open) {
+                return;
+            }
+        }
+    }
+
+    fn append(&mut self, mut node: Node) -> NodeId {
+        let parent = *self.stack.last().unwrap_or(&0);
+        let id = self.dom.nodes.len() as NodeId;
+        node.parent = parent;
+        let last = self.dom.nodes[parent as usize].last_child;
+        if last == NONE {
+            self.dom.nodes[parent as usize].first_child = id;
+        } else {
+            self.dom.nodes[last as usize].next_sibling = id;
+        }
+        self.dom.nodes[parent as usize].last_child = id;
+        self.dom.nodes.push(node);
+        id
+    }
+
+    /// Append text `src[start..end]` (entities decoded) to the current element, merging
+    /// with a preceding text node.
+    fn text(&mut self, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        let parent = *self.stack.last().unwrap_or(&0);
+        let last = self.dom.nodes[parent as usize].last_child;
+        let buf_start = self.dom.buf.len();
+        decode_into(&self.html[start..end], &mut self.dom.buf, false);
+        let added = (self.dom.buf.len() - buf_start) as u32;
+        if last != NONE {
+            let prev = &mut self.dom.nodes[last as usize];
+            // Texts are appended in order, so the previous text node's span ends where
+            // this one starts only if nothing was pushed to the buffer in between.
+            if prev.kind == Kind::Text && (prev.text.start + prev.text.len) as usize == buf_start {
+                prev.text.len += added;
+                return;
+            }
+        }
+        self.append(Node {
+            kind: Kind::Text,
+            tag: Tag::None,
+            hidden: false,
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            text: Span {
+                start: buf_start as u32,
+                len: added,
+            },
+            attr_start: 0,
+            attr_len: 0,
+        });
+    }
+
+    /// A text child with `src[start..end]` verbatim (no entity decoding): JSON-LD.
+    fn raw_child(&mut self, parent: NodeId, start: usize, end: usize) {
+        let span = self.push_buf(&self.html[start..end.max(start)]);
+        self.stack.push(parent);
+        let id = self.append(element(Tag::None));
+        self.stack.pop();
+        let node = &mut self.dom.nodes[id as usize];
+        node.kind = Kind::Text;
+        node.text = span;
+    }
+}
+
+fn element(tag: Tag) -> Node {
+    Node {
+        kind: Kind::Element,
+        tag,
+        hidden: false,
+        parent: NONE,
+        first_child: NONE,
+        last_child: NONE,
+        next_sibling: NONE,
+        text: Span::default(),
+        attr_start: 0,
+        attr_len: 0,
+    }
+}
+
+/// Elements that end tags and implied closes do not look past.
+fn is_scope_boundary(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Table
+            | Tag::Td
+            | Tag::Th
+            | Tag::Caption
+            | Tag::Template
+            | Tag::Object
+            | Tag::Svg
+            | Tag::Math
+            | Tag::Button
+    )
+}
+
+/// End tags that may close across a scope boundary (the boundary itself, or table parts).
+fn closes_across(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Table
+            | Tag::Td
+            | Tag::Th
+            | Tag::Tr
+            | Tag::Tbody
+            | Tag::Thead
+            | Tag::Tfoot
+            | Tag::Caption
+            | Tag::Template
+            | Tag::Object
+            | Tag::Svg
+            | Tag::Math
+            | Tag::Button
+    )
+}
+
+fn tag_of(name: &[u8], lower: &mut [u8; 16]) -> Tag {
+    if name.len() > lower.len() {
+        return Tag::Other;
+    }
+    for (d, s) in lower.iter_mut().zip(name) {
+        *d = s.to_ascii_lowercase();
+    }
+    Tag::from_lower(&lower[..name.len()])
+}
+
+fn scan_name(src: &[u8], mut pos: usize) -> usize {
+    while pos < src.len()
+        && !matches!(
+            src[pos],
+            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'
+        )
+    {
+        pos += 1;
+    }
+    pos
+}
+
+fn skip_past_gt(src: &[u8], pos: usize) -> usize {
+    let pos = pos.min(src.len());
+    memchr(b'>', &src[pos..]).map_or(src.len(), |o| pos + o + 1)
+}
+
+fn find(src: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    let from = from.min(src.len());
+    memchr::memmem::find(&src[from..], needle).map(|o| from + o)
+}
+
+/// Position of `</name` (case-insensitive) at or after `from`, or the end of input.
+fn find_end_tag(src: &[u8], from: usize, name: &[u8]) -> usize {
+    let mut pos = from.min(src.len());
+    while let Some(off) = memchr(b'<', &src[pos..]) {
+        let lt = pos + off;
+        let after = lt + 2 + name.len();
+        if src.get(lt + 1) == Some(&b'/')
+            && after <= src.len()
+            && src[lt + 2..after].eq_ignore_ascii_case(name)
+            && src
+                .get(after)
+                .is_none_or(|b| matches!(b, b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/'))
+        {
+            return lt;
+        }
+        pos = lt + 1;
+    }
+    src.len()
+}
+
+fn style_hides(style: &[u8]) -> bool {
+    let mut compact = Vec::with_capacity(style.len());
+    compact.extend(
+        style
+            .iter()
+            .filter(|b| !b.is_ascii_whitespace())
+            .map(u8::to_ascii_lowercase),
+    );
+    memchr::memmem::find(&compact, b"display:none").is_some()
+        || memchr::memmem::find(&compact, b"visibility:hidden").is_some()
+}
+
+/// Append `s` to `out` with character references decoded. In text, NBSP becomes a plain
+/// space (the Markdown writer collapses whitespace anyway).
+pub(crate) fn decode_into(s: &str, out: &mut String, in_attribute: bool) {
+    let bytes = s.as_bytes();
+    let mut pos = 0;
+    loop {
+        let Some(off) = memchr2(b'&', 0xC2, &bytes[pos..]) else {
+            out.push_str(&s[pos..]);
+            return;
+        };
+        let at = pos + off;
+        out.push_str(&s[pos..at]);
+        if bytes[at] == 0xC2 {
+            // U+00A0 is C2 A0 in UTF-8.
+            if bytes.get(at + 1) == Some(&0xA0) && !in_attribute {
+                out.push(' ');
+            } else {
+                out.push_str(&s[at..at + 2]);
+            }
+            pos = at + 2;
+            continue;
+        }
+        match decode_reference(&bytes[at + 1..]) {
+            Some((ch, used)) => {
+                match ch {
+                    Decoded::Char('\u{a0}') if !in_attribute => out.push(' '),
+                    Decoded::Char(c) => out.push(c),
+                    Decoded::Str(t) => out.push_str(t),
+                }
+                pos = at + 1 + used;
+            }
+            None => {
+                out.push('&');
+                pos = at + 1;
+            }
+        }
+    }
+}
+
+enum Decoded {
+    Char(char),
+    Str(&'static str),
+}
+
+/// Decode the reference after an `&`: returns the text and how many bytes it used.
+fn decode_reference(rest: &[u8]) -> Option<(Decoded, usize)> {
+    if rest.first() == Some(&b'#') {
+        let (hex, start) = match rest.get(1) {
+            Some(b'x' | b'X') => (true, 2),
+            _ => (false, 1),
+        };
+        let mut end = start;
+        let mut value: u32 = 0;
+        while end < rest.len() && end - start < 8 {
+            let digit = match (hex, rest[end]) {
+                (_, b @ b'0'..=b'9') => (b - b'0') as u32,
+                (true, b @ b'a'..=b'f') => (b - b'a' + 10) as u32,
+                (true, b @ b'A'..=b'F') => (b - b'A' + 10) as u32,
+                _ => break,
+            };
+            value = value * if hex { 16 } else { 10 } + digit;
+            end += 1;
+        }
+        if end == start {
+            return None;
+        }
+        if rest.get(end) == Some(&b';') {
+            end += 1;
+        }
+        let ch = match value {
+            0 => '\u{fffd}',
+            // Windows-1252 remapping of C1 controls, as browsers do.
+            0x80..=0x9f => windows_1252_c1(value),
+            v => char::from_u32(v).unwrap_or('\u{fffd}'),
+        };
+        return Some((Decoded::Char(ch), end));
+    }
+    let mut end = 0;
+    while end < rest.len() && end < 32 && rest[end].is_ascii_alphanumeric() {
+        end += 1;
+    }
+    if end == 0 {
+        return None;
+    }
+    let name = std::str::from_utf8(&rest[..end]).ok()?;
+    let value = ENTITIES
+        .binary_search_by(|(n, _)| n.as_bytes().cmp(name.as_bytes()))
+        .ok()
+        .map(|i| ENTITIES[i].1)?;
+    let with_semicolon = rest.get(end) == Some(&b';');
+    // Without `;` only the legacy few are recognised (as browsers do).
+    if !with_semicolon && !matches!(name, "amp" | "lt" | "gt" | "quot" | "nbsp" | "copy" | "reg") {
+        return None;
+    }
+    let used = end + usize::from(with_semicolon);
+    let mut chars = value.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some((Decoded::Char(c), used)),
+        _ => Some((Decoded::Str(value), used)),
+    }
+}
+
+fn windows_1252_c1(v: u32) -> char {
+    const TABLE: [u16; 32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+        0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
+        0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ];
+    char::from_u32(TABLE[(v - 0x80) as usize] as u32).unwrap_or('\u{fffd}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(dom: &Dom) -> Vec<String> {
+        (0..dom.nodes.len() as NodeId)
+            .filter(|&i| dom.node(i).kind == Kind::Text)
+            .map(|i| dom.text(i).to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn entities_are_decoded() {
+        let dom = parse("<p>caf&eacute; &amp; &#8212; &#x41; &nbsp;x &bogus; &amp</p>");
+        assert_eq!(texts(&dom), vec!["café & — A  x &bogus; &"]);
+    }
+
+    #[test]
+    fn implied_ends_make_siblings() {
+        let dom = parse("<ul><li>a<li>b</ul><p>one<p>two");
+        let lis: Vec<_> = (0..dom.nodes.len() as NodeId)
+            .filter(|&i| dom.node(i).tag == Tag::Li)
+            .collect();
+        assert_eq!(lis.len(), 2);
+        assert_eq!(dom.node(lis[0]).parent, dom.node(lis[1]).parent);
+        let ps: Vec<_> = (0..dom.nodes.len() as NodeId)
+            .filter(|&i| dom.node(i).tag == Tag::P)
+            .collect();
+        assert_eq!(dom.node(ps[0]).parent, dom.node(ps[1]).parent);
+    }
+
+    #[test]
+    fn script_text_is_skipped_but_json_ld_kept() {
+        let dom = parse(
+            r#"<script>if (a < b) { x = "</div>"; }</script><script type="application/ld+json">{"a":"&amp;"}</script><p>t</p>"#,
+        );
+        assert_eq!(texts(&dom), vec![r#"{"a":"&amp;"}"#, "t"]);
+    }
+
+    #[test]
+    fn hidden_elements_are_flagged() {
+        let dom = parse(r#"<div style="display: none">x</div><div hidden>y</div><div>z</div>"#);
+        let hidden: Vec<bool> = (0..dom.nodes.len() as NodeId)
+            .filter(|&i| dom.node(i).tag == Tag::Div)
+            .map(|i| dom.node(i).hidden)
+            .collect();
+        assert_eq!(hidden, vec![true, true, false]);
+    }
+
+    #[test]
+    fn deep_nesting_is_capped() {
+        let html = "<div>".repeat(10_000) + "deep";
+        let dom = parse(&html);
+        let mut depth = 0;
+        let mut cur = (dom.nodes.len() - 1) as NodeId;
+        while dom.node(cur).parent != NONE {
+            cur = dom.node(cur).parent;
+            depth += 1;
+        }
+        assert!(depth <= MAX_DEPTH + 1, "depth {depth}");
+    }
+}

@@ -1,0 +1,520 @@
+//! The extractor from the outside: Markdown fidelity, metadata, charsets, body kinds,
+//! boilerplate removal, robustness, and real pages of the shared benchmark (read in place).
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use trawl_core::{ErrorCode, PageType};
+use trawl_extract::{ExtractOptions, decode_html, extract};
+use url::Url;
+
+fn url() -> Url {
+    Url::parse("https://news.example.com/2024/05/01/story.html").unwrap()
+}
+
+fn html(body: &str) -> trawl_core::Document {
+    extract(
+        body.as_bytes(),
+        Some("text/html; charset=utf-8"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .expect("extract")
+}
+
+/// A paragraph long enough to count as running text.
+fn para(topic: &str) -> String {
+    format!(
+        "<p>{topic} is discussed here at length, with details, examples, and a few asides that a reader would \
+         want to keep, because this is the body of the page and not its furniture.</p>"
+    )
+}
+
+fn article_page(inner: &str) -> String {
+    format!(
+        r#"<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>Story title | News</title>
+        <meta property="og:title" content="Story title">
+        <meta property="og:site_name" content="Example News">
+        <meta property="og:type" content="article">
+        <meta name="description" content="A story about things.">
+        <meta name="author" content="Jane Doe">
+        <meta property="article:published_time" content="2024-05-01T10:00:00Z">
+        <link rel="canonical" href="/2024/05/01/story.html">
+        </head><body>
+        <header class="site-header"><nav><ul><li><a href="/">Home</a></li><li><a href="/world">World</a></li></ul></nav></header>
+        <div id="cookie-banner"><p>We use cookies to improve your experience. Accept all cookies?</p></div>
+        <main><article>
+        {inner}
+        <div class="share-bar"><a href="https://twitter.com/share">Share on Twitter</a> <a href="https://facebook.com/share">Share on Facebook</a></div>
+        </article>
+        <section class="related-articles"><h3>Related</h3><ul><li><a href="/a">Another story entirely</a></li><li><a href="/b">Yet another story</a></li></ul></section>
+        <div id="comments" class="comments"><h3>Comments</h3><div class="comment"><p>Commenter Bob says this article is wonderful and he will share it with all of his friends tomorrow.</p></div></div>
+        </main>
+        <footer><p>Copyright Example News 2024. All rights reserved.</p></footer>
+        </body></html>"#
+    )
+}
+
+#[test]
+fn markdown_keeps_headings_lists_emphasis_and_absolute_links() {
+    let inner = format!(
+        "<h1>Story title</h1>{}<h2>Second part</h2>{}<h3>Detail</h3>\
+         <p>Read <a href=\"/docs/guide?x=1\">the guide</a> and <strong>bold</strong> and <em>italic</em> words.</p>\
+         <ul><li>first item<ul><li>nested item</li></ul></li><li>second item</li></ul>\
+         <ol><li>one</li><li>two</li></ol>{}",
+        para("The first topic"),
+        para("The second topic"),
+        para("The third topic"),
+    );
+    let doc = html(&article_page(&inner));
+    let md = &doc.markdown;
+    assert!(md.contains("## Second part\n"), "{md}");
+    assert!(md.contains("### Detail\n"), "{md}");
+    assert!(
+        md.contains("[the guide](https://news.example.com/docs/guide?x=1)"),
+        "{md}"
+    );
+    assert!(md.contains("**bold**") && md.contains("*italic*"), "{md}");
+    assert!(
+        md.contains("- first item\n  - nested item\n- second item"),
+        "{md}"
+    );
+    assert!(md.contains("1. one\n2. two"), "{md}");
+    assert!(md.contains("The first topic is discussed"), "{md}");
+}
+
+#[test]
+fn boilerplate_is_dropped() {
+    let inner = format!("{}{}{}", para("Alpha"), para("Beta"), para("Gamma"));
+    let doc = html(&article_page(&inner));
+    let md = &doc.markdown;
+    for junk in [
+        "Home",
+        "cookies",
+        "Share on Twitter",
+        "Another story entirely",
+        "Commenter Bob",
+        "Copyright",
+    ] {
+        assert!(!md.contains(junk), "{junk:?} should be dropped:\n{md}");
+    }
+    assert!(
+        md.contains("Alpha is discussed") && md.contains("Gamma is discussed"),
+        "{md}"
+    );
+    assert!(doc.quality_score >= 0.5, "quality {}", doc.quality_score);
+}
+
+#[test]
+fn comments_are_kept_when_asked() {
+    let inner = format!("{}{}{}", para("Alpha"), para("Beta"), para("Gamma"));
+    let page = article_page(&inner);
+    let opts = ExtractOptions {
+        include_comments: true,
+    };
+    let with = extract(page.as_bytes(), Some("text/html"), &url(), &opts).unwrap();
+    let without = extract(
+        page.as_bytes(),
+        Some("text/html"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert!(!without.markdown.contains("Commenter Bob"));
+    assert!(with.markdown.contains("Commenter Bob"), "{}", with.markdown);
+}
+
+#[test]
+fn code_blocks_keep_language_and_whitespace() {
+    let inner = format!(
+        "{}<pre><code class=\"language-rust\">fn main() {{\n    if a &lt; b {{\n        println!(\"hi\");\n    }}\n}}</code></pre>\
+         <div class=\"highlight-python\"><pre>def f():\n    return 1</pre></div>\
+         <p>Call <code>f()</code> to get one.</p>{}",
+        para("Code"),
+        para("More code"),
+    );
+    let doc = html(&article_page(&inner));
+    let md = &doc.markdown;
+    assert!(
+        md.contains(
+            "```rust\nfn main() {\n    if a < b {\n        println!(\"hi\");\n    }\n}\n```"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("```python\ndef f():\n    return 1\n```"),
+        "{md}"
+    );
+    assert!(md.contains("Call `f()` to get one."), "{md}");
+}
+
+#[test]
+fn tables_become_gfm_tables() {
+    let inner = format!(
+        "{}<table><thead><tr><th>Name</th><th>Value</th></tr></thead>\
+         <tbody><tr><td>alpha</td><td>1 | 2</td></tr><tr><td colspan=2>wide</td></tr></tbody></table>{}",
+        para("Tables"),
+        para("After the table"),
+    );
+    let doc = html(&article_page(&inner));
+    let md = &doc.markdown;
+    assert!(
+        md.contains("| Name | Value |\n| --- | --- |\n| alpha | 1 \\| 2 |\n| wide |  |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn images_become_alt_text_and_base_href_is_used() {
+    let page = format!(
+        "<html><head><base href=\"https://cdn.example.org/assets/\"></head><body><article>{}\
+         <p>See <img src=\"pic.png\" alt=\"a red bicycle\"> and <a href=\"page.html\">this page</a>.</p>{}</article></body></html>",
+        para("Images"),
+        para("More images")
+    );
+    let doc = html(&page);
+    assert!(
+        doc.markdown
+            .contains("![a red bicycle](https://cdn.example.org/assets/pic.png)"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        doc.markdown
+            .contains("[this page](https://cdn.example.org/assets/page.html)"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        !doc.text.contains("bicycle"),
+        "alt text stays out of plain text"
+    );
+}
+
+#[test]
+fn metadata_fields_are_read() {
+    let inner = format!(
+        "<script type=\"application/ld+json\">{{\"@context\":\"https://schema.org\",\"@type\":\"NewsArticle\",\"headline\":\"LD headline\",\"author\":{{\"@type\":\"Person\",\"name\":\"Jane Doe\"}},\"datePublished\":\"2024-05-01\"}}</script>{}{}",
+        para("Meta"),
+        para("Data")
+    );
+    let doc = html(&article_page(&inner));
+    assert_eq!(doc.title.as_deref(), Some("Story title"));
+    assert_eq!(doc.byline.as_deref(), Some("Jane Doe"));
+    assert_eq!(doc.published.as_deref(), Some("2024-05-01"));
+    assert_eq!(doc.language.as_deref(), Some("en-GB"));
+    assert_eq!(doc.site_name.as_deref(), Some("Example News"));
+    assert_eq!(doc.description.as_deref(), Some("A story about things."));
+    assert_eq!(
+        doc.canonical_url.as_deref(),
+        Some("https://news.example.com/2024/05/01/story.html")
+    );
+    assert_eq!(doc.page_type, PageType::Article);
+    assert_eq!(doc.json_ld.len(), 1);
+    assert_eq!(doc.json_ld[0]["headline"], "LD headline");
+    assert!(doc.word_count > 40, "{}", doc.word_count);
+    assert!(doc.text.contains("Meta is discussed") && !doc.text.contains("**"));
+}
+
+#[test]
+fn page_type_follows_json_ld_then_og_then_url() {
+    let product = "<html><head><script type=\"application/ld+json\">{\"@graph\":[{\"@type\":\"Product\",\"name\":\"Widget\"}]}</script>\
+                   <meta property=\"og:type\" content=\"article\"></head><body><p>A widget.</p></body></html>";
+    assert_eq!(html(product).page_type, PageType::Product);
+    let og = "<html><head><meta property=\"og:type\" content=\"video.other\"></head><body><p>x</p></body></html>";
+    assert_eq!(html(og).page_type, PageType::Video);
+    let docs = extract(
+        b"<p>x</p>",
+        Some("text/html"),
+        &Url::parse("https://docs.example.com/guide/install").unwrap(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(docs.page_type, PageType::Documentation);
+}
+
+#[test]
+fn windows_1251_page_with_only_meta_charset_decodes() {
+    let text = "<html><head><meta charset=\"windows-1251\"><title>Новости</title></head><body><article><p>Съешь же ещё этих мягких французских булок, да выпей чаю. \
+                Это длинный абзац русского текста, который должен прочитаться правильно, без кракозябр и вопросительных знаков.</p></article></body></html>";
+    let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(text);
+    assert!(
+        std::str::from_utf8(&bytes).is_err(),
+        "the fixture really is windows-1251"
+    );
+    let doc = extract(
+        &bytes,
+        Some("text/html"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(doc.title.as_deref(), Some("Новости"));
+    assert!(
+        doc.markdown
+            .contains("Съешь же ещё этих мягких французских булок"),
+        "{}",
+        doc.markdown
+    );
+    assert!(decode_html(&bytes, None).contains("Новости"));
+}
+
+#[test]
+fn text_markdown_and_json_pass_through() {
+    let doc = extract(
+        b"just some text\nover lines",
+        Some("text/plain"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(doc.markdown, "just some text\nover lines");
+    assert_eq!(doc.word_count, 5);
+    let doc = extract(
+        b"# Title\n\nBody *md*.",
+        Some("text/markdown; charset=utf-8"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(doc.title.as_deref(), Some("Title"));
+    assert_eq!(doc.markdown, "# Title\n\nBody *md*.");
+    let doc = extract(
+        br#"{"a": [1, 2]}"#,
+        Some("application/json"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        doc.markdown.starts_with("```json\n{\"a\": [1, 2]}\n```"),
+        "{}",
+        doc.markdown
+    );
+    assert_eq!(doc.page_type, PageType::Text);
+}
+
+#[test]
+fn unsupported_types_are_refused() {
+    for (bytes, ct) in [
+        (&b"\x89PNG\r\n\x1a\n\0\0"[..], Some("image/png")),
+        (b"PK\x03\x04\0\0\0", Some("application/zip")),
+        (b"\0\x01\x02\x03\xff\xfe\0\0", None),
+    ] {
+        let err = extract(bytes, ct, &url(), &ExtractOptions::default()).unwrap_err();
+        assert_eq!(err.code, ErrorCode::UnsupportedContent, "{ct:?}");
+    }
+}
+
+/// A one-page PDF with "Hello PDF world" in Helvetica, xref offsets computed.
+fn tiny_pdf() -> Vec<u8> {
+    let content = "BT /F1 24 Tf 72 720 Td (Hello PDF world) Tj ET";
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_owned(),
+        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".to_owned(),
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for off in offsets {
+        pdf.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    pdf
+}
+
+#[test]
+fn pdf_text_is_extracted() {
+    let doc = extract(
+        &tiny_pdf(),
+        Some("application/pdf"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert!(doc.text.contains("Hello PDF world"), "{:?}", doc.text);
+    assert_eq!(doc.page_type, PageType::Pdf);
+}
+
+#[test]
+fn broken_pdf_gives_a_clean_error() {
+    let mut broken = tiny_pdf();
+    broken.truncate(60);
+    let err = extract(
+        &broken,
+        Some("application/pdf"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.code, ErrorCode::UnsupportedContent);
+    let err = extract(
+        b"<html>not a pdf</html>",
+        Some("application/pdf"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.code, ErrorCode::UnsupportedContent);
+}
+
+#[test]
+fn forum_thread_keeps_all_posts() {
+    let posts: String = (1..=6)
+        .map(|i| format!("<div class=\"post\"><div class=\"post-author\"><a href=\"/u/{i}\">user{i}</a></div><div class=\"post-body\">{}</div></div>", para(&format!("Reply number {i}"))))
+        .collect();
+    let page = format!(
+        "<html><body><nav><a href=\"/\">Forum home</a></nav><div class=\"thread\"><h1>Thread</h1>{posts}</div><aside><p>Sidebar text about other threads on this forum.</p></aside></body></html>"
+    );
+    let doc = extract(
+        page.as_bytes(),
+        Some("text/html"),
+        &Url::parse("https://forum.example.com/t/some-thread/42").unwrap(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    for i in 1..=6 {
+        assert!(
+            doc.markdown
+                .contains(&format!("Reply number {i} is discussed")),
+            "post {i} missing:\n{}",
+            doc.markdown
+        );
+    }
+    assert!(!doc.markdown.contains("Sidebar text"));
+    assert_eq!(doc.page_type, PageType::Forum);
+}
+
+#[test]
+fn link_list_page_scores_low_quality() {
+    let links: String = (0..40)
+        .map(|i| format!("<li><a href=\"/p/{i}\">Link number {i}</a></li>"))
+        .collect();
+    let doc = html(&format!("<html><body><ul>{links}</ul></body></html>"));
+    assert!(
+        doc.quality_score < 0.5,
+        "quality {} for a link list",
+        doc.quality_score
+    );
+}
+
+// Robustness: each must simply finish without panicking.
+
+#[test]
+fn deeply_nested_input_finishes() {
+    let page = "<div>".repeat(100_000) + "text at the bottom" + &"</div>".repeat(100_000);
+    let doc = html(&page);
+    assert!(doc.text.contains("text at the bottom"));
+    let page = "<b><i>".repeat(50_000) + "x";
+    html(&page);
+    let page = "<table><tr><td>".repeat(30_000);
+    html(&page);
+    let page = "<ul><li>".repeat(50_000) + "deep item";
+    html(&page);
+}
+
+#[test]
+fn fifty_megabytes_finishes() {
+    let chunk = format!(
+        "<div class=\"c\">{}<a href=\"/x\">link</a></div>\n",
+        para("Bulk")
+    );
+    let page = chunk.repeat(50 * 1024 * 1024 / chunk.len());
+    let doc = html(&page);
+    assert!(doc.word_count > 1000);
+}
+
+#[test]
+fn binary_garbage_and_unclosed_tags_finish() {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let garbage: Vec<u8> = (0..1_000_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    let _ = extract(
+        &garbage,
+        Some("text/html"),
+        &url(),
+        &ExtractOptions::default(),
+    );
+    let _ = extract(&garbage, None, &url(), &ExtractOptions::default());
+    let tagsoup = "<p><b><a href=x><div><table><td><li><pre><code class='language-".repeat(20_000);
+    let _ = html(&tagsoup);
+    let _ = html("<!-- never closed <p>text");
+    let _ = html("<script>never closed");
+    let _ = html("<a href=\"unterminated attribute value");
+    let _ = html("&#xFFFFFFFF; &#0; &#55296; &");
+}
+
+#[test]
+fn huge_tables_finish() {
+    let rows: String = (0..20_000)
+        .map(|i| format!("<tr><td>{i}</td><td>value {i}</td><td>more</td></tr>"))
+        .collect();
+    let doc = html(&format!(
+        "<table><tr><th>n</th><th>v</th><th>m</th></tr>{rows}</table>"
+    ));
+    assert!(
+        doc.markdown.contains("| 19999 | value 19999 | more |"),
+        "{}",
+        &doc.markdown[..200.min(doc.markdown.len())]
+    );
+    let wide: String = (0..100_000)
+        .map(|i| format!("<td colspan=1000>{i}</td>"))
+        .collect();
+    html(&format!(
+        "<table><tr>{wide}</tr><tr><td>a</td></tr></table>"
+    ));
+}
+
+// Real pages from the shared benchmark, read in place (never copied into the repo).
+
+fn bench_page(id: &str) -> Option<Vec<u8>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/bench/extract/dev/html")
+        .join(format!("{id}.html.gz"));
+    let gz = std::fs::read(path).ok()?;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(&gz[..])
+        .read_to_end(&mut out)
+        .ok()?;
+    Some(out)
+}
+
+#[test]
+fn real_news_page_extracts_the_article() {
+    let Some(page) = bench_page("042bb7b5fedab6eac7db576522b89b93904c237d344bcbe14a6a5ab7f7335856")
+    else {
+        eprintln!("shared benchmark not found; skipping");
+        return;
+    };
+    let url = Url::parse("https://www.wsj.com/articles/google-stadia-microsoft-xcloud-apple-arcade-so-many-ways-to-playand-pay-11574168580").unwrap();
+    let doc = extract(&page, Some("text/html"), &url, &ExtractOptions::default()).unwrap();
+    assert!(
+        doc.markdown.contains("Gaming used to be so simple."),
+        "{}",
+        doc.markdown
+    );
+    assert!(doc.title.is_some());
+    assert!(doc.quality_score >= 0.5, "{}", doc.quality_score);
+}
