@@ -344,8 +344,10 @@ impl Router {
             ),
         };
         drop(slot);
-        let items = std::mem::take(&mut { attempt.items.clone() });
-        let outcome = self.outcome(&engine, attempt, &unsupported, start, qidx);
+        let mut attempt = attempt;
+        let items = std::mem::take(&mut attempt.items);
+        let mut outcome = self.outcome(&engine, attempt, &unsupported, start, qidx);
+        outcome.count = items.len();
         (outcome, engine, items)
     }
 

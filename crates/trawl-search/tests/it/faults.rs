@@ -1,0 +1,218 @@
+//! Each fault leaves the healthy engine's results intact, and the call returns.
+
+use trawl_search::{EngineOutcome, OutcomeKind, SearchData, SearchRequest};
+
+use crate::support::{Fake, Reply, fixture, serve};
+
+/// DuckDuckGo serving its real page, plus `faulty` as engine `name`.
+async fn search_with(name: &str, faulty: &Fake, timeout_ms: u64) -> SearchData {
+    let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-openclaw.html"))).await;
+    let mut cfg = crate::config(&[]);
+    cfg.set_base("duckduckgo", ddg.url());
+    cfg.set_base(name, faulty.url());
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("openclaw");
+    req.engines = vec!["duckduckgo".into(), name.into()];
+    req.timeout_ms = Some(timeout_ms);
+    let data = router.search(&req).await;
+    let healthy = outcome(&data, "duckduckgo");
+    assert_eq!(healthy.outcome, OutcomeKind::Ok, "{healthy:?}");
+    assert_eq!(healthy.count, 10);
+    let ddg_urls: Vec<String> =
+        trawl_search::engines::duckduckgo::parse(&fixture("duckduckgo/html-openclaw.html"))
+            .unwrap()
+            .into_iter()
+            .map(|i| i.url)
+            .collect();
+    for u in &ddg_urls {
+        assert!(data.hits.iter().any(|h| &h.url == u), "{u} missing");
+    }
+    assert!(!data.all_failed());
+    data
+}
+
+fn outcome<'a>(data: &'a SearchData, engine: &str) -> &'a EngineOutcome {
+    data.engines.iter().find(|o| o.engine == engine).unwrap()
+}
+
+#[tokio::test]
+async fn hung_engine_times_out() {
+    let hung = serve(|_| Reply::Hang).await;
+    let data = search_with("mojeek", &hung, 1500).await;
+    let o = outcome(&data, "mojeek");
+    assert_eq!(o.outcome, OutcomeKind::Timeout);
+    assert!(o.detail.as_deref().unwrap().contains("1500 ms"));
+}
+
+#[tokio::test]
+async fn server_error_is_retried_once_then_reported() {
+    let broken = serve(|_| Reply::status(500, b"oops".to_vec())).await;
+    let data = search_with("mojeek", &broken, 8000).await;
+    let o = outcome(&data, "mojeek");
+    assert_eq!(o.outcome, OutcomeKind::HttpError);
+    assert_eq!(o.status, Some(500));
+    assert_eq!(broken.hits(), 2);
+}
+
+#[tokio::test]
+async fn a_5xx_then_success_recovers_on_retry() {
+    let n = std::sync::atomic::AtomicUsize::new(0);
+    let flaky = serve(move |_| {
+        if n.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            Reply::status(503, Vec::new())
+        } else {
+            Reply::ok(fixture(
+                "arxiv/query-electron-proton-2025-08-old-format.xml",
+            ))
+        }
+    })
+    .await;
+    let data = search_with("arxiv", &flaky, 8000).await;
+    assert_eq!(outcome(&data, "arxiv").count, 10);
+    assert_eq!(data.hits.len(), 20);
+}
+
+#[tokio::test]
+async fn too_many_requests_with_retry_after() {
+    let limited =
+        serve(|_| Reply::status(429, b"slow down".to_vec()).with_header("Retry-After", "120"))
+            .await;
+    let data = search_with("mojeek", &limited, 8000).await;
+    let o = outcome(&data, "mojeek");
+    assert_eq!(o.outcome, OutcomeKind::RateLimited);
+    assert!(
+        o.detail.as_deref().unwrap().contains("retry after 120 s"),
+        "{o:?}"
+    );
+    assert_eq!(limited.hits(), 1, "a 429 is not retried");
+}
+
+#[tokio::test]
+async fn captcha_page_is_blocked() {
+    let captcha = serve(|_| {
+        Reply::ok(
+            br#"<html><head><title>DuckDuckGo</title></head><body><form id="challenge-form" action="//duckduckgo.com/anomaly.js?sv=html">
+            <div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></form></body></html>"#
+                .to_vec(),
+        )
+    })
+    .await;
+    // The captcha is served as Bing's page; same markers, same outcome.
+    let data = search_with("bing", &captcha, 8000).await;
+    assert_eq!(outcome(&data, "bing").outcome, OutcomeKind::Blocked);
+}
+
+#[tokio::test]
+async fn duckduckgo_202_is_rate_limited() {
+    let anomaly = serve(|_| Reply::status(202, b"<html></html>".to_vec())).await;
+    let moj =
+        serve(|_| Reply::ok(b"<html><body><p>No pages found matching</p></body></html>".to_vec()))
+            .await;
+    let mut cfg = crate::config(&[]);
+    cfg.set_base("duckduckgo", anomaly.url());
+    cfg.set_base("mojeek", moj.url());
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("x");
+    req.engines = vec!["duckduckgo".into(), "mojeek".into()];
+    let data = router.search(&req).await;
+    assert_eq!(
+        outcome(&data, "duckduckgo").outcome,
+        OutcomeKind::RateLimited
+    );
+    assert_eq!(outcome(&data, "mojeek").outcome, OutcomeKind::Empty);
+    assert!(!data.all_failed(), "an empty answer is an answer");
+}
+
+#[tokio::test]
+async fn garbage_bytes_are_a_parse_error() {
+    let garbage: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let junk = serve(move |_| Reply::ok(garbage.clone())).await;
+    let mut cfg_name = "searxng";
+    let data = search_with(cfg_name, &junk, 8000).await;
+    assert_eq!(outcome(&data, cfg_name).outcome, OutcomeKind::ParseError);
+    cfg_name = "arxiv";
+    let data = search_with(cfg_name, &junk, 8000).await;
+    assert_eq!(outcome(&data, cfg_name).outcome, OutcomeKind::ParseError);
+}
+
+#[tokio::test]
+async fn twenty_megabyte_body_is_cut_not_buffered() {
+    let huge = serve(|_| Reply::Huge(20 * 1024 * 1024)).await;
+    let data = search_with("mojeek", &huge, 8000).await;
+    let o = outcome(&data, "mojeek");
+    assert_eq!(o.outcome, OutcomeKind::ParseError);
+    assert!(
+        o.detail
+            .as_deref()
+            .unwrap()
+            .contains("body cut at 5242880 bytes"),
+        "{o:?}"
+    );
+}
+
+#[tokio::test]
+async fn connection_refused_is_an_http_error_without_status() {
+    // Bind then drop a listener so the port is (almost certainly) closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-openclaw.html"))).await;
+    let mut cfg = crate::config(&[]);
+    cfg.set_base("duckduckgo", ddg.url());
+    cfg.set_base(
+        "mojeek",
+        url::Url::parse(&format!("http://127.0.0.1:{port}")).unwrap(),
+    );
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("x");
+    req.engines = vec!["duckduckgo".into(), "mojeek".into()];
+    let data = router.search(&req).await;
+    let o = outcome(&data, "mojeek");
+    assert_eq!(o.outcome, OutcomeKind::HttpError);
+    assert_eq!(o.status, None);
+    assert_eq!(data.hits.len(), 10);
+}
+
+#[tokio::test]
+async fn unconfigured_and_unknown_engines_are_listed() {
+    let router = crate::router(crate::config(&[]));
+    let mut req = SearchRequest::new("x");
+    req.engines = vec!["searxng".into(), "exa".into(), "nosuch".into()];
+    let data = router.search(&req).await;
+    assert_eq!(
+        outcome(&data, "searxng").outcome,
+        OutcomeKind::NotConfigured
+    );
+    assert_eq!(
+        outcome(&data, "searxng").detail.as_deref(),
+        Some("set TRAWL_SEARXNG_URL")
+    );
+    assert_eq!(
+        outcome(&data, "exa").detail.as_deref(),
+        Some("set EXA_API_KEY")
+    );
+    assert_eq!(outcome(&data, "nosuch").outcome, OutcomeKind::Skipped);
+    assert!(data.all_failed());
+    assert!(data.hits.is_empty());
+}
+
+#[tokio::test]
+async fn busy_rate_limit_slot_skips_instead_of_queueing() {
+    let ax = serve(|_| Reply::ok(fixture("arxiv/query-missing-id-2025-11-new-format.xml"))).await;
+    let mut cfg = crate::config(&[]);
+    cfg.rate_limits = true;
+    cfg.set_base("arxiv", ax.url());
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("a");
+    req.expand = vec!["b".into()];
+    req.engines = vec!["arxiv".into()];
+    let data = router.search(&req).await;
+    let kinds: Vec<_> = data.engines.iter().map(|o| o.outcome).collect();
+    assert!(kinds.contains(&OutcomeKind::Ok), "{kinds:?}");
+    assert!(kinds.contains(&OutcomeKind::Skipped), "{kinds:?}");
+    assert_eq!(ax.hits(), 1);
+}

@@ -1,0 +1,38 @@
+//! trawl-search's integration tests: fake engines on 127.0.0.1 serve the real saved
+//! responses from ../shared/fixtures/serp. Nothing here reaches the internet.
+
+// Fake engines: a tiny loopback HTTP responder and fixture helpers.
+mod support;
+
+// A search over several engines, fused; scores checked against the formula.
+mod fusion;
+
+// Hung, failing, rate-limited, blocked, garbage and oversized engines.
+mod faults;
+
+// API-key rotation and key state.
+mod keys;
+
+// --record / --replay.
+mod replay;
+
+use std::sync::Arc;
+
+use trawl_search::{Router, SearchConfig};
+
+/// A router for tests: no proxy, rate limits off unless asked, a short retry pause.
+pub(crate) fn router(mut cfg: SearchConfig) -> Router {
+    cfg.retry_backoff = std::time::Duration::from_millis(20);
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    Router::builder(cfg)
+        .client(client)
+        .key_store(Arc::new(trawl_search::InMemoryKeyStore::default()))
+        .build()
+}
+
+/// A config with rate limits off (each test makes its own router).
+pub(crate) fn config(vars: &[(&str, String)]) -> SearchConfig {
+    let mut cfg = SearchConfig::from_vars(vars.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+    cfg.rate_limits = false;
+    cfg
+}

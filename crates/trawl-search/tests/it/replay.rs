@@ -1,0 +1,61 @@
+//! `--record` saves raw answers without secrets; `--replay` answers from them offline.
+
+use trawl_search::{OutcomeKind, SearchRequest};
+
+use crate::support::{Reply, fixture, serve, temp_dir};
+
+#[tokio::test]
+async fn record_then_replay_gives_the_same_answer() {
+    let dir = temp_dir("record");
+    let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-OpenAI-news.html"))).await;
+    let api = serve(|_| Reply::ok(fixture("tavily/search-test_basic_search.json"))).await;
+    let secret = "tvly-SECRET-0123456789";
+    let mut cfg = crate::config(&[("TAVILY_API_KEY", secret.into())]);
+    cfg.set_base("duckduckgo", ddg.url());
+    cfg.set_base("tavily", api.url());
+    cfg.record_dir = Some(dir.clone());
+    let mut req = SearchRequest::new("OpenAI news");
+    req.engines = vec!["duckduckgo".into(), "tavily".into()];
+    let live = crate::router(cfg).search(&req).await;
+    assert!(
+        live.engines.iter().all(|o| o.outcome == OutcomeKind::Ok),
+        "{:?}",
+        live.engines
+    );
+
+    // Two engines, a metadata file and a body each; no file mentions the key.
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(files.len(), 4);
+    for f in &files {
+        let bytes = std::fs::read(f.path()).unwrap();
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(secret),
+            "{:?}",
+            f.path()
+        );
+    }
+
+    // Replay with every engine pointed at a closed port: answers come from the files.
+    let mut cfg = crate::config(&[("TAVILY_API_KEY", secret.into())]);
+    let closed = url::Url::parse("http://127.0.0.1:9").unwrap();
+    cfg.set_base("duckduckgo", closed.clone());
+    cfg.set_base("tavily", closed);
+    cfg.replay_dir = Some(dir.clone());
+    let replayed = crate::router(cfg).search(&req).await;
+    assert_eq!(replayed.hits, live.hits);
+
+    // A query never recorded is reported, not fetched.
+    let mut other = req.clone();
+    other.query = "something else".into();
+    let mut cfg = crate::config(&[]);
+    cfg.replay_dir = Some(dir.clone());
+    let data = crate::router(cfg).search(&other).await;
+    let ddg = data
+        .engines
+        .iter()
+        .find(|o| o.engine == "duckduckgo")
+        .unwrap();
+    assert_eq!(ddg.outcome, OutcomeKind::Skipped);
+    assert!(ddg.detail.as_deref().unwrap().contains("no recording"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
