@@ -13,4 +13,6 @@
 //!   BM25 for query-aware previews without a store.
 
 pub mod fence;
+pub mod neardup;
 pub mod pager;
+pub mod passages;

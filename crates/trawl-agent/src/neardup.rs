@@ -1,0 +1,371 @@
+//! Folding duplicate and near-duplicate documents out of multi-document answers.
+//!
+//! The same story syndicated on five sites, a page and its print version, a mirror: an
+//! agent should read it once. Two tests, in order:
+//!
+//! 1. exact: the normalized texts (lower case, letters and digits only, single spaces)
+//!    are equal;
+//! 2. near: the MinHash estimate of the Jaccard similarity of their word 4-gram shingle
+//!    sets is at least [`NEAR_DUPLICATE_JACCARD`] (0.9), from [`PERMUTATIONS`] (128) hash
+//!    functions, which puts the estimate within about ±0.03 of the true value at 0.9.
+//!
+//! Of each group the best candidate (highest quality; on a tie, the earliest, i.e. the
+//! better ranked) is kept and the others are listed as folded into it. Answers hold tens
+//! of documents, so every pair is compared directly; an LSH index (what gaoya adds) pays
+//! off only at thousands. Written by hand because it is this short.
+
+/// Words per shingle.
+pub const SHINGLE_WORDS: usize = 4;
+/// Number of MinHash hash functions.
+pub const PERMUTATIONS: usize = 128;
+/// Estimated Jaccard similarity at or above which two documents are near-duplicates.
+pub const NEAR_DUPLICATE_JACCARD: f64 = 0.9;
+
+/// A document offered for folding.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Candidate<'a> {
+    /// Its text (Markdown or plain; formatting is ignored).
+    pub text: &'a str,
+    /// Higher is better (e.g. the extractor's quality score); decides which copy is kept.
+    pub quality: f64,
+}
+
+/// A candidate folded into a kept one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Folded {
+    /// Index of the folded candidate.
+    pub index: usize,
+    /// Index of the kept candidate it duplicates.
+    pub into: usize,
+    /// Estimated Jaccard similarity (1.0 for exact duplicates).
+    pub similarity: f64,
+    /// The normalized texts are identical.
+    pub exact: bool,
+}
+
+/// The outcome: which candidates to show, and which were folded into which.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Folding {
+    /// Indices of the kept candidates, in input order.
+    pub kept: Vec<usize>,
+    /// Folded candidates, in input order.
+    pub folded: Vec<Folded>,
+}
+
+/// Folds exact and near duplicates among `candidates` (see the module docs). Candidates
+/// with no words are always kept: there is nothing to compare.
+pub fn fold(candidates: &[Candidate<'_>]) -> Folding {
+    let prints: Vec<Fingerprint> = candidates.iter().map(|c| Fingerprint::of(c.text)).collect();
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by(|&a, &b| {
+        candidates[b]
+            .quality
+            .total_cmp(&candidates[a].quality)
+            .then(a.cmp(&b))
+    });
+    let mut folding = Folding::default();
+    for index in order {
+        let this = &prints[index];
+        let best_match = folding
+            .kept
+            .iter()
+            .filter(|_| !this.normalized.is_empty())
+            .filter_map(|&kept| {
+                let other = &prints[kept];
+                if other.normalized == this.normalized {
+                    return Some((kept, 1.0, true));
+                }
+                let similarity = this.signature.similarity(&other.signature);
+                (similarity >= NEAR_DUPLICATE_JACCARD).then_some((kept, similarity, false))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        match best_match {
+            Some((into, similarity, exact)) => folding.folded.push(Folded {
+                index,
+                into,
+                similarity,
+                exact,
+            }),
+            None => folding.kept.push(index),
+        }
+    }
+    folding.kept.sort_unstable();
+    folding.folded.sort_by_key(|f| f.index);
+    folding
+}
+
+/// Lower case, letters and digits only, words separated by single spaces.
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+struct Fingerprint {
+    normalized: String,
+    signature: Signature,
+}
+
+impl Fingerprint {
+    fn of(text: &str) -> Self {
+        let normalized = normalize(text);
+        let signature = Signature::of_normalized(&normalized);
+        Self {
+            normalized,
+            signature,
+        }
+    }
+}
+
+/// A MinHash signature: for each of [`PERMUTATIONS`] hash functions, the smallest hash
+/// of any shingle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature([u64; PERMUTATIONS]);
+
+impl Signature {
+    /// The signature of `text`'s word 4-gram shingles (a text under four words is one
+    /// shingle).
+    pub fn of(text: &str) -> Self {
+        Self::of_normalized(&normalize(text))
+    }
+
+    fn of_normalized(normalized: &str) -> Self {
+        let words: Vec<&str> = normalized.split(' ').filter(|w| !w.is_empty()).collect();
+        let mut mins = [u64::MAX; PERMUTATIONS];
+        let width = SHINGLE_WORDS.min(words.len()).max(1);
+        for shingle in words.windows(width) {
+            let base = shingle_hash(shingle);
+            for (min, seed) in mins.iter_mut().zip(SEEDS.iter()) {
+                *min = (*min).min(mix(base ^ seed));
+            }
+        }
+        Self(mins)
+    }
+
+    /// Estimated Jaccard similarity of the two shingle sets, 0..=1.
+    pub fn similarity(&self, other: &Signature) -> f64 {
+        let same = self.0.iter().zip(&other.0).filter(|(a, b)| a == b).count();
+        same as f64 / PERMUTATIONS as f64
+    }
+}
+
+/// FNV-1a over the shingle's words, with a separator so "ab c" and "a bc" differ.
+fn shingle_hash(words: &[&str]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for word in words {
+        for byte in word.bytes().chain(std::iter::once(0xff)) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// SplitMix64's finalizer: a bijection on u64 that scrambles every bit. `mix(x ^ seed)`
+/// for distinct seeds behaves as independent random permutations for MinHash.
+const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Fixed seeds, so signatures are stable across runs and processes.
+const SEEDS: [u64; PERMUTATIONS] = {
+    let mut seeds = [0u64; PERMUTATIONS];
+    let mut i = 0;
+    while i < PERMUTATIONS {
+        seeds[i] = mix((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        i += 1;
+    }
+    seeds
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An original news-style story (written for this test), ~330 words.
+    const STORY: &str = "\
+# Council approves river path after two years of debate
+
+The city council voted seven to two on Tuesday night to build a protected walking and
+cycling path along the east bank of the river, ending a debate that began when the old
+rail bridge was closed to trains two summers ago.
+
+The path will run for just over four kilometres, from the ferry landing in the south to
+the sports fields near the northern bridge. Planners say it will link three schools, the
+central library and the market hall, and that most residents will live within ten
+minutes' walk of an entrance.
+
+Supporters filled the public gallery. A retired teacher told the council that her
+grandchildren could not safely ride to school on the main road, and that the path would
+change that. A shop owner from the market district said more people on foot and on bikes
+would mean more customers, not fewer.
+
+Opponents questioned the cost, which the city estimates at eleven million, and asked why
+the money was not being spent on repairing roads first. Two councillors said they
+supported the idea but wanted the northern section delayed until a flood study is
+finished, because parts of the bank flooded twice last winter.
+
+The engineering department said the design already raises the path above the level of
+the worst recorded flood and uses a surface that can be cleaned quickly after high water.
+Construction of the southern section is expected to start in the spring, with the full
+route open within three years if funding from the regional transport fund is confirmed.
+
+The mayor called the vote a turning point for the neighbourhoods along the river, which
+have long been cut off from the water by the rail line. A public meeting on the design of
+the entrances and lighting will be held next month at the central library.
+";
+
+    fn candidates<'a>(texts: &[&'a str]) -> Vec<Candidate<'a>> {
+        texts
+            .iter()
+            .map(|&text| Candidate { text, quality: 0.5 })
+            .collect()
+    }
+
+    #[test]
+    fn print_version_is_an_exact_duplicate() {
+        let print = STORY.to_uppercase().replace('\n', " ").replace(',', " ,");
+        let folding = fold(&candidates(&[STORY, &print]));
+        assert_eq!(folding.kept, [0]);
+        assert_eq!(folding.folded.len(), 1);
+        let folded = folding.folded[0];
+        assert_eq!((folded.index, folded.into, folded.exact), (1, 0, true));
+    }
+
+    #[test]
+    fn syndicated_copy_with_a_credit_line_is_a_near_duplicate() {
+        let syndicated = format!(
+            "{}\nOriginally published by the City Courier.\n",
+            STORY.replace("Tuesday night", "Tuesday evening")
+        );
+        let similarity = Signature::of(STORY).similarity(&Signature::of(&syndicated));
+        assert!(similarity >= NEAR_DUPLICATE_JACCARD, "{similarity}");
+        let folding = fold(&candidates(&[STORY, &syndicated]));
+        assert_eq!(folding.kept, [0]);
+        assert!(!folding.folded[0].exact);
+    }
+
+    #[test]
+    fn the_estimate_tracks_the_true_jaccard() {
+        // A masthead and a footer: true Jaccard about 0.93.
+        let copy = format!(
+            "Riverside Gazette | Local news\n\n{STORY}\nThis story was first published by \
+             the City Courier and is republished here with permission.\n"
+        );
+        let shingles = |t: &str| -> std::collections::HashSet<String> {
+            let n = normalize(t);
+            let words: Vec<&str> = n.split(' ').collect();
+            words.windows(SHINGLE_WORDS).map(|w| w.join(" ")).collect()
+        };
+        let (a, b) = (shingles(STORY), shingles(&copy));
+        let exact = a.intersection(&b).count() as f64 / a.union(&b).count() as f64;
+        let estimate = Signature::of(STORY).similarity(&Signature::of(&copy));
+        assert!(
+            (estimate - exact).abs() < 0.06,
+            "estimate {estimate}, exact {exact}"
+        );
+    }
+
+    #[test]
+    fn a_rewritten_story_is_not_folded() {
+        // Same event, substantially edited: two paragraphs replaced.
+        let paragraphs: Vec<&str> = STORY.split("\n\n").collect();
+        let rewritten = [
+            paragraphs[0],
+            paragraphs[1],
+            "Backers of the plan crowded into the chamber, and several spoke about children \
+             cycling to school and about local shops that hope for more passing trade.",
+            paragraphs[3],
+            "Engineers answered that the raised design had been checked against the worst \
+             flood on record, and that building would start in the south next spring.",
+            paragraphs[5],
+            paragraphs[6],
+        ]
+        .join("\n\n");
+        let similarity = Signature::of(STORY).similarity(&Signature::of(&rewritten));
+        assert!(similarity < NEAR_DUPLICATE_JACCARD, "{similarity}");
+        assert_eq!(fold(&candidates(&[STORY, &rewritten])).kept, [0, 1]);
+    }
+
+    #[test]
+    fn a_different_story_on_the_same_topic_is_not_folded() {
+        let other = "The regional transport fund announced on Monday which cycling projects \
+            it will support this year. A river path proposed by the city is on the shortlist, \
+            alongside a new bus lane on the northern bridge and lighting for the ferry landing. \
+            The fund's board will make its final decision in the spring after a public \
+            consultation.";
+        let similarity = Signature::of(STORY).similarity(&Signature::of(other));
+        assert!(similarity < 0.2, "{similarity}");
+        assert_eq!(fold(&candidates(&[STORY, other])).kept, [0, 1]);
+    }
+
+    #[test]
+    fn the_best_copy_is_kept_and_the_rest_point_at_it() {
+        let copy = format!("{STORY}\nShare this article.");
+        let texts = [
+            copy.as_str(),
+            STORY,
+            "Unrelated short note about gardening in May.",
+        ];
+        let folding = fold(&[
+            Candidate {
+                text: texts[0],
+                quality: 0.4,
+            },
+            Candidate {
+                text: texts[1],
+                quality: 0.9,
+            },
+            Candidate {
+                text: texts[2],
+                quality: 0.1,
+            },
+        ]);
+        assert_eq!(folding.kept, [1, 2]);
+        assert_eq!(folding.folded.len(), 1);
+        assert_eq!((folding.folded[0].index, folding.folded[0].into), (0, 1));
+    }
+
+    #[test]
+    fn ties_keep_the_better_ranked_and_groups_fold_together() {
+        let a = format!("{STORY} Updated at noon.");
+        let b = format!("{STORY} Updated at one.");
+        let folding = fold(&candidates(&[&a, STORY, &b]));
+        assert_eq!(folding.kept, [0]);
+        assert!(folding.folded.iter().all(|f| f.into == 0));
+    }
+
+    #[test]
+    fn short_and_empty_texts() {
+        let folding = fold(&candidates(&[
+            "",
+            "",
+            "Hello world",
+            "hello, WORLD!",
+            "Goodbye",
+        ]));
+        assert_eq!(folding.kept, [0, 1, 2, 4], "empty texts are never folded");
+        assert!(folding.folded[0].exact);
+        assert_eq!(fold(&[]), Folding::default());
+        assert_eq!(normalize("  Héllo,\tWORLD—again "), "héllo world again");
+    }
+
+    #[test]
+    fn signatures_are_stable() {
+        assert_eq!(Signature::of(STORY), Signature::of(STORY));
+        assert_eq!(
+            Signature::of("a b c d e").similarity(&Signature::of("a b c d e")),
+            1.0
+        );
+    }
+}

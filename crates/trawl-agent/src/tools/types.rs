@@ -1,0 +1,222 @@
+//! Arguments and answers of the agent tools. The same types serve the CLI, MCP (their
+//! JSON Schemas are the tools' input and output schemas) and the library.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use trawl_core::{Attempt, ErrorBody, FetchedVia, PageType};
+
+/// Largest batch `web_fetch` takes in one call.
+pub const MAX_BATCH: usize = 20;
+/// Default page size, in estimated tokens.
+pub const DEFAULT_PAGE_TOKENS: u32 = 4000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RouteArg {
+    /// General web engines (default).
+    Web,
+    /// GitHub, StackExchange, Hacker News.
+    Dev,
+    /// arXiv and Wikipedia.
+    Academic,
+    /// Every configured engine.
+    All,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FreshnessArg {
+    Day,
+    Week,
+    Month,
+    Year,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SafeSearchArg {
+    Off,
+    Moderate,
+    Strict,
+}
+
+/// Search the web with many engines at once; hits are fused and de-duplicated.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebSearchArgs {
+    /// What to search for, in natural words (1-500 characters).
+    #[schemars(length(min = 1, max = 500))]
+    pub query: String,
+    /// How many fused hits to return (1-50, default 10).
+    #[schemars(range(min = 1, max = 50))]
+    pub max_results: Option<u32>,
+    /// Which set of engines to ask (default web). Ignored when `engines` is given.
+    pub route: Option<RouteArg>,
+    /// Exact engines to ask, e.g. ["duckduckgo", "wikipedia"].
+    pub engines: Option<Vec<String>>,
+    /// Only results from this site, e.g. "docs.rs".
+    pub site: Option<String>,
+    /// Only results from the last day, week, month or year.
+    pub freshness: Option<FreshnessArg>,
+    /// Language code for results, e.g. "en", "de".
+    pub language: Option<String>,
+    /// Region code, e.g. "us", "de".
+    pub region: Option<String>,
+    pub safesearch: Option<SafeSearchArg>,
+    /// Result page, from 1.
+    #[schemars(range(min = 1, max = 10))]
+    pub page: Option<u32>,
+    /// Other phrasings of the same question, fused with it (at most 4).
+    pub expand: Option<Vec<String>>,
+    /// Read the top N hits now (0-10) and attach a query-aware preview and handle to each.
+    #[schemars(range(min = 0, max = 10))]
+    pub read_top: Option<u32>,
+}
+
+/// Read one page, a batch, or a stored handle, and return one page of its Markdown.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebFetchArgs {
+    /// One http(s) URL to read.
+    pub url: Option<String>,
+    /// Several URLs to read concurrently (at most 20).
+    #[schemars(length(max = 20))]
+    pub urls: Option<Vec<String>>,
+    /// A handle from an earlier answer (`host~hash`): served from the store.
+    pub handle: Option<String>,
+    /// Which page to return, from 1 (default 1).
+    #[schemars(range(min = 1))]
+    pub page: Option<u32>,
+    /// Page size in estimated tokens (default 4000; 0 = the whole document).
+    pub page_size_tokens: Option<u32>,
+    /// Refetch even when a fresh stored copy exists.
+    pub fresh: Option<bool>,
+}
+
+/// Page through or search inside documents already read, without fetching again.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebOpenArgs {
+    /// The document's handle (`host~hash`). Required unless `all` is true.
+    pub handle: Option<String>,
+    /// Which page to return, from 1.
+    #[schemars(range(min = 1))]
+    pub page: Option<u32>,
+    /// Words to look for: returns the best-matching passages instead of a page.
+    pub find: Option<String>,
+    /// With `find`: search every stored document, not just `handle`.
+    pub all: Option<bool>,
+    /// Page size in estimated tokens (default 4000; 0 = the whole document).
+    pub page_size_tokens: Option<u32>,
+    /// At most this many passages for `find` (1-50, default 8).
+    #[schemars(range(min = 1, max = 50))]
+    pub limit: Option<u32>,
+}
+
+/// Search arXiv papers.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArxivArgs {
+    /// Words to find in titles, abstracts and authors.
+    #[schemars(length(min = 1, max = 500))]
+    pub query: String,
+    /// How many papers (1-50, default 10).
+    #[schemars(range(min = 1, max = 50))]
+    pub max_results: Option<u32>,
+    /// Result page, from 1.
+    #[schemars(range(min = 1, max = 10))]
+    pub page: Option<u32>,
+}
+
+/// Search GitHub repositories.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GithubArgs {
+    /// Words to find in repository names, descriptions and topics.
+    #[schemars(length(min = 1, max = 500))]
+    pub query: String,
+    /// How many repositories (1-50, default 10).
+    #[schemars(range(min = 1, max = 50))]
+    pub max_results: Option<u32>,
+    /// Only repositories in this programming language, e.g. "rust".
+    pub language: Option<String>,
+    /// Result page, from 1.
+    #[schemars(range(min = 1, max = 10))]
+    pub page: Option<u32>,
+}
+
+/// One page of a read document: the `read` contract.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct PageOut {
+    pub handle: String,
+    pub url: String,
+    pub final_url: String,
+    pub title: Option<String>,
+    pub byline: Option<String>,
+    pub published: Option<String>,
+    pub language: Option<String>,
+    pub site_name: Option<String>,
+    pub description: Option<String>,
+    #[schemars(with = "String")]
+    pub page_type: PageType,
+    pub quality_score: f32,
+    pub word_count: usize,
+    #[schemars(with = "String")]
+    pub fetched_via: FetchedVia,
+    #[schemars(with = "Vec<serde_json::Value>")]
+    pub attempts: Vec<Attempt>,
+    /// Whether this answer came from the store without a request.
+    pub from_store: bool,
+    pub page: u32,
+    pub pages: u32,
+    /// This page's Markdown (fenced as untrusted on agent faces).
+    pub markdown: String,
+}
+
+/// One input of a batch read and how it went.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct FetchItem {
+    pub input: String,
+    pub ok: bool,
+    pub document: Option<PageOut>,
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub error: Option<ErrorBody>,
+}
+
+/// What `web_fetch` answers: every input's outcome, in input order.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct FetchOut {
+    pub results: Vec<FetchItem>,
+    /// Documents left out as near-duplicates of another in this batch.
+    pub folded: Vec<FoldedOut>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct FoldedOut {
+    pub url: String,
+    pub into: String,
+}
+
+/// A passage that matched `find`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct PassageOut {
+    pub handle: String,
+    pub page: u32,
+    pub text: String,
+    pub score: f64,
+}
+
+/// What `web_open` answers: a page, or passages for `find`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct OpenOut {
+    pub handle: Option<String>,
+    pub title: Option<String>,
+    pub url: Option<String>,
+    /// Set when a page was asked for.
+    pub page: Option<u32>,
+    pub pages: Option<u32>,
+    pub markdown: Option<String>,
+    /// Set when `find` was asked for.
+    pub find: Option<String>,
+    pub passages: Option<Vec<PassageOut>>,
+}
