@@ -35,6 +35,7 @@ pub(crate) fn is_dropped_element(tag: Tag) -> bool {
             | Tag::Footer
             | Tag::Header
             | Tag::Dialog
+            | Tag::Figcaption
             | Tag::Meta
             | Tag::Link
             | Tag::Title
@@ -151,7 +152,6 @@ const NEGATIVE_WORDS: &[&str] = &[
     "follow",
     "tooltip",
     "donate",
-    "paywall",
     "author",
     "bio",
     "dateline",
@@ -236,7 +236,6 @@ const NEGATIVE_PARTS: &[&str] = &[
     "gpt-ad",
     "googlead",
     "signup",
-    "paywall",
     "most-read",
     "mostread",
     "most-popular",

@@ -192,7 +192,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
             let st = &stats[s];
             let density = link_density(st);
             (scored[s] && score[s] + bonus >= threshold)
-                || dom.nodes[s].tag == Tag::P
+                || is_paragraph_like(dom.nodes[s].tag, st)
                     && (st.text > 80 && density < 0.25
                         || st.text > 0
                             && st.text <= 80
@@ -515,6 +515,17 @@ pub(crate) fn link_density(s: &Stats) -> f32 {
     } else {
         (s.link as f32 / s.text as f32).min(1.0)
     }
+}
+
+/// A paragraph, or a wrapper that holds just one (a `<div>` of running text, a
+/// `<div><p>…</p></div>`): such siblings of the content are part of it when link-poor.
+fn is_paragraph_like(tag: Tag, s: &Stats) -> bool {
+    tag == Tag::P
+        || matches!(tag, Tag::Div | Tag::Section | Tag::Blockquote | Tag::Other)
+            && s.paragraphs <= 1
+            && s.list_items == 0
+            && s.images <= 1
+            && s.heading_text == 0
 }
 
 fn initial_score(tag: Tag) -> f32 {
