@@ -16,3 +16,4 @@ pub mod fence;
 pub mod neardup;
 pub mod pager;
 pub mod passages;
+pub mod tools;

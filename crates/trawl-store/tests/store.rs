@@ -599,6 +599,9 @@ mod crash {
         (doc, passages)
     }
 
+    /// Set (to a number) to offset the writer's document numbers.
+    const WRITER_BASE_ENV: &str = "TRAWL_STORE_TEST_WRITER_BASE";
+
     /// The writer: stores documents one by one and prints `ACK <handle>` after each commit.
     /// A no-op in a normal test run.
     #[test]
@@ -606,9 +609,10 @@ mod crash {
         let Ok(path) = std::env::var(WRITER_ENV) else {
             return;
         };
+        let base: usize = std::env::var(WRITER_BASE_ENV).map_or(0, |b| b.parse().unwrap());
         let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
         let mut out = std::io::stdout().lock();
-        for i in 0..WRITES {
+        for i in base..base + WRITES {
             let (doc, passages) = big_document(i);
             let handle = doc.handle.clone();
             store
@@ -619,25 +623,48 @@ mod crash {
         }
     }
 
-    #[test]
-    fn sigkill_mid_write_loses_at_most_the_write_in_flight() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("trawl.db");
-        let mut child = Command::new(std::env::current_exe().unwrap())
+    fn spawn_writer(path: &std::path::Path, base: usize) -> std::process::Child {
+        Command::new(std::env::current_exe().unwrap())
             .args([
                 "crash::writer_child",
                 "--exact",
                 "--nocapture",
                 "--test-threads=1",
             ])
-            .env(WRITER_ENV, &path)
+            .env(WRITER_ENV, path)
+            .env(WRITER_BASE_ENV, base.to_string())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap();
+            .unwrap()
+    }
+
+    fn ack(line: &str) -> Option<String> {
+        line.find("ACK ").map(|at| line[at + 4..].trim().to_owned())
+    }
+
+    /// Every acknowledged handle is stored whole, and the file is sound.
+    fn check_acknowledged(store: &SqliteStore, acked: &[String]) {
+        assert_eq!(store.integrity_check().unwrap(), Vec::<String>::new());
+        for handle in acked {
+            let record = store.get_document(handle).unwrap();
+            let record = record.unwrap_or_else(|| panic!("acknowledged {handle} lost"));
+            let i = usize::from_str_radix(handle.rsplit_once('~').unwrap().1, 16).unwrap();
+            assert_eq!(record.document.markdown, big_document(i).0.markdown);
+            let hits = store
+                .find(&format!("zebra{i}"), FindScope::Document(handle), 0)
+                .unwrap();
+            assert_eq!(hits.len(), 10, "{handle}: every passage indexed");
+        }
+    }
+
+    #[test]
+    fn sigkill_mid_write_loses_at_most_the_write_in_flight() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("trawl.db");
+        let mut child = spawn_writer(&path, 0);
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let mut acked = Vec::new();
-        let ack = |line: &str| line.find("ACK ").map(|at| line[at + 4..].trim().to_owned());
         while acked.len() < 300 {
             let line = lines.next().expect("writer ended early").unwrap();
             acked.extend(ack(&line));
@@ -653,22 +680,60 @@ mod crash {
         assert!(acked.len() < WRITES);
 
         let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
-        assert_eq!(store.integrity_check().unwrap(), Vec::<String>::new());
-        for handle in &acked {
-            let record = store.get_document(handle).unwrap();
-            let record = record.unwrap_or_else(|| panic!("acknowledged {handle} lost"));
-            let i = usize::from_str_radix(handle.rsplit_once('~').unwrap().1, 16).unwrap();
-            assert_eq!(record.document.markdown, big_document(i).0.markdown);
-            let hits = store
-                .find(&format!("zebra{i}"), FindScope::Document(handle), 0)
-                .unwrap();
-            assert_eq!(hits.len(), 10, "{handle}: every passage indexed");
-        }
+        check_acknowledged(&store, &acked);
         let stored = store.stats().unwrap().documents as usize;
         assert!(
             stored == acked.len() || stored == acked.len() + 1,
             "{stored} stored, {} acknowledged",
             acked.len()
         );
+    }
+
+    /// Two writer processes on one file, both killed at a different point each round
+    /// (the first round also races two processes creating the schema).
+    #[test]
+    fn two_writers_killed_at_varied_points_for_20_rounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("trawl.db");
+        let mut acked: Vec<String> = Vec::new();
+        for round in 0..20 {
+            let kill_after = 5 + (round * 37) % 90;
+            let (tx, rx) = std::sync::mpsc::channel::<Option<String>>();
+            let mut children = Vec::new();
+            for writer in 0..2 {
+                let mut child = spawn_writer(&path, round * 10_000 + writer * 1_000 + 100_000);
+                let stdout = child.stdout.take().unwrap();
+                let tx = tx.clone();
+                std::thread::spawn(move || {
+                    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                        if let Some(handle) = ack(&line) {
+                            let _ = tx.send(Some(handle));
+                        }
+                    }
+                    let _ = tx.send(None);
+                });
+                children.push(child);
+            }
+            drop(tx);
+            let mut this_round = 0;
+            let mut ended = 0;
+            while this_round < kill_after && ended < 2 {
+                match rx.recv().unwrap() {
+                    Some(handle) => {
+                        acked.push(handle);
+                        this_round += 1;
+                    }
+                    None => ended += 1,
+                }
+            }
+            for child in &mut children {
+                let _ = child.kill();
+                child.wait().unwrap();
+            }
+            // Readers end when the pipes close; collect what was acknowledged meanwhile.
+            acked.extend(rx.iter().flatten());
+            let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
+            check_acknowledged(&store, &acked);
+        }
     }
 }

@@ -1,0 +1,540 @@
+//! The agent tools: `web_search`, `web_fetch`, `web_open`, `arxiv`, `github`. The same
+//! functions serve the CLI and MCP; [`render`] turns their answers into the fenced Markdown
+//! an agent reads.
+
+mod read;
+pub mod readers;
+pub mod render;
+mod types;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use trawl_core::{ErrorBody, ErrorCode, TrawlError, is_valid_handle};
+use trawl_extract::ExtractOptions;
+use trawl_fetch::Fetcher;
+use trawl_search::{
+    Filters, Freshness, OutcomeKind, Route, Router, SafeSearch, SearchData, SearchRequest,
+};
+use trawl_store::{FindScope, SharedStore};
+
+pub use readers::{ReaderConfig, ReaderKind};
+pub use types::*;
+
+use crate::neardup::{self, Candidate};
+use crate::pager::Pages;
+use crate::passages;
+
+/// Called as a batch read progresses: (done, total).
+pub type Progress = Arc<dyn Fn(usize, usize) + Send + Sync>;
+
+/// Knobs of the tools.
+#[derive(Debug, Clone)]
+pub struct AgentConfig {
+    /// A read shorter than this (characters of Markdown) tries the fallback readers.
+    pub min_chars: usize,
+    /// A read scoring below this tries the fallback readers.
+    pub min_quality: f32,
+    /// Concurrent reads in a batch.
+    pub batch_concurrency: usize,
+    /// Answer only from the store.
+    pub offline: bool,
+    pub reader_timeout: Duration,
+    pub extract: ExtractOptions,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        AgentConfig {
+            min_chars: 400,
+            min_quality: 0.5,
+            batch_concurrency: 5,
+            offline: false,
+            reader_timeout: read::DEFAULT_READER_TIMEOUT,
+            extract: ExtractOptions::default(),
+        }
+    }
+}
+
+/// Everything the tools work with. Cheap to clone.
+#[derive(Clone)]
+pub struct Agent {
+    fetcher: Fetcher,
+    store: SharedStore,
+    router: Router,
+    /// Fallback readers in the order they are tried (only usable ones).
+    readers: Arc<Vec<ReaderConfig>>,
+    /// Client for the hosted readers (same proxy as the fetcher, no page guard: the
+    /// readers' own endpoints are configuration, not user input).
+    http: reqwest::Client,
+    config: Arc<AgentConfig>,
+}
+
+impl std::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Agent")
+            .field("readers", &self.readers)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+fn invalid(field: &str, why: impl std::fmt::Display) -> TrawlError {
+    TrawlError::invalid_input(format!("{field}: {why}"))
+}
+
+impl Agent {
+    pub fn new(
+        fetcher: Fetcher,
+        store: SharedStore,
+        router: Router,
+        readers: Vec<ReaderConfig>,
+        http: reqwest::Client,
+        config: AgentConfig,
+    ) -> Self {
+        Agent {
+            fetcher,
+            store,
+            router,
+            readers: Arc::new(readers.into_iter().filter(ReaderConfig::usable).collect()),
+            http,
+            config: Arc::new(config),
+        }
+    }
+
+    pub fn store(&self) -> &SharedStore {
+        &self.store
+    }
+
+    pub fn router(&self) -> &Router {
+        &self.router
+    }
+
+    pub fn fetcher(&self) -> &Fetcher {
+        &self.fetcher
+    }
+
+    /// Engines that can run now (configured, with a key where one is needed).
+    pub fn usable_engines(&self) -> Vec<String> {
+        self.router
+            .engines_info()
+            .into_iter()
+            .filter(|e| e.configured)
+            .map(|e| e.name.to_owned())
+            .collect()
+    }
+
+    /// Names of the fallback readers in the order they are tried.
+    pub fn reader_names(&self) -> Vec<&'static str> {
+        self.readers.iter().map(|r| r.kind.name()).collect()
+    }
+
+    /// `web_search`: fused hits from many engines; with `read_top`, the top hits are read
+    /// and get a handle and a query-aware preview.
+    pub async fn web_search(&self, args: WebSearchArgs) -> Result<SearchData, TrawlError> {
+        let query = args.query.trim().to_owned();
+        if query.is_empty() || query.chars().count() > 500 {
+            return Err(invalid("query", "must be 1-500 characters"));
+        }
+        let max_results = args.max_results.unwrap_or(10);
+        if !(1..=50).contains(&max_results) {
+            return Err(invalid("max_results", "must be 1-50"));
+        }
+        let read_top = args.read_top.unwrap_or(0);
+        if read_top > 10 {
+            return Err(invalid("read_top", "must be 0-10"));
+        }
+        if let Some(p) = args.page
+            && !(1..=10).contains(&p)
+        {
+            return Err(invalid("page", "must be 1-10"));
+        }
+        let expand = args.expand.unwrap_or_default();
+        if expand.len() > 4 || expand.iter().any(|q| q.trim().is_empty() || q.len() > 500) {
+            return Err(invalid("expand", "at most 4 non-empty phrasings of at most 500 characters"));
+        }
+        let engines = args.engines.unwrap_or_default();
+        for name in &engines {
+            if self.router.engine(name).is_none() {
+                return Err(invalid("engines", format!("unknown engine {name:?} (see `trawl engines`)")));
+            }
+        }
+        let route = match args.route.unwrap_or(RouteArg::Web) {
+            RouteArg::Web => Route::Web,
+            RouteArg::Dev => Route::Dev,
+            RouteArg::Academic => Route::Academic,
+            RouteArg::All => Route::All,
+        };
+        let mut request = SearchRequest::new(query.clone());
+        request.expand = expand;
+        request.route = route;
+        request.engines = engines;
+        request.max_results = max_results as usize;
+        request.filters = Filters {
+            site: args.site.filter(|s| !s.trim().is_empty()),
+            freshness: args.freshness.map(|f| match f {
+                FreshnessArg::Day => Freshness::Day,
+                FreshnessArg::Week => Freshness::Week,
+                FreshnessArg::Month => Freshness::Month,
+                FreshnessArg::Year => Freshness::Year,
+            }),
+            language: args.language.filter(|s| !s.trim().is_empty()),
+            region: args.region.filter(|s| !s.trim().is_empty()),
+            safesearch: args.safesearch.map(|s| match s {
+                SafeSearchArg::Off => SafeSearch::Off,
+                SafeSearchArg::Moderate => SafeSearch::Moderate,
+                SafeSearchArg::Strict => SafeSearch::Strict,
+            }),
+            page: args.page,
+        };
+        let mut data = self.router.search(&request).await;
+        let any_answered = data
+            .engines
+            .iter()
+            .any(|e| matches!(e.outcome, OutcomeKind::Ok | OutcomeKind::Empty));
+        if !any_answered {
+            let why: Vec<String> = data
+                .engines
+                .iter()
+                .map(|e| format!("{}: {:?}", e.engine, e.outcome))
+                .collect();
+            return Err(TrawlError::new(
+                ErrorCode::Upstream,
+                format!("every engine failed ({})", why.join(", ")),
+            ));
+        }
+        if read_top > 0 {
+            let top: Vec<(usize, String)> = data
+                .hits
+                .iter()
+                .take(read_top as usize)
+                .map(|h| h.url.clone())
+                .enumerate()
+                .collect();
+            let reads = futures_util::stream::iter(top)
+                .map(|(i, url)| async move { (i, self.read_url(&url, false).await) })
+                .buffer_unordered(self.config.batch_concurrency.max(1))
+                .collect::<Vec<_>>()
+                .await;
+            for (i, read) in reads {
+                let hit = &mut data.hits[i];
+                match read {
+                    Ok(read) => {
+                        let doc = &read.record.document;
+                        let parts = passages::split(&doc.markdown, crate::pager::DEFAULT_PAGE_TOKENS);
+                        hit.handle = Some(doc.handle.clone());
+                        hit.preview = Some(passages::preview(&parts, &query, None, 600));
+                    }
+                    Err(e) => {
+                        hit.preview = None;
+                        let note = serde_json::json!({ "read_error": ErrorBody::from(e) });
+                        hit.extra = Some(match hit.extra.take() {
+                            Some(serde_json::Value::Object(mut m)) => {
+                                m.extend(note.as_object().cloned().unwrap_or_default());
+                                serde_json::Value::Object(m)
+                            }
+                            _ => note,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(data)
+    }
+
+    /// `arxiv`: papers from the arXiv API.
+    pub async fn arxiv(&self, args: ArxivArgs) -> Result<SearchData, TrawlError> {
+        self.web_search(WebSearchArgs {
+            query: args.query,
+            max_results: args.max_results,
+            engines: Some(vec!["arxiv".to_owned()]),
+            page: args.page,
+            ..WebSearchArgs::default()
+        })
+        .await
+    }
+
+    /// `github`: repositories from the GitHub search API.
+    pub async fn github(&self, args: GithubArgs) -> Result<SearchData, TrawlError> {
+        let query = match args.language.as_deref().map(str::trim) {
+            Some(lang) if !lang.is_empty() => format!("{} language:{lang}", args.query.trim()),
+            _ => args.query,
+        };
+        self.web_search(WebSearchArgs {
+            query,
+            max_results: args.max_results,
+            engines: Some(vec!["github".to_owned()]),
+            page: args.page,
+            ..WebSearchArgs::default()
+        })
+        .await
+    }
+
+    /// `web_fetch`: one URL, a batch, or a stored handle, as one page of Markdown each.
+    pub async fn web_fetch(
+        &self,
+        args: WebFetchArgs,
+        progress: Option<Progress>,
+    ) -> Result<FetchOut, TrawlError> {
+        let page = args.page.unwrap_or(1);
+        if page == 0 {
+            return Err(invalid("page", "pages are numbered from 1"));
+        }
+        let page_tokens = args.page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS);
+        let fresh = args.fresh.unwrap_or(false);
+        let given = [args.url.is_some(), args.urls.is_some(), args.handle.is_some()]
+            .iter()
+            .filter(|b| **b)
+            .count();
+        if given != 1 {
+            return Err(TrawlError::invalid_input(
+                "give exactly one of url, urls or handle",
+            ));
+        }
+        if let Some(handle) = args.handle {
+            if !is_valid_handle(&handle) {
+                return Err(invalid("handle", format!("{handle:?} is not a handle (host~12hex)")));
+            }
+            let record = self.stored(&handle).await?;
+            let out = page_out(&record, true, page, page_tokens)?;
+            return Ok(FetchOut {
+                results: vec![FetchItem {
+                    input: handle,
+                    ok: true,
+                    document: Some(out),
+                    error: None,
+                }],
+                folded: Vec::new(),
+            });
+        }
+        let inputs: Vec<String> = match (args.url, args.urls) {
+            (Some(u), _) => vec![u],
+            (_, Some(list)) => list,
+            _ => unreachable!("checked above"),
+        };
+        if inputs.is_empty() || inputs.len() > MAX_BATCH {
+            return Err(invalid("urls", format!("give 1-{MAX_BATCH} URLs")));
+        }
+        if let Some(bad) = inputs.iter().find(|u| u.trim().is_empty()) {
+            return Err(invalid("urls", format!("empty URL {bad:?}")));
+        }
+        let total = inputs.len();
+        let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut results: Vec<(usize, FetchItem)> = futures_util::stream::iter(inputs.into_iter().enumerate())
+            .map(|(i, input)| {
+                let done = done.clone();
+                let progress = progress.clone();
+                async move {
+                    let item = match self.read_url(&input, fresh).await {
+                        Ok(read) => match page_out(&read.record, read.from_store, page, page_tokens) {
+                            Ok(out) => FetchItem {
+                                input,
+                                ok: true,
+                                document: Some(out),
+                                error: None,
+                            },
+                            Err(e) => FetchItem {
+                                input,
+                                ok: false,
+                                document: None,
+                                error: Some(e.into()),
+                            },
+                        },
+                        Err(e) => FetchItem {
+                            input,
+                            ok: false,
+                            document: None,
+                            error: Some(e.into()),
+                        },
+                    };
+                    let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                    if let Some(p) = &progress {
+                        p(n, total);
+                    }
+                    (i, item)
+                }
+            })
+            .buffer_unordered(self.config.batch_concurrency.max(1))
+            .collect()
+            .await;
+        results.sort_by_key(|(i, _)| *i);
+        let mut results: Vec<FetchItem> = results.into_iter().map(|(_, r)| r).collect();
+        let folded = fold_duplicates(&mut results);
+        Ok(FetchOut { results, folded })
+    }
+
+    /// `web_open`: a page of a stored document, or the passages matching `find`.
+    pub async fn web_open(&self, args: WebOpenArgs) -> Result<OpenOut, TrawlError> {
+        let all = args.all.unwrap_or(false);
+        let page_tokens = args.page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS);
+        if let Some(h) = &args.handle
+            && !is_valid_handle(h)
+        {
+            return Err(invalid("handle", format!("{h:?} is not a handle (host~12hex)")));
+        }
+        if let Some(find) = args.find {
+            let find = find.trim().to_owned();
+            if find.is_empty() || find.chars().count() > 500 {
+                return Err(invalid("find", "must be 1-500 characters"));
+            }
+            if args.page.is_some() {
+                return Err(TrawlError::invalid_input("give page or find, not both"));
+            }
+            let limit = args.limit.unwrap_or(8);
+            if !(1..=50).contains(&limit) {
+                return Err(invalid("limit", "must be 1-50"));
+            }
+            let handle = match (&args.handle, all) {
+                (Some(_), true) => {
+                    return Err(TrawlError::invalid_input("give handle or all, not both"));
+                }
+                (None, false) => {
+                    return Err(invalid("handle", "required unless all is true"));
+                }
+                (h, _) => h.clone(),
+            };
+            if let Some(h) = &handle {
+                self.stored(h).await?;
+            }
+            let (q, h) = (find.clone(), handle.clone());
+            let hits = self
+                .store
+                .run(move |s| {
+                    let scope = match &h {
+                        Some(h) => FindScope::Document(h),
+                        None => FindScope::All,
+                    };
+                    s.find(&q, scope, limit as usize)
+                })
+                .await
+                .map_err(|e| TrawlError::internal(format!("store: {e}")))?;
+            // Page numbers in the store are for the default page size; map them to the
+            // page size asked for, through the passage's position in the document.
+            let passages = hits
+                .into_iter()
+                .map(|hit| PassageOut {
+                    handle: hit.handle,
+                    page: hit.page,
+                    text: hit.text,
+                    score: hit.score,
+                })
+                .collect();
+            return Ok(OpenOut {
+                handle,
+                title: None,
+                url: None,
+                page: None,
+                pages: None,
+                markdown: None,
+                find: Some(find),
+                passages: Some(passages),
+            });
+        }
+        if all {
+            return Err(invalid("all", "only applies with find"));
+        }
+        let handle = args
+            .handle
+            .ok_or_else(|| invalid("handle", "required"))?;
+        let record = self.stored(&handle).await?;
+        let out = page_out(&record, true, args.page.unwrap_or(1), page_tokens)?;
+        Ok(OpenOut {
+            handle: Some(out.handle),
+            title: out.title,
+            url: Some(out.final_url),
+            page: Some(out.page),
+            pages: Some(out.pages),
+            markdown: Some(out.markdown),
+            find: None,
+            passages: None,
+        })
+    }
+
+    /// Keep a document read outside the tools (a file, stdin) so it can be opened later.
+    pub async fn keep(&self, document: trawl_core::Document) -> Result<(), TrawlError> {
+        let record = trawl_store::DocumentRecord::new(document, std::time::SystemTime::now());
+        self.save(&record).await
+    }
+}
+
+/// One page of a stored document.
+fn page_out(
+    record: &trawl_store::DocumentRecord,
+    from_store: bool,
+    page: u32,
+    page_tokens: u32,
+) -> Result<PageOut, TrawlError> {
+    let doc = &record.document;
+    let pages = Pages::new(&doc.markdown, page_tokens as usize);
+    let count = pages.count() as u32;
+    let this = pages.get(page as usize).ok_or_else(|| {
+        invalid(
+            "page",
+            format!("{} has {count} page(s) at this page size; asked for page {page}", doc.handle),
+        )
+    })?;
+    Ok(PageOut {
+        handle: doc.handle.clone(),
+        url: doc.url.clone(),
+        final_url: doc.final_url.clone(),
+        title: doc.title.clone(),
+        byline: doc.byline.clone(),
+        published: doc.published.clone(),
+        language: doc.language.clone(),
+        site_name: doc.site_name.clone(),
+        description: doc.description.clone(),
+        page_type: doc.page_type,
+        quality_score: doc.quality_score,
+        word_count: doc.word_count,
+        fetched_via: if from_store && doc.attempts.is_empty() {
+            trawl_core::FetchedVia::Store
+        } else {
+            doc.fetched_via
+        },
+        attempts: doc.attempts.clone(),
+        from_store,
+        page,
+        pages: count,
+        markdown: this.text.to_owned(),
+    })
+}
+
+/// Fold near-duplicate documents of a batch: the first of each group is kept (inputs are
+/// in the caller's order of preference); the others lose their body and are listed.
+fn fold_duplicates(results: &mut [FetchItem]) -> Vec<FoldedOut> {
+    let docs: Vec<(usize, String, String, f32)> = results
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            r.document
+                .as_ref()
+                .map(|d| (i, d.final_url.clone(), d.markdown.clone(), d.quality_score))
+        })
+        .collect();
+    if docs.len() < 2 {
+        return Vec::new();
+    }
+    let candidates: Vec<Candidate<'_>> = docs
+        .iter()
+        .enumerate()
+        .map(|(_, _, text, quality)| Candidate {
+            text,
+            quality: f64::from(*quality),
+        })
+        .collect();
+    let folding = neardup::fold(&candidates);
+    let mut out = Vec::new();
+    for f in folding.folded {
+        let (i, url, _, _) = &docs[f.index];
+        let into = docs[f.into].1.clone();
+        if let Some(doc) = results[*i].document.as_mut() {
+            doc.markdown = format!("(near-duplicate of {into}; folded)");
+        }
+        out.push(FoldedOut {
+            url: url.clone(),
+            into,
+        });
+    }
+    out
+}

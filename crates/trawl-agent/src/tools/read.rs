@@ -1,0 +1,287 @@
+//! The read pipeline for one URL: store → (conditional) fetch → extract → fallback readers
+//! → store. Every step's outcome is kept in the Document's `attempts`.
+
+use std::time::{Duration, SystemTime};
+
+use trawl_core::{Attempt, Document, ErrorCode, TrawlError, handle_for_url};
+use trawl_extract::extract;
+use trawl_fetch::{Conditional, FetchedPage};
+use trawl_store::{DocumentRecord, Revalidation};
+use url::Url;
+
+use super::Agent;
+use super::readers::{self, ReaderKind};
+use crate::{pager, passages};
+
+/// A document as the tools use it, and whether it came from the store without a request.
+pub(crate) struct Read {
+    pub record: DocumentRecord,
+    pub from_store: bool,
+}
+
+fn store_error(e: trawl_store::Error) -> TrawlError {
+    TrawlError::new(ErrorCode::Internal, format!("store: {e}"))
+}
+
+/// Errors after which a hosted reader may still get the page.
+fn worth_a_fallback(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::Blocked
+            | ErrorCode::RateLimited
+            | ErrorCode::HttpError
+            | ErrorCode::Timeout
+            | ErrorCode::Upstream
+    )
+}
+
+fn attempt(reader: &str, outcome: &str, detail: Option<String>) -> Attempt {
+    Attempt {
+        reader: reader.to_owned(),
+        outcome: outcome.to_owned(),
+        detail,
+    }
+}
+
+impl Agent {
+    /// Is this document too thin to be the page's main content?
+    fn too_thin(&self, doc: &Document) -> bool {
+        doc.markdown.trim().chars().count() < self.config.min_chars
+            || doc.quality_score < self.config.min_quality
+    }
+
+    /// Read `raw` (a URL as given), using the store when it can.
+    pub(crate) async fn read_url(&self, raw: &str, fresh: bool) -> Result<Read, TrawlError> {
+        // Refuse bad and forbidden URLs before looking anything up.
+        let url = self.fetcher.guard().check_raw(raw, None)?;
+        let key = url.to_string();
+        let stored = self
+            .store
+            .run(move |s| s.get_document_by_url(&key))
+            .await
+            .map_err(store_error)?;
+        let now = SystemTime::now();
+        if self.config.offline {
+            return match stored {
+                Some(record) => Ok(Read {
+                    record,
+                    from_store: true,
+                }),
+                None => Err(TrawlError::new(
+                    ErrorCode::NotFound,
+                    format!("{url} is not in the store (offline mode)"),
+                )),
+            };
+        }
+        if let Some(record) = &stored
+            && !fresh
+            && record.is_fresh(now)
+        {
+            return Ok(Read {
+                record: record.clone(),
+                from_store: true,
+            });
+        }
+        // Stale copy with validators: ask the origin whether it changed.
+        if let Some(record) = stored.filter(|r| !fresh && (r.etag.is_some() || r.last_modified.is_some())) {
+            let conditional = Conditional {
+                etag: record.etag.clone(),
+                last_modified: record.last_modified.clone(),
+            };
+            if let Ok(page) = self.fetcher.fetch_conditional(url.as_str(), &conditional).await
+                && page.not_modified()
+            {
+                let handle = record.document.handle.clone();
+                let revalidation = Revalidation {
+                    fetched_at: now,
+                    expires_at: None,
+                    etag: page.etag.clone(),
+                    last_modified: page.last_modified.clone(),
+                };
+                let mut record = record;
+                self.store
+                    .run(move |s| s.revalidate_document(&handle, &revalidation))
+                    .await
+                    .map_err(store_error)?;
+                record.fetched_at = now;
+                record.document.attempts = vec![attempt("http", "not_modified", None)];
+                return Ok(Read {
+                    record,
+                    from_store: true,
+                });
+            }
+        }
+        let record = self.read_fresh(&url).await?;
+        self.save(&record).await?;
+        Ok(Read {
+            record,
+            from_store: false,
+        })
+    }
+
+    /// Fetch and extract, then fall back to hosted readers when that failed or is thin.
+    async fn read_fresh(&self, url: &Url) -> Result<DocumentRecord, TrawlError> {
+        let mut attempts = Vec::new();
+        let local: Result<(Document, FetchedPage), TrawlError> = async {
+            let page = self.fetcher.fetch(url.as_str()).await?;
+            let mut doc = extract(
+                &page.body,
+                page.content_type.as_deref(),
+                &page.final_url,
+                &self.config.extract,
+            )?;
+            doc.url = url.to_string();
+            doc.final_url = page.final_url.to_string();
+            doc.handle = handle_for_url(&page.final_url);
+            doc.status = Some(page.status);
+            doc.fetched_via = page.via;
+            doc.content_type = page.content_type.clone();
+            Ok((doc, page))
+        }
+        .await;
+        let local = match local {
+            Ok((mut doc, page)) => {
+                attempts.extend(page.attempts.iter().cloned());
+                if !self.too_thin(&doc) || self.readers.is_empty() {
+                    doc.attempts = attempts;
+                    return Ok(self.record(doc, Some(&page)));
+                }
+                attempts.push(attempt(
+                    "extract",
+                    "too_thin",
+                    Some(format!(
+                        "{} chars, quality {:.2}",
+                        doc.markdown.trim().chars().count(),
+                        doc.quality_score
+                    )),
+                ));
+                Some((doc, page))
+            }
+            Err(e) => {
+                attempts.push(attempt("http", e.code.as_str(), Some(e.message.clone())));
+                if !worth_a_fallback(e.code) || self.readers.is_empty() {
+                    return Err(e);
+                }
+                None
+            }
+        };
+        for reader in &self.readers {
+            let name = reader.kind.name();
+            match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
+                Ok(page) if page.markdown.trim().chars().count() >= self.config.min_chars.min(
+                    local.as_ref().map_or(usize::MAX, |(d, _)| d.markdown.trim().chars().count() + 1),
+                ) =>
+                {
+                    attempts.push(attempt(name, "ok", None));
+                    let doc = self.reader_document(url, reader.kind, page, attempts);
+                    return Ok(self.record(doc, None));
+                }
+                Ok(_) => attempts.push(attempt(name, "too_thin", None)),
+                Err(e) => attempts.push(attempt(name, e.code.as_str(), Some(e.message))),
+            }
+        }
+        match local {
+            // Every reader failed: the thin local copy is still the best there is.
+            Some((mut doc, page)) => {
+                doc.attempts = attempts;
+                Ok(self.record(doc, Some(&page)))
+            }
+            None => {
+                let first = attempts.first().cloned();
+                let code = first
+                    .as_ref()
+                    .and_then(|a| error_code(&a.outcome))
+                    .unwrap_or(ErrorCode::Upstream);
+                let summary: Vec<String> = attempts
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{}: {}{}",
+                            a.reader,
+                            a.outcome,
+                            a.detail.as_deref().map(|d| format!(" ({d})")).unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                Err(TrawlError::new(code, format!("every reader failed for {url}: {}", summary.join("; "))))
+            }
+        }
+    }
+
+    fn reader_document(
+        &self,
+        url: &Url,
+        kind: ReaderKind,
+        page: readers::ReaderPage,
+        attempts: Vec<Attempt>,
+    ) -> Document {
+        let final_url = page
+            .final_url
+            .as_deref()
+            .and_then(|u| Url::parse(u).ok())
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+            .unwrap_or_else(|| url.clone());
+        let markdown = page.markdown.trim().to_owned();
+        Document {
+            url: url.to_string(),
+            handle: handle_for_url(&final_url),
+            final_url: final_url.to_string(),
+            title: page.title,
+            word_count: markdown.split_whitespace().count(),
+            // The reader chose the main content; trawl cannot score it further.
+            quality_score: 0.6,
+            text: String::new(),
+            markdown,
+            fetched_via: kind.fetched_via(),
+            content_type: Some("text/markdown".to_owned()),
+            attempts,
+            ..Document::default()
+        }
+    }
+
+    fn record(&self, document: Document, page: Option<&FetchedPage>) -> DocumentRecord {
+        let mut record = DocumentRecord::new(document, SystemTime::now());
+        if let Some(page) = page {
+            record.etag = page.etag.clone();
+            record.last_modified = page.last_modified.clone();
+        }
+        record
+    }
+
+    pub(crate) async fn save(&self, record: &DocumentRecord) -> Result<(), TrawlError> {
+        let mut record = record.clone();
+        // The store keeps Markdown; plain text is derived on demand.
+        record.document.text.clear();
+        let passages: Vec<trawl_store::Passage> =
+            passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
+                .into_iter()
+                .map(Into::into)
+                .collect();
+        self.store
+            .run(move |s| s.put_document(&record, &passages))
+            .await
+            .map_err(store_error)
+    }
+
+    /// A stored document by handle.
+    pub(crate) async fn stored(&self, handle: &str) -> Result<DocumentRecord, TrawlError> {
+        let h = handle.to_owned();
+        self.store
+            .run(move |s| s.get_document(&h))
+            .await
+            .map_err(store_error)?
+            .ok_or_else(|| {
+                TrawlError::new(
+                    ErrorCode::NotFound,
+                    format!("no stored document with handle {handle}; read it first with web_fetch"),
+                )
+            })
+    }
+}
+
+fn error_code(name: &str) -> Option<ErrorCode> {
+    serde_json::from_value(serde_json::Value::String(name.to_owned())).ok()
+}
+
+/// How long a hosted reader may take.
+pub(crate) const DEFAULT_READER_TIMEOUT: Duration = Duration::from_secs(30);

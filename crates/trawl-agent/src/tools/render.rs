@@ -1,0 +1,174 @@
+//! Markdown for agents. Everything that came from the web (page text, titles, snippets,
+//! passages) is inside one fence per response; trawl's own words (headers, hints) are
+//! outside it, so an agent can tell data from guidance.
+
+use std::fmt::Write;
+
+use trawl_search::{OutcomeKind, SearchData};
+
+use super::{FetchOut, OpenOut, PageOut};
+use crate::fence::{Fence, neutralize};
+
+/// Text from the web shown outside a fence (titles in headers) is neutralized and kept on
+/// one line, so it cannot forge a marker or a header of its own.
+fn one_line(text: &str, fence: &Fence) -> String {
+    neutralize(text, Some(fence.nonce()))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A search answer: hits (fenced) then one line per engine.
+pub fn search_markdown(data: &SearchData, fence: &Fence) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "Search results for: {}", one_line(&data.query, fence));
+    let mut body = String::new();
+    if data.hits.is_empty() {
+        body.push_str("(no results)\n");
+    }
+    for hit in &data.hits {
+        let engines: Vec<String> = hit
+            .provenance
+            .iter()
+            .map(|p| format!("{}#{}", p.engine, p.rank))
+            .collect();
+        let _ = writeln!(body, "{}. {}", hit.rank, one_line(&hit.title, fence));
+        let _ = writeln!(body, "   {}", hit.url);
+        if !hit.snippet.is_empty() {
+            let _ = writeln!(body, "   {}", one_line(&hit.snippet, fence));
+        }
+        if let Some(preview) = &hit.preview {
+            let _ = writeln!(body, "   preview: {}", one_line(preview, fence));
+        }
+        let _ = write!(body, "   engines: {} · score {:.4}", engines.join(", "), hit.fused_score);
+        if let Some(handle) = &hit.handle {
+            let _ = write!(body, " · handle {handle}");
+        }
+        body.push('\n');
+    }
+    out.push_str(&fence.wrap(&body));
+    out.push_str("Engines: ");
+    let engines: Vec<String> = data
+        .engines
+        .iter()
+        .map(|e| {
+            let outcome = serde_json::to_value(&e.outcome)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            if e.outcome == OutcomeKind::Ok {
+                format!("{} ok({}) {}ms", e.engine, e.count, e.latency_ms)
+            } else {
+                format!("{} {outcome} {}ms", e.engine, e.latency_ms)
+            }
+        })
+        .collect();
+    out.push_str(&engines.join(", "));
+    out.push('\n');
+    if !data.hits.is_empty() {
+        out.push_str("Read one: web_fetch url=<url> (or handle=<handle> when given).\n");
+    }
+    out
+}
+
+fn page_header(out: &mut String, doc: &PageOut, fence: &Fence) {
+    let _ = writeln!(
+        out,
+        "# {}",
+        doc.title
+            .as_deref()
+            .map(|t| one_line(t, fence))
+            .unwrap_or_else(|| "(untitled)".to_owned())
+    );
+    let _ = writeln!(out, "url: {}", doc.final_url);
+    let _ = writeln!(
+        out,
+        "handle: {} · page {}/{} · {} words · via {} · quality {:.2}",
+        doc.handle,
+        doc.page,
+        doc.pages,
+        doc.word_count,
+        serde_json::to_value(doc.fetched_via)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default(),
+        doc.quality_score
+    );
+}
+
+fn page_footer(out: &mut String, handle: &str, page: u32, pages: u32) {
+    if page < pages {
+        let _ = writeln!(
+            out,
+            "More: web_open handle={handle} page={} (of {pages}), or web_open handle={handle} find=<words>.",
+            page + 1
+        );
+    }
+}
+
+/// A `web_fetch` answer: each document's header, fenced page, and where to go next.
+pub fn fetch_markdown(out_data: &FetchOut, fence: &Fence) -> String {
+    let mut out = String::new();
+    for item in &out_data.results {
+        match (&item.document, &item.error) {
+            (Some(doc), _) => {
+                page_header(&mut out, doc, fence);
+                out.push_str(&fence.wrap(&doc.markdown));
+                page_footer(&mut out, &doc.handle, doc.page, doc.pages);
+            }
+            (None, Some(e)) => {
+                let _ = writeln!(out, "# failed: {}", one_line(&item.input, fence));
+                let _ = writeln!(out, "error[{}]: {}", e.code, one_line(&e.message, fence));
+            }
+            (None, None) => {}
+        }
+        out.push('\n');
+    }
+    for f in &out_data.folded {
+        let _ = writeln!(out, "folded: {} is a near-duplicate of {}", f.url, f.into);
+    }
+    out
+}
+
+/// A `web_open` answer: a page, or the passages matching `find`.
+pub fn open_markdown(data: &OpenOut, fence: &Fence) -> String {
+    let mut out = String::new();
+    if let Some(passages) = &data.passages {
+        let _ = writeln!(
+            out,
+            "Passages matching: {} ({} found{})",
+            one_line(data.find.as_deref().unwrap_or(""), fence),
+            passages.len(),
+            data.handle
+                .as_deref()
+                .map(|h| format!(" in {h}"))
+                .unwrap_or_else(|| " in every stored document".to_owned())
+        );
+        let mut body = String::new();
+        for p in passages {
+            let _ = writeln!(body, "[{} page {} · score {:.2}]", p.handle, p.page, p.score);
+            body.push_str(p.text.trim());
+            body.push_str("\n\n");
+        }
+        out.push_str(&fence.wrap(&body));
+        out.push_str("Open a page: web_open handle=<handle> page=<page>.\n");
+        return out;
+    }
+    let handle = data.handle.as_deref().unwrap_or("");
+    let (page, pages) = (data.page.unwrap_or(1), data.pages.unwrap_or(1));
+    let _ = writeln!(
+        out,
+        "# {}",
+        data.title
+            .as_deref()
+            .map(|t| one_line(t, fence))
+            .unwrap_or_else(|| "(untitled)".to_owned())
+    );
+    if let Some(url) = &data.url {
+        let _ = writeln!(out, "url: {url}");
+    }
+    let _ = writeln!(out, "handle: {handle} · page {page}/{pages}");
+    out.push_str(&fence.wrap(data.markdown.as_deref().unwrap_or("")));
+    page_footer(&mut out, handle, page, pages);
+    out
+}
