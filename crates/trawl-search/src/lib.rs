@@ -21,17 +21,21 @@
 //! # }
 //! ```
 
+mod classify;
 mod config;
+mod doctor;
 mod engine;
 pub mod engines;
 pub mod fuse;
 mod html;
 mod keys;
+mod limiter;
 mod record;
 mod router;
 mod types;
 
 pub use config::{EngineSettings, SearchConfig};
+pub use doctor::{EngineCheck, PROBE_QUERY, hint};
 pub use engine::{
     Body, Capabilities, Engine, EngineRequest, KeyNeed, Method, ParseError, RawItem, RequestContext,
 };

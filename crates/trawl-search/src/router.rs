@@ -2,20 +2,21 @@
 //! (or silence) into a typed [`EngineOutcome`]. It alone sends, times out, rate-limits,
 //! retries and rotates keys; engines only build requests and parse bytes.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use futures_util::future::join_all;
 use serde::Serialize;
 
+use crate::classify::{Attempt, KeyEvent, Response, classify};
 use crate::config::SearchConfig;
 use crate::engine::{
-    Body, Capabilities, Engine, EngineRequest, KeyNeed, Method, ParseError, RawItem, RequestContext,
+    Body, Capabilities, Engine, EngineRequest, KeyNeed, Method, RawItem, RequestContext,
 };
 use crate::engines;
 use crate::fuse::{self, EngineList};
 use crate::keys::{InMemoryKeyStore, KeyStateStore, KeyStatus, key_id};
+use crate::limiter::Limiter;
 use crate::record::{self, Recording};
 use crate::types::{EngineOutcome, OutcomeKind, Route, SearchData, SearchRequest};
 
@@ -94,42 +95,6 @@ pub struct Router {
     engines: Vec<Arc<dyn Engine>>,
     keys: Arc<dyn KeyStateStore>,
     limiter: Arc<Limiter>,
-}
-
-/// The result of one engine call before it becomes an [`EngineOutcome`].
-struct Attempt {
-    kind: OutcomeKind,
-    status: Option<u16>,
-    detail: Option<String>,
-    items: Vec<RawItem>,
-}
-
-impl Attempt {
-    fn fail(kind: OutcomeKind, detail: impl Into<String>) -> Self {
-        Self {
-            kind,
-            status: None,
-            detail: Some(detail.into()),
-            items: Vec::new(),
-        }
-    }
-}
-
-/// What an answer means for the key that was used.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum KeyEvent {
-    None,
-    Success,
-    RateLimited(Option<Duration>),
-    Quota,
-    Auth,
-}
-
-struct Response {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-    truncated: bool,
 }
 
 impl Router {
@@ -415,7 +380,8 @@ impl Router {
                 Ok(r) => r,
                 Err(a) => return a,
             };
-            let (attempt, event) = self.classify(engine, req, resp, key.is_some()).await;
+            let (attempt, event) =
+                classify(self.config.body_cap, engine, req, resp, key.is_some()).await;
             if let Some(k) = key {
                 let id = key_id(k);
                 let mut st = self.keys.load(name, &id);
@@ -605,239 +571,11 @@ impl Router {
             truncated,
         })
     }
-
-    /// Turn a response into an attempt, and say what it means for the key.
-    async fn classify(
-        &self,
-        engine: &Arc<dyn Engine>,
-        req: &SearchRequest,
-        resp: Response,
-        keyed: bool,
-    ) -> (Attempt, KeyEvent) {
-        let status = resp.status;
-        let header = |n: &str| {
-            resp.headers
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(n))
-                .map(|(_, v)| v.trim().to_owned())
-        };
-        let retry_after = header("retry-after")
-            .and_then(|v| v.parse::<u64>().ok())
-            .map(Duration::from_secs);
-        let ra_note = retry_after
-            .map(|d| format!(", retry after {} s", d.as_secs()))
-            .unwrap_or_default();
-        let with_status = |kind, detail: String, ev| {
-            (
-                Attempt {
-                    kind,
-                    status: Some(status),
-                    detail: Some(detail),
-                    items: Vec::new(),
-                },
-                ev,
-            )
-        };
-        if let Some(pe) = engine.classify_status(status) {
-            return from_parse_error(pe, keyed, Some(status));
-        }
-        match status {
-            200..=299 => {}
-            429 => {
-                return with_status(
-                    OutcomeKind::RateLimited,
-                    format!("answered 429{ra_note}"),
-                    KeyEvent::RateLimited(retry_after),
-                );
-            }
-            402 => {
-                return with_status(
-                    OutcomeKind::QuotaExhausted,
-                    "answered 402 (quota or credits exhausted)".into(),
-                    KeyEvent::Quota,
-                );
-            }
-            401 => {
-                return with_status(
-                    OutcomeKind::AuthFailed,
-                    "answered 401 (key refused)".into(),
-                    KeyEvent::Auth,
-                );
-            }
-            403 => {
-                let exhausted = header("x-ratelimit-remaining").as_deref() == Some("0");
-                return if exhausted || retry_after.is_some() {
-                    with_status(
-                        OutcomeKind::RateLimited,
-                        format!("answered 403 with rate-limit headers{ra_note}"),
-                        KeyEvent::RateLimited(retry_after),
-                    )
-                } else if keyed {
-                    with_status(
-                        OutcomeKind::AuthFailed,
-                        "answered 403 (key refused or not entitled)".into(),
-                        KeyEvent::Auth,
-                    )
-                } else {
-                    with_status(
-                        OutcomeKind::Blocked,
-                        "answered 403 (refused; this IP may be blocked)".into(),
-                        KeyEvent::None,
-                    )
-                };
-            }
-            s => {
-                return with_status(
-                    OutcomeKind::HttpError,
-                    format!("answered {s}"),
-                    KeyEvent::None,
-                );
-            }
-        }
-        let truncated = resp.truncated;
-        let note = engine.note_from_headers(&resp.headers);
-        let e = engine.clone();
-        let r = req.clone();
-        let body = resp.body;
-        // Parsing a multi-megabyte page is CPU work; keep it off the async workers.
-        let parsed = tokio::task::spawn_blocking(move || e.parse_for(&body, &r))
-            .await
-            .unwrap_or_else(|e| Err(ParseError::Malformed(format!("parser panicked: {e}"))));
-        let cut = truncated.then(|| format!("body cut at {} bytes", self.config.body_cap));
-        match parsed {
-            Ok(items) => {
-                let kind = if items.is_empty() {
-                    OutcomeKind::Empty
-                } else {
-                    OutcomeKind::Ok
-                };
-                let notes: Vec<String> = [note, cut].into_iter().flatten().collect();
-                (
-                    Attempt {
-                        kind,
-                        status: None,
-                        detail: (!notes.is_empty()).then(|| notes.join("; ")),
-                        items,
-                    },
-                    KeyEvent::Success,
-                )
-            }
-            Err(pe) => {
-                let (mut a, ev) = from_parse_error(pe, keyed, None);
-                if let Some(c) = cut {
-                    a.detail = Some(format!("{}; {c}", a.detail.unwrap_or_default()));
-                }
-                (a, ev)
-            }
-        }
-    }
-}
-
-fn from_parse_error(pe: ParseError, keyed: bool, status: Option<u16>) -> (Attempt, KeyEvent) {
-    let (kind, ev) = match &pe {
-        ParseError::Blocked(_) => (OutcomeKind::Blocked, KeyEvent::None),
-        ParseError::RateLimited(_) => (OutcomeKind::RateLimited, KeyEvent::RateLimited(None)),
-        ParseError::Quota(_) => (OutcomeKind::QuotaExhausted, KeyEvent::Quota),
-        ParseError::Auth(_) => (OutcomeKind::AuthFailed, KeyEvent::Auth),
-        ParseError::Malformed(_) => (OutcomeKind::ParseError, KeyEvent::None),
-    };
-    let ev = if keyed { ev } else { KeyEvent::None };
-    (
-        Attempt {
-            kind,
-            status,
-            detail: Some(pe.to_string()),
-            items: Vec::new(),
-        },
-        ev,
-    )
-}
-
-/// Per-engine slots that skip rather than queue: a search should not wait behind another
-/// search for a slow or politeness-limited engine, it should say the engine was skipped.
-/// Hand-written because governor/backon would queue or compute wait times, and this is
-/// all we need: an in-flight cap and a minimum spacing between starts.
-#[derive(Debug, Default)]
-struct Limiter {
-    slots: Mutex<HashMap<String, Slot>>,
-}
-
-#[derive(Debug, Default)]
-struct Slot {
-    in_flight: u32,
-    last_start: Option<Instant>,
-}
-
-/// (max calls in flight, minimum spacing between starts) per engine.
-fn policy(name: &str) -> (u32, Duration) {
-    match name {
-        // arXiv asks for at most one request every 3 s, over one connection.
-        "arxiv" => (1, Duration::from_secs(3)),
-        // GitHub search allows 10 requests a minute without a token.
-        "github" => (2, Duration::from_secs(1)),
-        "reddit" => (1, Duration::from_secs(2)),
-        _ => (4, Duration::ZERO),
-    }
-}
-
-struct SlotGuard {
-    limiter: Arc<Limiter>,
-    name: String,
-}
-
-impl Drop for SlotGuard {
-    fn drop(&mut self) {
-        let mut slots = self.limiter.slots.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(s) = slots.get_mut(&self.name) {
-            s.in_flight = s.in_flight.saturating_sub(1);
-        }
-    }
-}
-
-impl Limiter {
-    fn try_acquire(self: &Arc<Self>, name: &str) -> Result<SlotGuard, String> {
-        let (max, spacing) = policy(name);
-        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        let s = slots.entry(name.to_owned()).or_default();
-        if s.in_flight >= max {
-            return Err(format!(
-                "rate-limit slot busy ({max} call(s) already in flight)"
-            ));
-        }
-        if let Some(last) = s.last_start
-            && last.elapsed() < spacing
-        {
-            return Err(format!(
-                "rate-limit slot busy (at most one call every {} ms)",
-                spacing.as_millis()
-            ));
-        }
-        s.in_flight += 1;
-        s.last_start = Some(Instant::now());
-        Ok(SlotGuard {
-            limiter: self.clone(),
-            name: name.to_owned(),
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn limiter_skips_when_busy() {
-        let l = Arc::new(Limiter::default());
-        let g = l.try_acquire("arxiv").unwrap();
-        assert!(l.try_acquire("arxiv").is_err());
-        drop(g);
-        // Still within arXiv's 3 s spacing.
-        assert!(l.try_acquire("arxiv").is_err());
-        let a: Vec<_> = (0..4).map(|_| l.try_acquire("mojeek").unwrap()).collect();
-        assert!(l.try_acquire("mojeek").is_err());
-        drop(a);
-        assert!(l.try_acquire("mojeek").is_ok());
-    }
 
     #[test]
     fn routes() {

@@ -194,4 +194,46 @@ mod tests {
             assert!(trawl_core::unwrap_redirect(&u).is_some());
         }
     }
+
+    /// Every saved response in ../shared/fixtures/serp is named by some test in this
+    /// crate, so a fixture added later without a parser test fails here.
+    #[test]
+    fn every_fixture_is_tested() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else {
+                    out.push(p);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut fixtures = Vec::new();
+        walk(&root.join("../../../shared/fixtures/serp"), &mut fixtures);
+        let mut sources = Vec::new();
+        walk(&root.join("src"), &mut sources);
+        walk(&root.join("tests"), &mut sources);
+        let text: String = sources
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+            .collect();
+        let mut missing = Vec::new();
+        for f in &fixtures {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            if name.ends_with(".md") {
+                continue;
+            }
+            let stem = [".request.json", ".headers.json", ".json", ".html", ".xml"]
+                .iter()
+                .find_map(|suf| name.strip_suffix(suf))
+                .unwrap_or(&name);
+            if !text.contains(stem) {
+                missing.push(name);
+            }
+        }
+        assert!(fixtures.len() > 30);
+        assert!(missing.is_empty(), "fixtures with no test: {missing:?}");
+    }
 }

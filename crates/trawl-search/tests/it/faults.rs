@@ -216,3 +216,48 @@ async fn busy_rate_limit_slot_skips_instead_of_queueing() {
     assert!(kinds.contains(&OutcomeKind::Skipped), "{kinds:?}");
     assert_eq!(ax.hits(), 1);
 }
+
+#[tokio::test]
+async fn doctor_finishes_offline_and_explains_each_failure() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let closed = url::Url::parse(&format!("http://127.0.0.1:{port}")).unwrap();
+    let captcha =
+        serve(|_| Reply::ok(br#"<html><body><div id="b_captcha"></div></body></html>"#.to_vec()))
+            .await;
+    let hung = serve(|_| Reply::Hang).await;
+    let mut cfg = crate::config(&[]);
+    for e in trawl_search::engines::all() {
+        cfg.set_base(e.name(), closed.clone());
+    }
+    cfg.set_base("duckduckgo", captcha.url());
+    cfg.set_base("mojeek", hung.url());
+    let router = crate::router(cfg);
+    let checks = router
+        .check(&[], std::time::Duration::from_millis(1500))
+        .await;
+    let by = |n: &str| checks.iter().find(|c| c.engine == n).unwrap();
+    assert_eq!(by("duckduckgo").outcome.outcome, OutcomeKind::Blocked);
+    assert!(
+        by("duckduckgo")
+            .hint
+            .as_deref()
+            .unwrap()
+            .contains("captcha")
+    );
+    assert_eq!(by("mojeek").outcome.outcome, OutcomeKind::Timeout);
+    assert!(
+        by("brave")
+            .hint
+            .as_deref()
+            .unwrap()
+            .contains("cannot connect")
+    );
+    assert!(by("brave").default_route);
+    assert_eq!(by("exa").outcome.outcome, OutcomeKind::NotConfigured);
+    assert_eq!(by("exa").hint.as_deref(), Some("set EXA_API_KEY"));
+    assert!(checks.iter().all(|c| !c.healthy()));
+}
