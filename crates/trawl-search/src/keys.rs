@@ -111,10 +111,20 @@ impl KeyStateStore for InMemoryKeyStore {
     }
 }
 
-/// A short, stable id for a key (first 12 hex digits of its SHA-256), safe to store and log.
-pub fn key_id(key: &str) -> String {
-    let digest = Sha256::digest(key.as_bytes());
-    digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
+/// A stable id for a provider key, safe to store and log: the first 16 hex digits of
+/// SHA-256 over `"trawl key fingerprint\0" + engine + "\0" + key`. The same formula as
+/// `trawl_store::key_fingerprint`, so a store-backed [`KeyStateStore`] can use it as is.
+pub fn key_id(engine: &str, key: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"trawl key fingerprint\0");
+    h.update(engine.as_bytes());
+    h.update(b"\0");
+    h.update(key.as_bytes());
+    h.finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -144,8 +154,9 @@ mod tests {
 
     #[test]
     fn key_ids_hide_keys() {
-        let id = key_id("sk-secret");
-        assert_eq!(id.len(), 12);
+        let id = key_id("exa", "sk-secret");
+        assert_eq!(id, "4169accd427c4134");
+        assert_ne!(id, key_id("tavily", "sk-secret"));
         assert!(!id.contains("secret"));
         let store = InMemoryKeyStore::default();
         let mut s = KeyState::default();

@@ -364,7 +364,7 @@ impl Router {
         } else {
             let usable: Vec<Option<&str>> = all_keys
                 .iter()
-                .filter(|k| self.keys.load(name, &key_id(k)).usable(now))
+                .filter(|k| self.keys.load(name, &key_id(name, k)).usable(now))
                 .map(|k| Some(k.as_str()))
                 .collect();
             if usable.is_empty() {
@@ -383,7 +383,7 @@ impl Router {
             let (attempt, event) =
                 classify(self.config.body_cap, engine, req, resp, key.is_some()).await;
             if let Some(k) = key {
-                let id = key_id(k);
+                let id = key_id(name, k);
                 let mut st = self.keys.load(name, &id);
                 match event {
                     KeyEvent::Success => st.succeeded(),
@@ -410,7 +410,7 @@ impl Router {
     fn all_keys_unusable(&self, name: &str, keys: &[String]) -> Attempt {
         let states: Vec<_> = keys
             .iter()
-            .map(|k| self.keys.load(name, &key_id(k)))
+            .map(|k| self.keys.load(name, &key_id(name, k)))
             .collect();
         let count = |s: KeyStatus| states.iter().filter(|st| st.status == s).count();
         let soonest = states
