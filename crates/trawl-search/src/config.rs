@@ -33,8 +33,11 @@ impl std::fmt::Debug for EngineSettings {
 pub struct SearchConfig {
     /// Per-engine deadline (default 8 s).
     pub timeout: Duration,
-    /// Sent with every engine request.
+    /// Sent to API engines.
     pub user_agent: String,
+    /// Sent to engines that scrape browser pages; one per process, because DuckDuckGo
+    /// ties its `vqd` token to the User-Agent.
+    pub browser_user_agent: String,
     /// Settings by engine name.
     pub engines: BTreeMap<String, EngineSettings>,
     /// Largest body read from an engine; the rest is not downloaded (default 5 MiB).
@@ -61,6 +64,8 @@ impl Default for SearchConfig {
                 " (+https://github.com/trawl-dev/trawl)"
             )
             .to_owned(),
+            browser_user_agent:
+                "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0".to_owned(),
             engines: BTreeMap::new(),
             body_cap: 5 * 1024 * 1024,
             rate_limits: true,
@@ -140,6 +145,23 @@ impl SearchConfig {
             .map(|s| s.keys.as_slice())
             .unwrap_or(&[])
     }
+}
+
+/// An HTTP client for engine traffic, built the way trawl-fetch builds its own: no
+/// system proxy, and when `proxy` (http, https, socks5, socks5h) is given it is the only
+/// way out. Engine hosts are fixed or configured, so no SSRF guard applies here.
+pub fn http_client(
+    proxy: Option<&str>,
+    connect_timeout: Duration,
+) -> Result<reqwest::Client, reqwest::Error> {
+    let mut b = reqwest::Client::builder()
+        .connect_timeout(connect_timeout)
+        .redirect(reqwest::redirect::Policy::limited(5))
+        .no_proxy();
+    if let Some(p) = proxy.filter(|p| !p.trim().is_empty()) {
+        b = b.proxy(reqwest::Proxy::all(p.trim())?);
+    }
+    b.build()
 }
 
 /// Split a comma-separated key list, dropping blanks.

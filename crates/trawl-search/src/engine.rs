@@ -207,6 +207,11 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn note_from_headers(&self, _headers: &[(String, String)]) -> Option<String> {
         None
     }
+    /// Whether it scrapes a page meant for browsers (it then gets a browser User-Agent and
+    /// Accept headers; APIs get trawl's own descriptive User-Agent, as Wikimedia asks).
+    fn browser_like(&self) -> bool {
+        false
+    }
     /// A non-default reading of a status, before the generic one (DDG's 202 is rate limiting).
     fn classify_status(&self, _status: u16) -> Option<ParseError> {
         None

@@ -34,7 +34,7 @@ mod record;
 mod router;
 mod types;
 
-pub use config::{EngineSettings, SearchConfig};
+pub use config::{EngineSettings, SearchConfig, http_client};
 pub use doctor::{EngineCheck, PROBE_QUERY, hint};
 pub use engine::{
     Body, Capabilities, Engine, EngineRequest, KeyNeed, Method, ParseError, RawItem, RequestContext,

@@ -376,7 +376,10 @@ impl Router {
         let mut last = None;
         for (i, key) in candidates.into_iter().enumerate() {
             let request = engine.request(query, req, &RequestContext { base: &base, key });
-            let resp = match self.exchange(name, query, req, &request, &secrets).await {
+            let resp = match self
+                .exchange(name, engine.browser_like(), query, req, &request, &secrets)
+                .await
+            {
                 Ok(r) => r,
                 Err(a) => return a,
             };
@@ -444,6 +447,7 @@ impl Router {
     async fn exchange(
         &self,
         name: &str,
+        browser_like: bool,
         query: &str,
         req: &SearchRequest,
         request: &EngineRequest,
@@ -467,7 +471,7 @@ impl Router {
         let mut tries = 0;
         let resp = loop {
             tries += 1;
-            match self.send(request).await {
+            match self.send(request, browser_like).await {
                 Ok(r) if r.status >= 500 && tries == 1 => {}
                 Ok(r) => break r,
                 Err(e) if tries > 1 => {
@@ -505,16 +509,35 @@ impl Router {
     }
 
     /// One HTTP exchange with a bounded, streamed body read.
-    async fn send(&self, request: &EngineRequest) -> Result<Response, reqwest::Error> {
+    async fn send(
+        &self,
+        request: &EngineRequest,
+        browser_like: bool,
+    ) -> Result<Response, reqwest::Error> {
         let mut rb = match request.method {
             Method::Get => self.client.get(request.url.clone()),
             Method::Post => self.client.post(request.url.clone()),
         };
-        if !request
-            .headers
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case("user-agent"))
-        {
+        let has = |name: &str| {
+            request
+                .headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case(name))
+        };
+        if browser_like {
+            if !has("user-agent") {
+                rb = rb.header(reqwest::header::USER_AGENT, &self.config.browser_user_agent);
+            }
+            if !has("accept") {
+                rb = rb.header(
+                    reqwest::header::ACCEPT,
+                    "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+                );
+            }
+            if !has("accept-language") {
+                rb = rb.header(reqwest::header::ACCEPT_LANGUAGE, "en-US,en;q=0.9");
+            }
+        } else if !has("user-agent") {
             rb = rb.header(reqwest::header::USER_AGENT, &self.config.user_agent);
         }
         for (k, v) in &request.headers {

@@ -70,6 +70,9 @@ impl Engine for Bing {
     fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         parse(body)
     }
+    fn browser_like(&self) -> bool {
+        true
+    }
 }
 
 /// Parse a Bing results page.

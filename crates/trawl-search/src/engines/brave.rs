@@ -69,6 +69,9 @@ impl Engine for Brave {
     fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         parse(body)
     }
+    fn browser_like(&self) -> bool {
+        true
+    }
 }
 
 /// Parse a Brave results page. Prefers the structural `[data-type=web]` item (ddgs, hd)

@@ -74,6 +74,9 @@ impl Engine for DuckDuckGo {
     fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         parse(body)
     }
+    fn browser_like(&self) -> bool {
+        true
+    }
     fn classify_status(&self, status: u16) -> Option<ParseError> {
         // DDG answers 202 with an anomaly page when it rate-limits an IP.
         (status == 202).then(|| ParseError::RateLimited("answered 202 (anomaly page)".into()))

@@ -66,6 +66,9 @@ impl Engine for Mojeek {
     fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         parse(body)
     }
+    fn browser_like(&self) -> bool {
+        true
+    }
 }
 
 /// Parse a Mojeek results page: `ul.results-standard > li`, `h2 > a.title`, `p.s`.

@@ -79,6 +79,9 @@ impl Engine for Startpage {
     fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         parse(body)
     }
+    fn browser_like(&self) -> bool {
+        true
+    }
 }
 
 /// Parse a Startpage results page.

@@ -67,6 +67,9 @@ impl Engine for Yahoo {
     fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         parse(body)
     }
+    fn browser_like(&self) -> bool {
+        true
+    }
 }
 
 /// Parse a Yahoo results page (2020 `h3 > a` and 2026 `a > h3 > span` title markup).

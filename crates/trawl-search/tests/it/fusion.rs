@@ -197,3 +197,33 @@ async fn filters_an_engine_cannot_honour_are_reported() {
     assert_eq!(o.outcome, OutcomeKind::Empty);
     assert_eq!(o.detail.as_deref(), Some("cannot honour: site, region"));
 }
+
+#[tokio::test]
+async fn html_engines_look_like_a_browser_and_apis_say_trawl() {
+    let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-openclaw.html"))).await;
+    let gh = serve(|_| Reply::ok(fixture("github/search-repositories-2014-pygithub.json"))).await;
+    let mut cfg = crate::config(&[]);
+    cfg.set_base("duckduckgo", ddg.url());
+    cfg.set_base("github", gh.url());
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("q");
+    req.engines = vec!["duckduckgo".into(), "github".into()];
+    let data = router.search(&req).await;
+    assert!(
+        data.engines.iter().all(|o| o.outcome == OutcomeKind::Ok),
+        "{:?}",
+        data.engines
+    );
+    let d = ddg.seen.lock().unwrap()[0].clone();
+    assert!(d.header("user-agent").unwrap().starts_with("Mozilla/5.0"));
+    assert!(d.header("accept-language").is_some());
+    let g = gh.seen.lock().unwrap()[0].clone();
+    assert!(g.header("user-agent").unwrap().starts_with("trawl/"));
+    assert_eq!(g.header("accept"), Some("application/vnd.github+json"));
+    assert!(g.target.starts_with("/search/repositories?q=q"));
+    let stars = data
+        .hits
+        .iter()
+        .find_map(|h| h.extra.as_ref()?.get("stars")?.as_u64());
+    assert!(stars.is_some_and(|s| s > 0));
+}
