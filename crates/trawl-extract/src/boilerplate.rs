@@ -284,6 +284,17 @@ pub(crate) fn class_signal(dom: &Dom, id: NodeId) -> ClassSignal {
             }
         }
         for token in lower.split_ascii_whitespace() {
+            // In a compound name the last word says what the thing is: `post-author`,
+            // `entry-meta` and `article-tags` are about the post, not the post itself.
+            let mut words = token
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty());
+            let first = words.next();
+            if let (Some(_), Some(last)) = (first, words.next_back())
+                && NEGATIVE_WORDS.contains(&last)
+            {
+                signal.strong = true;
+            }
             if NEGATIVE_PARTS.iter().any(|p| token.contains(p)) {
                 signal.strong = true;
             }

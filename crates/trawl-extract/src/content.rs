@@ -170,10 +170,57 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
     };
     top = climb(dom, &score, &scored, &dropped, top);
     let top_id = top as NodeId;
+    if let Some(needle) = std::env::var_os("TRAWL_EXTRACT_DEBUG_FIND") {
+        let needle = needle.to_string_lossy();
+        if let Some(t) = (0..n).find(|&i| {
+            dom.nodes[i].kind == Kind::Text && dom.text(i as NodeId).contains(needle.as_ref())
+        }) {
+            let mut cur = t;
+            while cur != NONE as usize {
+                eprintln!(
+                    "  ^ {:?}.{} dropped={} hidden={} score={:.1} text={}",
+                    dom.nodes[cur].tag,
+                    dom.attr(cur as NodeId, "class").unwrap_or(""),
+                    dropped[cur],
+                    dom.nodes[cur].hidden,
+                    score[cur],
+                    stats[cur].text
+                );
+                cur = dom.nodes[cur].parent as usize;
+            }
+        }
+    }
+    if std::env::var_os("TRAWL_EXTRACT_DEBUG").is_some() {
+        let describe = |i: usize| {
+            format!(
+                "{:?}.{} score={:.1} text={} link={}",
+                dom.nodes[i].tag,
+                dom.attr(i as NodeId, "class").unwrap_or(""),
+                score[i],
+                stats[i].text,
+                stats[i].link
+            )
+        };
+        eprintln!("top: {}", describe(top));
+        for sib in dom.children(dom.nodes[top].parent) {
+            if dom.nodes[sib as usize].kind == Kind::Element && !dropped[sib as usize] {
+                eprintln!("  sibling: {}", describe(sib as usize));
+            }
+        }
+    }
 
     // Siblings that belong with the winner.
     let parent = dom.nodes[top].parent;
-    let threshold = (score[top] * 0.2).max(10.0);
+    // A wrapper's strength is its best candidate: climbing through only-children leaves
+    // the points below, and a sibling wrapper of the same shape holds its points deep too.
+    let best_inside = |i: usize| -> f32 {
+        (i..dom.subtree_end(i as NodeId) as usize)
+            .filter(|&d| scored[d] && !dropped[d])
+            .map(|d| score[d])
+            .fold(0.0, f32::max)
+    };
+    let top_score = best_inside(top);
+    let threshold = (top_score * 0.2).max(10.0);
     let top_class = dom.attr(top_id, "class").unwrap_or("");
     let mut roots = Vec::new();
     for sib in dom.children(parent) {
@@ -185,13 +232,13 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
             true
         } else {
             let bonus = if !top_class.is_empty() && dom.attr(sib, "class") == Some(top_class) {
-                score[top] * 0.2
+                top_score * 0.2
             } else {
                 0.0
             };
             let st = &stats[s];
             let density = link_density(st);
-            (scored[s] && score[s] + bonus >= threshold)
+            (density < 0.33 && best_inside(s) + bonus >= threshold)
                 || is_paragraph_like(dom.nodes[s].tag, st)
                     && (st.text > 80 && density < 0.25
                         || st.text > 0
@@ -236,6 +283,36 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
         },
         semantic,
         page_text,
+    }
+}
+
+/// Drop the page's title where it opens the content as a heading: it is metadata (the
+/// Document carries it as `title`), and repeating it costs the reader nothing but tokens.
+pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &str) {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let title = key(title);
+    if title.len() < 8 {
+        return;
+    }
+    for &root in &selection.roots {
+        let end = dom.subtree_end(root);
+        for i in root..end {
+            let tag = dom.node(i).tag;
+            if selection.dropped[i as usize] || !matches!(tag, Tag::H1 | Tag::H2) {
+                continue;
+            }
+            let heading = key(&dom.raw_text(i));
+            if heading.len() >= 8 && (title == heading || title.contains(&heading)) {
+                let end = dom.subtree_end(i) as usize;
+                selection.dropped[i as usize..end].fill(true);
+                return;
+            }
+        }
     }
 }
 

@@ -160,7 +160,10 @@ fn extract_html(
     ];
     let mut best: Option<(Selection, String)> = None;
     for pass in passes {
-        let selection = content::select(&dom, pass);
+        let mut selection = content::select(&dom, pass);
+        for title in &meta.titles {
+            content::drop_title_heading(&dom, &mut selection, title);
+        }
         let text = markdown::render(
             &dom,
             &selection.dropped,

@@ -24,6 +24,8 @@ pub(crate) struct Metadata {
     pub(crate) base: Option<Url>,
     /// JSON-LD `articleBody`, when a block carries one (a fallback for the content pass).
     pub(crate) article_body: Option<String>,
+    /// Every title the page states (OpenGraph, JSON-LD, `<title>`), to recognise it in the body.
+    pub(crate) titles: Vec<String>,
     /// Every JSON-LD `@type` seen, in order.
     pub(crate) page_type_hint: Vec<String>,
 }
@@ -94,6 +96,16 @@ pub(crate) fn collect(dom: &Dom, url: &Url) -> Metadata {
     }
 
     let ld = JsonLdFacts::from_blocks(&meta.json_ld);
+    meta.titles = [
+        &found.og_title,
+        &ld.headline,
+        &found.twitter_title,
+        &found.title_tag,
+    ]
+    .into_iter()
+    .flatten()
+    .cloned()
+    .collect();
     meta.title = first([
         found.og_title.clone(),
         ld.headline.clone(),
