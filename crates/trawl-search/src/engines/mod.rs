@@ -15,6 +15,7 @@ pub mod firecrawl;
 pub mod github;
 pub mod hackernews;
 pub mod jina;
+pub mod marginalia;
 pub mod mojeek;
 pub mod reddit;
 pub mod searxng;
@@ -49,6 +50,7 @@ pub fn all() -> Vec<Arc<dyn Engine>> {
         Arc::new(serpapi::SerpApi),
         Arc::new(jina::Jina),
         Arc::new(firecrawl::Firecrawl),
+        Arc::new(marginalia::Marginalia),
     ]
 }
 
@@ -90,6 +92,7 @@ pub fn upstream_group(name: &str) -> String {
         "brave" | "brave_api" | "brave.news" => "brave",
         "wikipedia" | "wikidata" => "wikipedia",
         "arxiv" => "arxiv",
+        "marginalia" => "marginalia",
         "github" => "github",
         "stackoverflow" | "stackexchange" | "superuser" | "askubuntu" => "stackexchange",
         "hackernews" | "hacker news" => "hackernews",
