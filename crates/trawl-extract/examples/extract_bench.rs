@@ -67,6 +67,13 @@ fn main() {
             len / 1024
         );
     }
+    let low: Vec<(&str, f32)> = pages
+        .iter()
+        .zip(&outputs)
+        .filter_map(|((id, _, _), doc)| doc.as_ref().ok().map(|d| (id.as_str(), d.quality_score)))
+        .filter(|(_, q)| *q < 0.5)
+        .collect();
+    eprintln!("quality_score < 0.5 on {} pages: {low:?}", low.len());
     let n = pages.len();
     println!(
         "pages={n} seconds={seconds:.3} pages_per_s={:.1}",

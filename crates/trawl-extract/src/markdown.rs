@@ -450,6 +450,10 @@ impl<'a> Writer<'a> {
 
     fn link(&mut self, id: NodeId) {
         let href = self.dom.attr(id, "href").map(str::trim).unwrap_or("");
+        if href.starts_with('#') && is_anchor_marker(&self.dom.raw_text(id)) {
+            // A heading's permalink (`¶`, `#`, `§`): not text.
+            return;
+        }
         let target = if self.md() && !href.is_empty() && !href.starts_with('#') {
             self.absolute(href)
         } else {
@@ -660,7 +664,13 @@ fn code_language(dom: &Dom, pre: NodeId) -> Option<String> {
                 .filter(|&i| dom.node(i).tag == Tag::Code)
                 .take(1),
         )
-        .chain(std::iter::once(dom.node(pre).parent));
+        .chain(std::iter::once(dom.node(pre).parent))
+        // Sphinx wraps as `div.highlight-python > div.highlight > pre`.
+        .chain(
+            std::iter::once(dom.node(pre).parent)
+                .filter(|&p| p != crate::dom::NONE)
+                .map(|p| dom.node(p).parent),
+        );
     for id in candidates {
         if id == crate::dom::NONE || dom.node(id).kind != Kind::Element {
             continue;
@@ -703,6 +713,10 @@ fn code_language(dom: &Dom, pre: NodeId) -> Option<String> {
         }
     }
     None
+}
+
+fn is_anchor_marker(text: &str) -> bool {
+    matches!(text.trim(), "" | "¶" | "#" | "§" | "🔗" | "link")
 }
 
 fn longest_run(s: &str, ch: char) -> usize {

@@ -518,3 +518,90 @@ fn real_news_page_extracts_the_article() {
     assert!(doc.title.is_some());
     assert!(doc.quality_score >= 0.5, "{}", doc.quality_score);
 }
+
+// Non-article pages written for these tests (tests/pages/): docs, product, listing.
+
+fn own_page(name: &str, url: &str) -> trawl_core::Document {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/pages")
+        .join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    extract(
+        &bytes,
+        Some("text/html"),
+        &Url::parse(url).unwrap(),
+        &ExtractOptions::default(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn docs_page_keeps_code_tables_and_drops_navigation() {
+    let doc = own_page(
+        "docs.html",
+        "https://widgetlib.example.org/en/latest/install.html",
+    );
+    let md = &doc.markdown;
+    assert!(
+        md.contains("```console\n$ pip install widgetlib\n```"),
+        "{md}"
+    );
+    assert!(
+        md.contains("```python\nimport widgetlib\nprint(widgetlib.__version__)\n```"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| Option | Default | Meaning |\n| --- | --- | --- |\n| `--user` | off |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("## Options\n"),
+        "permalink markers are dropped: {md}"
+    );
+    assert!(
+        md.contains("[Quickstart](https://widgetlib.example.org/en/latest/quickstart.html)"),
+        "{md}"
+    );
+    for junk in ["API reference", "Copyright", "Next", "Docs »"] {
+        assert!(!md.contains(junk), "{junk:?} should be dropped:\n{md}");
+    }
+    assert_eq!(doc.page_type, PageType::Documentation);
+}
+
+#[test]
+fn product_page_keeps_description_and_specs() {
+    let doc = own_page("product.html", "https://shop.example.com/p/trail-runner-3");
+    let md = &doc.markdown;
+    assert!(md.contains("$129.00"), "{md}");
+    assert!(md.contains("lugged outsole grips wet stone"), "{md}");
+    assert!(md.contains("| Outsole | Vibram Megagrip |"), "{md}");
+    for junk in [
+        "Add to cart",
+        "We use cookies",
+        "Road Runner 5",
+        "Terms",
+        "Sale",
+    ] {
+        assert!(!md.contains(junk), "{junk:?} should be dropped:\n{md}");
+    }
+    assert_eq!(doc.page_type, PageType::Product);
+    assert!(doc.quality_score >= 0.5, "{}", doc.quality_score);
+}
+
+#[test]
+fn listing_page_keeps_every_item() {
+    let doc = own_page("listing.html", "https://blog.example.com/");
+    let md = &doc.markdown;
+    for item in [
+        "Measuring coffee extraction at home",
+        "A week with a manual grinder",
+        "Water chemistry for beginners",
+    ] {
+        assert!(md.contains(item), "{item:?} missing:\n{md}");
+    }
+    assert!(
+        md.contains("[Water chemistry for beginners](https://blog.example.com/2024/04/third)"),
+        "{md}"
+    );
+    assert!(!md.contains("Categories") && !md.contains("About"), "{md}");
+}
