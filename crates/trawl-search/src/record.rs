@@ -116,6 +116,19 @@ pub(crate) fn save(dir: &Path, stem: &str, rec: &Recording, body: &[u8]) -> std:
     std::fs::write(dir.join(format!("{stem}.body")), body)
 }
 
+/// Whether `dir` holds any recording of `engine`.
+pub(crate) fn has_any(dir: &Path, engine: &str) -> bool {
+    let prefix = format!("{engine}-");
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.strip_prefix(&prefix)
+                .is_some_and(|rest| rest.len() == 21 && rest.ends_with(".json"))
+        })
+    })
+}
+
 /// Read one recording back.
 pub(crate) fn load(dir: &Path, stem: &str) -> std::io::Result<(Recording, Vec<u8>)> {
     let meta = std::fs::read(dir.join(format!("{stem}.json")))?;

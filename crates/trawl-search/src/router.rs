@@ -121,6 +121,10 @@ impl Router {
     /// Whether `engine` can run: SearXNG needs a URL, keyed engines a key (Tavily also
     /// runs keyless when that is switched on).
     pub fn is_configured(&self, engine: &dyn Engine) -> bool {
+        // Replaying needs no URL and no key, only a recording of this engine.
+        if let Some(dir) = &self.config.replay_dir {
+            return record::has_any(dir, engine.name());
+        }
         if self.config.base_for(engine).is_none() {
             return false;
         }
@@ -263,6 +267,9 @@ impl Router {
                 )),
                 Some(e) if !self.is_configured(e.as_ref()) => {
                     let hint = match (e.name(), e.key_env()) {
+                        _ if self.config.replay_dir.is_some() => {
+                            "no recording in the replay directory".to_owned()
+                        }
                         ("searxng", _) => "set TRAWL_SEARXNG_URL".to_owned(),
                         (_, Some(var)) => format!("set {var}"),
                         _ => "not configured".to_owned(),
@@ -353,7 +360,12 @@ impl Router {
     /// refused is marked and the next usable key is tried at once.
     async fn attempt(&self, engine: &Arc<dyn Engine>, query: &str, req: &SearchRequest) -> Attempt {
         let name = engine.name();
-        let Some(base) = self.config.base_for(engine.as_ref()) else {
+        let replay_base = || url::Url::parse("http://replay.invalid/").ok();
+        let base = match &self.config.replay_dir {
+            Some(_) => self.config.base_for(engine.as_ref()).or_else(replay_base),
+            None => self.config.base_for(engine.as_ref()),
+        };
+        let Some(base) = base else {
             return Attempt::fail(OutcomeKind::NotConfigured, "no base URL");
         };
         let all_keys = self.config.keys_for(name);

@@ -44,6 +44,34 @@ async fn record_then_replay_gives_the_same_answer() {
     let replayed = crate::router(cfg).search(&req).await;
     assert_eq!(replayed.hits, live.hits);
 
+    // Replay needs neither the key nor the URLs: the recordings are enough, and a route
+    // runs exactly the engines that were recorded.
+    let mut cfg = crate::config(&[]);
+    cfg.replay_dir = Some(dir.clone());
+    let router = crate::router(cfg);
+    let keyless = router.search(&req).await;
+    assert_eq!(keyless.hits, live.hits);
+    let mut by_route = req.clone();
+    by_route.engines.clear();
+    let routed = router.search(&by_route).await;
+    let ran: Vec<&str> = routed
+        .engines
+        .iter()
+        .filter(|o| o.outcome == OutcomeKind::Ok)
+        .map(|o| o.engine.as_str())
+        .collect();
+    assert_eq!(ran, ["duckduckgo", "tavily"]);
+    let mojeek = routed
+        .engines
+        .iter()
+        .find(|o| o.engine == "mojeek")
+        .unwrap();
+    assert_eq!(mojeek.outcome, OutcomeKind::NotConfigured);
+    assert_eq!(
+        mojeek.detail.as_deref(),
+        Some("no recording in the replay directory")
+    );
+
     // A query never recorded is reported, not fetched.
     let mut other = req.clone();
     other.query = "something else".into();
