@@ -47,6 +47,7 @@ pub(crate) struct Response {
 pub(crate) async fn classify(
     body_cap: usize,
     engine: &Arc<dyn Engine>,
+    query: &str,
     req: &SearchRequest,
     resp: Response,
     keyed: bool,
@@ -137,9 +138,16 @@ pub(crate) async fn classify(
     let r = req.clone();
     let body = resp.body;
     // Parsing a multi-megabyte page is CPU work; keep it off the async workers.
-    let parsed = tokio::task::spawn_blocking(move || e.parse_for(&body, &r))
-        .await
-        .unwrap_or_else(|e| Err(ParseError::Malformed(format!("parser panicked: {e}"))));
+    let q = query.to_owned();
+    let parsed = tokio::task::spawn_blocking(move || {
+        let parsed = e.parse_for(&body, &r);
+        if parsed.is_ok() {
+            e.remember(&q, &r, &body);
+        }
+        parsed
+    })
+    .await
+    .unwrap_or_else(|e| Err(ParseError::Malformed(format!("parser panicked: {e}"))));
     let cut = truncated.then(|| format!("body cut at {} bytes", body_cap));
     match parsed {
         Ok(items) => {

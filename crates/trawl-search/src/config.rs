@@ -190,7 +190,7 @@ mod tests {
         ]);
         assert_eq!(cfg.timeout, Duration::from_millis(1500));
         assert_eq!(cfg.keys_for("brave_api"), ["k1", "k2"]);
-        let ddg = crate::engines::duckduckgo::DuckDuckGo;
+        let ddg = crate::engines::duckduckgo::DuckDuckGo::default();
         assert_eq!(
             cfg.base_for(&ddg).unwrap().as_str(),
             "http://127.0.0.1:9001/"

@@ -203,6 +203,9 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn parse_for(&self, body: &[u8], _req: &SearchRequest) -> Result<Vec<RawItem>, ParseError> {
         self.parse(body)
     }
+    /// Keep what a successful page carries for the next request (DuckDuckGo's `vqd`
+    /// paging token). Called after `parse` succeeded; the default keeps nothing.
+    fn remember(&self, _query: &str, _req: &SearchRequest, _body: &[u8]) {}
     /// A note drawn from response headers (GitHub's rate-limit budget), for the outcome.
     fn note_from_headers(&self, _headers: &[(String, String)]) -> Option<String> {
         None

@@ -395,8 +395,15 @@ impl Router {
                 Ok(r) => r,
                 Err(a) => return a,
             };
-            let (attempt, event) =
-                classify(self.config.body_cap, engine, req, resp, key.is_some()).await;
+            let (attempt, event) = classify(
+                self.config.body_cap,
+                engine,
+                query,
+                req,
+                resp,
+                key.is_some(),
+            )
+            .await;
             if let Some(k) = key {
                 let id = key_id(name, k);
                 let mut st = self.keys.load(name, &id);

@@ -7,9 +7,38 @@ use crate::engine::{
 use crate::html::{document, empty_page, first_attr, first_text, sel, unwrap_href};
 use crate::types::{SafeSearch, SearchRequest};
 
-/// The DuckDuckGo html-endpoint engine.
+/// The DuckDuckGo html-endpoint engine. It keeps the `vqd` token of each query's last
+/// page for an hour (as SearXNG does), because asking for page 2 without it looks like a
+/// bot to DuckDuckGo.
 #[derive(Debug, Default)]
-pub struct DuckDuckGo;
+pub struct DuckDuckGo {
+    vqd: std::sync::Mutex<std::collections::HashMap<String, (String, std::time::Instant)>>,
+}
+
+const VQD_TTL: std::time::Duration = std::time::Duration::from_secs(3600);
+
+fn region_code(req: &SearchRequest) -> String {
+    let f = &req.filters;
+    match (&f.region, &f.language) {
+        (Some(r), Some(l)) => format!("{}-{}", r.to_lowercase(), l.to_lowercase()),
+        (Some(r), None) => format!("{}-en", r.to_lowercase()),
+        (None, Some(l)) => format!("wt-{}", l.to_lowercase()),
+        (None, None) => "wt-wt".into(),
+    }
+}
+
+impl DuckDuckGo {
+    fn cache_key(query: &str, req: &SearchRequest) -> String {
+        format!("{query}\u{0}{}", region_code(req))
+    }
+
+    fn cached_vqd(&self, key: &str) -> Option<String> {
+        let map = self.vqd.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(key)
+            .filter(|(_, at)| at.elapsed() < VQD_TTL)
+            .map(|(v, _)| v.clone())
+    }
+}
 
 impl Engine for DuckDuckGo {
     fn name(&self) -> &'static str {
@@ -19,15 +48,13 @@ impl Engine for DuckDuckGo {
         "bing"
     }
     fn capabilities(&self) -> Capabilities {
-        // Paging needs the `vqd` token of the previous page (ENGINES.md §2.1); asking for
-        // page 2 without it is treated as a bot, so we report paging as unsupported.
         Capabilities {
             site: true,
             freshness: true,
             language: true,
             region: true,
             safesearch: true,
-            paging: false,
+            paging: true,
         }
     }
     fn default_base(&self) -> &'static str {
@@ -42,17 +69,25 @@ impl Engine for DuckDuckGo {
             Some(site) => format!("{query} site:{site}"),
             None => query.to_owned(),
         };
-        let kl = match (&f.region, &f.language) {
-            (Some(r), Some(l)) => format!("{}-{}", r.to_lowercase(), l.to_lowercase()),
-            (Some(r), None) => format!("{}-en", r.to_lowercase()),
-            (None, Some(l)) => format!("wt-{}", l.to_lowercase()),
-            (None, None) => "wt-wt".into(),
-        };
-        let mut form = vec![
-            ("q".to_owned(), q),
-            ("b".to_owned(), String::new()),
-            ("kl".to_owned(), kl),
-        ];
+        let kl = region_code(req);
+        let mut form = vec![("q".to_owned(), q)];
+        if f.page() > 1 {
+            // The hidden "Next" form of the html endpoint: offsets 10, 25, 40, …; the vqd
+            // of an earlier page of this query when we have one (ddgs sends only `s`).
+            let s = 10 + (f.page() - 2) * 15;
+            form.push(("s".into(), s.to_string()));
+            form.push(("dc".into(), (s + 1).to_string()));
+            form.push(("nextParams".into(), String::new()));
+            form.push(("api".into(), "d.js".into()));
+            form.push(("o".into(), "json".into()));
+            form.push(("v".into(), "l".into()));
+            if let Some(v) = self.cached_vqd(&Self::cache_key(query, req)) {
+                form.push(("vqd".into(), v));
+            }
+        } else {
+            form.push(("b".to_owned(), String::new()));
+        }
+        form.push(("kl".to_owned(), kl));
         if let Some(fr) = f.freshness {
             form.push(("df".into(), fr.letter().into()));
         }
@@ -76,6 +111,13 @@ impl Engine for DuckDuckGo {
     }
     fn browser_like(&self) -> bool {
         true
+    }
+    fn remember(&self, query: &str, req: &SearchRequest, body: &[u8]) {
+        if let Some(v) = vqd(body) {
+            let mut map = self.vqd.lock().unwrap_or_else(|e| e.into_inner());
+            map.retain(|_, (_, at)| at.elapsed() < VQD_TTL);
+            map.insert(Self::cache_key(query, req), (v, std::time::Instant::now()));
+        }
     }
     fn classify_status(&self, status: u16) -> Option<ParseError> {
         // DDG answers 202 with an anomaly page when it rate-limits an IP.
@@ -229,7 +271,7 @@ mod tests {
         req.filters.site = Some("docs.rs".into());
         req.filters.freshness = Some(crate::types::Freshness::Week);
         let base = url::Url::parse("http://127.0.0.1:9/x").unwrap();
-        let r = DuckDuckGo.request(
+        let r = DuckDuckGo::default().request(
             "rust",
             &req,
             &RequestContext {
@@ -243,5 +285,32 @@ mod tests {
         };
         assert!(form.contains(&("q".into(), "rust site:docs.rs".into())));
         assert!(form.contains(&("df".into(), "w".into())));
+    }
+
+    #[test]
+    fn page_two_carries_the_remembered_vqd() {
+        let ddg = DuckDuckGo::default();
+        let mut req = SearchRequest::new("weather");
+        let base = url::Url::parse("https://html.duckduckgo.com").unwrap();
+        let ctx = RequestContext {
+            base: &base,
+            key: None,
+        };
+        ddg.remember("weather", &req, &fixture("html-weather-Jakarta.html"));
+        req.filters.page = Some(3);
+        let Some(Body::Form(form)) = ddg.request("weather", &req, &ctx).body else {
+            panic!()
+        };
+        assert!(form.contains(&("s".into(), "25".into())));
+        assert!(form.contains(&("dc".into(), "26".into())));
+        assert!(form.contains(&(
+            "vqd".into(),
+            "4-23696560918250046874401586642396178867".into()
+        )));
+        // Another query has no token yet: the offset alone, as ddgs sends it.
+        let Some(Body::Form(other)) = ddg.request("other", &req, &ctx).body else {
+            panic!()
+        };
+        assert!(!other.iter().any(|(k, _)| k == "vqd"));
     }
 }

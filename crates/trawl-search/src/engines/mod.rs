@@ -30,7 +30,7 @@ pub mod yahoo;
 /// Every engine trawl knows, in display order.
 pub fn all() -> Vec<Arc<dyn Engine>> {
     vec![
-        Arc::new(duckduckgo::DuckDuckGo),
+        Arc::new(duckduckgo::DuckDuckGo::default()),
         Arc::new(mojeek::Mojeek),
         Arc::new(brave::Brave),
         Arc::new(wikipedia::Wikipedia),

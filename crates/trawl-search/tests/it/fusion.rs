@@ -227,3 +227,23 @@ async fn html_engines_look_like_a_browser_and_apis_say_trawl() {
         .find_map(|h| h.extra.as_ref()?.get("stars")?.as_u64());
     assert!(stars.is_some_and(|s| s > 0));
 }
+
+#[tokio::test]
+async fn duckduckgo_page_two_reuses_the_vqd_of_page_one() {
+    let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-weather-Jakarta.html"))).await;
+    let mut cfg = crate::config(&[]);
+    cfg.set_base("duckduckgo", ddg.url());
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("weather Jakarta");
+    req.engines = vec!["duckduckgo".into()];
+    let first = router.search(&req).await;
+    assert_eq!(first.next_page, Some(2));
+    req.filters.page = first.next_page;
+    router.search(&req).await;
+    let sent = ddg.seen.lock().unwrap()[1].clone();
+    let body = String::from_utf8_lossy(&sent.body).into_owned();
+    assert!(
+        body.contains("s=10") && body.contains("vqd=4-23696560918250046874401586642396178867"),
+        "{body}"
+    );
+}
