@@ -388,16 +388,17 @@ struct Fence {
 
 impl Fence {
     fn is_closed_by(&self, line: &str) -> bool {
-        let Some(rest) = strip_indent(line) else {
-            return false;
-        };
+        let rest = line.trim_start_matches([' ', '\t']);
         let run = rest.len() - rest.trim_start_matches(self.marker).len();
         run >= self.len && rest[run..].trim().is_empty()
     }
 }
 
+/// A code fence opener at any indentation: CommonMark allows at most three spaces at the
+/// top level, but fences nested in list items are indented further, and splitting one of
+/// those at a blank line is worse than the rare indented code block that holds ```.
 fn fence_opener(line: &str) -> Option<Fence> {
-    let rest = strip_indent(line)?;
+    let rest = line.trim_start_matches([' ', '\t']);
     let marker = rest.chars().next().filter(|c| matches!(c, '`' | '~'))?;
     let len = rest.len() - rest.trim_start_matches(marker).len();
     // A backtick fence's info string may not contain a backtick (CommonMark).
@@ -487,6 +488,16 @@ mod tests {
             &md[blocks[0].range.clone()],
             "~~~~\n```\nnot a close\n~~~\n~~~~~\n\n"
         );
+    }
+
+    #[test]
+    fn fences_nested_in_list_items_hold_their_blank_lines() {
+        let md =
+            "1. Install:\n\n    ```sh\n    cargo build\n\n    cargo test\n    ```\n\n2. Done.\n";
+        let blocks = blocks(md);
+        let kinds: Vec<_> = blocks.iter().map(|b| b.kind).collect();
+        assert_eq!(kinds, [BlockKind::Text, BlockKind::Code, BlockKind::Text]);
+        assert!(md[blocks[1].range.clone()].contains("cargo build\n\n    cargo test"));
     }
 
     #[test]

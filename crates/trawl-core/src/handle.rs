@@ -31,7 +31,9 @@ pub fn is_valid_handle(s: &str) -> bool {
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_'))
         && hex.len() == 12
-        && hex.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        && hex
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
 }
 
 #[cfg(test)]

@@ -14,15 +14,66 @@ pub struct Cli {
     /// Config file (default: ~/.config/trawl/config.toml).
     #[arg(long, global = true, env = "TRAWL_CONFIG", value_name = "PATH")]
     pub config: Option<PathBuf>,
+
+    /// Store file (default: ~/.cache/trawl/trawl.db; `:memory:` keeps nothing); also TRAWL_STORE.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub store: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Read a page (URL, file, or - for stdin) into clean Markdown plus metadata.
     Read(ReadArgs),
+    /// Page through or search inside documents already read, with no network.
+    Open(OpenArgs),
+    /// Inspect or trim the local store.
+    #[command(subcommand)]
+    Cache(CacheCommand),
     /// Show or inspect trawl's configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Serve the agent tools over MCP on stdin/stdout (one local agent).
+    Mcp(crate::mcp::McpArgs),
+    /// Serve the agent tools over MCP streamable HTTP at /mcp, with /healthz and /metrics.
+    Serve(crate::mcp::ServeArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Counts and sizes of what is stored.
+    Stats(JsonFlag),
+    /// Remove everything stored (documents, searches, key state, site memory).
+    Clear(JsonFlag),
+    /// Drop what is past its retention and evict above the size bound.
+    Prune(JsonFlag),
+}
+
+#[derive(Debug, Args)]
+pub struct OpenArgs {
+    /// The document's handle (host~hash), as printed by `read`.
+    #[arg(value_name = "HANDLE")]
+    pub handle: Option<String>,
+    /// Which page (from 1).
+    #[arg(long)]
+    pub page: Option<u32>,
+    /// Show the passages matching these words instead of a page.
+    #[arg(long, value_name = "WORDS")]
+    pub find: Option<String>,
+    /// With --find: search every stored document.
+    #[arg(long)]
+    pub all: bool,
+    /// Page size in estimated tokens (0 = whole document).
+    #[arg(long, value_name = "N")]
+    pub page_size_tokens: Option<u32>,
+    /// At most this many passages for --find.
+    #[arg(long)]
+    pub limit: Option<u32>,
+    /// Print the Envelope as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Print page text without the untrusted-content fence.
+    #[arg(long)]
+    pub raw: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -68,9 +119,9 @@ pub struct NetArgs {
 
 #[derive(Debug, Args)]
 pub struct ReadArgs {
-    /// A URL, a file path, or - for standard input.
-    #[arg(value_name = "URL|FILE|-")]
-    pub input: String,
+    /// URLs (at most 20, read concurrently), a file path, or - for standard input.
+    #[arg(value_name = "URL|FILE|-", required = true, num_args = 1..)]
+    pub inputs: Vec<String>,
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,
@@ -86,6 +137,21 @@ pub struct ReadArgs {
     /// Keep comment sections.
     #[arg(long)]
     pub comments: bool,
+    /// Which page of the document to print (from 1).
+    #[arg(long)]
+    pub page: Option<u32>,
+    /// Page size in estimated tokens (default 4000; 0 = whole document).
+    #[arg(long, value_name = "N")]
+    pub page_size_tokens: Option<u32>,
+    /// Refetch even when the store has a fresh copy.
+    #[arg(long, conflicts_with = "offline")]
+    pub fresh: bool,
+    /// Answer only from the store; never touch the network.
+    #[arg(long)]
+    pub offline: bool,
+    /// Print page text without the untrusted-content fence.
+    #[arg(long)]
+    pub raw: bool,
     #[command(flatten)]
     pub net: NetArgs,
 }

@@ -3,6 +3,8 @@
 
 mod cli;
 mod commands;
+mod context;
+mod mcp;
 mod output;
 mod reader;
 mod settings;
@@ -10,7 +12,7 @@ mod settings;
 use clap::Parser;
 use trawl_core::Meta;
 
-use crate::cli::{Cli, Command, ConfigCommand, NetArgs};
+use crate::cli::{CacheCommand, Cli, Command, ConfigCommand, NetArgs};
 use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
@@ -23,14 +25,26 @@ fn main() {
     std::process::exit(code);
 }
 
-fn run(cli: Cli) -> i32 {
-    let (json, net) = match &cli.command {
+/// Whether the command answers in JSON, and its network flags (for error reporting and
+/// settings that must be known before it runs).
+fn json_and_net(command: &Command) -> (bool, NetArgs) {
+    match command {
         Command::Read(a) => (a.json, a.net.clone()),
+        Command::Open(a) => (a.json, NetArgs::default()),
+        Command::Cache(
+            CacheCommand::Stats(f) | CacheCommand::Clear(f) | CacheCommand::Prune(f),
+        ) => (f.json, NetArgs::default()),
         Command::Config(ConfigCommand::Show(f)) => (f.json, NetArgs::default()),
-    };
-    let settings = match settings::load_file(cli.config.as_deref())
-        .and_then(|(path, file)| Settings::resolve(path, file, &ProcessEnv, &net))
-    {
+        Command::Mcp(a) => (false, a.net.clone()),
+        Command::Serve(a) => (false, a.net.clone()),
+    }
+}
+
+fn run(cli: Cli) -> i32 {
+    let (json, net) = json_and_net(&cli.command);
+    let settings = match settings::load_file(cli.config.as_deref()).and_then(|(path, file)| {
+        Settings::resolve(path, file, &ProcessEnv, &net, cli.store.as_deref())
+    }) {
         Ok(s) => s,
         Err(err) => return report_error(&err, json, Meta::default()),
     };
@@ -47,6 +61,10 @@ fn run(cli: Cli) -> i32 {
     };
     match &cli.command {
         Command::Read(args) => runtime.block_on(commands::read(args, &settings)),
+        Command::Open(args) => runtime.block_on(commands::open(args, &settings)),
+        Command::Cache(cmd) => runtime.block_on(commands::cache(cmd, &settings)),
         Command::Config(ConfigCommand::Show(f)) => commands::config_show(&settings, f.json),
+        Command::Mcp(args) => runtime.block_on(commands::mcp(args, &settings)),
+        Command::Serve(args) => runtime.block_on(commands::serve(args, &settings)),
     }
 }

@@ -28,3 +28,44 @@ pub fn report_error(err: &TrawlError, json: bool, meta: Meta) -> i32 {
     eprintln!("error[{}]: {}", err.code, err.message);
     exit_code(err)
 }
+
+/// Markdown to plain text for `--format text`: syntax marks dropped, words kept.
+pub fn markdown_to_text(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    for line in markdown.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            continue;
+        }
+        if trimmed.starts_with('|') && trimmed.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
+            continue;
+        }
+        let mut l = trimmed.trim_start_matches('#').trim_start().to_owned();
+        if trimmed.starts_with('|') {
+            l = l.trim_matches('|').replace(" | ", "\t");
+        }
+        out.push_str(&strip_links(&l).replace("**", "").replace("__", ""));
+        out.push('\n');
+    }
+    out
+}
+
+/// `[text](url)` → `text`, `![alt](url)` → `alt`.
+fn strip_links(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find("](").map(|i| open + i) else {
+            break;
+        };
+        let Some(end) = rest[close..].find(')').map(|i| close + i) else {
+            break;
+        };
+        let before = &rest[..open];
+        out.push_str(before.strip_suffix('!').unwrap_or(before));
+        out.push_str(&rest[open + 1..close]);
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}

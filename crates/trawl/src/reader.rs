@@ -3,9 +3,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use trawl_core::{Document, ErrorCode, FetchedVia, TrawlError, handle_for_url};
+use trawl_core::{Document, ErrorCode, FetchedVia, TrawlError};
 use trawl_extract::{ExtractOptions, extract};
-use trawl_fetch::Fetcher;
 use url::Url;
 
 /// What the user asked to read.
@@ -63,31 +62,14 @@ fn guess_type_from_path(path: &Path) -> Option<&'static str> {
     })
 }
 
-/// Read one input into a Document.
-pub async fn read(
-    fetcher: &Fetcher,
+/// Read a file or stdin into a Document (URLs go through the agent tools instead).
+pub fn read_local(
     input: &Input,
     base: Option<&str>,
     opts: &ExtractOptions,
 ) -> Result<Document, TrawlError> {
     match input {
-        Input::Url(raw) => {
-            let page = fetcher.fetch(raw).await?;
-            let mut doc = extract(
-                &page.body,
-                page.content_type.as_deref(),
-                &page.final_url,
-                opts,
-            )?;
-            doc.url = page.requested_url.to_string();
-            doc.final_url = page.final_url.to_string();
-            doc.handle = handle_for_url(&page.final_url);
-            doc.status = Some(page.status);
-            doc.fetched_via = page.via;
-            doc.content_type = page.content_type.clone();
-            doc.attempts = page.attempts;
-            Ok(doc)
-        }
+        Input::Url(_) => Err(TrawlError::internal("read_local called with a URL")),
         Input::File(path) => {
             let bytes = std::fs::read(path).map_err(|e| {
                 TrawlError::invalid_input(format!("cannot read {}: {e}", path.display()))

@@ -22,6 +22,16 @@ pub struct FileConfig {
     pub allow_private_hosts: Option<bool>,
     pub allow_hosts: Option<Vec<String>>,
     pub user_agent: Option<String>,
+    /// Store file; `:memory:` keeps nothing between runs.
+    pub store: Option<String>,
+    /// Fallback readers, in order (`jina`, `tavily`, `firecrawl`, `exa`); empty = none.
+    pub readers: Option<Vec<String>>,
+    /// Reads shorter than this many characters try the fallback readers.
+    pub min_chars: Option<usize>,
+    /// Seconds a stored page stays fresh (then it is revalidated); 0 = forever.
+    pub document_ttl: Option<f64>,
+    /// Seconds a search answer is cached; 0 = forever.
+    pub search_ttl: Option<f64>,
     /// API keys and other secrets, by environment-variable name (e.g. `BRAVE_API_KEY`).
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
@@ -73,12 +83,16 @@ pub struct Settings {
     pub allow_private_hosts: Setting<bool>,
     pub allow_hosts: Setting<Vec<String>>,
     pub user_agent: Setting<String>,
+    pub store: Setting<Option<String>>,
+    pub readers: Setting<Vec<String>>,
+    pub min_chars: Setting<usize>,
+    pub document_ttl_secs: Setting<f64>,
+    pub search_ttl_secs: Setting<f64>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
-    /// Read by the engines and readers that need keys.
+    /// Read by the engines and readers that need keys, through [`Settings::secret`].
     #[serde(skip)]
-    #[allow(dead_code)]
-    pub secret_values: BTreeMap<String, String>,
+    secret_values: BTreeMap<String, String>,
 }
 
 /// Read-only view of the process environment (injectable for tests).
@@ -132,6 +146,13 @@ pub fn load_file(explicit: Option<&Path>) -> Result<(Option<PathBuf>, FileConfig
     }
 }
 
+fn split_list(v: &str) -> Vec<String> {
+    v.split(',')
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
 fn parse_env<T: std::str::FromStr>(env: &dyn Env, name: &str) -> Result<Option<T>, TrawlError> {
     match env.var(name) {
         None => Ok(None),
@@ -171,13 +192,9 @@ impl Settings {
         file: FileConfig,
         env: &dyn Env,
         net: &NetArgs,
+        store_flag: Option<&str>,
     ) -> Result<Self, TrawlError> {
-        let env_hosts = env.var("TRAWL_ALLOW_HOSTS").map(|v| {
-            v.split(',')
-                .map(|s| s.trim().to_owned())
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-        });
+        let env_hosts = env.var("TRAWL_ALLOW_HOSTS").map(|v| split_list(&v));
         let flag_hosts = (!net.allow_hosts.is_empty()).then(|| net.allow_hosts.clone());
         let mut keys = BTreeMap::new();
         let mut secret_values = BTreeMap::new();
@@ -229,6 +246,38 @@ impl Settings {
                 file.user_agent.clone(),
                 DEFAULT_USER_AGENT.to_owned(),
             ),
+            store: layer(
+                store_flag.map(|s| Some(s.to_owned())),
+                env.var("TRAWL_STORE").map(Some),
+                file.store.clone().map(Some),
+                None,
+            ),
+            readers: layer(
+                None,
+                env.var("TRAWL_READERS").map(|v| split_list(&v)),
+                file.readers.clone(),
+                ["jina", "tavily", "firecrawl", "exa"]
+                    .map(str::to_owned)
+                    .to_vec(),
+            ),
+            min_chars: layer(
+                None,
+                parse_env(env, "TRAWL_MIN_CHARS")?,
+                file.min_chars,
+                400,
+            ),
+            document_ttl_secs: layer(
+                None,
+                parse_env(env, "TRAWL_DOCUMENT_TTL")?,
+                file.document_ttl,
+                86_400.0,
+            ),
+            search_ttl_secs: layer(
+                None,
+                parse_env(env, "TRAWL_SEARCH_TTL")?,
+                file.search_ttl,
+                900.0,
+            ),
             keys,
             secret_values,
         };
@@ -253,7 +302,48 @@ impl Settings {
         for host in &self.allow_hosts.value {
             HostRule::parse(host)?;
         }
+        for (name, secs) in [
+            ("document_ttl", self.document_ttl_secs.value),
+            ("search_ttl", self.search_ttl_secs.value),
+        ] {
+            if !(secs.is_finite() && secs >= 0.0) {
+                return Err(TrawlError::invalid_input(format!(
+                    "{name} must be a number of seconds >= 0, got {secs}"
+                )));
+            }
+        }
+        for reader in &self.readers.value {
+            if !matches!(
+                reader.as_str(),
+                "jina" | "tavily" | "firecrawl" | "exa" | "none"
+            ) {
+                return Err(TrawlError::invalid_input(format!(
+                    "readers: unknown reader {reader:?} (jina, tavily, firecrawl, exa, or none)"
+                )));
+            }
+        }
         Ok(())
+    }
+
+    /// A secret by variable name (from the environment, `.env` or the config file).
+    pub fn secret(&self, name: &str) -> Option<&str> {
+        self.secret_values.get(name).map(String::as_str)
+    }
+
+    /// The store path: the setting, else the user cache dir.
+    pub fn store_path(&self) -> Result<String, TrawlError> {
+        if let Some(p) = &self.store.value {
+            return Ok(p.clone());
+        }
+        use etcetera::BaseStrategy;
+        let base = etcetera::choose_base_strategy()
+            .map_err(|e| TrawlError::internal(format!("no cache directory: {e}")))?;
+        Ok(base
+            .cache_dir()
+            .join("trawl")
+            .join("trawl.db")
+            .to_string_lossy()
+            .into_owned())
     }
 
     /// The fetcher's configuration.
@@ -312,7 +402,7 @@ mod tests {
             proxy: Some("socks5h://q:2".into()),
             ..NetArgs::default()
         };
-        let s = Settings::resolve(None, file, &env, &net).unwrap();
+        let s = Settings::resolve(None, file, &env, &net, None).unwrap();
         assert_eq!(s.timeout_secs.value, 5.0);
         assert_eq!(s.timeout_secs.source, Source::File);
         assert_eq!(s.max_bytes.value, 200);
@@ -325,32 +415,47 @@ mod tests {
     #[test]
     fn secrets_are_masked() {
         let env = MapEnv([("BRAVE_API_KEY", "sk-very-secret-123")].into());
-        let s = Settings::resolve(None, FileConfig::default(), &env, &NetArgs::default()).unwrap();
+        let s = Settings::resolve(None, FileConfig::default(), &env, &NetArgs::default(), None)
+            .unwrap();
         let shown = s.redacted_json().to_string();
         assert!(!shown.contains("sk-very-secret-123"), "{shown}");
         assert!(shown.contains("BRAVE_API_KEY"));
-        assert_eq!(s.secret_values["BRAVE_API_KEY"], "sk-very-secret-123");
+        assert_eq!(s.secret("BRAVE_API_KEY"), Some("sk-very-secret-123"));
     }
 
     #[test]
     fn bad_values_are_refused() {
         let env = MapEnv([("TRAWL_TIMEOUT", "soon")].into());
-        let err =
-            Settings::resolve(None, FileConfig::default(), &env, &NetArgs::default()).unwrap_err();
+        let err = Settings::resolve(None, FileConfig::default(), &env, &NetArgs::default(), None)
+            .unwrap_err();
         assert!(err.message.contains("TRAWL_TIMEOUT"));
         let net = NetArgs {
             allow_hosts: vec!["not a host!".into()],
             ..NetArgs::default()
         };
         assert!(
-            Settings::resolve(None, FileConfig::default(), &MapEnv(BTreeMap::new()), &net).is_err()
+            Settings::resolve(
+                None,
+                FileConfig::default(),
+                &MapEnv(BTreeMap::new()),
+                &net,
+                None
+            )
+            .is_err()
         );
         let net = NetArgs {
             proxy: Some("ftp://x".into()),
             ..NetArgs::default()
         };
         assert!(
-            Settings::resolve(None, FileConfig::default(), &MapEnv(BTreeMap::new()), &net).is_err()
+            Settings::resolve(
+                None,
+                FileConfig::default(),
+                &MapEnv(BTreeMap::new()),
+                &net,
+                None
+            )
+            .is_err()
         );
     }
 }

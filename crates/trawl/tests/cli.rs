@@ -2,7 +2,11 @@
 //!
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
 //! - `config`: layering and secret masking of `trawl config show`.
+//! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
+//!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
 
+mod agent;
 mod config;
+mod mcp;
 mod read;
 mod util;

@@ -2,6 +2,7 @@
 //! functions serve the CLI and MCP; [`render`] turns their answers into the fenced Markdown
 //! an agent reads.
 
+mod keystate;
 mod read;
 pub mod readers;
 pub mod render;
@@ -19,6 +20,7 @@ use trawl_search::{
 };
 use trawl_store::{FindScope, SharedStore};
 
+pub use keystate::StoredKeyStates;
 pub use readers::{ReaderConfig, ReaderKind};
 pub use types::*;
 
@@ -152,12 +154,18 @@ impl Agent {
         }
         let expand = args.expand.unwrap_or_default();
         if expand.len() > 4 || expand.iter().any(|q| q.trim().is_empty() || q.len() > 500) {
-            return Err(invalid("expand", "at most 4 non-empty phrasings of at most 500 characters"));
+            return Err(invalid(
+                "expand",
+                "at most 4 non-empty phrasings of at most 500 characters",
+            ));
         }
         let engines = args.engines.unwrap_or_default();
         for name in &engines {
             if self.router.engine(name).is_none() {
-                return Err(invalid("engines", format!("unknown engine {name:?} (see `trawl engines`)")));
+                return Err(invalid(
+                    "engines",
+                    format!("unknown engine {name:?} (see `trawl engines`)"),
+                ));
             }
         }
         let route = match args.route.unwrap_or(RouteArg::Web) {
@@ -222,7 +230,8 @@ impl Agent {
                 match read {
                     Ok(read) => {
                         let doc = &read.record.document;
-                        let parts = passages::split(&doc.markdown, crate::pager::DEFAULT_PAGE_TOKENS);
+                        let parts =
+                            passages::split(&doc.markdown, crate::pager::DEFAULT_PAGE_TOKENS);
                         hit.handle = Some(doc.handle.clone());
                         hit.preview = Some(passages::preview(&parts, &query, None, 600));
                     }
@@ -283,10 +292,14 @@ impl Agent {
         }
         let page_tokens = args.page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS);
         let fresh = args.fresh.unwrap_or(false);
-        let given = [args.url.is_some(), args.urls.is_some(), args.handle.is_some()]
-            .iter()
-            .filter(|b| **b)
-            .count();
+        let given = [
+            args.url.is_some(),
+            args.urls.is_some(),
+            args.handle.is_some(),
+        ]
+        .iter()
+        .filter(|b| **b)
+        .count();
         if given != 1 {
             return Err(TrawlError::invalid_input(
                 "give exactly one of url, urls or handle",
@@ -294,7 +307,10 @@ impl Agent {
         }
         if let Some(handle) = args.handle {
             if !is_valid_handle(&handle) {
-                return Err(invalid("handle", format!("{handle:?} is not a handle (host~12hex)")));
+                return Err(invalid(
+                    "handle",
+                    format!("{handle:?} is not a handle (host~12hex)"),
+                ));
             }
             let record = self.stored(&handle).await?;
             let out = page_out(&record, true, page, page_tokens)?;
@@ -321,43 +337,46 @@ impl Agent {
         }
         let total = inputs.len();
         let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let mut results: Vec<(usize, FetchItem)> = futures_util::stream::iter(inputs.into_iter().enumerate())
-            .map(|(i, input)| {
-                let done = done.clone();
-                let progress = progress.clone();
-                async move {
-                    let item = match self.read_url(&input, fresh).await {
-                        Ok(read) => match page_out(&read.record, read.from_store, page, page_tokens) {
-                            Ok(out) => FetchItem {
-                                input,
-                                ok: true,
-                                document: Some(out),
-                                error: None,
-                            },
+        let mut results: Vec<(usize, FetchItem)> =
+            futures_util::stream::iter(inputs.into_iter().enumerate())
+                .map(|(i, input)| {
+                    let done = done.clone();
+                    let progress = progress.clone();
+                    async move {
+                        let item = match self.read_url(&input, fresh).await {
+                            Ok(read) => {
+                                match page_out(&read.record, read.from_store, page, page_tokens) {
+                                    Ok(out) => FetchItem {
+                                        input,
+                                        ok: true,
+                                        document: Some(out),
+                                        error: None,
+                                    },
+                                    Err(e) => FetchItem {
+                                        input,
+                                        ok: false,
+                                        document: None,
+                                        error: Some(e.into()),
+                                    },
+                                }
+                            }
                             Err(e) => FetchItem {
                                 input,
                                 ok: false,
                                 document: None,
                                 error: Some(e.into()),
                             },
-                        },
-                        Err(e) => FetchItem {
-                            input,
-                            ok: false,
-                            document: None,
-                            error: Some(e.into()),
-                        },
-                    };
-                    let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                    if let Some(p) = &progress {
-                        p(n, total);
+                        };
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                        if let Some(p) = &progress {
+                            p(n, total);
+                        }
+                        (i, item)
                     }
-                    (i, item)
-                }
-            })
-            .buffer_unordered(self.config.batch_concurrency.max(1))
-            .collect()
-            .await;
+                })
+                .buffer_unordered(self.config.batch_concurrency.max(1))
+                .collect()
+                .await;
         results.sort_by_key(|(i, _)| *i);
         let mut results: Vec<FetchItem> = results.into_iter().map(|(_, r)| r).collect();
         let folded = fold_duplicates(&mut results);
@@ -371,7 +390,10 @@ impl Agent {
         if let Some(h) = &args.handle
             && !is_valid_handle(h)
         {
-            return Err(invalid("handle", format!("{h:?} is not a handle (host~12hex)")));
+            return Err(invalid(
+                "handle",
+                format!("{h:?} is not a handle (host~12hex)"),
+            ));
         }
         if let Some(find) = args.find {
             let find = find.trim().to_owned();
@@ -434,9 +456,7 @@ impl Agent {
         if all {
             return Err(invalid("all", "only applies with find"));
         }
-        let handle = args
-            .handle
-            .ok_or_else(|| invalid("handle", "required"))?;
+        let handle = args.handle.ok_or_else(|| invalid("handle", "required"))?;
         let record = self.stored(&handle).await?;
         let out = page_out(&record, true, args.page.unwrap_or(1), page_tokens)?;
         Ok(OpenOut {
@@ -471,7 +491,10 @@ fn page_out(
     let this = pages.get(page as usize).ok_or_else(|| {
         invalid(
             "page",
-            format!("{} has {count} page(s) at this page size; asked for page {page}", doc.handle),
+            format!(
+                "{} has {count} page(s) at this page size; asked for page {page}",
+                doc.handle
+            ),
         )
     })?;
     Ok(PageOut {
@@ -487,11 +510,11 @@ fn page_out(
         page_type: doc.page_type,
         quality_score: doc.quality_score,
         word_count: doc.word_count,
-        fetched_via: if from_store && doc.attempts.is_empty() {
-            trawl_core::FetchedVia::Store
-        } else {
-            doc.fetched_via
-        },
+        fetched_via: doc.fetched_via,
+        status: doc.status,
+        content_type: doc.content_type.clone(),
+        canonical_url: doc.canonical_url.clone(),
+        json_ld: doc.json_ld.clone(),
         attempts: doc.attempts.clone(),
         from_store,
         page,
@@ -517,7 +540,6 @@ fn fold_duplicates(results: &mut [FetchItem]) -> Vec<FoldedOut> {
     }
     let candidates: Vec<Candidate<'_>> = docs
         .iter()
-        .enumerate()
         .map(|(_, _, text, quality)| Candidate {
             text,
             quality: f64::from(*quality),

@@ -83,12 +83,17 @@ impl Agent {
             });
         }
         // Stale copy with validators: ask the origin whether it changed.
-        if let Some(record) = stored.filter(|r| !fresh && (r.etag.is_some() || r.last_modified.is_some())) {
+        if let Some(record) =
+            stored.filter(|r| !fresh && (r.etag.is_some() || r.last_modified.is_some()))
+        {
             let conditional = Conditional {
                 etag: record.etag.clone(),
                 last_modified: record.last_modified.clone(),
             };
-            if let Ok(page) = self.fetcher.fetch_conditional(url.as_str(), &conditional).await
+            if let Ok(page) = self
+                .fetcher
+                .fetch_conditional(url.as_str(), &conditional)
+                .await
                 && page.not_modified()
             {
                 let handle = record.document.handle.clone();
@@ -165,12 +170,16 @@ impl Agent {
                 None
             }
         };
-        for reader in &self.readers {
+        for reader in self.readers.iter() {
             let name = reader.kind.name();
             match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
-                Ok(page) if page.markdown.trim().chars().count() >= self.config.min_chars.min(
-                    local.as_ref().map_or(usize::MAX, |(d, _)| d.markdown.trim().chars().count() + 1),
-                ) =>
+                Ok(page)
+                    if page.markdown.trim().chars().count()
+                        >= self.config.min_chars.min(
+                            local
+                                .as_ref()
+                                .map_or(usize::MAX, |(d, _)| d.markdown.trim().chars().count() + 1),
+                        ) =>
                 {
                     attempts.push(attempt(name, "ok", None));
                     let doc = self.reader_document(url, reader.kind, page, attempts);
@@ -199,11 +208,17 @@ impl Agent {
                             "{}: {}{}",
                             a.reader,
                             a.outcome,
-                            a.detail.as_deref().map(|d| format!(" ({d})")).unwrap_or_default()
+                            a.detail
+                                .as_deref()
+                                .map(|d| format!(" ({d})"))
+                                .unwrap_or_default()
                         )
                     })
                     .collect();
-                Err(TrawlError::new(code, format!("every reader failed for {url}: {}", summary.join("; "))))
+                Err(TrawlError::new(
+                    code,
+                    format!("every reader failed for {url}: {}", summary.join("; ")),
+                ))
             }
         }
     }
@@ -273,7 +288,9 @@ impl Agent {
             .ok_or_else(|| {
                 TrawlError::new(
                     ErrorCode::NotFound,
-                    format!("no stored document with handle {handle}; read it first with web_fetch"),
+                    format!(
+                        "no stored document with handle {handle}; read it first with web_fetch"
+                    ),
                 )
             })
     }

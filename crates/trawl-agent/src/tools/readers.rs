@@ -161,7 +161,9 @@ async fn read_once(
         ReaderKind::Firecrawl => client
             .post(join(&reader.base, "v2/scrape"))
             .bearer_auth(key.unwrap_or_default())
-            .json(&json!({ "url": url.as_str(), "formats": ["markdown"], "onlyMainContent": true })),
+            .json(
+                &json!({ "url": url.as_str(), "formats": ["markdown"], "onlyMainContent": true }),
+            ),
         ReaderKind::Exa => client
             .post(join(&reader.base, "contents"))
             .header("x-api-key", key.unwrap_or_default())
@@ -182,13 +184,16 @@ async fn read_once(
         let code = match status {
             429 => ErrorCode::RateLimited,
             // Out of credits, or the key was refused: move on to the next key or reader.
-            401 | 402 | 403 => ErrorCode::Blocked,
+            401..=403 => ErrorCode::Blocked,
             404 => ErrorCode::NotFound,
             _ => ErrorCode::Upstream,
         };
         return Err(TrawlError::new(
             code,
-            scrub(&format!("{name} reader answered HTTP {status}: {text}"), key),
+            scrub(
+                &format!("{name} reader answered HTTP {status}: {text}"),
+                key,
+            ),
         ));
     }
     parse(reader.kind, &body).map_err(|e| TrawlError::new(e.code, scrub(&e.message, key)))
@@ -317,18 +322,36 @@ mod tests {
     #[test]
     fn parses_the_documented_shapes() {
         // No recent real responses exist for these three; built from the documented shape.
-        let jina = br#"{"code":200,"status":20000,"data":{"title":"T","url":"https://e.com/","content":"# Hello\n\nbody"}}"#;
-        assert_eq!(parse(ReaderKind::Jina, jina).unwrap().markdown, "# Hello\n\nbody");
+        let jina = br##"{"code":200,"status":20000,"data":{"title":"T","url":"https://e.com/","content":"# Hello\n\nbody"}}"##;
+        assert_eq!(
+            parse(ReaderKind::Jina, jina).unwrap().markdown,
+            "# Hello\n\nbody"
+        );
         let tavily = br#"{"results":[{"url":"https://e.com/","raw_content":"text here"}],"failed_results":[]}"#;
-        assert_eq!(parse(ReaderKind::Tavily, tavily).unwrap().markdown, "text here");
+        assert_eq!(
+            parse(ReaderKind::Tavily, tavily).unwrap().markdown,
+            "text here"
+        );
         let exa = br#"{"results":[{"url":"https://e.com/","title":"E","text":"exa text"}]}"#;
-        assert_eq!(parse(ReaderKind::Exa, exa).unwrap().title.as_deref(), Some("E"));
-        assert!(parse(ReaderKind::Tavily, br#"{"results":[],"failed_results":[{"url":"x"}]}"#).is_err());
+        assert_eq!(
+            parse(ReaderKind::Exa, exa).unwrap().title.as_deref(),
+            Some("E")
+        );
+        assert!(
+            parse(
+                ReaderKind::Tavily,
+                br#"{"results":[],"failed_results":[{"url":"x"}]}"#
+            )
+            .is_err()
+        );
         assert!(parse(ReaderKind::Jina, b"<html>").is_err());
     }
 
     #[test]
     fn scrubs_echoed_keys() {
-        assert_eq!(scrub("bad key sk-12345 given", Some("sk-12345")), "bad key **** given");
+        assert_eq!(
+            scrub("bad key sk-12345 given", Some("sk-12345")),
+            "bad key **** given"
+        );
     }
 }

@@ -40,7 +40,12 @@ pub fn search_markdown(data: &SearchData, fence: &Fence) -> String {
         if let Some(preview) = &hit.preview {
             let _ = writeln!(body, "   preview: {}", one_line(preview, fence));
         }
-        let _ = write!(body, "   engines: {} · score {:.4}", engines.join(", "), hit.fused_score);
+        let _ = write!(
+            body,
+            "   engines: {} · score {:.4}",
+            engines.join(", "),
+            hit.fused_score
+        );
         if let Some(handle) = &hit.handle {
             let _ = write!(body, " · handle {handle}");
         }
@@ -52,7 +57,7 @@ pub fn search_markdown(data: &SearchData, fence: &Fence) -> String {
         .engines
         .iter()
         .map(|e| {
-            let outcome = serde_json::to_value(&e.outcome)
+            let outcome = serde_json::to_value(e.outcome)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default();
@@ -146,7 +151,11 @@ pub fn open_markdown(data: &OpenOut, fence: &Fence) -> String {
         );
         let mut body = String::new();
         for p in passages {
-            let _ = writeln!(body, "[{} page {} · score {:.2}]", p.handle, p.page, p.score);
+            let _ = writeln!(
+                body,
+                "[{} page {} · score {:.2}]",
+                p.handle, p.page, p.score
+            );
             body.push_str(p.text.trim());
             body.push_str("\n\n");
         }

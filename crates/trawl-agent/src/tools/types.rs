@@ -161,8 +161,16 @@ pub struct PageOut {
     pub page_type: PageType,
     pub quality_score: f32,
     pub word_count: usize,
+    /// How the bytes were obtained originally (http, impersonate, jina, file, …).
     #[schemars(with = "String")]
     pub fetched_via: FetchedVia,
+    /// HTTP status of the final response, when read over HTTP.
+    pub status: Option<u16>,
+    pub content_type: Option<String>,
+    /// `<link rel=canonical>` or `og:url`, when the page declares one.
+    pub canonical_url: Option<String>,
+    /// Raw JSON-LD blocks found in the page (structured data: article, product, …).
+    pub json_ld: Vec<serde_json::Value>,
     #[schemars(with = "Vec<serde_json::Value>")]
     pub attempts: Vec<Attempt>,
     /// Whether this answer came from the store without a request.

@@ -1,77 +1,186 @@
+use std::io::IsTerminal;
+use std::sync::Arc;
 use std::time::Instant;
 
-use serde::Serialize;
-use trawl_core::{Document, Envelope, Meta};
+use trawl_agent::fence::Fence;
+use trawl_agent::tools::{AgentConfig, FetchOut, Progress, WebFetchArgs, render};
+use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
 use trawl_extract::ExtractOptions;
-use trawl_fetch::Fetcher;
 
 use crate::cli::{ReadArgs, ReadFormat};
-use crate::output::{print_json, report_error};
+use crate::context::build_agent_with;
+use crate::output::{exit_code, print_json, report_error};
 use crate::reader::{self, Input};
 use crate::settings::Settings;
 
-/// The `read` contract: the document plus which page of it this is.
-#[derive(Debug, Serialize)]
-struct ReadData {
-    #[serde(flatten)]
-    document: Document,
-    page: usize,
-    pages: usize,
+fn meta(started: Instant) -> Meta {
+    Meta {
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        ..Meta::default()
+    }
 }
 
-/// `trawl read URL|FILE|-`.
+/// `trawl read URL... | FILE | -`.
 pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
     let started = Instant::now();
     let json = args.json || args.format == ReadFormat::Json;
-    let meta = |started: Instant| Meta {
-        elapsed_ms: started.elapsed().as_millis() as u64,
-        ..Meta::default()
-    };
-    let result = async {
-        let input = Input::classify(&args.input)?;
-        let fetcher = Fetcher::new(settings.fetch_config()?)?;
-        let opts = ExtractOptions {
-            include_comments: args.comments,
-        };
-        reader::read(&fetcher, &input, args.url.as_deref(), &opts).await
-    }
-    .await;
-    let mut doc = match result {
-        Ok(doc) => doc,
+    let out = match run(args, settings).await {
+        Ok(out) => out,
         Err(err) => return report_error(&err, json, meta(started)),
     };
+    let first_error = out
+        .results
+        .iter()
+        .find_map(|r| r.error.clone())
+        .map(|e| TrawlError::new(e.code, e.message).with_retryable(e.retryable));
     if json {
-        if args.format != ReadFormat::Text {
-            doc.text.clear();
+        if out.results.len() == 1 {
+            let item = out.results.into_iter().next().expect("one result");
+            match (item.document, first_error.clone()) {
+                (Some(doc), _) => print_json(&Envelope::success(doc, meta(started))),
+                (None, Some(err)) => return report_error(&err, true, meta(started)),
+                (None, None) => {}
+            }
+        } else {
+            print_json(&Envelope::success(&out, meta(started)));
         }
-        let data = ReadData {
-            document: doc,
-            page: 1,
-            pages: 1,
-        };
-        print_json(&Envelope::success(data, meta(started)));
-        return 0;
+    } else {
+        print_human(args, settings, &out);
     }
-    let body = match args.format {
-        ReadFormat::Text => &doc.text,
-        _ => &doc.markdown,
+    match first_error {
+        Some(err) => {
+            eprintln!("error[{}]: {}", err.code, err.message);
+            exit_code(&err).max(1)
+        }
+        None => 0,
+    }
+}
+
+async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlError> {
+    let config = AgentConfig {
+        offline: args.offline,
+        extract: ExtractOptions {
+            include_comments: args.comments,
+        },
+        ..AgentConfig::default()
     };
-    if !args.quiet {
-        println!("# {}", doc.title.as_deref().unwrap_or("(untitled)"));
-        println!("url: {}", doc.final_url);
-        println!(
-            "handle: {} · {} words · via {} · {:?} · quality {:.2}",
-            doc.handle,
-            doc.word_count,
-            serde_json::to_value(doc.fetched_via)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default(),
-            doc.page_type,
-            doc.quality_score
-        );
-        println!("---");
+    let agent = build_agent_with(settings, config)?;
+    let inputs: Vec<Input> = args
+        .inputs
+        .iter()
+        .map(|i| Input::classify(i))
+        .collect::<Result<_, _>>()?;
+    let urls: Vec<String> = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::Url(u) => Some(u.clone()),
+            _ => None,
+        })
+        .collect();
+    if urls.len() != inputs.len() {
+        // A file or stdin: read it locally, keep it in the store, then page it like a URL.
+        if inputs.len() != 1 {
+            return Err(TrawlError::invalid_input(
+                "a file or - must be the only input",
+            ));
+        }
+        let doc = reader::read_local(&inputs[0], args.url.as_deref(), &agent_extract(args))?;
+        let handle = doc.handle.clone();
+        agent.keep(doc).await?;
+        return agent
+            .web_fetch(
+                WebFetchArgs {
+                    handle: Some(handle),
+                    page: args.page,
+                    page_size_tokens: args.page_size_tokens,
+                    ..WebFetchArgs::default()
+                },
+                None,
+            )
+            .await;
     }
-    println!("{}", body.trim_end());
-    0
+    if args.url.is_some() {
+        return Err(TrawlError::invalid_input(
+            "--url only applies to a file or stdin",
+        ));
+    }
+    let progress: Option<Progress> =
+        (urls.len() > 1 && std::io::stderr().is_terminal()).then(|| {
+            Arc::new(|done: usize, total: usize| {
+                eprint!("\rreading {done}/{total}");
+                if done == total {
+                    eprintln!();
+                }
+            }) as Progress
+        });
+    let batch = urls.len() > 1;
+    agent
+        .web_fetch(
+            WebFetchArgs {
+                url: (!batch).then(|| urls[0].clone()),
+                urls: batch.then_some(urls),
+                page: args.page,
+                page_size_tokens: args.page_size_tokens,
+                fresh: Some(args.fresh),
+                ..WebFetchArgs::default()
+            },
+            progress,
+        )
+        .await
+}
+
+fn agent_extract(args: &ReadArgs) -> ExtractOptions {
+    ExtractOptions {
+        include_comments: args.comments,
+    }
+}
+
+fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
+    if args.quiet || args.format == ReadFormat::Text {
+        // Body only: for pipes. Text format strips Markdown syntax.
+        for item in &out.results {
+            if let Some(doc) = &item.document {
+                let body = if args.format == ReadFormat::Text {
+                    crate::output::markdown_to_text(&doc.markdown)
+                } else {
+                    doc.markdown.clone()
+                };
+                println!("{}", body.trim_end());
+            }
+        }
+        return;
+    }
+    if args.raw {
+        for item in &out.results {
+            if let Some(doc) = &item.document {
+                println!("# {}", doc.title.as_deref().unwrap_or("(untitled)"));
+                println!("url: {}", doc.final_url);
+                println!(
+                    "handle: {} · page {}/{} · {} words · via {} · quality {:.2}",
+                    doc.handle,
+                    doc.page,
+                    doc.pages,
+                    doc.word_count,
+                    serde_json::to_value(doc.fetched_via)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                    doc.quality_score
+                );
+                println!("---");
+                println!("{}", doc.markdown.trim_end());
+            }
+        }
+        return;
+    }
+    match Fence::new() {
+        Ok(fence) => print!("{}", render::fetch_markdown(out, &fence)),
+        Err(e) => {
+            let err = TrawlError::new(
+                ErrorCode::Internal,
+                format!("no randomness for the fence: {e}"),
+            );
+            eprintln!("error[{}]: {}", err.code, err.message);
+        }
+    }
 }

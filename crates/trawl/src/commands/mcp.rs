@@ -1,0 +1,36 @@
+//! `trawl mcp`: the agent tools over MCP on standard input and output.
+
+use crate::context::build_agent;
+use crate::mcp::{self, McpArgs};
+use crate::output::exit_code;
+use crate::settings::Settings;
+
+/// Serve until the client closes stdin or SIGTERM/Ctrl-C; errors go to stderr (stdout is
+/// the protocol's).
+pub async fn mcp(args: &McpArgs, settings: &Settings) -> i32 {
+    let result = async {
+        let agent = build_agent(settings)?;
+        let prepared = mcp::prepare(agent, &args.server, store_file(settings), "stdio")?;
+        mcp::serve_stdio(prepared).await
+    }
+    .await;
+    let code = match result {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("error[{}]: {}", err.code, err.message);
+            exit_code(&err)
+        }
+    };
+    // tokio reads stdin on a blocking thread that can't be interrupted, so dropping the
+    // runtime after a signal would wait for the client's next line; exit here instead.
+    std::process::exit(code)
+}
+
+/// The store's file, when the store is one (for the store-size gauge).
+pub fn store_file(settings: &Settings) -> Option<std::path::PathBuf> {
+    settings
+        .store_path()
+        .ok()
+        .filter(|p| p != ":memory:")
+        .map(std::path::PathBuf::from)
+}

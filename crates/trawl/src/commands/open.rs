@@ -1,0 +1,67 @@
+use std::time::Instant;
+
+use trawl_agent::fence::Fence;
+use trawl_agent::tools::{WebOpenArgs, render};
+use trawl_core::{Envelope, Meta, TrawlError};
+
+use crate::cli::OpenArgs;
+use crate::context::build_agent;
+use crate::output::{print_json, report_error};
+use crate::settings::Settings;
+
+/// `trawl open HANDLE [--page N | --find WORDS] [--all]`: from the store, no network.
+pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
+    let started = Instant::now();
+    let meta = |started: Instant| Meta {
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        ..Meta::default()
+    };
+    let result = async {
+        let agent = build_agent(settings)?;
+        agent
+            .web_open(WebOpenArgs {
+                handle: args.handle.clone(),
+                page: args.page,
+                find: args.find.clone(),
+                all: Some(args.all),
+                page_size_tokens: args.page_size_tokens,
+                limit: args.limit,
+            })
+            .await
+    }
+    .await;
+    let out = match result {
+        Ok(out) => out,
+        Err(err) => return report_error(&err, args.json, meta(started)),
+    };
+    if args.json {
+        print_json(&Envelope::success(&out, meta(started)));
+        return 0;
+    }
+    if args.raw {
+        if let Some(md) = &out.markdown {
+            println!("{}", md.trim_end());
+        }
+        for p in out.passages.iter().flatten() {
+            println!(
+                "[{} page {} · score {:.2}]\n{}\n",
+                p.handle,
+                p.page,
+                p.score,
+                p.text.trim()
+            );
+        }
+        return 0;
+    }
+    match Fence::new() {
+        Ok(fence) => {
+            print!("{}", render::open_markdown(&out, &fence));
+            0
+        }
+        Err(e) => report_error(
+            &TrawlError::internal(format!("no randomness for the fence: {e}")),
+            false,
+            meta(started),
+        ),
+    }
+}

@@ -1,0 +1,108 @@
+//! Command-line arguments of `trawl mcp` and `trawl serve` (clap types only). They live here
+//! rather than in `cli.rs` so the MCP faces keep their flags in one place; `cli.rs` only
+//! names the two subcommands.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::cli::NetArgs;
+
+/// Flags shared by both MCP transports.
+#[derive(Debug, Args, Clone)]
+pub struct ToolServerArgs {
+    /// Most tool calls running at once; further calls queue (0 = no limit).
+    #[arg(
+        long,
+        env = "TRAWL_MAX_CONCURRENT",
+        default_value_t = 16,
+        value_name = "N"
+    )]
+    pub max_concurrent: usize,
+    /// How long a queued call waits for a free slot before it is refused as busy
+    /// (error code rate_limited, retryable), in seconds (0 = wait as long as it takes).
+    #[arg(
+        long,
+        env = "TRAWL_QUEUE_TIMEOUT",
+        default_value_t = 30.0,
+        value_name = "SECONDS"
+    )]
+    pub queue_timeout: f64,
+    /// On SIGTERM or Ctrl-C: how long running calls may take to finish before the server
+    /// exits anyway, in seconds. New calls are refused meanwhile.
+    #[arg(
+        long,
+        env = "TRAWL_SHUTDOWN_GRACE",
+        default_value_t = 20.0,
+        value_name = "SECONDS"
+    )]
+    pub shutdown_grace: f64,
+    /// Serve reading only: start even when no search engine is usable, offering web_fetch
+    /// and web_open without the search tools.
+    #[arg(long, env = "TRAWL_FETCH_ONLY")]
+    pub fetch_only: bool,
+    /// Also append the request log (one line per tool call) to this file.
+    #[arg(long, env = "TRAWL_LOG_FILE", value_name = "PATH")]
+    pub log_file: Option<PathBuf>,
+    /// Rotate the log file when it would pass this size, in bytes (0 = never rotate).
+    #[arg(long, env = "TRAWL_LOG_MAX_BYTES", default_value_t = 10 * 1024 * 1024, value_name = "BYTES")]
+    pub log_max_bytes: u64,
+    /// Rotated log files to keep (FILE.1 … FILE.N).
+    #[arg(long, env = "TRAWL_LOG_KEEP", default_value_t = 5, value_name = "N")]
+    pub log_keep: usize,
+    /// Don't write the request log to stderr.
+    #[arg(long, env = "TRAWL_LOG_QUIET")]
+    pub log_quiet: bool,
+}
+
+/// `trawl mcp`: the MCP server on standard input and output.
+#[derive(Debug, Args, Clone)]
+pub struct McpArgs {
+    #[command(flatten)]
+    pub server: ToolServerArgs,
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+/// `trawl serve`: the MCP server over streamable HTTP.
+#[derive(Debug, Args, Clone)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port; the log says which).
+    #[arg(
+        long,
+        env = "TRAWL_LISTEN",
+        default_value = "127.0.0.1:8787",
+        value_name = "ADDR"
+    )]
+    pub listen: SocketAddr,
+    /// File holding the bearer token clients must send (instead of TRAWL_TOKEN).
+    #[arg(long, env = "TRAWL_TOKEN_FILE", value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// Allow listening on a non-loopback address without a token (only behind something
+    /// that authenticates).
+    #[arg(long)]
+    pub insecure_no_auth: bool,
+    /// A browser origin allowed to call /mcp, e.g. https://app.example.com (repeatable;
+    /// loopback origins are always allowed, requests without Origin always pass).
+    #[arg(
+        long = "allow-origin",
+        env = "TRAWL_ALLOWED_ORIGINS",
+        value_delimiter = ',',
+        value_name = "ORIGIN"
+    )]
+    pub allow_origins: Vec<String>,
+    /// A host name clients use to reach this server, accepted in the Host header
+    /// (repeatable; loopback names and the listen address are always accepted).
+    #[arg(
+        long = "public-host",
+        env = "TRAWL_PUBLIC_HOSTS",
+        value_delimiter = ',',
+        value_name = "HOST"
+    )]
+    pub public_hosts: Vec<String>,
+    #[command(flatten)]
+    pub server: ToolServerArgs,
+    #[command(flatten)]
+    pub net: NetArgs,
+}

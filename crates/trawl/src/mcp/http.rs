@@ -1,0 +1,248 @@
+//! `trawl serve`: the MCP server over streamable HTTP at `/mcp`, plus `/healthz` and
+//! `/metrics`, built from small routers and served on a listener the caller bound, so tests
+//! bind port 0 and talk to a real socket.
+//!
+//! Who gets in: with a token, `/mcp` and `/metrics` need `Authorization: Bearer <token>`
+//! (401 otherwise); `/healthz` stays open for load balancers. rmcp checks the `Host`
+//! header against loopback names, the listen address and `--public-host`, and the `Origin`
+//! header (when a browser sends one) against loopback origins and `--allow-origin`, which
+//! answers a DNS-rebinding page with 403.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use super::auth::BearerToken;
+use super::server::{ServerState, TrawlMcp};
+
+/// How `/mcp` is guarded.
+#[derive(Debug, Clone, Default)]
+pub struct HttpOptions {
+    pub token: Option<BearerToken>,
+    /// Extra `Host` header values accepted besides loopback names and the listen address.
+    pub public_hosts: Vec<String>,
+    /// Extra browser origins accepted besides loopback ones.
+    pub allowed_origins: Vec<String>,
+}
+
+/// `Host` values accepted: loopback names, the listen address, and the operator's names.
+fn allowed_hosts(listen: SocketAddr, extra: &[String]) -> Vec<String> {
+    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1", "[::1]"]
+        .iter()
+        .map(|h| (*h).to_owned())
+        .collect();
+    if !listen.ip().is_unspecified() {
+        hosts.push(listen.ip().to_string());
+    }
+    hosts.extend(extra.iter().cloned());
+    hosts
+}
+
+/// Origins accepted: loopback on any port, plus the operator's.
+fn allowed_origins(extra: &[String]) -> Vec<String> {
+    let mut origins: Vec<String> = [
+        "http://localhost:*",
+        "http://127.0.0.1:*",
+        "http://[::1]:*",
+        "https://localhost:*",
+        "https://127.0.0.1:*",
+        "https://[::1]:*",
+    ]
+    .iter()
+    .map(|o| (*o).to_owned())
+    .collect();
+    origins.extend(extra.iter().cloned());
+    origins
+}
+
+#[derive(Clone)]
+struct AppState {
+    server: Arc<ServerState>,
+    token: Option<BearerToken>,
+    tools: Arc<Vec<String>>,
+}
+
+/// The whole HTTP app: `/mcp`, `/healthz`, `/metrics`.
+pub fn app(
+    mcp: TrawlMcp,
+    state: Arc<ServerState>,
+    options: &HttpOptions,
+    listen: SocketAddr,
+    sessions_ct: CancellationToken,
+) -> Router {
+    let mut config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(allowed_hosts(listen, &options.public_hosts))
+        .with_allowed_origins(allowed_origins(&options.allowed_origins))
+        .with_cancellation_token(sessions_ct);
+    // `--public-host '*'`: any Host (behind a reverse proxy that rewrites it).
+    if options.public_hosts.iter().any(|h| h == "*") {
+        config = config.disable_allowed_hosts();
+    }
+    let tools = Arc::new(mcp.tool_names());
+    let service = StreamableHttpService::new(
+        move || Ok(mcp.clone()),
+        LocalSessionManager::default().into(),
+        config,
+    );
+    let app_state = AppState {
+        server: state,
+        token: options.token.clone(),
+        tools,
+    };
+    let guarded = Router::new()
+        .nest_service("/mcp", service)
+        .route("/metrics", get(metrics))
+        .layer(middleware::from_fn_with_state(
+            app_state.clone(),
+            require_bearer,
+        ));
+    Router::new()
+        .route("/healthz", get(healthz))
+        .merge(guarded)
+        .layer(middleware::from_fn_with_state(
+            app_state.clone(),
+            count_requests,
+        ))
+        .with_state(app_state)
+}
+
+async fn require_bearer(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    if let Some(token) = &app.token {
+        let presented = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .map(HeaderValue::as_bytes);
+        if !token.accepts(presented) {
+            let mut response = (
+                StatusCode::UNAUTHORIZED,
+                "missing or wrong bearer token: send Authorization: Bearer <token>\n",
+            )
+                .into_response();
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"trawl\""),
+            );
+            return response;
+        }
+    }
+    next.run(request).await
+}
+
+async fn count_requests(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    let route = match request.uri().path() {
+        "/healthz" => "/healthz",
+        "/metrics" => "/metrics",
+        p if p == "/mcp" || p.starts_with("/mcp/") => "/mcp",
+        _ => "other",
+    };
+    let response = next.run(request).await;
+    app.server
+        .metrics
+        .http_request(route, response.status().as_u16());
+    response
+}
+
+async fn healthz(State(app): State<AppState>) -> Response {
+    let body = serde_json::json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "tools": *app.tools,
+        "inflight_calls": app.server.gate.inflight(),
+        "uptime_secs": app.server.started.elapsed().as_secs(),
+    });
+    let mut response = Response::new(Body::from(body.to_string()));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+async fn metrics(State(app): State<AppState>) -> Response {
+    let text = app.server.metrics.render(app.server.gauges());
+    let mut response = Response::new(Body::from(text));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+    );
+    response
+}
+
+/// Serve `app` on `listener` until `shutdown` resolves, then shut down in order: stop
+/// accepting connections, refuse new tool calls, give running calls up to `grace` to
+/// finish, end the MCP sessions (their event streams), and return.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    state: Arc<ServerState>,
+    sessions_ct: CancellationToken,
+    shutdown: impl Future<Output = ()>,
+    grace: Duration,
+) -> std::io::Result<()> {
+    let stop_accepting = CancellationToken::new();
+    let server = axum::serve(listener, app)
+        .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
+        .into_future();
+    let mut server = tokio::spawn(server);
+    tokio::select! {
+        result = &mut server => {
+            return result.unwrap_or_else(|e| Err(std::io::Error::other(e)));
+        }
+        () = shutdown => {}
+    }
+    state.log.event(
+        "shutdown",
+        &[
+            ("inflight_calls", state.gate.inflight().to_string()),
+            ("grace_secs", format!("{:.1}", grace.as_secs_f64())),
+        ],
+    );
+    state.gate.start_draining();
+    stop_accepting.cancel();
+    let finished = state.gate.drained(grace).await;
+    sessions_ct.cancel();
+    // Connections close once their streams end; a client that keeps one open is not
+    // waited for long.
+    let _ = tokio::time::timeout(Duration::from_secs(3), &mut server).await;
+    server.abort();
+    state.log.event(
+        "stopped",
+        &[
+            ("all_calls_finished", finished.to_string()),
+            ("inflight_calls", state.gate.inflight().to_string()),
+        ],
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts_and_origins_are_always_allowed() {
+        let any: SocketAddr = "0.0.0.0:8787".parse().unwrap();
+        let hosts = allowed_hosts(any, &["search.example.org".into()]);
+        assert!(hosts.contains(&"127.0.0.1".to_owned()));
+        assert!(hosts.contains(&"search.example.org".to_owned()));
+        assert!(!hosts.contains(&"0.0.0.0".to_owned()));
+        let lan: SocketAddr = "192.0.2.7:8787".parse().unwrap();
+        assert!(allowed_hosts(lan, &[]).contains(&"192.0.2.7".to_owned()));
+        let origins = allowed_origins(&["https://app.example.com".into()]);
+        assert!(origins.contains(&"http://localhost:*".to_owned()));
+        assert!(origins.contains(&"https://app.example.com".to_owned()));
+    }
+}

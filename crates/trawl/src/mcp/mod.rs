@@ -1,0 +1,258 @@
+//! trawl's MCP faces: `trawl mcp` (stdio, one local agent) and `trawl serve` (streamable
+//! HTTP at `/mcp`, many agents), both serving the agent tools through one [`TrawlMcp`].
+//!
+//! - [`server`]: the tools as thin adapters over `trawl_agent::tools::Agent`.
+//! - [`gate`]: bounded concurrency and draining on shutdown.
+//! - [`http`]: the axum app (`/mcp`, `/healthz`, `/metrics`), bearer auth, Host/Origin checks.
+//! - [`auth`]: the token and the rule that an open server stays on loopback.
+//! - [`metrics`], [`log`]: Prometheus counters and the one-line-per-call request log.
+//!
+//! "Nothing usable" at startup: reading pages always works, so what can be missing is
+//! search. With no usable engine the server refuses to start (an empty engine list is
+//! almost always a configuration mistake an agent could not diagnose from "no results"),
+//! unless `--fetch-only` asks for a reading-only server. Tools whose engine is not
+//! usable (`arxiv`, `github`) are left out of `tools/list` rather than failing each call.
+
+pub mod args;
+mod auth;
+mod gate;
+mod http;
+mod log;
+mod metrics;
+mod schema;
+mod server;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use tokio_util::sync::CancellationToken;
+use trawl_agent::tools::Agent;
+use trawl_core::TrawlError;
+
+pub use args::{McpArgs, ServeArgs, ToolServerArgs};
+pub use auth::{BearerToken, check_bind_policy};
+pub use http::HttpOptions;
+pub use server::{ServerState, TrawlMcp};
+
+use gate::CallGate;
+use log::{LogConfig, RequestLog};
+use metrics::Metrics;
+
+/// Tools that need a search engine.
+const SEARCH_TOOLS: [&str; 3] = ["web_search", "arxiv", "github"];
+
+fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
+    if value.is_finite() && value >= 0.0 && value <= 86_400.0 {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(TrawlError::invalid_input(format!(
+            "{name} must be between 0 and 86400 seconds, got {value}"
+        )))
+    }
+}
+
+/// Which tools to leave out, given the usable engines; an error when nothing could search
+/// and the operator did not ask for a reading-only server.
+fn hidden_tools(usable: &[String], fetch_only: bool) -> Result<Vec<&'static str>, TrawlError> {
+    if fetch_only {
+        return Ok(SEARCH_TOOLS.to_vec());
+    }
+    if usable.is_empty() {
+        return Err(TrawlError::invalid_input(
+            "no search engine is usable, so web_search, arxiv and github could not answer: \
+             check the engine settings and keys (`trawl doctor` tells why each engine is off), \
+             or pass --fetch-only to serve only web_fetch and web_open",
+        ));
+    }
+    let mut hidden = Vec::new();
+    for tool in ["arxiv", "github"] {
+        if !usable.iter().any(|e| e == tool) {
+            hidden.push(tool);
+        }
+    }
+    Ok(hidden)
+}
+
+/// A server ready for a transport: the handler, its shared state, the shutdown grace.
+pub struct Prepared {
+    pub server: TrawlMcp,
+    pub state: Arc<ServerState>,
+    pub grace: Duration,
+}
+
+/// Check the flags and the engines, open the request log, and build the handler.
+pub fn prepare(
+    agent: Agent,
+    args: &ToolServerArgs,
+    store_path: Option<PathBuf>,
+    transport: &str,
+) -> Result<Prepared, TrawlError> {
+    let queue_timeout = seconds("--queue-timeout", args.queue_timeout)?;
+    let grace = seconds("--shutdown-grace", args.shutdown_grace)?;
+    let usable = agent.usable_engines();
+    let hidden = hidden_tools(&usable, args.fetch_only)?;
+    let log = RequestLog::open(&LogConfig {
+        stderr: !args.log_quiet,
+        file: args.log_file.clone(),
+        max_bytes: args.log_max_bytes,
+        keep: args.log_keep,
+    })
+    .map_err(|e| {
+        let path = args.log_file.as_deref().unwrap_or(std::path::Path::new(""));
+        TrawlError::invalid_input(format!("log file {}: {e}", path.display()))
+    })?;
+    let state = Arc::new(ServerState {
+        gate: CallGate::new(args.max_concurrent, queue_timeout),
+        metrics: Metrics::default(),
+        log,
+        started: Instant::now(),
+        store_path,
+    });
+    let server = TrawlMcp::new(agent, state.clone(), &hidden);
+    state.log.event(
+        "start",
+        &[
+            ("transport", transport.to_owned()),
+            ("version", env!("CARGO_PKG_VERSION").to_owned()),
+            ("tools", server.tool_names().join(",")),
+            ("engines", usable.len().to_string()),
+            ("max_concurrent", args.max_concurrent.to_string()),
+        ],
+    );
+    Ok(Prepared {
+        server,
+        state,
+        grace,
+    })
+}
+
+/// Resolves on SIGTERM or Ctrl-C (SIGINT).
+pub async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Serve MCP on stdin/stdout until the client closes stdin or a shutdown signal arrives;
+/// on a signal, running calls get the grace period to finish first.
+pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
+    let Prepared {
+        server,
+        state,
+        grace,
+    } = prepared;
+    let shutdown = shutdown_signal();
+    tokio::pin!(shutdown);
+    let running = tokio::select! {
+        running = server.serve(rmcp::transport::stdio()) => running.map_err(|e| {
+            TrawlError::invalid_input(format!("MCP handshake on stdio failed: {e}"))
+        })?,
+        () = &mut shutdown => {
+            state.log.event("stopped", &[("reason", "signal before the handshake".to_owned())]);
+            return Ok(());
+        }
+    };
+    let session_ct = running.cancellation_token();
+    let waiting = running.waiting();
+    tokio::pin!(waiting);
+    tokio::select! {
+        _ = &mut waiting => {
+            state.log.event("stopped", &[("reason", "stdin closed".to_owned())]);
+            return Ok(());
+        }
+        () = &mut shutdown => {}
+    }
+    state.log.event(
+        "shutdown",
+        &[
+            ("inflight_calls", state.gate.inflight().to_string()),
+            ("grace_secs", format!("{:.1}", grace.as_secs_f64())),
+        ],
+    );
+    state.gate.start_draining();
+    let finished = state.gate.drained(grace).await;
+    // Give the last answers a moment to be written before the session closes.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    session_ct.cancel();
+    let _ = tokio::time::timeout(Duration::from_secs(2), &mut waiting).await;
+    state
+        .log
+        .event("stopped", &[("all_calls_finished", finished.to_string())]);
+    Ok(())
+}
+
+/// Serve MCP over HTTP on `listener` until a shutdown signal.
+pub async fn serve_http(
+    prepared: Prepared,
+    listener: tokio::net::TcpListener,
+    options: &HttpOptions,
+) -> Result<(), TrawlError> {
+    let Prepared {
+        server,
+        state,
+        grace,
+    } = prepared;
+    let listen = listener
+        .local_addr()
+        .map_err(|e| TrawlError::internal(format!("listener address: {e}")))?;
+    let sessions_ct = CancellationToken::new();
+    let app = http::app(server, state.clone(), options, listen, sessions_ct.clone());
+    state.log.event(
+        "listening",
+        &[
+            ("url", format!("http://{listen}/mcp")),
+            (
+                "auth",
+                if options.token.is_some() {
+                    "bearer"
+                } else {
+                    "none"
+                }
+                .to_owned(),
+            ),
+        ],
+    );
+    http::serve(listener, app, state, sessions_ct, shutdown_signal(), grace)
+        .await
+        .map_err(|e| TrawlError::internal(format!("HTTP server failed: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_usable_is_refused_unless_fetch_only() {
+        let none: Vec<String> = Vec::new();
+        let err = hidden_tools(&none, false).unwrap_err();
+        assert!(err.message.contains("--fetch-only"), "{}", err.message);
+        assert_eq!(hidden_tools(&none, true).unwrap(), SEARCH_TOOLS.to_vec());
+        let web = vec!["duckduckgo".to_owned(), "github".to_owned()];
+        assert_eq!(hidden_tools(&web, false).unwrap(), vec!["arxiv"]);
+    }
+
+    #[test]
+    fn durations_are_checked() {
+        assert!(seconds("x", -1.0).is_err());
+        assert!(seconds("x", f64::NAN).is_err());
+        assert_eq!(seconds("x", 0.5).unwrap(), Duration::from_millis(500));
+    }
+}
