@@ -133,6 +133,36 @@ impl Section {
         Section::KeyState,
         Section::SiteMemory,
     ];
+
+    /// The name the CLI uses: `documents`, `search`, `keys`, `sites`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Documents => "documents",
+            Section::SearchCache => "search",
+            Section::KeyState => "keys",
+            Section::SiteMemory => "sites",
+        }
+    }
+}
+
+impl fmt::Display for Section {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Section {
+    type Err = String;
+
+    /// Parses [`Section::as_str`] names.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Section::ALL
+            .into_iter()
+            .find(|section| section.as_str() == s)
+            .ok_or_else(|| {
+                format!("unknown store section `{s}` (expected documents, search, keys or sites)")
+            })
+    }
 }
 
 /// Counts and sizes, as `trawl cache stats` shows them.

@@ -1,0 +1,158 @@
+use super::*;
+
+#[test]
+fn documents_go_stale_and_revalidation_refreshes_them() {
+    let clock = ManualClock::new();
+    let store = SqliteStore::open_in_memory(config_with(&clock)).unwrap();
+    let mut record = DocumentRecord::new(document(1), clock.now());
+    record.etag = Some("\"v1\"".into());
+    store.put_document(&record, &[]).unwrap();
+    let handle = "example.com~000000000001";
+    assert!(
+        store
+            .get_document(handle)
+            .unwrap()
+            .unwrap()
+            .is_fresh(clock.now())
+    );
+
+    clock.advance(25 * HOUR);
+    let stale = store.get_document(handle).unwrap().unwrap();
+    assert!(
+        !stale.is_fresh(clock.now()),
+        "a stale copy is still returned"
+    );
+    assert_eq!(store.stats().unwrap().stale_documents, 1);
+
+    let revalidation = Revalidation {
+        fetched_at: clock.now(),
+        expires_at: None,
+        etag: None,
+        last_modified: Some("Thu, 01 Jan 2026 00:00:00 GMT".into()),
+    };
+    assert!(store.revalidate_document(handle, &revalidation).unwrap());
+    let fresh = store.get_document(handle).unwrap().unwrap();
+    assert!(fresh.is_fresh(clock.now()));
+    assert_eq!(fresh.etag.as_deref(), Some("\"v1\""), "validator kept");
+    assert!(fresh.last_modified.is_some());
+    assert!(
+        !store
+            .revalidate_document("example.com~ffffffffffff", &revalidation)
+            .unwrap()
+    );
+}
+
+#[test]
+fn explicit_expiry_and_zero_ttl() {
+    let clock = ManualClock::new();
+    let config = StoreConfig {
+        document_ttl: Duration::ZERO,
+        ..config_with(&clock)
+    };
+    let store = SqliteStore::open_in_memory(config).unwrap();
+    put(&store, 1, clock.now());
+    let mut record = DocumentRecord::new(document(2), clock.now());
+    record.expires_at = Some(clock.now() + Duration::from_secs(60));
+    store.put_document(&record, &[]).unwrap();
+    clock.advance(HOUR * 24 * 365);
+    let never = store
+        .get_document("example.com~000000000001")
+        .unwrap()
+        .unwrap();
+    assert!(never.expires_at.is_none() && never.is_fresh(clock.now()));
+    let short = store
+        .get_document("example.com~000000000002")
+        .unwrap()
+        .unwrap();
+    assert!(!short.is_fresh(clock.now()));
+}
+
+#[test]
+fn search_cache_expires() {
+    let clock = ManualClock::new();
+    let store = SqliteStore::open_in_memory(config_with(&clock)).unwrap();
+    let answer = json!({"hits": [{"url": "https://example.com/"}]});
+    store
+        .put_search("web|rust sqlite|10", &answer, None)
+        .unwrap();
+    store
+        .put_search("news|rust|10", &answer, Some(Duration::from_secs(60)))
+        .unwrap();
+    let cached = store.get_search("web|rust sqlite|10").unwrap().unwrap();
+    assert_eq!(cached.value, answer);
+    assert_eq!(cached.stored_at, clock.now());
+
+    clock.advance(Duration::from_secs(61));
+    assert!(store.get_search("news|rust|10").unwrap().is_none());
+    assert!(store.get_search("web|rust sqlite|10").unwrap().is_some());
+    clock.advance(Duration::from_secs(15 * 60));
+    assert!(store.get_search("web|rust sqlite|10").unwrap().is_none());
+    assert_eq!(store.stats().unwrap().expired_search_entries, 2);
+    assert_eq!(store.prune().unwrap().expired_searches, 2);
+    assert_eq!(store.stats().unwrap().search_entries, 0);
+}
+
+#[test]
+fn prune_drops_long_stale_documents_and_old_site_memory() {
+    let clock = ManualClock::new();
+    let store = SqliteStore::open_in_memory(config_with(&clock)).unwrap();
+    put(&store, 1, clock.now());
+    store.put_site_reader("old.example", "impersonate").unwrap();
+    clock.advance(HOUR * 24 * 20);
+    put(&store, 2, clock.now());
+    store.put_site_reader("new.example", "http").unwrap();
+    clock.advance(HOUR * 24 * 15);
+    // Doc 1 expired 34 days ago (> 30 days retention), doc 2 14 days ago.
+    assert!(
+        store.get_site_reader("old.example").unwrap().is_none(),
+        "past its TTL"
+    );
+    let report = store.prune().unwrap();
+    assert_eq!(report.expired_documents, 1);
+    assert_eq!(report.forgotten_sites, 1);
+    assert!(
+        store
+            .get_document("example.com~000000000001")
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        store
+            .get_document("example.com~000000000002")
+            .unwrap()
+            .is_some()
+    );
+    assert!(store.find("zebra1", FindScope::All, 0).unwrap().is_empty());
+    assert!(store.get_site_reader("new.example").unwrap().is_some());
+}
+
+#[test]
+fn size_bound_evicts_the_oldest_reads() {
+    let clock = ManualClock::new();
+    let one_doc = serde_json::to_string(&document(0)).unwrap().len() as u64;
+    let config = StoreConfig {
+        max_document_bytes: one_doc * 10,
+        ..config_with(&clock)
+    };
+    let store = SqliteStore::open_in_memory(config).unwrap();
+    for i in 0..30 {
+        put(&store, i, clock.now());
+        clock.advance(Duration::from_secs(1));
+        assert!(store.stats().unwrap().document_bytes <= one_doc * 10 + 64);
+    }
+    let stats = store.stats().unwrap();
+    assert!(stats.documents <= 10 && stats.documents >= 8, "{stats:?}");
+    assert!(
+        store
+            .get_document("example.com~00000000001d")
+            .unwrap()
+            .is_some()
+    );
+    assert!(
+        store
+            .get_document("example.com~000000000000")
+            .unwrap()
+            .is_none()
+    );
+    assert!(store.find("zebra0", FindScope::All, 0).unwrap().is_empty());
+}
