@@ -141,22 +141,24 @@ pub(crate) async fn classify(
     let q = query.to_owned();
     let parsed = tokio::task::spawn_blocking(move || {
         let parsed = e.parse_for(&body, &r);
+        let mut body_note = None;
         if parsed.is_ok() {
             e.remember(&q, &r, &body);
+            body_note = e.note_from_body(&body);
         }
-        parsed
+        parsed.map(|items| (items, body_note))
     })
     .await
     .unwrap_or_else(|e| Err(ParseError::Malformed(format!("parser panicked: {e}"))));
     let cut = truncated.then(|| format!("body cut at {} bytes", body_cap));
     match parsed {
-        Ok(items) => {
+        Ok((items, body_note)) => {
             let kind = if items.is_empty() {
                 OutcomeKind::Empty
             } else {
                 OutcomeKind::Ok
             };
-            let notes: Vec<String> = [note, cut].into_iter().flatten().collect();
+            let notes: Vec<String> = [note, body_note, cut].into_iter().flatten().collect();
             (
                 Attempt {
                     kind,

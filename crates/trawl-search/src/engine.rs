@@ -206,6 +206,10 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     /// Keep what a successful page carries for the next request (DuckDuckGo's `vqd`
     /// paging token). Called after `parse` succeeded; the default keeps nothing.
     fn remember(&self, _query: &str, _req: &SearchRequest, _body: &[u8]) {}
+    /// A note drawn from a successful body (SearXNG's unresponsive upstream engines).
+    fn note_from_body(&self, _body: &[u8]) -> Option<String> {
+        None
+    }
     /// A note drawn from response headers (GitHub's rate-limit budget), for the outcome.
     fn note_from_headers(&self, _headers: &[(String, String)]) -> Option<String> {
         None

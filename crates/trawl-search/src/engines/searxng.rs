@@ -63,6 +63,26 @@ impl Engine for Searxng {
     fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         parse(body)
     }
+    fn note_from_body(&self, body: &[u8]) -> Option<String> {
+        unresponsive(body)
+    }
+}
+
+/// SearXNG's own list of upstream engines that failed, e.g.
+/// `upstream failures: brave (Suspended: too many requests)`.
+pub fn unresponsive(body: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Partial {
+        #[serde(default)]
+        unresponsive_engines: Vec<(String, String)>,
+    }
+    let p: Partial = serde_json::from_slice(body).ok()?;
+    let list: Vec<String> = p
+        .unresponsive_engines
+        .iter()
+        .map(|(e, why)| format!("{e} ({why})"))
+        .collect();
+    (!list.is_empty()).then(|| format!("upstream failures: {}", list.join(", ")))
 }
 
 #[derive(Deserialize)]
@@ -167,6 +187,19 @@ mod tests {
             .flat_map(|i| i.upstream.iter().map(|(e, _)| e.as_str()))
             .collect();
         assert!(ups.contains("google") && ups.contains("wikipedia"));
+    }
+
+    #[test]
+    fn unresponsive_upstreams_are_noted() {
+        let body = br#"{"query":"x","results":[],"unresponsive_engines":[["brave","Suspended: too many requests"]]}"#;
+        assert_eq!(
+            unresponsive(body).as_deref(),
+            Some("upstream failures: brave (Suspended: too many requests)")
+        );
+        assert_eq!(
+            unresponsive(br#"{"results":[],"unresponsive_engines":[]}"#),
+            None
+        );
     }
 
     #[test]
