@@ -105,8 +105,14 @@ impl DerefMut for PooledConnection<'_> {
 impl Drop for PooledConnection<'_> {
     fn drop(&mut self) {
         if let Some(conn) = self.conn.take() {
-            // A connection left inside a transaction (a panic mid-call) is not reused.
-            if conn.is_autocommit() {
+            // A connection left inside a transaction (a panic mid-call) is rolled back
+            // before reuse. If even that fails, a file connection is dropped; the only
+            // connection of an in-memory store goes back regardless, since dropping it
+            // would lose the database and leave every later call waiting.
+            if !conn.is_autocommit() {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+            if conn.is_autocommit() || self.pool.target == Target::Memory {
                 self.pool.put_back(conn);
             }
         }

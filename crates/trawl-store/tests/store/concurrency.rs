@@ -42,3 +42,30 @@ fn many_threads_and_many_stores_on_one_file() {
     );
     assert!(shared.integrity_check().unwrap().is_empty());
 }
+
+#[test]
+fn a_writer_held_past_the_busy_timeout_gives_a_retryable_busy() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trawl.db");
+    let config = StoreConfig {
+        busy_timeout: Duration::from_millis(50),
+        ..StoreConfig::default()
+    };
+    let store = SqliteStore::open(&path, config).unwrap();
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let doc = document(1);
+    let err = store
+        .put_document(&DocumentRecord::new(doc, SystemTime::now()), &[])
+        .unwrap_err();
+    assert!(matches!(err, Error::Busy) && err.is_retryable(), "{err:?}");
+    // Readers are not blocked by the writer (WAL).
+    assert!(
+        store
+            .get_document("example.com~000000000001")
+            .unwrap()
+            .is_none()
+    );
+    holder.execute_batch("COMMIT").unwrap();
+    put(&store, 1, SystemTime::now());
+}

@@ -122,3 +122,22 @@ async fn shared_store_runs_calls_off_the_executor() {
     let stats = shared.run(|s| s.stats()).await.unwrap();
     assert_eq!(stats.documents, 20);
 }
+
+#[tokio::test]
+async fn a_panic_inside_run_reaches_the_caller_and_the_store_lives_on() {
+    let shared = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
+    let task = {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            shared
+                .run(|s| -> trawl_store::Result<()> {
+                    s.put_site_reader("example.com", "http")?;
+                    panic!("caller bug")
+                })
+                .await
+        })
+    };
+    assert!(task.await.unwrap_err().is_panic());
+    let site = shared.run(|s| s.get_site_reader("example.com")).await;
+    assert_eq!(site.unwrap().unwrap().reader, "http");
+}
