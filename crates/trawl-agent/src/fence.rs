@@ -69,6 +69,7 @@ impl Fence {
         }
     }
 
+    /// The nonce the markers carry (32 hex digits for [`Fence::new`]).
     pub fn nonce(&self) -> &str {
         &self.nonce
     }

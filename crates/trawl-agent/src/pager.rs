@@ -70,6 +70,7 @@ pub struct Page<'a> {
     pub number: usize,
     /// How many pages the document has under this budget.
     pub of: usize,
+    /// The page's Markdown, exactly as it appears in the document.
     pub text: &'a str,
     /// Byte range of `text` in the document.
     pub range: Range<usize>,

@@ -123,6 +123,16 @@ pub fn normalize_proxy(raw: &str) -> Result<Url, TrawlError> {
     Ok(url)
 }
 
+/// Which client a fetch starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tier {
+    /// Tier 0: the plain HTTP client.
+    #[default]
+    Plain,
+    /// Tier 1: browser TLS impersonation (falls back to tier 0 when not compiled in).
+    Impersonate,
+}
+
 /// Whether browser TLS impersonation (tier 1) is compiled into this build.
 pub const IMPERSONATION_AVAILABLE: bool = cfg!(feature = "impersonate");
 
@@ -174,9 +184,32 @@ impl Fetcher {
         raw_url: &str,
         conditional: &Conditional,
     ) -> Result<FetchedPage, TrawlError> {
+        self.fetch_from(raw_url, conditional, Tier::Plain).await
+    }
+
+    /// Like [`fetch_conditional`](Self::fetch_conditional), starting at `start`: a site
+    /// known to challenge plain clients goes straight to impersonation (when compiled in),
+    /// saving a doomed request.
+    pub async fn fetch_from(
+        &self,
+        raw_url: &str,
+        conditional: &Conditional,
+        start: Tier,
+    ) -> Result<FetchedPage, TrawlError> {
         let deadline = self.config.timeout;
         let work = async {
             let requested = self.guard.check_raw(raw_url, None)?;
+            if start == Tier::Impersonate
+                && let Some(tier1) = &self.tier1
+            {
+                // On failure the plain tier gets its usual turn below.
+                if let Ok(page) = self
+                    .fetch_with(tier1.as_ref(), &requested, conditional)
+                    .await
+                {
+                    return Ok(page);
+                }
+            }
             let first = self
                 .fetch_with(self.tier0.as_ref(), &requested, conditional)
                 .await;

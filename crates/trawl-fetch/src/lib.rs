@@ -17,7 +17,7 @@ mod transport;
 pub use block::{Block, Vendor, detect as detect_block};
 pub use fetcher::{
     Conditional, DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, FetchedPage, Fetcher,
-    IMPERSONATION_AVAILABLE, normalize_proxy,
+    IMPERSONATION_AVAILABLE, Tier, normalize_proxy,
 };
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;

@@ -42,6 +42,8 @@ pub struct AgentConfig {
     pub batch_concurrency: usize,
     /// Answer only from the store.
     pub offline: bool,
+    /// Always ask the engines, never the search cache.
+    pub bypass_search_cache: bool,
     pub reader_timeout: Duration,
     pub extract: ExtractOptions,
 }
@@ -53,6 +55,7 @@ impl Default for AgentConfig {
             min_quality: 0.5,
             batch_concurrency: 5,
             offline: false,
+            bypass_search_cache: false,
             reader_timeout: read::DEFAULT_READER_TIMEOUT,
             extract: ExtractOptions::default(),
         }
@@ -196,7 +199,7 @@ impl Agent {
             }),
             page: args.page,
         };
-        let mut data = self.router.search(&request).await;
+        let mut data = self.search_cached(&request).await;
         let any_answered = data
             .engines
             .iter()
@@ -250,6 +253,42 @@ impl Agent {
             }
         }
         Ok(data)
+    }
+
+    /// A search through the store's short-lived cache. Only answers where every engine
+    /// answered are cached, so a passing outage is not remembered.
+    async fn search_cached(&self, request: &SearchRequest) -> SearchData {
+        let mut normalized = request.clone();
+        normalized.query = normalized.query.to_lowercase();
+        let key = format!(
+            "search:v1:{}",
+            serde_json::to_string(&normalized).unwrap_or_default()
+        );
+        let k = key.clone();
+        if !self.config.bypass_search_cache
+            && let Ok(Some(hit)) = self.store.run(move |s| s.get_search(&k)).await
+            && let Ok(mut data) = serde_json::from_value::<SearchData>(hit.value)
+        {
+            for e in &mut data.engines {
+                e.detail = Some(match e.detail.take() {
+                    Some(d) => format!("{d}; from the search cache"),
+                    None => "from the search cache".to_owned(),
+                });
+            }
+            return data;
+        }
+        let data = self.router.search(request).await;
+        let complete = data
+            .engines
+            .iter()
+            .all(|e| matches!(e.outcome, OutcomeKind::Ok | OutcomeKind::Empty));
+        if complete && let Ok(value) = serde_json::to_value(&data) {
+            let _ = self
+                .store
+                .run(move |s| s.put_search(&key, &value, None))
+                .await;
+        }
+        data
     }
 
     /// `arxiv`: papers from the arXiv API.

@@ -5,7 +5,7 @@ use std::time::{Duration, SystemTime};
 
 use trawl_core::{Attempt, Document, ErrorCode, TrawlError, handle_for_url};
 use trawl_extract::extract;
-use trawl_fetch::{Conditional, FetchedPage};
+use trawl_fetch::{Conditional, FetchedPage, Tier};
 use trawl_store::{DocumentRecord, Revalidation};
 use url::Url;
 
@@ -124,11 +124,77 @@ impl Agent {
         })
     }
 
-    /// Fetch and extract, then fall back to hosted readers when that failed or is thin.
+    /// Read with the site memory: start where the last success for this site started,
+    /// and remember what worked this time.
     async fn read_fresh(&self, url: &Url) -> Result<DocumentRecord, TrawlError> {
+        let site = url.host_str().unwrap_or("").to_owned();
+        let key = site.clone();
+        let remembered = self
+            .store
+            .run(move |s| s.get_site_reader(&key))
+            .await
+            .ok()
+            .flatten()
+            .map(|r| r.reader);
+        let record = self.read_pipeline(url, remembered.as_deref()).await?;
+        if let Some(winner) = record
+            .document
+            .attempts
+            .iter()
+            .rev()
+            .find(|a| a.outcome == "ok")
+            .map(|a| a.reader.clone())
+            && remembered.as_deref() != Some(winner.as_str())
+        {
+            // Losing this memory only costs one extra attempt next time.
+            let _ = self
+                .store
+                .run(move |s| s.put_site_reader(&site, &winner))
+                .await;
+        }
+        Ok(record)
+    }
+
+    /// Fetch and extract, then fall back to hosted readers when that failed or is thin.
+    async fn read_pipeline(
+        &self,
+        url: &Url,
+        remembered: Option<&str>,
+    ) -> Result<DocumentRecord, TrawlError> {
         let mut attempts = Vec::new();
+        // A site where a hosted reader worked last time gets that reader first.
+        let first_reader = remembered
+            .and_then(ReaderKind::parse)
+            .and_then(|k| self.readers.iter().find(|r| r.kind == k));
+        if let Some(reader) = first_reader {
+            match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
+                Ok(page) if page.markdown.trim().chars().count() >= self.config.min_chars => {
+                    attempts.push(attempt(
+                        reader.kind.name(),
+                        "ok",
+                        Some("remembered for this site".into()),
+                    ));
+                    let doc = self.reader_document(url, reader.kind, page, attempts);
+                    return Ok(self.record(doc, None));
+                }
+                Ok(_) => attempts.push(attempt(reader.kind.name(), "too_thin", None)),
+                Err(e) => attempts.push(attempt(
+                    reader.kind.name(),
+                    e.code.as_str(),
+                    Some(e.message),
+                )),
+            }
+        }
+        let tier = if remembered == Some("impersonate") {
+            Tier::Impersonate
+        } else {
+            Tier::Plain
+        };
         let local: Result<(Document, FetchedPage), TrawlError> = async {
-            let page = self.fetcher.fetch(url.as_str()).await?;
+            let page = self
+                .fetcher
+                .fetch_from(url.as_str(), &Conditional::default(), tier)
+                .await?;
             let mut doc = extract(
                 &page.body,
                 page.content_type.as_deref(),
@@ -170,7 +236,11 @@ impl Agent {
                 None
             }
         };
-        for reader in self.readers.iter() {
+        for reader in self
+            .readers
+            .iter()
+            .filter(|r| Some(r.kind) != first_reader.map(|f| f.kind))
+        {
             let name = reader.kind.name();
             match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
                 Ok(page)

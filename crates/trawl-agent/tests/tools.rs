@@ -1,0 +1,287 @@
+//! The agent tools as a library, against loopback engines, pages and readers.
+
+use std::time::Duration;
+
+use trawl_agent::tools::{
+    Agent, AgentConfig, ReaderConfig, ReaderKind, WebFetchArgs, WebOpenArgs, WebSearchArgs,
+};
+use trawl_core::ErrorCode;
+use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
+use trawl_search::{Router, SearchConfig};
+use trawl_store::{SharedStore, SqliteStore, StoreConfig};
+use trawl_testkit::{Reply, TestServer};
+use url::Url;
+
+const SEARXNG: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/fixtures/serp/searxng/search-python-format-json.json"
+);
+
+fn agent(searxng: Option<&TestServer>, jina: Option<&TestServer>) -> Agent {
+    let fetcher = Fetcher::new(FetchConfig {
+        timeout: Duration::from_secs(5),
+        policy: GuardPolicy {
+            allow_private_hosts: false,
+            allow_hosts: vec![HostRule::parse("127.0.0.1").unwrap()],
+        },
+        ..FetchConfig::default()
+    })
+    .unwrap();
+    let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
+    let mut search = SearchConfig {
+        rate_limits: false,
+        ..SearchConfig::default()
+    };
+    if let Some(s) = searxng {
+        search.set_base("searxng", Url::parse(&s.base()).unwrap());
+    }
+    let router = Router::builder(search).build();
+    let readers = jina
+        .map(|j| {
+            vec![ReaderConfig {
+                kind: ReaderKind::Jina,
+                base: Url::parse(&j.url("/")).unwrap(),
+                keys: Vec::new(),
+            }]
+        })
+        .unwrap_or_default();
+    Agent::new(
+        fetcher,
+        store,
+        router,
+        readers,
+        reqwest::Client::new(),
+        AgentConfig::default(),
+    )
+}
+
+#[tokio::test]
+async fn a_complete_search_answer_is_cached() {
+    let engine = TestServer::start();
+    engine.route(
+        "/search",
+        Reply::ok("application/json", std::fs::read(SEARXNG).unwrap()),
+    );
+    let agent = agent(Some(&engine), None);
+    let args = WebSearchArgs {
+        query: "python".into(),
+        engines: Some(vec!["searxng".into()]),
+        ..WebSearchArgs::default()
+    };
+    let first = agent.web_search(args.clone()).await.unwrap();
+    assert!(!first.hits.is_empty());
+    assert_eq!(first.hits[0].url, "https://www.python.org/");
+    let second = agent
+        .web_search(WebSearchArgs {
+            query: "PYTHON".into(),
+            ..args
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        engine.seen().len(),
+        1,
+        "the second answer came from the cache"
+    );
+    assert_eq!(second.hits.len(), first.hits.len());
+    assert!(
+        second.engines[0]
+            .detail
+            .as_deref()
+            .unwrap_or("")
+            .contains("search cache")
+    );
+}
+
+#[tokio::test]
+async fn a_failed_search_is_not_cached_and_every_failure_is_an_error() {
+    let engine = TestServer::start();
+    engine.route(
+        "/search",
+        Reply::Sequence(vec![
+            Reply::status(500, "boom"),
+            Reply::status(500, "boom"),
+            Reply::ok("application/json", std::fs::read(SEARXNG).unwrap()),
+        ]),
+    );
+    let agent = agent(Some(&engine), None);
+    let args = WebSearchArgs {
+        query: "python".into(),
+        engines: Some(vec!["searxng".into()]),
+        ..WebSearchArgs::default()
+    };
+    let err = agent.web_search(args.clone()).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Upstream);
+    assert!(err.message.contains("searxng"), "{}", err.message);
+    let ok = agent.web_search(args).await.unwrap();
+    assert!(!ok.hits.is_empty(), "the failure was not cached");
+}
+
+#[tokio::test]
+async fn read_top_attaches_handles_and_query_aware_previews() {
+    let pages = TestServer::start();
+    let body = format!(
+        "<html><head><title>Snakes</title></head><body><article><h1>Snakes</h1><p>{}</p><p>{}</p></article></body></html>",
+        "Garden snakes eat slugs and live under stones in the garden. ".repeat(30),
+        "The python interpreter reads bytecode compiled from source files. ".repeat(10)
+    );
+    pages.route("/python", Reply::html(body));
+    let engine = TestServer::start();
+    let answer = serde_json::json!({
+        "query": "python interpreter",
+        "results": [
+            {"url": pages.url("/python"), "title": "Snakes", "content": "a page", "engine": "bing", "engines": ["bing"]},
+        ]
+    });
+    engine.route("/search", Reply::ok("application/json", answer.to_string()));
+    let agent = agent(Some(&engine), None);
+    let data = agent
+        .web_search(WebSearchArgs {
+            query: "python interpreter".into(),
+            engines: Some(vec!["searxng".into()]),
+            read_top: Some(1),
+            ..WebSearchArgs::default()
+        })
+        .await
+        .unwrap();
+    let hit = &data.hits[0];
+    let handle = hit.handle.clone().expect("a handle after read_top");
+    let preview = hit.preview.clone().unwrap();
+    assert!(
+        preview.contains("interpreter"),
+        "the preview matches the query: {preview}"
+    );
+    assert!(
+        !preview.starts_with("Garden snakes"),
+        "not the first characters: {preview}"
+    );
+    let open = agent
+        .web_open(WebOpenArgs {
+            handle: Some(handle),
+            ..WebOpenArgs::default()
+        })
+        .await
+        .unwrap();
+    assert!(open.markdown.unwrap().contains("bytecode"));
+}
+
+const CHALLENGE: &str = "<html><head><title>Just a moment...</title></head><body><script src=\"/cdn-cgi/challenge-platform/x\"></script></body></html>";
+
+#[tokio::test]
+async fn a_site_where_a_reader_worked_goes_to_that_reader_first() {
+    let site = TestServer::start();
+    site.route(
+        "/a",
+        Reply::status(403, CHALLENGE)
+            .with_header("Server", "cloudflare")
+            .with_header("cf-mitigated", "challenge"),
+    );
+    let jina = TestServer::start();
+    let target = site.url("/a");
+    let content = serde_json::json!({
+        "code": 200,
+        "data": {"title": "A", "url": target, "content": "Reader text. ".repeat(60)}
+    });
+    jina.route(
+        &format!("/{target}"),
+        Reply::ok("application/json", content.to_string()),
+    );
+    let agent = agent(None, Some(&jina));
+    let fetch = |fresh| WebFetchArgs {
+        url: Some(target.clone()),
+        fresh: Some(fresh),
+        ..WebFetchArgs::default()
+    };
+    let first = agent.web_fetch(fetch(false), None).await.unwrap();
+    let doc = first.results[0].document.as_ref().unwrap();
+    assert_eq!(
+        serde_json::to_value(doc.fetched_via).unwrap(),
+        serde_json::json!("jina")
+    );
+    assert_eq!(site.hits("/a"), 1);
+    let second = agent.web_fetch(fetch(true), None).await.unwrap();
+    let doc = second.results[0].document.as_ref().unwrap();
+    assert_eq!(doc.attempts[0].reader, "jina");
+    assert_eq!(
+        site.hits("/a"),
+        1,
+        "the remembered reader went first: no doomed request"
+    );
+}
+
+#[tokio::test]
+async fn bad_arguments_name_the_field() {
+    let agent = agent(None, None);
+    let cases: Vec<(WebFetchArgs, &str)> = vec![
+        (WebFetchArgs::default(), "url"),
+        (
+            WebFetchArgs {
+                url: Some("http://a/".into()),
+                handle: Some("a~0123456789ab".into()),
+                ..WebFetchArgs::default()
+            },
+            "url",
+        ),
+        (
+            WebFetchArgs {
+                urls: Some((0..21).map(|i| format!("http://x{i}.example/")).collect()),
+                ..WebFetchArgs::default()
+            },
+            "urls",
+        ),
+        (
+            WebFetchArgs {
+                handle: Some("nope".into()),
+                ..WebFetchArgs::default()
+            },
+            "handle",
+        ),
+        (
+            WebFetchArgs {
+                url: Some("http://example.com/".into()),
+                page: Some(0),
+                ..WebFetchArgs::default()
+            },
+            "page",
+        ),
+    ];
+    for (args, field) in cases {
+        let err = agent.web_fetch(args, None).await.unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidInput);
+        assert!(err.message.contains(field), "{field}: {}", err.message);
+    }
+    let err = agent
+        .web_search(WebSearchArgs {
+            query: " ".into(),
+            ..WebSearchArgs::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("query"));
+    let err = agent
+        .web_search(WebSearchArgs {
+            query: "x".into(),
+            max_results: Some(0),
+            ..WebSearchArgs::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("max_results"));
+    let err = agent
+        .web_search(WebSearchArgs {
+            query: "x".into(),
+            engines: Some(vec!["altavista".into()]),
+            ..WebSearchArgs::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("engines"));
+    let err = agent
+        .web_open(WebOpenArgs {
+            find: Some("x".into()),
+            ..WebOpenArgs::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("handle"));
+}
