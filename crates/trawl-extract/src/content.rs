@@ -421,7 +421,8 @@ fn clean_conditionally(
         } else {
             0.0
         };
-        let content_score = if scored[i] { score[i] } else { 0.0 };
+        // Lists start below zero (their items are scored); only a class says "drop".
+        let content_score = if scored[i] { score[i].max(0.0) } else { 0.0 };
         let is_list = matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl);
         let drop = if weight + content_score < 0.0 {
             true
