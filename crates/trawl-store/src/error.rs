@@ -1,7 +1,7 @@
 //! The store's one error type.
 
 /// A boxed backend error, kept as a source so the cause chain survives.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// What can go wrong in a store call.
 #[derive(Debug, thiserror::Error)]
@@ -11,13 +11,20 @@ pub enum Error {
     /// `TRAWL_STORE`), that its directory is writable, and that the file is a trawl store.
     #[error("cannot open store at {location}")]
     Open {
+        /// The path (or URL) that was opened.
         location: String,
+        /// What went wrong underneath.
         #[source]
         source: BoxError,
     },
     /// The store was written by a newer trawl. Upgrade, or point `--store` elsewhere.
     #[error("store schema version {found} is newer than this trawl understands ({supported})")]
-    SchemaTooNew { found: u32, supported: u32 },
+    SchemaTooNew {
+        /// The store's schema version.
+        found: u32,
+        /// The newest version this build knows.
+        supported: u32,
+    },
     /// Another writer held the store for longer than the busy timeout. Retrying may work.
     #[error("store is busy: another writer held it past the busy timeout")]
     Busy,
@@ -27,7 +34,9 @@ pub enum Error {
     /// A stored value did not decode (written by an incompatible version, or damaged).
     #[error("stored {what} could not be decoded")]
     Decode {
+        /// What was being decoded (`document`, `search result`, `key state`).
         what: &'static str,
+        /// The JSON error.
         #[source]
         source: serde_json::Error,
     },

@@ -11,9 +11,11 @@ use trawl_core::Document;
 /// A stored document: the read result plus what is needed to decide whether to read again.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DocumentRecord {
+    /// The read result itself (its `handle` is the key).
     pub document: Document,
     /// [`content_hash`] of the document's Markdown: tells a changed page from a re-fetch.
     pub content_hash: String,
+    /// When the origin last answered for this copy (a fetch or a 304).
     pub fetched_at: SystemTime,
     /// After this the copy is stale (still served `--offline`, revalidated otherwise).
     /// `None` never goes stale.
@@ -53,11 +55,13 @@ impl DocumentRecord {
 /// What a 304 Not Modified changes on a stored document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Revalidation {
+    /// When the 304 arrived.
     pub fetched_at: SystemTime,
     /// `None` applies the store's default TTL from `fetched_at`.
     pub expires_at: Option<SystemTime>,
     /// New validators; `None` keeps the stored one.
     pub etag: Option<String>,
+    /// New `Last-Modified`; `None` keeps the stored one.
     pub last_modified: Option<String>,
 }
 
@@ -69,6 +73,7 @@ pub struct Passage {
     pub page: u32,
     /// Heading path above the passage (may be empty).
     pub heading: String,
+    /// The passage's text (Markdown).
     pub text: String,
 }
 
@@ -84,9 +89,13 @@ pub enum FindScope<'a> {
 /// A passage that matched a find query.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PassageHit {
+    /// The document it belongs to.
     pub handle: String,
+    /// 1-based page under the default page size.
     pub page: u32,
+    /// Heading path above it.
     pub heading: String,
+    /// The whole passage.
     pub text: String,
     /// Relevance (BM25); higher is better. Comparable only within one answer.
     pub score: f64,
@@ -95,22 +104,29 @@ pub struct PassageHit {
 /// A cached search answer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedSearch {
+    /// The answer as it was cached.
     pub value: serde_json::Value,
+    /// When it was cached.
     pub stored_at: SystemTime,
 }
 
 /// The stored state of one provider key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyState {
+    /// [`key_fingerprint`] of the key.
     pub fingerprint: String,
+    /// Whatever the key rotation keeps (health, cooldown, recovery times).
     pub state: serde_json::Value,
+    /// When the state was last written.
     pub updated_at: SystemTime,
 }
 
 /// The reader or tier that last worked for a site.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SiteReader {
+    /// The reader or tier name, as the caller recorded it.
     pub reader: String,
+    /// When it last worked.
     pub updated_at: SystemTime,
 }
 
@@ -119,9 +135,11 @@ pub struct SiteReader {
 pub enum Section {
     /// Documents and their passages.
     Documents,
+    /// Cached search answers.
     SearchCache,
     /// Provider key health. Clearing it forgets invalid and exhausted keys.
     KeyState,
+    /// Which reader worked for which site.
     SiteMemory,
 }
 
@@ -170,16 +188,23 @@ impl std::str::FromStr for Section {
 pub struct StoreStats {
     /// Where the store lives (a path, `:memory:`, a Redis URL without credentials).
     pub location: String,
+    /// Schema version of the stored data.
     pub schema_version: u32,
+    /// Stored documents, fresh or stale.
     pub documents: u64,
     /// Documents past their `expires_at`.
     pub stale_documents: u64,
     /// Sum of the stored documents' serialized sizes.
     pub document_bytes: u64,
+    /// Indexed passages.
     pub passages: u64,
+    /// Cached searches, expired or not.
     pub search_entries: u64,
+    /// Cached searches past their TTL (removed by `prune`).
     pub expired_search_entries: u64,
+    /// Stored provider key states.
     pub key_states: u64,
+    /// Sites with a remembered reader.
     pub sites: u64,
     /// Space the store takes on its medium, when it can tell.
     pub size_bytes: Option<u64>,
@@ -192,7 +217,9 @@ pub struct PruneReport {
     pub expired_documents: u64,
     /// Oldest documents evicted to get under [`StoreConfig::max_document_bytes`].
     pub evicted_documents: u64,
+    /// Cached searches past their TTL.
     pub expired_searches: u64,
+    /// Site memories older than [`StoreConfig::site_memory_ttl`].
     pub forgotten_sites: u64,
 }
 
@@ -211,6 +238,7 @@ impl Clock {
         Self(Arc::new(now))
     }
 
+    /// The current time by this clock.
     pub fn now(&self) -> SystemTime {
         (self.0)()
     }
@@ -246,6 +274,7 @@ pub struct StoreConfig {
     /// How long a call waits for another writer before failing with
     /// [`Error::Busy`](crate::Error::Busy). Default 5 s.
     pub busy_timeout: Duration,
+    /// Where "now" comes from (TTLs, `stored_at`, `updated_at`).
     pub clock: Clock,
 }
 
