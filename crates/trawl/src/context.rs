@@ -27,6 +27,7 @@ pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
     let config = StoreConfig {
         document_ttl: std::time::Duration::from_secs_f64(settings.document_ttl_secs.value),
         search_ttl: std::time::Duration::from_secs_f64(settings.search_ttl_secs.value),
+        max_document_bytes: settings.store_max_bytes.value,
         ..StoreConfig::default()
     };
     let store = SqliteStore::open(&path, config)

@@ -32,6 +32,8 @@ pub struct FileConfig {
     pub document_ttl: Option<f64>,
     /// Seconds a search answer is cached; 0 = forever.
     pub search_ttl: Option<f64>,
+    /// Upper bound on stored documents' total size in bytes (oldest evicted); 0 = none.
+    pub store_max_bytes: Option<u64>,
     /// API keys and other secrets, by environment-variable name (e.g. `BRAVE_API_KEY`).
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
@@ -88,6 +90,7 @@ pub struct Settings {
     pub min_chars: Setting<usize>,
     pub document_ttl_secs: Setting<f64>,
     pub search_ttl_secs: Setting<f64>,
+    pub store_max_bytes: Setting<u64>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
     /// Read by the engines and readers that need keys, through [`Settings::secret`].
@@ -277,6 +280,12 @@ impl Settings {
                 parse_env(env, "TRAWL_SEARCH_TTL")?,
                 file.search_ttl,
                 900.0,
+            ),
+            store_max_bytes: layer(
+                None,
+                parse_env(env, "TRAWL_STORE_MAX_BYTES")?,
+                file.store_max_bytes,
+                512 * 1024 * 1024,
             ),
             keys,
             secret_values,
