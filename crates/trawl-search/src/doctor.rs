@@ -66,7 +66,8 @@ impl Router {
         req.timeout_ms = Some(deadline.as_millis() as u64);
         let data = self.search(&req).await;
         let web = self.route_engines(Route::Web);
-        data.engines
+        let mut checks: Vec<EngineCheck> = data
+            .engines
             .into_iter()
             .map(|o| {
                 let info = infos.iter().find(|i| i.name == o.engine);
@@ -79,7 +80,10 @@ impl Router {
                     outcome: o,
                 }
             })
-            .collect()
+            .collect();
+        // What can run comes first; the keyed engines without a key close the list.
+        checks.sort_by_key(|c| !c.configured);
+        checks
     }
 }
 

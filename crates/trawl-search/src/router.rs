@@ -496,7 +496,7 @@ impl Router {
                 Err(e) if tries > 1 => {
                     return Err(Attempt::fail(
                         OutcomeKind::HttpError,
-                        record::scrub(&format!("transport error: {e}"), secrets),
+                        record::scrub(&format!("transport error: {}", error_chain(&e)), secrets),
                     ));
                 }
                 Err(_) => {}
@@ -613,6 +613,22 @@ impl Router {
             truncated,
         })
     }
+}
+
+/// An error with its causes ("error sending request: dns error: failed to lookup …"):
+/// reqwest's top-level message alone does not say what went wrong.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let m = c.to_string();
+        if !s.contains(&m) {
+            s.push_str(": ");
+            s.push_str(&m);
+        }
+        cur = c.source();
+    }
+    s
 }
 
 #[cfg(test)]

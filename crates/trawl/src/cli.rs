@@ -24,6 +24,12 @@ pub struct Cli {
 pub enum Command {
     /// Read a page (URL, file, or - for stdin) into clean Markdown plus metadata.
     Read(ReadArgs),
+    /// Search many engines at once: fused, de-duplicated hits, each with its provenance.
+    Search(SearchArgs),
+    /// List the search engines: key needed or set, correlation group, filters, routes.
+    Engines(JsonFlag),
+    /// Check each configured engine and reading one page, live, with a hint per failure.
+    Doctor(DoctorArgs),
     /// Page through or search inside documents already read, with no network.
     Open(OpenArgs),
     /// Inspect or trim the local store.
@@ -152,6 +158,68 @@ pub struct ReadArgs {
     /// Print page text without the untrusted-content fence.
     #[arg(long)]
     pub raw: bool,
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to search for (several words are joined).
+    #[arg(value_name = "QUERY", required = true, num_args = 1..)]
+    pub query: Vec<String>,
+    /// Which set of engines to ask.
+    #[arg(long, default_value = "web", value_parser = ["web", "dev", "academic", "all"])]
+    pub route: String,
+    /// Exact engines to ask, comma-separated (overrides --route; see `trawl engines`).
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    pub engines: Vec<String>,
+    /// How many fused hits to print (0 = all).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_results: usize,
+    /// Another phrasing of the same question, fused with it (repeatable).
+    #[arg(long, value_name = "QUERY")]
+    pub expand: Vec<String>,
+    /// Only results from this site.
+    #[arg(long, value_name = "DOMAIN")]
+    pub site: Option<String>,
+    /// Only recent results.
+    #[arg(long, value_parser = ["day", "week", "month", "year"])]
+    pub freshness: Option<String>,
+    /// Language code, e.g. en.
+    #[arg(long, value_name = "CODE")]
+    pub language: Option<String>,
+    /// Region code, e.g. us.
+    #[arg(long, value_name = "CODE")]
+    pub region: Option<String>,
+    /// Adult-content filtering.
+    #[arg(long, value_parser = ["off", "moderate", "strict"])]
+    pub safesearch: Option<String>,
+    /// Result page, from 1.
+    #[arg(long)]
+    pub page: Option<u32>,
+    /// Save every engine's raw response (secrets stripped) into DIR.
+    #[arg(long, value_name = "DIR", conflicts_with = "replay")]
+    pub record: Option<PathBuf>,
+    /// Answer from responses saved with --record instead of the network.
+    #[arg(long, value_name = "DIR")]
+    pub replay: Option<PathBuf>,
+    /// Print the Envelope as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// --timeout is the per-engine deadline here (default 8 s).
+    #[command(flatten)]
+    pub net: NetArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Check only this engine (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub engine: Vec<String>,
+    /// Print the Envelope as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// --timeout is the deadline of each check (default 5 s).
     #[command(flatten)]
     pub net: NetArgs,
 }

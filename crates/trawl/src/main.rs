@@ -30,6 +30,9 @@ fn main() {
 fn json_and_net(command: &Command) -> (bool, NetArgs) {
     match command {
         Command::Read(a) => (a.json, a.net.clone()),
+        Command::Search(a) => (a.json, a.net.clone()),
+        Command::Engines(f) => (f.json, NetArgs::default()),
+        Command::Doctor(a) => (a.json, a.net.clone()),
         Command::Open(a) => (a.json, NetArgs::default()),
         Command::Cache(
             CacheCommand::Stats(f) | CacheCommand::Clear(f) | CacheCommand::Prune(f),
@@ -61,6 +64,9 @@ fn run(cli: Cli) -> i32 {
     };
     match &cli.command {
         Command::Read(args) => runtime.block_on(commands::read(args, &settings)),
+        Command::Search(args) => runtime.block_on(commands::search(args, &settings)),
+        Command::Engines(f) => commands::engines(f, &settings),
+        Command::Doctor(args) => runtime.block_on(commands::doctor(args, &settings)),
         Command::Open(args) => runtime.block_on(commands::open(args, &settings)),
         Command::Cache(cmd) => runtime.block_on(commands::cache(cmd, &settings)),
         Command::Config(ConfigCommand::Show(f)) => commands::config_show(&settings, f.json),

@@ -2,6 +2,7 @@
 //!
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
 //! - `config`: layering and secret masking of `trawl config show`.
+//! - `search`: `trawl search`, `trawl engines`, `trawl doctor` against fake engines.
 //! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
 //!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
 
@@ -9,4 +10,5 @@ mod agent;
 mod config;
 mod mcp;
 mod read;
+mod search;
 mod util;

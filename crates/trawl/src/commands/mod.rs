@@ -2,14 +2,20 @@
 
 mod cache;
 mod config;
+mod doctor;
+mod engines;
 mod mcp;
 mod open;
 mod read;
+mod search;
 mod serve;
 
 pub use cache::cache;
 pub use config::config_show;
+pub use doctor::doctor;
+pub use engines::engines;
 pub use mcp::mcp;
 pub use open::open;
 pub use read::read;
+pub use search::search;
 pub use serve::serve;

@@ -1,0 +1,189 @@
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
+use trawl_fetch::Fetcher;
+use trawl_search::EngineCheck;
+
+use crate::cli::DoctorArgs;
+use crate::commands::search::build_router;
+use crate::output::{print_json, report_error};
+use crate::settings::Settings;
+
+/// The page `doctor` reads to check the fetch path.
+const PROBE_PAGE: &str = "https://example.com/";
+
+/// What `doctor --json` answers.
+#[derive(Debug, Serialize)]
+struct DoctorData {
+    engines: Vec<EngineCheck>,
+    fetch: FetchCheck,
+    /// Whether everything required works: the page fetch and at least one engine of the
+    /// default route.
+    healthy: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct FetchCheck {
+    url: String,
+    ok: bool,
+    latency_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+}
+
+/// `trawl doctor [--engine NAME]`: a live check of each configured engine (one tiny
+/// query each, in parallel, under a short deadline) and of reading one page. Exits 1 only
+/// when something required failed.
+pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
+    let started = Instant::now();
+    let deadline = Duration::from_secs_f64(args.net.timeout.unwrap_or(5.0).clamp(0.1, 60.0));
+    let router = match build_router(settings, None, None) {
+        Ok(r) => r,
+        Err(err) => return report_error(&err, args.json, Meta::default()),
+    };
+    let names: Vec<String> = args.engine.clone();
+    for n in &names {
+        if router.engine(n).is_none() {
+            let err =
+                TrawlError::invalid_input(format!("unknown engine {n:?} (see `trawl engines`)"));
+            return report_error(&err, args.json, Meta::default());
+        }
+    }
+    let checking_fetch = names.is_empty();
+    let (engines, fetch) = tokio::join!(router.check(&names, deadline), async {
+        if checking_fetch {
+            Some(check_fetch(settings, deadline).await)
+        } else {
+            None
+        }
+    });
+    let engines_ok = if names.is_empty() {
+        engines.iter().any(|c| c.default_route && c.healthy())
+    } else {
+        engines.iter().all(EngineCheck::healthy)
+    };
+    let fetch_ok = fetch.as_ref().is_none_or(|f| f.ok);
+    let healthy = engines_ok && fetch_ok;
+    let fetch = fetch.unwrap_or(FetchCheck {
+        url: PROBE_PAGE.into(),
+        ok: true,
+        latency_ms: 0,
+        error: Some("not checked (--engine given)".into()),
+        hint: None,
+    });
+    let meta = Meta {
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        ..Meta::default()
+    };
+    if args.json {
+        let data = DoctorData {
+            engines,
+            fetch,
+            healthy,
+        };
+        if healthy {
+            print_json(&Envelope::success(&data, meta));
+        } else {
+            let mut meta = meta;
+            meta.extra.insert(
+                "doctor".into(),
+                serde_json::to_value(&data).unwrap_or_default(),
+            );
+            print_json(&Envelope::<()>::failure(
+                TrawlError::new(ErrorCode::Upstream, "a required check failed"),
+                meta,
+            ));
+        }
+        return if healthy { 0 } else { 1 };
+    }
+    for c in &engines {
+        let mark = if c.healthy() {
+            "ok  "
+        } else if c.configured {
+            "FAIL"
+        } else {
+            "skip"
+        };
+        let what = match (c.outcome.outcome.as_str(), c.outcome.status) {
+            ("ok", _) => format!("ok ({})", c.outcome.count),
+            (o, Some(s)) => format!("{o} ({s})"),
+            (o, None) => o.to_owned(),
+        };
+        let hint = c
+            .hint
+            .as_deref()
+            .map(|h| format!("  {h}"))
+            .unwrap_or_default();
+        println!(
+            "{mark} {:<14} {:<18} {:>6} ms{hint}",
+            c.engine, what, c.outcome.latency_ms
+        );
+    }
+    if checking_fetch {
+        let mark = if fetch.ok { "ok  " } else { "FAIL" };
+        let why = fetch
+            .error
+            .as_deref()
+            .map(|e| format!("  {e}"))
+            .unwrap_or_default();
+        let hint = fetch
+            .hint
+            .as_deref()
+            .map(|h| format!(" ({h})"))
+            .unwrap_or_default();
+        println!(
+            "{mark} {:<14} {:<18} {:>6} ms{why}{hint}",
+            "fetch", fetch.url, fetch.latency_ms
+        );
+    }
+    if healthy {
+        println!("healthy");
+        0
+    } else {
+        eprintln!("error[upstream]: a required check failed");
+        1
+    }
+}
+
+async fn check_fetch(settings: &Settings, deadline: Duration) -> FetchCheck {
+    let started = Instant::now();
+    let url = url::Url::parse(PROBE_PAGE).expect("static URL");
+    let result = async {
+        let fetcher = Fetcher::new(settings.fetch_config()?)?;
+        match tokio::time::timeout(deadline, fetcher.fetch(url.as_str())).await {
+            Ok(r) => r.map(|_| ()),
+            Err(_) => Err(TrawlError::new(
+                ErrorCode::Timeout,
+                "no answer before the deadline",
+            )),
+        }
+    }
+    .await;
+    let latency_ms = started.elapsed().as_millis() as u64;
+    match result {
+        Ok(()) => FetchCheck {
+            url: url.to_string(),
+            ok: true,
+            latency_ms,
+            error: None,
+            hint: None,
+        },
+        Err(e) => FetchCheck {
+            url: url.to_string(),
+            ok: false,
+            latency_ms,
+            hint: Some(
+                match e.code {
+                    ErrorCode::Timeout => "offline, firewalled, or a slow proxy",
+                    ErrorCode::Blocked => "the page is blocking this client",
+                    _ => "check the network and TRAWL_PROXY",
+                }
+                .to_owned(),
+            ),
+            error: Some(format!("{}: {}", e.code, e.message)),
+        },
+    }
+}

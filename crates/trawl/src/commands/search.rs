@@ -1,0 +1,179 @@
+use std::sync::Arc;
+use std::time::Instant;
+
+use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
+use trawl_search::{
+    Freshness, InMemoryKeyStore, KeyStateStore, Route, Router, SafeSearch, SearchData,
+    SearchRequest,
+};
+
+use crate::cli::SearchArgs;
+use crate::context::{open_store, search_config, service_client};
+use crate::output::{print_json, report_error};
+use crate::settings::Settings;
+
+/// The search router for the CLI: the settings' proxy and keys, key health in the store
+/// when it opens (in memory otherwise: a search never fails for want of a store).
+pub fn build_router(
+    settings: &Settings,
+    record: Option<&std::path::Path>,
+    replay: Option<&std::path::Path>,
+) -> Result<Router, TrawlError> {
+    let mut config = search_config(settings);
+    config.record_dir = record.map(std::path::Path::to_path_buf);
+    config.replay_dir = replay.map(std::path::Path::to_path_buf);
+    let keys: Arc<dyn KeyStateStore> = match open_store(settings) {
+        Ok(store) => Arc::new(trawl_agent::tools::StoredKeyStates(store)),
+        Err(_) => Arc::new(InMemoryKeyStore::default()),
+    };
+    Ok(Router::builder(config)
+        .client(service_client(settings)?)
+        .key_store(keys)
+        .build())
+}
+
+fn request(args: &SearchArgs) -> Result<SearchRequest, TrawlError> {
+    let query = args.query.join(" ").trim().to_owned();
+    if query.is_empty() {
+        return Err(TrawlError::invalid_input("the query is empty"));
+    }
+    let mut req = SearchRequest::new(query);
+    req.expand = args.expand.clone();
+    req.route = Route::parse(&args.route)
+        .ok_or_else(|| TrawlError::invalid_input(format!("unknown route {:?}", args.route)))?;
+    req.engines = args
+        .engines
+        .iter()
+        .map(|e| e.trim().to_ascii_lowercase())
+        .filter(|e| !e.is_empty())
+        .collect();
+    req.max_results = args.max_results;
+    let f = &mut req.filters;
+    f.site = args.site.clone();
+    f.freshness = match &args.freshness {
+        Some(s) => Some(Freshness::parse(s).ok_or_else(|| {
+            TrawlError::invalid_input(format!("--freshness {s:?}: use day, week, month or year"))
+        })?),
+        None => None,
+    };
+    f.safesearch = match &args.safesearch {
+        Some(s) => Some(SafeSearch::parse(s).ok_or_else(|| {
+            TrawlError::invalid_input(format!("--safesearch {s:?}: use off, moderate or strict"))
+        })?),
+        None => None,
+    };
+    f.language = args.language.clone();
+    f.region = args.region.clone();
+    f.page = args.page;
+    req.timeout_ms = args.net.timeout.map(|s| (s * 1000.0) as u64);
+    Ok(req)
+}
+
+/// `trawl search QUERY`: fused hits from many engines, then one line per engine.
+/// Exits 1 only when every engine failed.
+pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
+    let started = Instant::now();
+    let meta = |started: Instant| Meta {
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        ..Meta::default()
+    };
+    let prepared = request(args).and_then(|req| {
+        let router = build_router(settings, args.record.as_deref(), args.replay.as_deref())?;
+        for name in &req.engines {
+            if router.engine(name).is_none() {
+                return Err(TrawlError::invalid_input(format!(
+                    "unknown engine {name:?} (see `trawl engines`)"
+                )));
+            }
+        }
+        Ok((req, router))
+    });
+    let (req, router) = match prepared {
+        Ok(p) => p,
+        Err(err) => return report_error(&err, args.json, meta(started)),
+    };
+    let data = router.search(&req).await;
+    if data.all_failed() {
+        let why: Vec<String> = data
+            .engines
+            .iter()
+            .map(|e| format!("{} {}", e.engine, e.outcome.as_str()))
+            .collect();
+        let err = TrawlError::new(
+            ErrorCode::Upstream,
+            format!("every engine failed ({})", why.join(", ")),
+        );
+        let mut m = meta(started);
+        m.extra.insert(
+            "engines".into(),
+            serde_json::to_value(&data.engines).unwrap_or_default(),
+        );
+        if !args.json {
+            print_engines(&data);
+        }
+        return report_error(&err, args.json, m);
+    }
+    if args.json {
+        print_json(&Envelope::success(&data, meta(started)));
+    } else {
+        print_human(&data);
+    }
+    0
+}
+
+fn print_human(data: &SearchData) {
+    if data.hits.is_empty() {
+        println!("no results for {:?}", data.query);
+    }
+    for h in &data.hits {
+        let title = if h.title.is_empty() {
+            "(untitled)"
+        } else {
+            &h.title
+        };
+        println!("{:>2}. {title}", h.rank);
+        println!("    {}", h.url);
+        if !h.snippet.is_empty() {
+            println!("    {}", shorten(&h.snippet, 240));
+        }
+        let votes: Vec<String> = h
+            .provenance
+            .iter()
+            .map(|p| format!("{}#{}", p.engine, p.rank))
+            .collect();
+        println!("    [{}] score {:.4}", votes.join(" "), h.fused_score);
+    }
+    println!();
+    print_engines(data);
+    if let Some(p) = data.next_page {
+        println!("more: --page {p}");
+    }
+}
+
+fn print_engines(data: &SearchData) {
+    for e in &data.engines {
+        let what = match (e.outcome.as_str(), e.status) {
+            ("ok", _) => format!("ok ({})", e.count),
+            (o, Some(s)) => format!("{o} ({s})"),
+            (o, None) => o.to_owned(),
+        };
+        let q = e.query.map(|q| format!(" q{q}")).unwrap_or_default();
+        let detail = e
+            .detail
+            .as_deref()
+            .map(|d| format!("  {d}"))
+            .unwrap_or_default();
+        println!(
+            "{:<14} {:<18} {:>6} ms{q}{detail}",
+            e.engine, what, e.latency_ms
+        );
+    }
+}
+
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let cut: String = s.chars().take(max).collect();
+    format!("{}…", cut.trim_end())
+}

@@ -1,0 +1,253 @@
+//! `trawl search`, `trawl engines` and `trawl doctor`, with fake engines on loopback
+//! serving the real saved responses in ../shared/fixtures/serp.
+
+use trawl_testkit::{Reply, TestServer};
+
+use crate::util::{run, temp_dir, trawl};
+
+fn fixture(path: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/../../../shared/fixtures/serp/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// DuckDuckGo, SearXNG and arXiv on one loopback server (their paths differ).
+fn engines_server() -> TestServer {
+    let s = TestServer::start();
+    s.route(
+        "/html/",
+        Reply::html(fixture("duckduckgo/html-openclaw.html")),
+    );
+    s.route(
+        "/search",
+        Reply::ok(
+            "application/json",
+            fixture("searxng/search-python-format-json.json"),
+        ),
+    );
+    s.route(
+        "/api/query",
+        Reply::ok(
+            "application/atom+xml",
+            fixture("arxiv/query-electron-proton-2025-11-new-format.xml"),
+        ),
+    );
+    s
+}
+
+fn search_cmd(dir: &std::path::Path, s: &TestServer) -> std::process::Command {
+    let mut cmd = trawl(dir);
+    for var in [
+        "TRAWL_DUCKDUCKGO_URL",
+        "TRAWL_SEARXNG_URL",
+        "TRAWL_ARXIV_URL",
+    ] {
+        cmd.env(var, s.base());
+    }
+    cmd
+}
+
+#[test]
+fn search_fuses_duckduckgo_searxng_and_arxiv() {
+    let dir = temp_dir();
+    let s = engines_server();
+    let out = run(search_cmd(&dir, &s).args([
+        "search",
+        "q",
+        "--engines",
+        "duckduckgo,searxng,arxiv",
+        "--max-results",
+        "0",
+        "--json",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["ok"], true);
+    let data = &v["data"];
+    let engines = data["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 3);
+    assert!(engines.iter().all(|e| e["outcome"] == "ok"));
+    let hits = data["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 50);
+    // Ranked by score; python.org is voted by two independent groups through SearXNG.
+    assert_eq!(hits[0]["url"], "https://www.python.org/");
+    let k = 60.0;
+    let expected = 2.0 / (k + 1.0) + 0.25 / (k + 1.0);
+    assert!((hits[0]["fused_score"].as_f64().unwrap() - expected).abs() < 1e-12);
+    for h in hits {
+        assert!(!h["provenance"].as_array().unwrap().is_empty());
+    }
+    let engines_named: std::collections::BTreeSet<String> = hits
+        .iter()
+        .flat_map(|h| h["provenance"].as_array().unwrap().iter())
+        .map(|p| {
+            p["engine"]
+                .as_str()
+                .unwrap()
+                .split(':')
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        engines_named.into_iter().collect::<Vec<_>>(),
+        ["arxiv", "duckduckgo", "searxng"]
+    );
+}
+
+#[test]
+fn human_output_lists_hits_then_engines() {
+    let dir = temp_dir();
+    let s = engines_server();
+    let out = run(search_cmd(&dir, &s).args(["search", "q", "--engines", "duckduckgo,arxiv"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with(" 1. "), "{}", out.stdout);
+    assert!(out.stdout.contains("[duckduckgo#1]"));
+    assert!(out.stdout.contains("\n10. "));
+    assert!(
+        !out.stdout.contains("\n11. "),
+        "default --max-results is 10"
+    );
+    let tail: Vec<&str> = out.stdout.lines().rev().take(3).collect();
+    assert!(
+        tail.iter()
+            .any(|l| l.starts_with("duckduckgo") && l.contains("ok (10)"))
+    );
+    assert!(
+        tail.iter()
+            .any(|l| l.starts_with("arxiv") && l.contains("ok (10)"))
+    );
+}
+
+#[test]
+fn every_engine_failing_exits_1_with_the_outcomes() {
+    let dir = temp_dir();
+    let s = TestServer::start();
+    s.route("/html/", Reply::status(500, "down"));
+    s.route("/api/query", Reply::status(429, "slow down"));
+    let out =
+        run(search_cmd(&dir, &s).args(["search", "q", "--engines", "duckduckgo,arxiv", "--json"]));
+    assert_eq!(out.code, 1);
+    let v = out.json();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], "upstream");
+    let outcomes: Vec<&str> = v["meta"]["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["http_error", "rate_limited"]);
+}
+
+#[test]
+fn unknown_engine_is_bad_usage() {
+    let dir = temp_dir();
+    let out = run(trawl(&dir).args(["search", "q", "--engines", "nosuch"]));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("trawl engines"));
+}
+
+#[test]
+fn record_then_replay_offline() {
+    let dir = temp_dir();
+    let rec = dir.join("rec");
+    let s = engines_server();
+    let out = run(search_cmd(&dir, &s)
+        .args([
+            "search",
+            "q",
+            "--engines",
+            "duckduckgo,arxiv",
+            "--json",
+            "--record",
+        ])
+        .arg(&rec));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let live = out.json()["data"]["hits"].clone();
+    drop(s);
+    let out = run(trawl(&dir)
+        .args([
+            "search",
+            "q",
+            "--engines",
+            "duckduckgo,arxiv",
+            "--json",
+            "--replay",
+        ])
+        .arg(&rec));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["data"]["hits"], live);
+}
+
+#[test]
+fn engines_lists_keys_groups_and_routes() {
+    let dir = temp_dir();
+    let out = run(trawl(&dir)
+        .env("EXA_API_KEY", "exa-secret-1234")
+        .args(["engines", "--json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("exa-secret-1234"));
+    let v = out.json();
+    let list = v["data"].as_array().unwrap();
+    let by = |n: &str| list.iter().find(|e| e["name"] == n).unwrap().clone();
+    assert_eq!(by("duckduckgo")["group"], "bing");
+    assert_eq!(by("exa")["configured"], true);
+    assert_eq!(by("exa")["routes"], serde_json::json!(["web", "all"]));
+    assert_eq!(by("tavily")["configured"], false);
+    assert_eq!(by("arxiv")["capabilities"]["paging"], true);
+    let human = run(trawl(&dir).arg("engines"));
+    assert!(human.stdout.contains("needs TAVILY_API_KEY"));
+}
+
+#[test]
+fn doctor_names_the_failure_and_finishes_offline() {
+    let dir = temp_dir();
+    let s = TestServer::start();
+    s.route(
+        "/html/",
+        Reply::html(
+            r#"<html><body><form id="challenge-form" action="/anomaly"></form></body></html>"#,
+        ),
+    );
+    let out = run(trawl(&dir)
+        .env("TRAWL_DUCKDUCKGO_URL", s.base())
+        .env("TRAWL_ARXIV_URL", "http://127.0.0.1:9")
+        .args([
+            "doctor",
+            "--engine",
+            "duckduckgo",
+            "--engine",
+            "arxiv",
+            "--timeout",
+            "3",
+        ]));
+    assert_eq!(out.code, 1);
+    let ddg = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("duckduckgo"))
+        .unwrap();
+    assert!(
+        ddg.starts_with("FAIL") && ddg.contains("blocked") && ddg.contains("captcha"),
+        "{ddg}"
+    );
+    let ax = out.stdout.lines().find(|l| l.contains("arxiv")).unwrap();
+    assert!(ax.contains("cannot connect"), "{ax}");
+
+    s.route(
+        "/html/",
+        Reply::html(fixture("duckduckgo/html-openclaw.html")),
+    );
+    let out = run(trawl(&dir).env("TRAWL_DUCKDUCKGO_URL", s.base()).args([
+        "doctor",
+        "--engine",
+        "duckduckgo",
+        "--json",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.json()["data"]["engines"][0]["outcome"]["count"], 10);
+}
