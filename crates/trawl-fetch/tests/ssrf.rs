@@ -84,7 +84,10 @@ async fn the_opened_server_is_reachable_so_refusals_mean_something() {
         server.url("/rel"),
         format!("http://allowed.test:{port}/"),
     ] {
-        let page = f.fetch(&url).await.unwrap_or_else(|e| panic!("{url}: {e:?}"));
+        let page = f
+            .fetch(&url)
+            .await
+            .unwrap_or_else(|e| panic!("{url}: {e:?}"));
         assert_eq!(page.status, 200, "{url}");
     }
 }
@@ -106,6 +109,15 @@ async fn every_redirect_status_into_every_escape_is_refused_at_the_hop() {
     }
     // Every table case, behind a 302.
     for (i, case) in ssrf::cases(port).iter().enumerate() {
+        if !case.url.is_ascii() {
+            continue; // a raw UTF-8 Location header is its own test
+        }
+        if case.url.starts_with("http:") && !case.url.starts_with("http:/") {
+            continue; // `http:host` is a relative path when the base is http, not an escape
+        }
+        if case.url.starts_with("http:/") && !case.url[6..].starts_with(['/', '\\']) {
+            continue; // `http:/host` likewise
+        }
         let path = format!("/case/{i}");
         server.route(&path, Reply::redirect(302, &case.url));
         routes.push((path, case.url.clone()));
@@ -118,7 +130,12 @@ async fn every_redirect_status_into_every_escape_is_refused_at_the_hop() {
         let what = format!("{path} -> {target}");
         let result = f.fetch(&server.url(path)).await;
         if let Err(e) = &result {
-            assert!(e.message.contains("redirect from"), "{what}: {}", e.message);
+            // Refused at the hop's check, or (names) by the resolver at connect time.
+            assert!(
+                e.message.contains("redirect from") || e.message.contains("resolves to"),
+                "{what}: {}",
+                e.message
+            );
         }
         assert_refused(result, &what);
     }
@@ -132,7 +149,10 @@ async fn with_a_proxy_every_literal_and_scheme_case_is_still_refused() {
     // The proxy would forward anything; nothing may reach it. Names of the table are left
     // out: with a proxy they are resolved by the proxy, by design (no local DNS leak).
     let proxy = TestServer::start_on("127.0.0.3");
-    proxy.route("http://public.example/hop", Reply::redirect(302, "http://10.0.0.1/"));
+    proxy.route(
+        "http://public.example/hop",
+        Reply::redirect(302, "http://10.0.0.1/"),
+    );
     proxy.route(
         "http://public.example/hop2",
         Reply::redirect(301, "http://[::ffff:169.254.169.254]/"),
@@ -206,7 +226,10 @@ async fn a_rebinding_name_is_looked_up_once_and_connected_where_checked() {
     let (server, decoy) = same_port_pair();
     let port = server.addr().port();
     server.route("/", Reply::html("<p>the checked address</p>"));
-    server.route("/again", Reply::redirect(302, &format!("http://rebind.test:{port}/")));
+    server.route(
+        "/again",
+        Reply::redirect(302, &format!("http://rebind.test:{port}/")),
+    );
     decoy.route("/", Reply::html("reached the decoy"));
     let lookup = Arc::new(Rebinding {
         calls: AtomicUsize::new(0),
@@ -219,7 +242,11 @@ async fn a_rebinding_name_is_looked_up_once_and_connected_where_checked() {
         .await
         .unwrap();
     assert_eq!(page.body.as_ref(), b"<p>the checked address</p>");
-    assert_eq!(lookup.calls.load(Ordering::SeqCst), 1, "one lookup per fetch");
+    assert_eq!(
+        lookup.calls.load(Ordering::SeqCst),
+        1,
+        "one lookup per fetch"
+    );
     assert_eq!(server.hits("/"), 1);
     // Later lookups answer the decoy: a new connection must be refused, never made.
     let fresh = Fetcher::with_lookup(config(&["127.0.0.2/32"]), lookup.clone()).unwrap();

@@ -109,6 +109,16 @@ impl TestServer {
     /// Start on a given loopback address (e.g. `127.0.0.2`, to tell hosts apart).
     pub fn start_on(ip: &str) -> Self {
         let listener = TcpListener::bind((ip, 0)).expect("bind loopback test server");
+        Self::serve_on(listener)
+    }
+
+    /// Start on an exact address (e.g. the same port as another server on another
+    /// loopback address, for DNS-rebinding tests); fails when the port is taken.
+    pub fn try_start_at(addr: SocketAddr) -> std::io::Result<Self> {
+        Ok(Self::serve_on(TcpListener::bind(addr)?))
+    }
+
+    fn serve_on(listener: TcpListener) -> Self {
         let addr = listener.local_addr().expect("local addr");
         let shared = Arc::new(Shared {
             routes: Mutex::new(HashMap::new()),
@@ -390,4 +400,221 @@ pub fn minimal_pdf(text: &str) -> Vec<u8> {
         .as_bytes(),
     );
     out
+}
+
+/// The SSRF table shared by trawl-fetch's library tests and the CLI tests: URLs the read
+/// path must refuse. See [`ssrf::cases`].
+pub mod ssrf {
+    /// One URL that must be refused.
+    #[derive(Debug, Clone)]
+    pub struct Case {
+        /// What it tries (`v4`, `v6`, `spelling`, `userinfo`, `scheme`, `name`).
+        pub class: &'static str,
+        pub url: String,
+        /// The host is one of [`NAMES`]: only a test lookup knows it (no real DNS).
+        pub fake_dns: bool,
+    }
+
+    /// Test names and what a test lookup answers for them.
+    pub const NAMES: &[(&str, &[&str])] = &[
+        ("intranet.test", &["10.0.0.1"]),
+        ("metadata.test", &["169.254.169.254"]),
+        ("loop.test", &["127.0.0.1"]),
+        ("mixed.test", &["93.184.216.34", "192.168.0.10"]),
+        ("mixed6.test", &["2606:4700:4700::1111", "fd00::1"]),
+        ("v6local.test", &["fd00::1"]),
+        ("mapped.test", &["::ffff:127.0.0.1"]),
+        ("nat64.test", &["64:ff9b::a9fe:a9fe"]),
+        ("sixtofour.test", &["2002:7f00:1::1"]),
+        ("cgnat.test", &["100.64.1.1"]),
+    ];
+
+    /// Every case, with loopback ones aimed at `port` (where a test keeps a decoy server on
+    /// 127.0.0.1), so a guard failure shows up as a request the decoy saw.
+    pub fn cases(port: u16) -> Vec<Case> {
+        let mut out = Vec::new();
+        let mut add = |class: &'static str, urls: &[&str]| {
+            for u in urls {
+                out.push(Case {
+                    class,
+                    url: u.replace("{p}", &port.to_string()),
+                    fake_dns: false,
+                });
+            }
+        };
+        // Every special-purpose IPv4 range, as plain literals.
+        add(
+            "v4",
+            &[
+                "http://0.0.0.0:{p}/",
+                "http://0.1.2.3/",
+                "http://10.0.0.1/",
+                "http://10.255.255.254/",
+                "http://100.64.0.1/",
+                "http://100.127.255.254/",
+                "http://127.0.0.1:{p}/",
+                "http://127.255.255.254/",
+                "http://169.254.169.254/latest/meta-data/",
+                "http://169.254.0.1/",
+                "http://172.16.0.1/",
+                "http://172.31.255.254/",
+                "http://192.0.0.170/",
+                "http://192.0.2.1/",
+                "http://192.88.99.1/",
+                "http://192.168.0.1/",
+                "http://192.168.255.254/",
+                "http://198.18.0.1/",
+                "http://198.19.255.254/",
+                "http://198.51.100.1/",
+                "http://203.0.113.1/",
+                "http://224.0.0.1/",
+                "http://239.255.255.250/",
+                "http://240.0.0.1/",
+                "http://255.255.255.255/",
+                "https://10.0.0.1:8443/admin",
+            ],
+        );
+        // Every special-purpose IPv6 range, and the forms that carry an IPv4 address.
+        add(
+            "v6",
+            &[
+                "http://[::]:{p}/",
+                "http://[::1]:{p}/",
+                "http://[::ffff:127.0.0.1]:{p}/",
+                "http://[::ffff:7f00:1]:{p}/",
+                "http://[0:0:0:0:0:ffff:127.0.0.1]:{p}/",
+                "http://[::ffff:10.0.0.1]/",
+                "http://[::ffff:a9fe:a9fe]/",
+                "http://[::127.0.0.1]/",
+                "http://[64:ff9b::7f00:1]/",
+                "http://[64:ff9b::a9fe:a9fe]/",
+                "http://[64:ff9b:1::1]/",
+                "http://[2002:7f00:1::1]/",
+                "http://[2002:a9fe:a9fe::1]/",
+                "http://[2002:c0a8:101::1]/",
+                "http://[100::1]/",
+                "http://[2001::1]/",
+                "http://[2001:db8::1]/",
+                "http://[3fff::1]/",
+                "http://[5f00::1]/",
+                "http://[fc00::1]/",
+                "http://[fd00:ec2::254]/",
+                "http://[fe80::1]/",
+                "http://[fe80::1%25eth0]/",
+                "http://[fe80::1%eth0]/",
+                "http://[fec0::1]/",
+                "http://[ff02::1]/",
+                "http://[4000::1]/",
+            ],
+        );
+        // Odd spellings of loopback and private addresses.
+        add(
+            "spelling",
+            &[
+                "http://2130706433:{p}/",
+                "http://0x7f000001:{p}/",
+                "http://0x7f.1:{p}/",
+                "http://0x7f.0.0.1:{p}/",
+                "http://0177.0.0.1:{p}/",
+                "http://0177.1:{p}/",
+                "http://017700000001:{p}/",
+                "http://127.1:{p}/",
+                "http://127.0.1:{p}/",
+                "http://0:{p}/",
+                "http://0x0:{p}/",
+                "http://127.0.0.1.:{p}/",
+                "http://127.000.000.001:{p}/",
+                "http://0x7F.0X0.00.1:{p}/",
+                "http://%31%32%37.0.0.1:{p}/",
+                "http://\u{ff11}\u{ff12}\u{ff17}.0.0.1:{p}/",
+                "http://10.1/",
+                "http://167772161/",
+                "http://0xa9fea9fe/",
+                "http://0251.0376.0251.0376/",
+                "http://0xA9.0xFE.0xA9.0xFE/",
+                "http://3232235521/",
+                "http://192.168.1/",
+                "HTTP://127.0.0.1:{p}/",
+            ],
+        );
+        // Userinfo and backslash tricks.
+        add(
+            "userinfo",
+            &[
+                "http://public.example@127.0.0.1:{p}/",
+                "http://user:pass@public.example/",
+                "http://:@127.0.0.1:{p}/",
+                "http://public.example\\@127.0.0.1:{p}/",
+                "http://127.0.0.1:{p}\\@public.example/",
+                "http:\\\\127.0.0.1:{p}\\",
+                "http:/127.0.0.1:{p}/",
+                "http:127.0.0.1:{p}/",
+                "http://public.example%40127.0.0.1:{p}/",
+            ],
+        );
+        // Schemes other than http(s).
+        add(
+            "scheme",
+            &[
+                "file:///etc/passwd",
+                "file://localhost/etc/passwd",
+                "gopher://127.0.0.1:{p}/_GET%20/",
+                "ftp://127.0.0.1:{p}/",
+                "ftp://public.example/file",
+                "data:text/html,<h1>hi</h1>",
+                "javascript:alert(1)",
+                "dict://127.0.0.1:{p}/info",
+                "ws://127.0.0.1:{p}/",
+                "view-source:http://127.0.0.1:{p}/",
+            ],
+        );
+        // Names that always mean this machine.
+        add(
+            "name",
+            &[
+                "http://localhost:{p}/",
+                "http://LOCALHOST.:{p}/",
+                "http://api.localhost:{p}/",
+            ],
+        );
+        for (name, _) in NAMES {
+            out.push(Case {
+                class: "name",
+                url: if *name == "loop.test" {
+                    format!("http://{name}:{port}/")
+                } else {
+                    format!("http://{name}/")
+                },
+                fake_dns: true,
+            });
+        }
+        out
+    }
+
+    /// Where a redirect may point to try to escape: each must be refused at its hop.
+    /// Relative forms included (a backslash path is protocol-relative to the URL parser).
+    pub fn redirect_targets(port: u16) -> Vec<String> {
+        [
+            "http://127.0.0.1:{p}/",
+            "//127.0.0.1:{p}/",
+            "/\\127.0.0.1:{p}/",
+            "\\\\127.0.0.1:{p}\\",
+            "//2130706433:{p}/",
+            "http://0x7f.1:{p}/",
+            "http://[::ffff:127.0.0.1]:{p}/",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://10.0.0.1/",
+            "http://[fd00::1]/",
+            "http://localhost:{p}/",
+            "http://public.example@127.0.0.1:{p}/",
+            "file:///etc/passwd",
+            "gopher://127.0.0.1:{p}/_x",
+            "ftp://127.0.0.1:{p}/",
+            "data:text/plain,hi",
+            "javascript:alert(1)",
+        ]
+        .iter()
+        .map(|u| u.replace("{p}", &port.to_string()))
+        .collect()
+    }
 }
