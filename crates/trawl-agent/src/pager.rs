@@ -7,10 +7,11 @@
 //! runs of blocks, join back into exactly the document.
 //!
 //! Pages are filled greedily. A page never ends inside a block unless that block alone is
-//! over the budget; such a block starts a new page and is split at line boundaries, a line
-//! that is still too big at word boundaries, and a word that is still too big (a base64
-//! blob) at character boundaries. A page never ends on a heading when the heading fits on
-//! the next page with what follows it.
+//! over the budget; such a block starts a new page when the current one is at least half
+//! full (so its start is not buried at the foot of a page, nor a page left nearly empty),
+//! and is split at line boundaries, a line that is still too big at word boundaries, and a
+//! word that is still too big (a base64 blob) at character boundaries. A page never ends
+//! on a heading (or a run of headings) when it fits on the next page with what follows.
 //!
 //! Page numbers are 1-based: page N of M. A budget of 0 means one page, the whole
 //! document; an empty document is one empty page, so page 1 always exists.
@@ -141,14 +142,15 @@ pub fn paginate(markdown: &str, page_tokens: usize) -> Vec<Range<usize>> {
     let mut spans = Vec::new();
     let mut page_start = 0;
     let mut page_tokens_used = 0;
-    // Start and size of a heading that ended the page so far, if it did.
+    // Start and size of the run of headings that ends the page so far, if one does.
     let mut trailing_heading: Option<(usize, usize)> = None;
     for piece in pieces(markdown, page_tokens) {
         let page_has_content = piece.range.start > page_start;
         let overflow = page_tokens_used + piece.tokens > page_tokens;
-        if page_has_content && (overflow || piece.breaks_before) {
+        let half_full = page_tokens_used * 2 >= page_tokens;
+        if page_has_content && (overflow || (piece.breaks_before && half_full)) {
             match trailing_heading {
-                // Carry the heading over to sit above what it titles.
+                // Carry the headings over to sit above what they title.
                 Some((start, tokens))
                     if start > page_start && tokens + piece.tokens <= page_tokens =>
                 {
@@ -160,13 +162,16 @@ pub fn paginate(markdown: &str, page_tokens: usize) -> Vec<Range<usize>> {
                     spans.push(page_start..piece.range.start);
                     page_start = piece.range.start;
                     page_tokens_used = 0;
+                    trailing_heading = None;
                 }
             }
         }
         page_tokens_used += piece.tokens;
-        trailing_heading = piece
-            .is_heading
-            .then_some((piece.range.start, piece.tokens));
+        trailing_heading = match (piece.is_heading, trailing_heading) {
+            (false, _) => None,
+            (true, Some((start, tokens))) => Some((start, tokens + piece.tokens)),
+            (true, None) => Some((piece.range.start, piece.tokens)),
+        };
     }
     spans.push(page_start..markdown.len());
     spans
@@ -178,7 +183,8 @@ struct Piece {
     range: Range<usize>,
     tokens: usize,
     is_heading: bool,
-    /// The first fragment of an over-budget block starts a page of its own.
+    /// The first fragment of an over-budget block: starts a new page if this one is at
+    /// least half full.
     breaks_before: bool,
 }
 
@@ -529,12 +535,28 @@ mod tests {
         let md = format!("Intro.\n\n{table}");
         let pages = page_texts(&md, 30);
         assert!(pages.len() > 3);
-        assert_eq!(pages[0], "Intro.\n\n", "the big block starts its own page");
-        for page in &pages[1..] {
+        assert!(
+            pages[0].starts_with("Intro.\n\n| row 0 |"),
+            "a near-empty page is filled"
+        );
+        for page in &pages {
             assert!(page.ends_with("|\n"), "split mid-row: {page:?}");
             assert!(estimate_tokens(page) <= 30);
         }
         assert_eq!(pages.concat(), md);
+    }
+
+    #[test]
+    fn oversized_block_starts_a_new_page_after_a_half_full_one() {
+        let intro = "Intro words here. ".repeat(5) + "\n\n";
+        let table: String = (0..50)
+            .map(|i| format!("| row {i} | value {i} |\n"))
+            .collect();
+        let md = format!("{intro}{table}");
+        assert!(estimate_tokens(&intro) * 2 >= 40);
+        let pages = page_texts(&md, 40);
+        assert_eq!(pages[0], intro);
+        assert!(pages[1].starts_with("| row 0 |"));
     }
 
     #[test]
@@ -579,6 +601,21 @@ mod tests {
         let pages = page_texts(&md, 60);
         assert_eq!(pages.len(), 2, "{pages:#?}");
         assert!(pages[1].starts_with("## Section two"), "{pages:#?}");
+    }
+
+    #[test]
+    fn a_run_of_headings_moves_together() {
+        let md = format!(
+            "{}## Part three\n\n### Section 3.1\n\n{}",
+            "Filler words go here. ".repeat(8) + "\n\n",
+            "Section body text. ".repeat(8)
+        );
+        let pages = page_texts(&md, 60);
+        assert_eq!(pages.len(), 2, "{pages:#?}");
+        assert!(
+            pages[1].starts_with("## Part three\n\n### Section 3.1"),
+            "{pages:#?}"
+        );
     }
 
     #[test]
