@@ -13,7 +13,7 @@
 //! rewards agreement between *independent* indexes. With `--expand`, each query is fused
 //! on its own and a hit's final score is the sum of its per-query scores.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use url::Url;
 
@@ -122,18 +122,16 @@ pub fn fuse(lists: &[(Option<u32>, EngineList)], max_results: usize) -> (Vec<Hit
     let mut by_key: HashMap<String, Acc> = HashMap::new();
     let mut folded: Vec<Folded> = Vec::new();
     let mut order = 0usize;
+    // An engine may list a URL twice (ads, sitelinks): keep its best rank only, once per
+    // query.
+    let mut seen: HashSet<(Option<u32>, String, String)> = HashSet::new();
     for (query, list) in lists {
-        // An engine may list a URL twice (ads, sitelinks): keep its best rank only.
-        let mut seen_here: HashMap<(String, String), ()> = HashMap::new();
         for (idx, prov) in votes(list, *query) {
             let item = &list.items[idx];
             let Some(key) = dedup_key(&item.url) else {
                 continue;
             };
-            if seen_here
-                .insert((key.clone(), prov.engine.clone()), ())
-                .is_some()
-            {
+            if !seen.insert((*query, key.clone(), prov.engine.clone())) {
                 continue;
             }
             let acc = by_key.entry(key).or_insert_with(|| {

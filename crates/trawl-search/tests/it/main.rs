@@ -16,6 +16,9 @@ mod keys;
 // --record / --replay.
 mod replay;
 
+// Properties of fusion and parsers over generated inputs.
+mod props;
+
 use std::sync::Arc;
 
 use trawl_search::{Router, SearchConfig};

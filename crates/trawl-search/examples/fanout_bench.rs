@@ -1,0 +1,134 @@
+//! Fan-out overhead of the search router, for `bench/04-fanout.sh`.
+//!
+//! `cargo run --release -p trawl-search --example fanout_bench -- \
+//!     --engine http://127.0.0.1:9001 --engine http://127.0.0.1:9002 … \
+//!     [--hang http://127.0.0.1:9009] [--timeout-ms 1000] [--runs 20]`
+//!
+//! Builds a [`Router`] whose engines are SearXNG-format engines with distinct names
+//! (`sx1`, `sx2`, …, and `hang` for `--hang`), each in its own correlation group, with the
+//! per-engine rate limits off. After one untimed warm-up search it runs `--runs` searches
+//! one after another in this process and prints one JSON line: wall milliseconds of each
+//! search, this process's CPU milliseconds for all of them (from /proc/self/stat, so
+//! 10 ms resolution over the whole batch), hits returned and each engine's outcome for
+//! the last search. Nothing asserts on the numbers.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use trawl_search::engines::searxng::Searxng;
+use trawl_search::{
+    Capabilities, Engine, EngineRequest, ParseError, RawItem, RequestContext, Router, SearchConfig,
+    SearchRequest,
+};
+use url::Url;
+
+/// SearXNG's request and parser under another name and correlation group.
+#[derive(Debug)]
+struct Named {
+    name: &'static str,
+}
+
+impl Engine for Named {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn group(&self) -> &'static str {
+        self.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        Searxng.capabilities()
+    }
+    fn default_base(&self) -> &'static str {
+        ""
+    }
+    fn confidence(&self) -> &'static str {
+        "benchmark fixture"
+    }
+    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+        Searxng.request(query, req, ctx)
+    }
+    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
+        Searxng.parse(body)
+    }
+}
+
+/// User plus system CPU time of this process, in milliseconds (clock ticks of 10 ms).
+fn cpu_ms() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    ticks * 10.0
+}
+
+#[tokio::main]
+async fn main() {
+    let mut engines: Vec<String> = Vec::new();
+    let mut hang: Option<String> = None;
+    let mut timeout_ms: u64 = 2000;
+    let mut runs: usize = 20;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut val = || args.next().expect("flag needs a value");
+        match a.as_str() {
+            "--engine" => engines.push(val()),
+            "--hang" => hang = Some(val()),
+            "--timeout-ms" => timeout_ms = val().parse().expect("--timeout-ms N"),
+            "--runs" => runs = val().parse().expect("--runs N"),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let mut config = SearchConfig {
+        rate_limits: false,
+        ..SearchConfig::default()
+    };
+    let mut list: Vec<Arc<dyn Engine>> = Vec::new();
+    let mut names = Vec::new();
+    let targets = engines
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (format!("sx{}", i + 1), u.clone()))
+        .chain(hang.iter().map(|u| ("hang".to_owned(), u.clone())));
+    for (name, base) in targets {
+        let name: &'static str = Box::leak(name.into_boxed_str());
+        config.set_base(name, Url::parse(&base).expect("engine URL"));
+        list.push(Arc::new(Named { name }));
+        names.push(name.to_owned());
+    }
+    let router = Router::builder(config).engines(list).build();
+    let req = SearchRequest {
+        query: "python".to_owned(),
+        engines: names,
+        max_results: 0,
+        timeout_ms: Some(timeout_ms),
+        ..SearchRequest::default()
+    };
+    let warm = router.search(&req).await;
+    let cpu0 = cpu_ms();
+    let mut wall = Vec::with_capacity(runs);
+    let mut last = warm;
+    for _ in 0..runs {
+        let t = Instant::now();
+        last = router.search(&req).await;
+        wall.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let cpu = cpu_ms() - cpu0;
+    let outcomes: Vec<String> = last
+        .engines
+        .iter()
+        .map(|o| format!("{}:{}:{}", o.engine, o.outcome.as_str(), o.count))
+        .collect();
+    let line = serde_json::json!({
+        "impl": "trawl",
+        "runs": runs,
+        "timeout_ms": timeout_ms,
+        "wall_ms": wall,
+        "cpu_ms_total": cpu,
+        "hits": last.hits.len(),
+        "folded": last.folded.len(),
+        "outcomes": outcomes,
+    });
+    println!("{line}");
+}
