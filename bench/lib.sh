@@ -1,0 +1,95 @@
+# Shared helpers for the bench/ section scripts. Sourced, not run.
+#
+# Every section script writes one Markdown fragment, $OUT/section-N.md, which
+# bench/update_md.py splices into BENCHMARKS.md between its markers.
+#
+# Environment (all optional):
+#   OUT          where results and scratch files go (default /tmp/trawl-bench)
+#   TRAWL        the trawl binary (default target/release/trawl)
+#   PEER_VENV    websearch-skill 0.6.1 venv (default /tmp/peer-ws)
+#   PEER_MCP_VENV websearch-skill 0.2.6 venv, the one with `websearch mcp` (default /tmp/peer-ws026)
+#   RUNS         repetitions for the one-shot rows (default 10)
+#   PORT_BASE    first loopback port the fixtures use (default 18800)
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH/.." && pwd)
+SHARED=${SHARED:-$(cd "$ROOT/../shared" 2>/dev/null && pwd || echo /work/shared)}
+OUT=${OUT:-/tmp/trawl-bench}
+TRAWL=${TRAWL:-$ROOT/target/release/trawl}
+PEER_VENV=${PEER_VENV:-/tmp/peer-ws}
+PEER_MCP_VENV=${PEER_MCP_VENV:-/tmp/peer-ws026}
+RUNS=${RUNS:-10}
+PORT_BASE=${PORT_BASE:-18800}
+PY=python3
+mkdir -p "$OUT"
+
+# trawl: no user config, no ~/.cache store, no .env from the caller's directory.
+TRAWL_HOME="$OUT/trawl-home"
+mkdir -p "$TRAWL_HOME"
+# Use as a command prefix: "${TENV[@]}" "$TRAWL" read ...
+TENV=(env -u TRAWL_CONFIG -u TRAWL_STORE -u TRAWL_PROXY -u TRAWL_SEARXNG_URL HOME="$TRAWL_HOME"
+      XDG_CONFIG_HOME="$TRAWL_HOME/config" XDG_CACHE_HOME="$TRAWL_HOME/cache" TRAWL_LOG_QUIET=1)
+
+# websearch-skill: state in a throwaway directory, never in $HOME.
+PEER_STATE="$OUT/peer-state"
+mkdir -p "$PEER_STATE"
+# Use as a command prefix: "${PENV[@]}" "$PEER_VENV/bin/websearch" fetch ...
+PENV=(env -u WEBSEARCH_PROXY -u WEBSEARCH_TOR -u WEBSEARCH_EGRESS_LOCK -u WEBSEARCH_SEARXNG_URL
+      WEBSEARCH_STATE_DIR="$PEER_STATE" WEBSEARCH_ENV_FILE="$PEER_STATE/absent.env"
+      XDG_CONFIG_HOME="$PEER_STATE/config" XDG_CACHE_HOME="$PEER_STATE/cache")
+
+peer_version() {  # venv
+  "$1/bin/python" -c 'import importlib.metadata as m; print(m.version("websearch-skill"))' 2>/dev/null || echo "not installed"
+}
+
+trawl_version() {
+  "$TRAWL" --version 2>/dev/null | head -1
+}
+
+cpu_model() {
+  grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs
+}
+
+loadavg() {
+  cut -d' ' -f1-3 /proc/loadavg
+}
+
+# One line naming the machine and its load, for the top of every section.
+machine_line() {
+  echo "Machine: $(nproc) cores, $(cpu_model), $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2/1048576}' /proc/meminfo); load average $(loadavg) at $(date -u +%H:%M) UTC; trawl $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) ($(trawl_version)); websearch-skill $(peer_version "$PEER_VENV") (CLI), $(peer_version "$PEER_MCP_VENV") (MCP)."
+}
+
+# Background processes started by a section; stopped by stop_started (by pid only).
+STARTED=()
+start_bg() {  # logfile, command...
+  local log=$1; shift
+  "$@" >"$log" 2>&1 &
+  STARTED+=($!)
+}
+stop_started() {
+  local p
+  for p in "${STARTED[@]:-}"; do
+    [ -n "$p" ] && kill "$p" 2>/dev/null || true
+  done
+  for p in "${STARTED[@]:-}"; do
+    [ -n "$p" ] && wait "$p" 2>/dev/null || true
+  done
+  STARTED=()
+}
+
+wait_http() {  # url
+  local _
+  for _ in $(seq 100); do
+    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "not answering: $1" >&2
+  return 1
+}
+
+need_trawl() {
+  [ -x "$TRAWL" ] || { echo "no trawl binary at $TRAWL (cargo build --release --locked -p trawl)" >&2; exit 1; }
+}
+need_peer() {  # venv
+  [ -x "$1/bin/websearch" ] || { echo "websearch-skill not installed in $1 (WITH_MCP=1 $SHARED/peers/install-websearch-skill.sh)" >&2; exit 1; }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Run every benchmark section and rewrite the tables in BENCHMARKS.md.
+#
+#   bench/run-all.sh            # full run (about 10-15 minutes on 2 cores)
+#   bench/run-all.sh --quick    # section 1 reuses a Python baseline run < 1 day old
+#   bench/run-all.sh 3 6        # only these sections
+#
+# Needs: a release build (cargo build --release --locked -p trawl; built here if
+# missing), the peer (WITH_MCP=1 ../shared/peers/install-websearch-skill.sh), wrk
+# (apt-get install wrk). Raw results go to $OUT (default /tmp/trawl-bench); each section
+# writes $OUT/section-N.md, spliced into BENCHMARKS.md between its
+# <!-- bench:N --> markers. Nothing here runs in the test suite.
+set -euo pipefail
+BENCH=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$BENCH/.." && pwd)
+QUICK=""
+SECTIONS=()
+for a in "$@"; do
+  case "$a" in
+    --quick) QUICK=--quick ;;
+    [1-7]) SECTIONS+=("$a") ;;
+    *) echo "usage: bench/run-all.sh [--quick] [SECTION ...]" >&2; exit 2 ;;
+  esac
+done
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(1 2 3 4 5 6 7)
+export OUT=${OUT:-/tmp/trawl-bench}
+mkdir -p "$OUT"
+
+if [ ! -x "${TRAWL:-$ROOT/target/release/trawl}" ]; then
+  ( cd "$ROOT" && cargo build --release --locked -p trawl )
+fi
+if [ ! -x "${PEER_VENV:-/tmp/peer-ws}/bin/websearch" ] || [ ! -x "${PEER_MCP_VENV:-/tmp/peer-ws026}/bin/websearch" ]; then
+  WITH_MCP=1 "$ROOT/../shared/peers/install-websearch-skill.sh"
+fi
+
+start=$(date +%s)
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT/run.txt"
+for s in "${SECTIONS[@]}"; do
+  t0=$(date +%s)
+  script=$(ls "$BENCH"/0"$s"-*.sh)
+  echo "== section $s: $(basename "$script")" >&2
+  if [ "$s" = 1 ]; then "$script" $QUICK >/dev/null; else "$script" >/dev/null; fi
+  echo "section $s: $(( $(date +%s) - t0 )) s" | tee -a "$OUT/run.txt" >&2
+done
+echo "total: $(( $(date +%s) - start )) s; load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/run.txt"
+python3 "$BENCH/report.py" splice "$ROOT/BENCHMARKS.md"
+echo "BENCHMARKS.md updated from $OUT" >&2
