@@ -495,3 +495,44 @@ Channels pass messages between tasks: mpsc, oneshot, broadcast and watch.
         assert!(fallback.chars().count() <= 40);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn document() -> impl Strategy<Value = String> {
+        let line = prop_oneof![
+            4 => prop::collection::vec("[a-zA-Zé0-9]{1,10}", 1..40).prop_map(|w| w.join(" ")),
+            1 => (1..=4usize, "[a-z]{1,8}").prop_map(|(n, w)| format!("{} {w}", "#".repeat(n))),
+            1 => Just("```".to_owned()),
+            2 => Just(String::new()),
+        ];
+        prop::collection::vec(line, 0..80).prop_map(|lines| lines.join("\n"))
+    }
+
+    proptest! {
+        #[test]
+        fn passages_keep_every_word_on_one_page(
+            doc in document(),
+            budget in prop_oneof![Just(0usize), 20..300usize],
+        ) {
+            let pages = Pages::new(&doc, budget);
+            let passages = split(&doc, budget);
+            for p in &passages {
+                let page = pages.get(p.page as usize).unwrap();
+                prop_assert!(page.range.start <= p.range.start && p.range.end <= page.range.end);
+                prop_assert!(count_words(&p.text) <= MAX_WORDS);
+                prop_assert!(!p.text.is_empty());
+            }
+            let heading_words: usize = pager::blocks(&doc)
+                .iter()
+                .filter(|b| b.kind == BlockKind::Heading)
+                .map(|b| count_words(&doc[b.range.clone()]))
+                .sum();
+            let passage_words: usize = passages.iter().map(|p| count_words(&p.text)).sum();
+            prop_assert_eq!(passage_words + heading_words, count_words(&doc));
+        }
+    }
+}

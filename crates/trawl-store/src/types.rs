@@ -266,8 +266,10 @@ pub struct StoreConfig {
     pub stale_retention: Duration,
     /// How long a cached search answers. Default 15 min.
     pub search_ttl: Duration,
-    /// Upper bound on the stored documents' total size; above it the oldest reads are
-    /// evicted (on write and on prune). Default 512 MiB.
+    /// Upper bound on the stored documents' total serialized size; above it the oldest
+    /// reads are evicted (on write and on prune). Default 512 MiB. The SQLite file takes
+    /// about three times this: each document's JSON holds both Markdown and plain text,
+    /// and its passages are stored again with their full-text index.
     pub max_document_bytes: u64,
     /// How long a site's last working reader is remembered. Default 30 days.
     pub site_memory_ttl: Duration,
