@@ -56,11 +56,55 @@ const SECRET_HEADERS: &[&str] = &[
 ];
 const SECRET_PARAMS: &[&str] = &["api_key", "key", "apikey", "token", "access_token"];
 
+/// The spellings a secret can take on the wire: as is, percent-encoded (query strings)
+/// and form-encoded (`+` for space).
+fn spellings(secret: &str) -> Vec<String> {
+    let mut v = vec![secret.to_owned()];
+    let pct = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC)
+        .to_string();
+    let form: String = url::form_urlencoded::byte_serialize(secret.as_bytes()).collect();
+    for s in [pct, form] {
+        if !v.contains(&s) {
+            v.push(s);
+        }
+    }
+    v
+}
+
 /// Replace every secret in `s` with `****`.
 pub(crate) fn scrub(s: &str, secrets: &[&str]) -> String {
     let mut out = s.to_owned();
     for sec in secrets.iter().filter(|s| s.len() >= 4) {
-        out = out.replace(sec, "****");
+        for spelling in spellings(sec) {
+            out = out.replace(&spelling, "****");
+        }
+    }
+    out
+}
+
+/// Replace every secret in a raw body with `****` (a service may echo the request back,
+/// key included, in an error message).
+pub(crate) fn scrub_bytes(body: &[u8], secrets: &[&str]) -> Vec<u8> {
+    let mut out = body.to_vec();
+    for sec in secrets.iter().filter(|s| s.len() >= 4) {
+        for spelling in spellings(sec) {
+            let needle = spelling.as_bytes();
+            if !out.windows(needle.len()).any(|w| w == needle) {
+                continue;
+            }
+            let mut next = Vec::with_capacity(out.len());
+            let mut i = 0;
+            while i < out.len() {
+                if out[i..].starts_with(needle) {
+                    next.extend_from_slice(b"****");
+                    i += needle.len();
+                } else {
+                    next.push(out[i]);
+                    i += 1;
+                }
+            }
+            out = next;
+        }
     }
     out
 }
@@ -165,6 +209,15 @@ mod tests {
         );
         let (_, _, body) = describe(&post, &["sk-live-123"]);
         assert!(!body.unwrap().to_string().contains("sk-live"));
+    }
+
+    #[test]
+    fn bodies_and_encoded_spellings_are_scrubbed() {
+        let secret = "sk/live+123 x";
+        let body = b"we received: GET /s?api_key=sk%2Flive%2B123%20x and sk%2Flive%2B123+x and sk/live+123 x";
+        let clean = String::from_utf8(scrub_bytes(body, &[secret])).unwrap();
+        assert!(!clean.contains("live"), "{clean}");
+        assert_eq!(scrub("a sk/live+123 x b", &[secret]), "a **** b");
     }
 
     #[test]

@@ -522,7 +522,7 @@ impl Router {
                 truncated: resp.truncated,
             };
             // A failed recording must not fail the search; the caller asked for results.
-            let _ = record::save(dir, &stem, &rec, &resp.body);
+            let _ = record::save(dir, &stem, &rec, &record::scrub_bytes(&resp.body, secrets));
         }
         Ok(resp)
     }

@@ -60,7 +60,7 @@ pub struct OpenArgs {
     #[arg(value_name = "HANDLE")]
     pub handle: Option<String>,
     /// Which page (from 1).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub page: Option<u32>,
     /// Show the passages matching these words instead of a page.
     #[arg(long, value_name = "WORDS")]
@@ -69,10 +69,10 @@ pub struct OpenArgs {
     #[arg(long)]
     pub all: bool,
     /// Page size in estimated tokens (0 = whole document).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub page_size_tokens: Option<u32>,
     /// At most this many passages for --find.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub limit: Option<u32>,
     /// Print the Envelope as JSON.
     #[arg(long)]
@@ -107,10 +107,10 @@ pub enum ReadFormat {
 #[derive(Debug, Args, Clone, Default)]
 pub struct NetArgs {
     /// Total deadline per fetch, in seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Body size cap in bytes (0 = no cap; default 10 MiB).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     pub max_bytes: Option<u64>,
     /// Egress proxy (http, https, socks5, socks5h); also TRAWL_PROXY.
     #[arg(long, value_name = "URL")]
@@ -144,10 +144,10 @@ pub struct ReadArgs {
     #[arg(long)]
     pub comments: bool,
     /// Which page of the document to print (from 1).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub page: Option<u32>,
     /// Page size in estimated tokens (default 4000; 0 = whole document).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub page_size_tokens: Option<u32>,
     /// Refetch even when the store has a fresh copy.
     #[arg(long, conflicts_with = "offline")]
@@ -174,7 +174,12 @@ pub struct SearchArgs {
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     pub engines: Vec<String>,
     /// How many fused hits to print (0 = all).
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10,
+        allow_negative_numbers = true
+    )]
     pub max_results: usize,
     /// Another phrasing of the same question, fused with it (repeatable).
     #[arg(long, value_name = "QUERY")]
@@ -195,7 +200,7 @@ pub struct SearchArgs {
     #[arg(long, value_parser = ["off", "moderate", "strict"])]
     pub safesearch: Option<String>,
     /// Result page, from 1.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub page: Option<u32>,
     /// Save every engine's raw response (secrets stripped) into DIR.
     #[arg(long, value_name = "DIR", conflicts_with = "replay")]

@@ -434,6 +434,10 @@ impl Agent {
                 format!("{h:?} is not a handle (host~12hex)"),
             ));
         }
+        // Bad arguments are refused before the store is asked (page 0 is not "not found").
+        if args.page == Some(0) {
+            return Err(invalid("page", "pages are numbered from 1"));
+        }
         if let Some(find) = args.find {
             let find = find.trim().to_owned();
             if find.is_empty() || find.chars().count() > 500 {

@@ -87,3 +87,44 @@ async fn record_then_replay_gives_the_same_answer() {
     assert!(ddg.detail.as_deref().unwrap().contains("no recording"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn an_engine_echoing_the_key_leaves_no_trace() {
+    let dir = temp_dir("echo");
+    let secret = "sk-echo/SECRET+42";
+    // Echo the request line and headers back, as a misbehaving service might.
+    let echo = serve(|r| {
+        let auth = r.header("x-api-key").unwrap_or_default().to_owned();
+        let body = format!(
+            r#"{{"message":"invalid request, we received {} with key {auth}"}}"#,
+            r.target
+        );
+        Reply::status(401, body.into_bytes())
+    })
+    .await;
+    let mut cfg = crate::config(&[
+        ("SERPER_API_KEY", secret.into()),
+        ("EXA_API_KEY", secret.into()),
+    ]);
+    cfg.set_base("serper", echo.url());
+    cfg.set_base("exa", echo.url());
+    cfg.record_dir = Some(dir.clone());
+    let mut req = SearchRequest::new("leak probe");
+    req.engines = vec!["serper".into(), "exa".into()];
+    let data = crate::router(cfg).search(&req).await;
+    let json = serde_json::to_string(&data).unwrap();
+    assert!(!json.contains("SECRET"), "{json}");
+    assert!(
+        data.engines
+            .iter()
+            .all(|o| o.outcome == OutcomeKind::AuthFailed)
+    );
+    let mut files = 0;
+    for f in std::fs::read_dir(&dir).unwrap().flatten() {
+        let text = String::from_utf8_lossy(&std::fs::read(f.path()).unwrap()).into_owned();
+        assert!(!text.contains("SECRET"), "{:?}: {text}", f.path());
+        files += 1;
+    }
+    assert_eq!(files, 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -37,6 +37,26 @@ fn request(args: &SearchArgs) -> Result<SearchRequest, TrawlError> {
     if query.is_empty() {
         return Err(TrawlError::invalid_input("the query is empty"));
     }
+    // The same bounds as the web_search tool.
+    if query.chars().count() > 500 {
+        return Err(TrawlError::invalid_input(
+            "the query is too long: at most 500 characters",
+        ));
+    }
+    if let Some(q) = args
+        .expand
+        .iter()
+        .find(|q| q.trim().is_empty() || q.chars().count() > 500)
+    {
+        return Err(TrawlError::invalid_input(format!(
+            "--expand {q:?}: each phrasing must be 1-500 characters"
+        )));
+    }
+    if args.page == Some(0) {
+        return Err(TrawlError::invalid_input(
+            "--page: pages are numbered from 1",
+        ));
+    }
     let mut req = SearchRequest::new(query);
     req.expand = args.expand.clone();
     req.route = Route::parse(&args.route)
