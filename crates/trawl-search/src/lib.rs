@@ -10,6 +10,20 @@
 //!   provenance merge, RRF (k = 60) where each correlation group votes once, plus a
 //!   consensus bonus per extra group.
 //!
+//! - [`Router::check`] probes engines for `doctor`, with a one-line [`hint`] per failure.
+//!
+//! # Configuration ([`SearchConfig::from_env`])
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `TRAWL_<ENGINE>_URL` | base URL of any engine (`TRAWL_DUCKDUCKGO_URL`, `TRAWL_BRAVE_API_URL`, …); loopback allowed |
+//! | `TRAWL_SEARXNG_URL` | a SearXNG instance with `format=json` enabled (no default) |
+//! | `BRAVE_API_KEY`, `TAVILY_API_KEY`, `EXA_API_KEY`, `SERPER_API_KEY`, `SERPAPI_API_KEY`, `JINA_API_KEY`, `FIRECRAWL_API_KEY`, `MARGINALIA_API_KEY` | keys; several comma-separated keys rotate |
+//! | `GITHUB_TOKEN`, `STACKEXCHANGE_KEY` | optional keys that raise those APIs' limits |
+//! | `TRAWL_TAVILY_KEYLESS=1` | use Tavily's documented keyless mode when no key is set |
+//! | `TRAWL_SEARCH_TIMEOUT_MS` | per-engine deadline (default 8000) |
+//! | `TRAWL_USER_AGENT` | User-Agent for API engines |
+//!
 //! ```no_run
 //! # async fn demo() {
 //! use trawl_search::{Router, SearchConfig, SearchRequest};
