@@ -11,6 +11,10 @@ use url::{Host, Url};
 
 use crate::ip::non_public_reason;
 
+/// Longest URL accepted (as typed or in a `Location` header). Servers commonly refuse
+/// request lines past 8-16 KiB; anything longer is a mistake or an attack on logs.
+pub const MAX_URL_BYTES: usize = 16 * 1024;
+
 /// One entry of `--allow-host`: a host name or an address range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostRule {
@@ -153,6 +157,13 @@ impl Guard {
     /// for those tricks must look at what was written.
     pub fn check_raw(&self, raw: &str, base: Option<&Url>) -> Result<Url, TrawlError> {
         let trimmed = raw.trim();
+        if trimmed.len() > MAX_URL_BYTES {
+            let start: String = trimmed.chars().take(60).collect();
+            return Err(TrawlError::invalid_input(format!(
+                "URL {start:?}… is {} bytes long; at most {MAX_URL_BYTES} are accepted",
+                trimmed.len()
+            )));
+        }
         let url = match base {
             Some(base) => base.join(trimmed),
             None => Url::parse(trimmed),

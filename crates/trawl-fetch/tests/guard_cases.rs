@@ -237,3 +237,23 @@ fn relative_and_protocol_relative_locations_are_checked() {
     assert!(g.check_raw("//2130706433/x", Some(&base)).is_err());
     assert!(g.check_raw("http://0x7f.1/", Some(&base)).is_err());
 }
+
+#[test]
+fn an_overlong_url_is_invalid_input_with_a_short_message() {
+    let g = guard(GuardPolicy::default());
+    let long = format!("http://public.test/{}", "a".repeat(100_000));
+    let err = g.check_raw(&long, None).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert!(
+        err.message.contains("URL") && err.message.len() < 300,
+        "{}",
+        err.message
+    );
+    let base = url::Url::parse("http://public.test/").unwrap();
+    assert!(
+        g.check_raw(&long, Some(&base)).is_err(),
+        "in a Location too"
+    );
+    let fits = format!("http://public.test/{}", "a".repeat(8000));
+    assert!(g.check_raw(&fits, None).is_ok());
+}

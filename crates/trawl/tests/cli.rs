@@ -12,3 +12,6 @@ mod mcp;
 mod read;
 mod search;
 mod util;
+
+// Issue 7: SSRF table through the binary and the agent, secrets, bad input, Unicode.
+mod hardening;

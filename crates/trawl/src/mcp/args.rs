@@ -16,6 +16,7 @@ pub struct ToolServerArgs {
     #[arg(
         long,
         env = "TRAWL_MAX_CONCURRENT",
+        allow_negative_numbers = true,
         default_value_t = 16,
         value_name = "N"
     )]
@@ -25,6 +26,7 @@ pub struct ToolServerArgs {
     #[arg(
         long,
         env = "TRAWL_QUEUE_TIMEOUT",
+        allow_negative_numbers = true,
         default_value_t = 30.0,
         value_name = "SECONDS"
     )]
@@ -34,6 +36,7 @@ pub struct ToolServerArgs {
     #[arg(
         long,
         env = "TRAWL_SHUTDOWN_GRACE",
+        allow_negative_numbers = true,
         default_value_t = 20.0,
         value_name = "SECONDS"
     )]
