@@ -31,7 +31,7 @@ impl std::fmt::Debug for EngineSettings {
 /// Everything the router needs besides the HTTP client.
 #[derive(Debug, Clone)]
 pub struct SearchConfig {
-    /// Per-engine deadline (default 8 s).
+    /// Per-engine deadline (default 8 s; zero means none).
     pub timeout: Duration,
     /// Sent to API engines.
     pub user_agent: String,
@@ -40,7 +40,8 @@ pub struct SearchConfig {
     pub browser_user_agent: String,
     /// Settings by engine name.
     pub engines: BTreeMap<String, EngineSettings>,
-    /// Largest body read from an engine; the rest is not downloaded (default 5 MiB).
+    /// Largest body read from an engine; the rest is not downloaded (default 5 MiB; zero
+    /// means no cap).
     pub body_cap: usize,
     /// Whether per-engine rate limits apply (tests turn them off).
     pub rate_limits: bool,

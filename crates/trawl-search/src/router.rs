@@ -194,6 +194,13 @@ impl Router {
             .timeout_ms
             .map(Duration::from_millis)
             .unwrap_or(self.config.timeout);
+        // 0 means no limit, as for every trawl knob; a day stands in for "forever" because
+        // a timer cannot be armed for Duration::MAX.
+        let deadline = if deadline.is_zero() {
+            Duration::from_secs(86_400)
+        } else {
+            deadline
+        };
         let (run, mut outcomes) = self.select(req);
         let mut calls = Vec::new();
         for (qi, q) in queries.iter().enumerate() {
@@ -593,7 +600,10 @@ impl Router {
                 )
             })
             .collect();
-        let cap = self.config.body_cap;
+        let cap = match self.config.body_cap {
+            0 => usize::MAX,
+            n => n,
+        };
         let mut body = Vec::new();
         let mut truncated = false;
         // Streamed: a body past the cap is cut there and the rest is never downloaded.

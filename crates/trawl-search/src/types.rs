@@ -169,7 +169,8 @@ pub struct SearchRequest {
     pub max_results: usize,
     /// Filters mapped per engine.
     pub filters: Filters,
-    /// Per-engine deadline in milliseconds (`--timeout`); `None` uses the config's (8 s).
+    /// Per-engine deadline in milliseconds (`--timeout`); `None` uses the config's (8 s),
+    /// 0 means no deadline.
     pub timeout_ms: Option<u64>,
 }
 

@@ -261,3 +261,10 @@ async fn doctor_finishes_offline_and_explains_each_failure() {
     assert_eq!(by("exa").hint.as_deref(), Some("set EXA_API_KEY"));
     assert!(checks.iter().all(|c| !c.healthy()));
 }
+
+#[tokio::test]
+async fn zero_timeout_means_no_deadline() {
+    let slow = serve(|_| Reply::ok(fixture("arxiv/query-missing-id-2025-11-new-format.xml"))).await;
+    let data = search_with("arxiv", &slow, 0).await;
+    assert_eq!(outcome(&data, "arxiv").outcome, OutcomeKind::Ok);
+}
