@@ -332,12 +332,69 @@ pub fn preview(passages: &[Passage], query: &str, page: Option<u32>, max_chars: 
             .collect();
     }
     chosen.sort_by_key(|p| p.range.start);
+    // Each passage gets an equal share; a longer one shows the part around its first
+    // matching word, so the preview shows why the page matched, not how it begins.
+    let share = if max_chars == 0 {
+        0
+    } else {
+        (max_chars / chosen.len().max(1)).max(80)
+    };
+    let wanted: Vec<String> = terms(query).collect();
     let joined = chosen
         .iter()
-        .map(|p| p.text.split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|p| {
+            let flat = p.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            window_around_match(&flat, &wanted, share)
+        })
         .collect::<Vec<_>>()
         .join(" … ");
     truncate_at_word(&joined, max_chars)
+}
+
+/// At most `max_chars` of `text`, starting at the sentence (or, failing that, a few
+/// words) before the first word whose stem is in `wanted`. 0 = all of it.
+fn window_around_match(text: &str, wanted: &[String], max_chars: usize) -> String {
+    if max_chars == 0 || text.chars().count() <= max_chars {
+        return text.to_owned();
+    }
+    let mut offset = 0;
+    let mut first_match = None;
+    for word in text.split(' ') {
+        let stemmed: Vec<String> = terms(word).collect();
+        if stemmed.iter().any(|t| wanted.contains(t)) {
+            first_match = Some(offset);
+            break;
+        }
+        offset += word.len() + 1;
+    }
+    let Some(hit) = first_match else {
+        return truncate_at_word(text, max_chars);
+    };
+    let before = &text[..hit];
+    // Start at the sentence holding the match when it is close; else a few words back.
+    let sentence_start = before
+        .rfind(". ")
+        .map(|i| i + 2)
+        .filter(|&i| text[i..hit].chars().count() < max_chars / 2);
+    let start = sentence_start.unwrap_or_else(|| {
+        let mut start = hit;
+        for _ in 0..6 {
+            match text[..start.saturating_sub(1)].rfind(' ') {
+                Some(i) => start = i + 1,
+                None => {
+                    start = 0;
+                    break;
+                }
+            }
+        }
+        start
+    });
+    let body = truncate_at_word(&text[start..], max_chars.saturating_sub(1));
+    if start == 0 {
+        body
+    } else {
+        format!("…{body}")
+    }
 }
 
 fn truncate_at_word(text: &str, max_chars: usize) -> String {
@@ -376,6 +433,19 @@ Blocking calls belong on spawn_blocking, which runs them on a separate thread po
 
 Channels pass messages between tasks: mpsc, oneshot, broadcast and watch.
 ";
+
+    #[test]
+    fn a_long_passage_previews_around_its_match() {
+        let mut md = String::new();
+        md.push_str(&"Filler words about other things entirely. ".repeat(40));
+        md.push_str("The zeppelin moored at the mast overnight. ");
+        md.push_str(&"More filler words follow here. ".repeat(10));
+        let passages = split(&md, 0);
+        let p = preview(&passages, "zeppelin", None, 200);
+        assert!(p.contains("zeppelin"), "{p}");
+        assert!(p.starts_with("…The zeppelin"), "{p}");
+        assert!(p.chars().count() <= 201, "{p}");
+    }
 
     #[test]
     fn passages_carry_their_heading_path_and_page() {

@@ -332,3 +332,53 @@ fn a_batch_reads_concurrently_and_reports_each_outcome() {
     assert_eq!(results[4]["ok"], false);
     assert_eq!(results[4]["error"]["code"], "not_found");
 }
+
+#[test]
+fn search_read_top_attaches_handles_and_previews() {
+    let dir = temp_dir();
+    let pages = TestServer::start();
+    pages.route("/long.html", Reply::html(long_article()));
+    let engine = TestServer::start();
+    let answer = serde_json::json!({
+        "query": "quixotically",
+        "results": [
+            {"url": pages.url("/long.html"), "title": "The Long Guide", "content": "a guide", "engine": "bing", "engines": ["bing"]},
+            {"url": "https://unread.example/", "title": "Second", "content": "not read", "engine": "bing", "engines": ["bing"]},
+        ]
+    });
+    engine.route("/search", Reply::ok("application/json", answer.to_string()));
+    let r = run(trawl(&dir)
+        .args([
+            "search",
+            "quixotically",
+            "--engines",
+            "searxng",
+            "--read-top",
+            "1",
+            "--json",
+        ])
+        .args(["--allow-host", "127.0.0.1"])
+        .env("TRAWL_SEARXNG_URL", engine.base())
+        .env("TRAWL_STORE", dir.join("s.db"))
+        .env("TRAWL_READERS", "none"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    let hits = v["data"]["hits"].as_array().unwrap();
+    let handle = hits[0]["handle"].as_str().expect("top hit was read");
+    assert!(
+        hits[0]["preview"]
+            .as_str()
+            .unwrap()
+            .contains("quixotically"),
+        "{}",
+        hits[0]["preview"]
+    );
+    assert!(hits[1]["handle"].is_null(), "only the top 1 is read");
+    // The read page is in the store.
+    let r = run(trawl(&dir)
+        .args(["open", handle, "--json"])
+        .env("TRAWL_STORE", dir.join("s.db")));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(trawl(&dir).args(["search", "x", "--read-top", "11"]));
+    assert_eq!(r.code, 2);
+}

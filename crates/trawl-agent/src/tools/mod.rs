@@ -215,44 +215,50 @@ impl Agent {
                 format!("every engine failed ({})", why.join(", ")),
             ));
         }
-        if read_top > 0 {
-            let top: Vec<(usize, String)> = data
-                .hits
-                .iter()
-                .take(read_top as usize)
-                .map(|h| h.url.clone())
-                .enumerate()
-                .collect();
-            let reads = futures_util::stream::iter(top)
-                .map(|(i, url)| async move { (i, self.read_url(&url, false).await) })
-                .buffer_unordered(self.config.batch_concurrency.max(1))
-                .collect::<Vec<_>>()
-                .await;
-            for (i, read) in reads {
-                let hit = &mut data.hits[i];
-                match read {
-                    Ok(read) => {
-                        let doc = &read.record.document;
-                        let parts =
-                            passages::split(&doc.markdown, crate::pager::DEFAULT_PAGE_TOKENS);
-                        hit.handle = Some(doc.handle.clone());
-                        hit.preview = Some(passages::preview(&parts, &query, None, 600));
-                    }
-                    Err(e) => {
-                        hit.preview = None;
-                        let note = serde_json::json!({ "read_error": ErrorBody::from(e) });
-                        hit.extra = Some(match hit.extra.take() {
-                            Some(serde_json::Value::Object(mut m)) => {
-                                m.extend(note.as_object().cloned().unwrap_or_default());
-                                serde_json::Value::Object(m)
-                            }
-                            _ => note,
-                        });
-                    }
+        self.read_hits(&mut data, &query, read_top as usize).await;
+        Ok(data)
+    }
+
+    /// Read the top `n` hits concurrently; each gets a handle and a query-aware preview
+    /// (the page's passages that best match `query`), or its read error in `extra`.
+    pub async fn read_hits(&self, data: &mut SearchData, query: &str, n: usize) {
+        if n == 0 {
+            return;
+        }
+        let top: Vec<(usize, String)> = data
+            .hits
+            .iter()
+            .take(n)
+            .map(|h| h.url.clone())
+            .enumerate()
+            .collect();
+        let reads = futures_util::stream::iter(top)
+            .map(|(i, url)| async move { (i, self.read_url(&url, false).await) })
+            .buffer_unordered(self.config.batch_concurrency.max(1))
+            .collect::<Vec<_>>()
+            .await;
+        for (i, read) in reads {
+            let hit = &mut data.hits[i];
+            match read {
+                Ok(read) => {
+                    let doc = &read.record.document;
+                    let parts = passages::split(&doc.markdown, crate::pager::DEFAULT_PAGE_TOKENS);
+                    hit.handle = Some(doc.handle.clone());
+                    hit.preview = Some(passages::preview(&parts, query, None, 600));
+                }
+                Err(e) => {
+                    hit.preview = None;
+                    let note = serde_json::json!({ "read_error": ErrorBody::from(e) });
+                    hit.extra = Some(match hit.extra.take() {
+                        Some(serde_json::Value::Object(mut m)) => {
+                            m.extend(note.as_object().cloned().unwrap_or_default());
+                            serde_json::Value::Object(m)
+                        }
+                        _ => note,
+                    });
                 }
             }
         }
-        Ok(data)
     }
 
     /// A search through the store's short-lived cache. Only answers where every engine

@@ -112,7 +112,17 @@ pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
         Ok(p) => p,
         Err(err) => return report_error(&err, args.json, meta(started)),
     };
-    let data = router.search(&req).await;
+    let mut data = router.search(&req).await;
+    if args.read_top > 0 && !data.all_failed() {
+        match crate::context::build_agent(settings) {
+            Ok(agent) => {
+                agent
+                    .read_hits(&mut data, &req.query, args.read_top as usize)
+                    .await
+            }
+            Err(err) => return report_error(&err, args.json, meta(started)),
+        }
+    }
     if data.all_failed() {
         let why: Vec<String> = data
             .engines
@@ -162,6 +172,12 @@ fn print_human(data: &SearchData) {
             .map(|p| format!("{}#{}", p.engine, p.rank))
             .collect();
         println!("    [{}] score {:.4}", votes.join(" "), h.fused_score);
+        if let Some(handle) = &h.handle {
+            println!("    handle {handle}");
+        }
+        if let Some(preview) = &h.preview {
+            println!("    preview: {}", shorten(preview, 400));
+        }
     }
     println!();
     print_engines(data);
