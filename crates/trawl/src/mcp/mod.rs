@@ -44,7 +44,7 @@ use metrics::Metrics;
 const SEARCH_TOOLS: [&str; 3] = ["web_search", "arxiv", "github"];
 
 fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
-    if value.is_finite() && value >= 0.0 && value <= 86_400.0 {
+    if (0.0..=86_400.0).contains(&value) {
         Ok(Duration::from_secs_f64(value))
     } else {
         Err(TrawlError::invalid_input(format!(

@@ -12,19 +12,21 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rmcp::ErrorData;
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::tool::schema_for_output;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::ErrorData;
-use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::JsonObject;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, MetaObject, ProgressNotificationParam,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    MetaObject, ProgressNotificationParam, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
-use serde_json::json;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 use trawl_agent::fence::Fence;
 use trawl_agent::tools::{
     Agent, ArxivArgs, FetchOut, GithubArgs, OpenOut, Progress, WebFetchArgs, WebOpenArgs,
@@ -587,9 +589,11 @@ impl ServerHandler for TrawlMcp {
             .with_instructions(INSTRUCTIONS)
     }
 
-    /// The router's call, plus one fix-up: rmcp answers arguments that don't fit the input
-    /// schema itself, as an `isError` result (so the model can correct them); that answer
-    /// gets the same shape as trawl's own errors, code `invalid_input`.
+    /// The router's call, with arguments checked first against the tool's type so an
+    /// error names the field (`max_results: invalid type: …`). rmcp would answer a bad
+    /// argument itself, as an `isError` result (so the model can correct it) without the
+    /// field's name; trawl gives that answer the shape of its own errors, code
+    /// `invalid_input`.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -597,6 +601,23 @@ impl ServerHandler for TrawlMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let tool = request.name.to_string();
         let started = Instant::now();
+        let refuse = |err: TrawlError| {
+            self.state
+                .metrics
+                .tool_call(&tool, Some("invalid_input"), started.elapsed());
+            let known = ["web_search", "web_fetch", "web_open", "arxiv", "github"];
+            self.state.log.call(&CallRecord {
+                tool: known.into_iter().find(|k| *k == tool).unwrap_or("unknown"),
+                subject: Vec::new(),
+                details: vec![("why", err.message.clone())],
+                outcome: "invalid_input".to_owned(),
+                elapsed: started.elapsed(),
+            });
+            Ok(failure(&err).into())
+        };
+        if let Err(err) = check_arguments(&tool, request.arguments.as_ref()) {
+            return refuse(err);
+        }
         let context = ToolCallContext::new(self, request, context);
         match self.tool_router.call(context).await? {
             CallToolResponse::Complete(result)
@@ -607,13 +628,35 @@ impl ServerHandler for TrawlMcp {
                     .iter()
                     .filter_map(|c| c.as_text().map(|t| t.text.clone()))
                     .collect();
-                let err = TrawlError::invalid_input(message.join(" "));
-                self.state
-                    .metrics
-                    .tool_call(&tool, Some("invalid_input"), started.elapsed());
-                Ok(failure(&err).into())
+                refuse(TrawlError::invalid_input(message.join(" ")))
             }
             response => Ok(response),
         }
+    }
+}
+
+/// Deserialize a tool's arguments into its argument type, reporting where it failed.
+fn check_arguments(tool: &str, arguments: Option<&JsonObject>) -> Result<(), TrawlError> {
+    fn typed<T: DeserializeOwned>(value: Value) -> Result<(), TrawlError> {
+        serde_path_to_error::deserialize::<_, T>(value)
+            .map(|_| ())
+            .map_err(|e| {
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                if path == "." {
+                    TrawlError::invalid_input(inner.to_string())
+                } else {
+                    TrawlError::invalid_input(format!("{path}: {inner}"))
+                }
+            })
+    }
+    let value = Value::Object(arguments.cloned().unwrap_or_default());
+    match tool {
+        "web_search" => typed::<WebSearchArgs>(value),
+        "web_fetch" => typed::<WebFetchArgs>(value),
+        "web_open" => typed::<WebOpenArgs>(value),
+        "arxiv" => typed::<ArxivArgs>(value),
+        "github" => typed::<GithubArgs>(value),
+        _ => Ok(()),
     }
 }
