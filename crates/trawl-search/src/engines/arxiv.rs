@@ -71,7 +71,7 @@ impl Engine for Arxiv {
     }
     fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
         let f = &req.filters;
-        let mut sq = format!("all:{query}");
+        let mut sq = search_query(query);
         if let Some(fr) = f.freshness {
             let from = super::yyyymmdd_days_ago(fr.days());
             let to = super::yyyymmdd_days_ago(0);
@@ -96,6 +96,30 @@ impl Engine for Arxiv {
                 ..RawItem::default()
             })
             .collect())
+    }
+}
+
+/// The `search_query` for free text: every word must match somewhere (`all:a AND all:b`);
+/// a query that already uses arXiv's field syntax (`ti:`, `au:`, `cat:`, …) is kept.
+pub fn search_query(query: &str) -> String {
+    let fielded = [
+        "ti:", "au:", "abs:", "co:", "jr:", "cat:", "rn:", "all:", "id:",
+    ]
+    .iter()
+    .any(|p| query.contains(p));
+    if fielded {
+        return query.to_owned();
+    }
+    let words: Vec<String> = query
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '.'))
+        .filter(|w| !w.is_empty())
+        .map(|w| format!("all:{w}"))
+        .collect();
+    if words.is_empty() {
+        format!("all:{query}")
+    } else {
+        words.join(" AND ")
     }
 }
 
@@ -320,6 +344,19 @@ mod tests {
             assert_eq!(papers.len(), 1, "{f}");
             check_full(&papers);
         }
+    }
+
+    #[test]
+    fn free_text_becomes_an_and_of_words() {
+        assert_eq!(
+            search_query("electron proton"),
+            "all:electron AND all:proton"
+        );
+        assert_eq!(
+            search_query("au:einstein AND ti:relativity"),
+            "au:einstein AND ti:relativity"
+        );
+        assert_eq!(search_query("\"quantum\""), "all:quantum");
     }
 
     #[test]
