@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::Args;
+use clap::builder::BoolishValueParser;
 
 use crate::cli::NetArgs;
 
@@ -43,7 +44,7 @@ pub struct ToolServerArgs {
     pub shutdown_grace: f64,
     /// Serve reading only: start even when no search engine is usable, offering web_fetch
     /// and web_open without the search tools.
-    #[arg(long, env = "TRAWL_FETCH_ONLY")]
+    #[arg(long, env = "TRAWL_FETCH_ONLY", value_parser = BoolishValueParser::new())]
     pub fetch_only: bool,
     /// Also append the request log (one line per tool call) to this file.
     #[arg(long, env = "TRAWL_LOG_FILE", value_name = "PATH")]
@@ -55,7 +56,7 @@ pub struct ToolServerArgs {
     #[arg(long, env = "TRAWL_LOG_KEEP", default_value_t = 5, value_name = "N")]
     pub log_keep: usize,
     /// Don't write the request log to stderr.
-    #[arg(long, env = "TRAWL_LOG_QUIET")]
+    #[arg(long, env = "TRAWL_LOG_QUIET", value_parser = BoolishValueParser::new())]
     pub log_quiet: bool,
 }
 

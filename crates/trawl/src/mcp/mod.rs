@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use rmcp::ServiceExt;
 use tokio_util::sync::CancellationToken;
 use trawl_agent::tools::Agent;
-use trawl_core::TrawlError;
+use trawl_core::{ErrorCode, TrawlError};
 
 pub use args::{McpArgs, ServeArgs, ToolServerArgs};
 pub use auth::{BearerToken, check_bind_policy};
@@ -163,7 +163,10 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
     tokio::pin!(shutdown);
     let running = tokio::select! {
         running = server.serve(rmcp::transport::stdio()) => running.map_err(|e| {
-            TrawlError::invalid_input(format!("MCP handshake on stdio failed: {e}"))
+            TrawlError::new(
+                ErrorCode::Upstream,
+                format!("MCP handshake on stdio failed: {e}"),
+            )
         })?,
         () = &mut shutdown => {
             state.log.event("stopped", &[("reason", "signal before the handshake".to_owned())]);
