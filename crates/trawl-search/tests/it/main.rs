@@ -10,6 +10,9 @@ mod fusion;
 // Hung, failing, rate-limited, blocked, garbage and oversized engines.
 mod faults;
 
+// The rest of issue 7's fault modes, byte for byte from trawl-testkit's server.
+mod hardening;
+
 // API-key rotation and key state.
 mod keys;
 
