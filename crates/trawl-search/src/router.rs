@@ -324,7 +324,33 @@ impl Router {
         };
         drop(slot);
         let mut attempt = attempt;
-        let items = std::mem::take(&mut attempt.items);
+        let mut items = std::mem::take(&mut attempt.items);
+        // `--site` is also enforced here, so an engine that cannot restrict by site (or
+        // ignores it) does not put other sites' pages into a site-restricted answer.
+        let mut unsupported = unsupported;
+        if let Some(site) = req.filters.site.as_deref() {
+            let before = items.len();
+            items.retain(|it| on_site(&it.url, site));
+            let dropped = before - items.len();
+            if let Some(i) = unsupported.iter().position(|u| *u == "site") {
+                unsupported.remove(i);
+                let note =
+                    format!("site filtered here: {dropped} result(s) from other sites dropped");
+                attempt.detail = Some(match attempt.detail.take() {
+                    Some(d) => format!("{note}; {d}"),
+                    None => note,
+                });
+            } else if dropped > 0 {
+                let note = format!("{dropped} result(s) from other sites dropped");
+                attempt.detail = Some(match attempt.detail.take() {
+                    Some(d) => format!("{d}; {note}"),
+                    None => note,
+                });
+            }
+            if items.is_empty() && attempt.kind == OutcomeKind::Ok {
+                attempt.kind = OutcomeKind::Empty;
+            }
+        }
         let mut outcome = self.outcome(&engine, attempt, &unsupported, start, qidx);
         outcome.count = items.len();
         (outcome, engine, items)
@@ -625,6 +651,31 @@ impl Router {
     }
 }
 
+/// Whether `url` is on `site` (`example.com`, `docs.example.com/path`): same host or a
+/// subdomain of it (`www.` ignored on both sides), and under the path when one is given.
+fn on_site(url: &str, site: &str) -> bool {
+    let site = site
+        .trim()
+        .trim_start_matches("https://")
+        .trim_start_matches("http://");
+    let (site_host, site_path) = match site.split_once('/') {
+        Some((h, p)) => (h, format!("/{}", p.trim_end_matches('/'))),
+        None => (site, String::new()),
+    };
+    let site_host = site_host.to_ascii_lowercase();
+    let site_host = site_host.trim_start_matches("www.");
+    let Ok(u) = url::Url::parse(url) else {
+        return false;
+    };
+    let Some(host) = u.host_str() else {
+        return false;
+    };
+    let host = host.to_ascii_lowercase();
+    let host = host.trim_start_matches("www.");
+    let host_ok = host == site_host || host.ends_with(&format!(".{site_host}"));
+    host_ok && (site_path.is_empty() || u.path().starts_with(&site_path))
+}
+
 /// An error with its causes ("error sending request: dns error: failed to lookup …"):
 /// reqwest's top-level message alone does not say what went wrong.
 fn error_chain(e: &dyn std::error::Error) -> String {
@@ -644,6 +695,19 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn site_matching() {
+        assert!(on_site("https://docs.rs/tokio", "docs.rs"));
+        assert!(on_site("https://www.example.com/a", "example.com"));
+        assert!(on_site("https://blog.example.com/a", "www.example.com"));
+        assert!(!on_site("https://notexample.com/", "example.com"));
+        assert!(on_site(
+            "https://github.com/rust-lang/rust/issues",
+            "github.com/rust-lang"
+        ));
+        assert!(!on_site("https://github.com/other", "github.com/rust-lang"));
+    }
 
     #[test]
     fn routes() {

@@ -195,7 +195,10 @@ async fn filters_an_engine_cannot_honour_are_reported() {
     let data = router.search(&req).await;
     let o = &data.engines[0];
     assert_eq!(o.outcome, OutcomeKind::Empty);
-    assert_eq!(o.detail.as_deref(), Some("cannot honour: site, region"));
+    assert_eq!(
+        o.detail.as_deref(),
+        Some("cannot honour: region; site filtered here: 0 result(s) from other sites dropped")
+    );
 }
 
 #[tokio::test]
@@ -245,5 +248,47 @@ async fn duckduckgo_page_two_reuses_the_vqd_of_page_one() {
     assert!(
         body.contains("s=10") && body.contains("vqd=4-23696560918250046874401586642396178867"),
         "{body}"
+    );
+}
+
+#[tokio::test]
+async fn site_filter_is_enforced_for_engines_that_cannot_apply_it() {
+    let ax = serve(|_| {
+        Reply::ok(fixture(
+            "arxiv/query-electron-proton-2025-11-new-format.xml",
+        ))
+    })
+    .await;
+    let sx = serve(|_| Reply::ok(fixture("searxng/search-python-format-json.json"))).await;
+    let mut cfg = crate::config(&[]);
+    cfg.set_base("arxiv", ax.url());
+    cfg.set_base("searxng", sx.url());
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("python");
+    req.engines = vec!["arxiv".into(), "searxng".into()];
+    req.filters.site = Some("python.org".into());
+    let data = router.search(&req).await;
+    assert!(!data.hits.is_empty());
+    assert!(
+        data.hits.iter().all(|h| h.url.contains("python.org")),
+        "{:?}",
+        data.hits
+    );
+    let ax = data.engines.iter().find(|o| o.engine == "arxiv").unwrap();
+    assert_eq!(ax.outcome, OutcomeKind::Empty);
+    assert!(
+        ax.detail
+            .as_deref()
+            .unwrap()
+            .contains("10 result(s) from other sites dropped")
+    );
+    // SearXNG was asked with site:, but the fixture ignores it: its strays are dropped too.
+    let sx = data.engines.iter().find(|o| o.engine == "searxng").unwrap();
+    assert!(
+        sx.detail
+            .as_deref()
+            .unwrap()
+            .contains("from other sites dropped"),
+        "{sx:?}"
     );
 }
