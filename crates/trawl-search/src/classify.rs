@@ -198,3 +198,19 @@ fn from_parse_error(pe: ParseError, keyed: bool, status: Option<u16>) -> (Attemp
         ev,
     )
 }
+
+/// An error with its causes ("error sending request: dns error: failed to lookup …"):
+/// reqwest's top-level message alone does not say what went wrong.
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let m = c.to_string();
+        if !s.contains(&m) {
+            s.push_str(": ");
+            s.push_str(&m);
+        }
+        cur = c.source();
+    }
+    s
+}

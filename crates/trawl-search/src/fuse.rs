@@ -132,6 +132,18 @@ pub fn fuse(lists: &[(Option<u32>, EngineList)], max_results: usize) -> (Vec<Hit
                 continue;
             };
             if !seen.insert((*query, key.clone(), prov.engine.clone())) {
+                // Listed again (a repeated list): its best rank stands, whichever list came
+                // first, so the order engines finish in cannot change a score.
+                if let Some(acc) = by_key.get_mut(&key)
+                    && let Some(p) = acc
+                        .provenance
+                        .iter_mut()
+                        .find(|p| p.query == *query && p.engine == prov.engine)
+                    && prov.rank < p.rank
+                {
+                    p.rank = prov.rank;
+                    acc.best_rank = acc.best_rank.min(prov.rank);
+                }
                 continue;
             }
             let acc = by_key.entry(key).or_insert_with(|| {
@@ -223,6 +235,31 @@ pub fn fuse(lists: &[(Option<u32>, EngineList)], max_results: usize) -> (Vec<Hit
     let kept: std::collections::HashSet<&str> = out.iter().map(|h| h.url.as_str()).collect();
     folded.retain(|f| kept.contains(f.into.as_str()));
     (out, folded)
+}
+
+/// Whether `url` is on `site` (`example.com`, `docs.example.com/path`): same host or a
+/// subdomain of it (`www.` ignored on both sides), and under the path when one is given.
+pub fn on_site(url: &str, site: &str) -> bool {
+    let site = site
+        .trim()
+        .trim_start_matches("https://")
+        .trim_start_matches("http://");
+    let (site_host, site_path) = match site.split_once('/') {
+        Some((h, p)) => (h, format!("/{}", p.trim_end_matches('/'))),
+        None => (site, String::new()),
+    };
+    let site_host = site_host.to_ascii_lowercase();
+    let site_host = site_host.trim_start_matches("www.");
+    let Ok(u) = url::Url::parse(url) else {
+        return false;
+    };
+    let Some(host) = u.host_str() else {
+        return false;
+    };
+    let host = host.to_ascii_lowercase();
+    let host = host.trim_start_matches("www.");
+    let host_ok = host == site_host || host.ends_with(&format!(".{site_host}"));
+    host_ok && (site_path.is_empty() || u.path().starts_with(&site_path))
 }
 
 #[cfg(test)]
@@ -360,5 +397,18 @@ mod tests {
     fn max_results_truncates() {
         let (hits, _) = fuse(&[list("m", "m", &["https://a.com/", "https://b.com/"])], 1);
         assert_eq!(hits.len(), 1);
+    }
+
+    #[test]
+    fn site_matching() {
+        assert!(on_site("https://docs.rs/tokio", "docs.rs"));
+        assert!(on_site("https://www.example.com/a", "example.com"));
+        assert!(on_site("https://blog.example.com/a", "www.example.com"));
+        assert!(!on_site("https://notexample.com/", "example.com"));
+        assert!(on_site(
+            "https://github.com/rust-lang/rust/issues",
+            "github.com/rust-lang"
+        ));
+        assert!(!on_site("https://github.com/other", "github.com/rust-lang"));
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 use futures_util::future::join_all;
 use serde::Serialize;
 
-use crate::classify::{Attempt, KeyEvent, Response, classify};
+use crate::classify::{Attempt, KeyEvent, Response, classify, error_chain};
 use crate::config::SearchConfig;
 use crate::engine::{
     Body, Capabilities, Engine, EngineRequest, KeyNeed, Method, RawItem, RequestContext,
@@ -330,7 +330,7 @@ impl Router {
         let mut unsupported = unsupported;
         if let Some(site) = req.filters.site.as_deref() {
             let before = items.len();
-            items.retain(|it| on_site(&it.url, site));
+            items.retain(|it| fuse::on_site(&it.url, site));
             let dropped = before - items.len();
             if let Some(i) = unsupported.iter().position(|u| *u == "site") {
                 unsupported.remove(i);
@@ -651,63 +651,9 @@ impl Router {
     }
 }
 
-/// Whether `url` is on `site` (`example.com`, `docs.example.com/path`): same host or a
-/// subdomain of it (`www.` ignored on both sides), and under the path when one is given.
-fn on_site(url: &str, site: &str) -> bool {
-    let site = site
-        .trim()
-        .trim_start_matches("https://")
-        .trim_start_matches("http://");
-    let (site_host, site_path) = match site.split_once('/') {
-        Some((h, p)) => (h, format!("/{}", p.trim_end_matches('/'))),
-        None => (site, String::new()),
-    };
-    let site_host = site_host.to_ascii_lowercase();
-    let site_host = site_host.trim_start_matches("www.");
-    let Ok(u) = url::Url::parse(url) else {
-        return false;
-    };
-    let Some(host) = u.host_str() else {
-        return false;
-    };
-    let host = host.to_ascii_lowercase();
-    let host = host.trim_start_matches("www.");
-    let host_ok = host == site_host || host.ends_with(&format!(".{site_host}"));
-    host_ok && (site_path.is_empty() || u.path().starts_with(&site_path))
-}
-
-/// An error with its causes ("error sending request: dns error: failed to lookup …"):
-/// reqwest's top-level message alone does not say what went wrong.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        let m = c.to_string();
-        if !s.contains(&m) {
-            s.push_str(": ");
-            s.push_str(&m);
-        }
-        cur = c.source();
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn site_matching() {
-        assert!(on_site("https://docs.rs/tokio", "docs.rs"));
-        assert!(on_site("https://www.example.com/a", "example.com"));
-        assert!(on_site("https://blog.example.com/a", "www.example.com"));
-        assert!(!on_site("https://notexample.com/", "example.com"));
-        assert!(on_site(
-            "https://github.com/rust-lang/rust/issues",
-            "github.com/rust-lang"
-        ));
-        assert!(!on_site("https://github.com/other", "github.com/rust-lang"));
-    }
 
     #[test]
     fn routes() {
