@@ -124,3 +124,51 @@ proptest! {
         let _ = e.parse_for(&body[..n], &SearchRequest::new("x"));
     }
 }
+
+/// A hit as order-independent data: its page, its score's bits, its sorted votes.
+type HitView = (String, u64, Vec<(Option<u32>, String, u32, String)>);
+
+fn view(hits: &[trawl_search::Hit]) -> Vec<HitView> {
+    hits.iter()
+        .map(|h| {
+            let mut votes: Vec<_> = h
+                .provenance
+                .iter()
+                .map(|p| (p.query, p.engine.clone(), p.rank, p.group.clone()))
+                .collect();
+            votes.sort();
+            (dedup_key(&h.url).unwrap(), h.fused_score.to_bits(), votes)
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Engines finish in any order: fusing their lists in another order gives the same
+    /// pages, scores and votes, and the same ranking except among exact ties.
+    #[test]
+    fn fusion_is_independent_of_completion_order(
+        lists in lists_strategy(),
+        rotate in 0usize..8,
+        reverse in any::<bool>(),
+    ) {
+        let mut other = lists.clone();
+        if reverse {
+            other.reverse();
+        }
+        if !other.is_empty() {
+            let n = rotate % other.len();
+            other.rotate_left(n);
+        }
+        let (a, _) = fuse(&lists, 0);
+        let (b, _) = fuse(&other, 0);
+        let (mut va, mut vb) = (view(&a), view(&b));
+        // Same score sequence: ranks differ only where scores tie exactly.
+        let scores = |v: &[HitView]| v.iter().map(|h| h.1).collect::<Vec<_>>();
+        prop_assert_eq!(scores(&va), scores(&vb));
+        va.sort();
+        vb.sort();
+        prop_assert_eq!(va, vb);
+    }
+}
