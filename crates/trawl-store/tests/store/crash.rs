@@ -147,6 +147,9 @@ fn two_writers_killed_at_varied_points_for_20_rounds() {
                 None => ended += 1,
             }
         }
+        // Both writers were still writing when killed: neither died on its own (a busy or
+        // locked database would make a writer's unwrap panic and end it early).
+        assert_eq!(ended, 0, "round {round}: a writer ended before the kill");
         for child in &mut children {
             let _ = child.kill();
             child.wait().unwrap();
