@@ -49,6 +49,8 @@ pub const SECRET_VARS: &[&str] = &[
     "JINA_API_KEY",
     "FIRECRAWL_API_KEY",
     "GITHUB_TOKEN",
+    "MARGINALIA_API_KEY",
+    "STACKEXCHANGE_KEY",
     "TRAWL_TOKEN",
 ];
 
