@@ -4,7 +4,14 @@
 //! words are looked up, so `share-bar` and `social_links` match while `shadow` or
 //! `download` do not match `ad`/`nav`.
 
-use crate::dom::{Dom, NodeId, Tag};
+use std::collections::HashMap;
+
+/// Pairs each part with its letter mask, at compile time.
+macro_rules! with_masks {
+    ($($part:literal),* $(,)?) => { [$(($part, letter_mask($part))),*] };
+}
+
+use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
 /// Elements dropped with everything inside them, whatever the page says.
 pub(crate) fn is_dropped_element(tag: Tag) -> bool {
@@ -82,134 +89,137 @@ pub(crate) struct ClassSignal {
     pub(crate) positive: bool,
 }
 
-/// Words (whole class/id words) that mark boilerplate.
+/// Words (whole class/id words) that mark boilerplate. Sorted: looked up by binary search.
 const NEGATIVE_WORDS: &[&str] = &[
     "ad",
     "ads",
+    "adslot",
+    "adunit",
     "adv",
     "advert",
     "advertisement",
     "advertising",
-    "adslot",
-    "adunit",
+    "alert",
+    "author",
     "banner",
+    "bio",
+    "brand",
     "breadcrumb",
     "breadcrumbs",
     "byline",
+    "caption",
+    "commercial",
+    "consent",
+    "contributor",
     "cookie",
     "cookies",
-    "consent",
-    "gdpr",
-    "footer",
+    "copyright",
+    "credit",
+    "credits",
+    "cta",
+    "dateline",
+    "disclaimer",
+    "donate",
+    "dropdown",
+    "extra",
+    "eyebrow",
+    "feedback",
+    "figcaption",
+    "follow",
     "foot",
+    "footer",
+    "gdpr",
+    "header",
+    "headline",
+    "hidden",
+    "inline-ad",
+    "jump",
+    "kicker",
+    "legal",
+    "links",
+    "login",
+    "logo",
+    "mainnav",
     "masthead",
     "menu",
+    "meta",
+    "modal",
+    "more",
     "nav",
     "navbar",
     "navigation",
     "newsletter",
-    "outbrain",
-    "taboola",
-    "pagination",
-    "pager",
-    "popup",
-    "modal",
-    "overlay",
-    "promo",
-    "promotion",
-    "promoted",
-    "related",
-    "recommended",
-    "recommendations",
-    "recirc",
-    "share",
-    "shares",
-    "sharing",
-    "sharebar",
-    "social",
-    "sidebar",
-    "sponsor",
-    "sponsored",
-    "subscribe",
-    "subscription",
-    "signup",
-    "tags",
-    "tag",
-    "tagcloud",
-    "toolbar",
-    "trending",
-    "popular",
-    "widget",
-    "widgets",
-    "rail",
-    "skip",
-    "print",
-    "hidden",
-    "sr",
-    "visually",
-    "offscreen",
-    "login",
-    "follow",
-    "tooltip",
-    "donate",
-    "author",
-    "bio",
-    "dateline",
-    "timestamp",
-    "meta",
-    "credit",
-    "credits",
-    "disclaimer",
     "newsletters",
-    "extra",
-    "more",
     "next",
+    "notification",
+    "offscreen",
+    "outbrain",
+    "overlay",
+    "pager",
+    "pagination",
+    "popular",
+    "popup",
     "prev",
     "previous",
-    "links",
-    "dropdown",
-    "shopping",
-    "commercial",
-    "teaser",
-    "teasers",
-    "header",
-    "top",
-    "jump",
-    "toc",
-    "cta",
-    "alert",
-    "notification",
-    "feedback",
+    "print",
+    "promo",
+    "promoted",
+    "promotion",
+    "rail",
     "rating",
     "ratings",
     "reactions",
-    "supplemental",
-    "sticky",
-    "secondary",
-    "share-tools",
-    "utility",
-    "utilities",
-    "contributor",
-    "headline",
-    "kicker",
-    "eyebrow",
-    "caption",
-    "figcaption",
-    "copyright",
-    "legal",
-    "subnav",
-    "topnav",
-    "sitenav",
-    "mainnav",
-    "inline-ad",
-    "brand",
-    "logo",
+    "recirc",
+    "recommendations",
+    "recommended",
+    "related",
     "search",
-    "masthead",
+    "secondary",
+    "share",
+    "share-tools",
+    "sharebar",
+    "shares",
+    "sharing",
+    "shopping",
+    "sidebar",
+    "signup",
+    "sitenav",
+    "skip",
+    "social",
+    "sponsor",
+    "sponsored",
+    "sr",
+    "sticky",
+    "subnav",
+    "subscribe",
+    "subscription",
+    "supplemental",
+    "taboola",
+    "tag",
+    "tagcloud",
+    "tags",
+    "teaser",
+    "teasers",
+    "timestamp",
+    "toc",
+    "toolbar",
+    "tooltip",
+    "top",
+    "topnav",
+    "trending",
+    "utilities",
+    "utility",
+    "visually",
+    "widget",
+    "widgets",
 ];
 
+fn is_negative_word(word: &str) -> bool {
+    NEGATIVE_WORDS.binary_search(&word).is_ok()
+}
+
 /// Substrings that mark boilerplate anywhere in a class/id (vendor and compound names).
-const NEGATIVE_PARTS: &[&str] = &[
+const NEGATIVE_PARTS: [(&str, u32); 36] = with_masks![
     "sidebar",
     "advert",
     "newsletter",
@@ -249,7 +259,7 @@ const NEGATIVE_PARTS: &[&str] = &[
 ];
 
 /// Words and substrings that mark comment sections.
-const COMMENT_PARTS: &[&str] = &[
+const COMMENT_PARTS: [(&str, u32); 6] = with_masks![
     "comment",
     "disqus",
     "respond",
@@ -259,54 +269,99 @@ const COMMENT_PARTS: &[&str] = &[
 ];
 
 /// Substrings that mark content containers.
-const POSITIVE_PARTS: &[&str] = &[
+const POSITIVE_PARTS: [(&str, u32); 13] = with_masks![
     "article", "content", "main", "body", "post", "entry", "story", "text", "prose", "markdown",
     "blog", "page", "column",
 ];
 
+/// Class/id signals of every node, indexed like `dom.nodes`. Pages repeat the same
+/// class strings on many elements (utility-class CSS), so each distinct value is read once.
+pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
+    let mut cache: HashMap<&'a str, ClassSignal> = HashMap::new();
+    let mut signal_of = |value: Option<&'a str>| -> ClassSignal {
+        match value {
+            Some(v) if !v.is_empty() => *cache.entry(v).or_insert_with(|| value_signal(v)),
+            _ => ClassSignal::default(),
+        }
+    };
+    let mut signals = Vec::with_capacity(dom.nodes.len());
+    for id in 0..dom.nodes.len() as NodeId {
+        let node = dom.node(id);
+        if node.kind != Kind::Element || node.attr_len == 0 {
+            signals.push(ClassSignal::default());
+            continue;
+        }
+        let class = signal_of(dom.attr(id, AttrName::Class));
+        let ident = signal_of(dom.attr(id, AttrName::Id));
+        signals.push(ClassSignal {
+            negative: class.negative || ident.negative,
+            strong: class.strong || ident.strong,
+            comments: class.comments || ident.comments,
+            positive: class.positive || ident.positive,
+        });
+    }
+    signals
+}
+
 /// Classify the class and id of element `id`.
+#[cfg(test)]
 pub(crate) fn class_signal(dom: &Dom, id: NodeId) -> ClassSignal {
+    let signals = class_signals(dom);
+    signals[id as usize]
+}
+
+/// Classify one class or id value.
+fn value_signal(value: &str) -> ClassSignal {
     let mut signal = ClassSignal::default();
-    for name in ["class", "id"] {
-        let Some(value) = dom.attr(id, name) else {
-            continue;
-        };
-        if value.is_empty() || value.len() > 400 {
-            continue;
-        }
-        let lower = value.to_ascii_lowercase();
-        for word in lower
+    if value.len() > 400 {
+        return signal;
+    }
+    let lower = value.to_ascii_lowercase();
+    for token in lower.split_ascii_whitespace() {
+        let mut words = token
             .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-        {
-            if NEGATIVE_WORDS.contains(&word) {
-                signal.negative = true;
-            }
+            .filter(|w| !w.is_empty());
+        let first = words.next();
+        let mut last = None;
+        if first.is_some_and(is_negative_word) {
+            signal.negative = true;
         }
-        for token in lower.split_ascii_whitespace() {
-            // In a compound name the last word says what the thing is: `post-author`,
-            // `entry-meta` and `article-tags` are about the post, not the post itself.
-            let mut words = token
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|w| !w.is_empty());
-            let first = words.next();
-            if let (Some(_), Some(last)) = (first, words.next_back())
-                && NEGATIVE_WORDS.contains(&last)
-            {
-                signal.strong = true;
-            }
-            if NEGATIVE_PARTS.iter().any(|p| token.contains(p)) {
-                signal.strong = true;
-            }
-            if COMMENT_PARTS.iter().any(|p| token.contains(p)) {
-                signal.comments = true;
-            }
-            if POSITIVE_PARTS.iter().any(|p| token.contains(p)) {
-                signal.positive = true;
-            }
+        for word in words {
+            signal.negative |= is_negative_word(word);
+            last = Some(word);
         }
+        // In a compound name the last word says what the thing is: `post-author`,
+        // `entry-meta` and `article-tags` are about the post, not the post itself.
+        if last.is_some_and(is_negative_word) {
+            signal.strong = true;
+        }
+        // Substring tests are the costly part: a letter mask rules most parts out first.
+        let mask = letter_mask(token);
+        let has = |parts: &[(&str, u32)]| {
+            parts
+                .iter()
+                .any(|&(p, m)| m & !mask == 0 && token.contains(p))
+        };
+        signal.strong |= has(&NEGATIVE_PARTS);
+        signal.comments |= has(&COMMENT_PARTS);
+        signal.positive |= has(&POSITIVE_PARTS);
     }
     signal
+}
+
+/// Which of the letters a-z occur in `s`, one bit each.
+const fn letter_mask(s: &str) -> u32 {
+    let bytes = s.as_bytes();
+    let mut mask = 0u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_lowercase() {
+            mask |= 1 << (b - b'a');
+        }
+        i += 1;
+    }
+    mask
 }
 
 /// Readability-style class weight: +25 for content words, -25 for boilerplate words.
@@ -329,6 +384,11 @@ mod tests {
     fn signal_of(html: &str) -> ClassSignal {
         let dom = parse(html);
         class_signal(&dom, 1)
+    }
+
+    #[test]
+    fn negative_words_are_sorted_for_binary_search() {
+        assert!(NEGATIVE_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

@@ -8,10 +8,8 @@
 //! join it, which keeps articles whose paragraphs are split over several wrappers whole.
 //! All passes are single loops over the arena (see `dom`), so time is linear in the page.
 
-use crate::boilerplate::{
-    ClassSignal, class_signal, class_weight, is_boilerplate_role, is_dropped_element,
-};
-use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
+use crate::boilerplate::{ClassSignal, class_weight, is_boilerplate_role, is_dropped_element};
+use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
 
 /// Which heuristics a selection pass uses; later passes relax them when the first finds
 /// too little text.
@@ -60,7 +58,7 @@ pub(crate) struct Selection {
     pub(crate) page_text: u32,
 }
 
-pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
+pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selection {
     let n = dom.nodes.len();
     let mut dropped = vec![false; n];
     for i in 1..n {
@@ -73,7 +71,6 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
 
     // Soft drops: landmark elements, roles and class/id words. A node holding most of the
     // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
-    let mut signals = vec![ClassSignal::default(); n];
     for i in 1..n {
         let node = &dom.nodes[i];
         if dropped[i] || node.kind != Kind::Element {
@@ -84,15 +81,12 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
             continue;
         }
         let id = i as NodeId;
-        let signal = if node.attr_len > 0 {
-            class_signal(dom, id)
-        } else {
-            ClassSignal::default()
-        };
-        signals[i] = signal;
+        let signal = signals[i];
         let share = stats[i].text as f32 / total as f32;
         let by_tag = is_dropped_element(node.tag);
-        let by_role = dom.attr(id, "role").is_some_and(is_boilerplate_role);
+        let by_role = dom
+            .attr(id, AttrName::Role)
+            .is_some_and(is_boilerplate_role);
         let by_class = pass.strip_unlikely
             && (signal.strong || (signal.negative && !signal.positive))
             && !is_content_tag(node.tag);
@@ -136,7 +130,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
                         0.0
                     };
                 if dom
-                    .attr(cur, "itemprop")
+                    .attr(cur, AttrName::Itemprop)
                     .is_some_and(|v| v.contains("articleBody"))
                 {
                     score[c] += 25.0;
@@ -180,7 +174,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
                 eprintln!(
                     "  ^ {:?}.{} dropped={} hidden={} score={:.1} text={}",
                     dom.nodes[cur].tag,
-                    dom.attr(cur as NodeId, "class").unwrap_or(""),
+                    dom.attr(cur as NodeId, AttrName::Class).unwrap_or(""),
                     dropped[cur],
                     dom.nodes[cur].hidden,
                     score[cur],
@@ -195,7 +189,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
             format!(
                 "{:?}.{} score={:.1} text={} link={}",
                 dom.nodes[i].tag,
-                dom.attr(i as NodeId, "class").unwrap_or(""),
+                dom.attr(i as NodeId, AttrName::Class).unwrap_or(""),
                 score[i],
                 stats[i].text,
                 stats[i].link
@@ -221,7 +215,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
     };
     let top_score = best_inside(top);
     let threshold = (top_score * 0.2).max(10.0);
-    let top_class = dom.attr(top_id, "class").unwrap_or("");
+    let top_class = dom.attr(top_id, AttrName::Class).unwrap_or("");
     let mut roots = Vec::new();
     for sib in dom.children(parent) {
         let s = sib as usize;
@@ -231,11 +225,12 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
         let keep = if s == top {
             true
         } else {
-            let bonus = if !top_class.is_empty() && dom.attr(sib, "class") == Some(top_class) {
-                top_score * 0.2
-            } else {
-                0.0
-            };
+            let bonus =
+                if !top_class.is_empty() && dom.attr(sib, AttrName::Class) == Some(top_class) {
+                    top_score * 0.2
+                } else {
+                    0.0
+                };
             let st = &stats[s];
             let density = link_density(st);
             (density < 0.33 && best_inside(s) + bonus >= threshold)
@@ -256,7 +251,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
             clean_conditionally(
                 dom,
                 root,
-                &signals,
+                signals,
                 &score,
                 &scored,
                 &stats,
@@ -266,7 +261,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass) -> Selection {
         }
     }
     if pass.include_comments {
-        add_comment_sections(dom, &signals, &dropped, &stats, &mut roots);
+        add_comment_sections(dom, signals, &dropped, &stats, &mut roots);
     }
     let semantic = is_semantic_container(dom, top_id)
         || ancestors(dom, top_id).any(|a| is_semantic_container(dom, a));
@@ -665,7 +660,7 @@ fn is_hard_dropped(tag: Tag) -> bool {
 fn is_semantic_container(dom: &Dom, id: NodeId) -> bool {
     matches!(dom.node(id).tag, Tag::Article | Tag::Main)
         || dom
-            .attr(id, "itemprop")
+            .attr(id, AttrName::Itemprop)
             .is_some_and(|v| v.contains("articleBody"))
 }
 

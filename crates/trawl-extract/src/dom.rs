@@ -17,11 +17,62 @@ pub(crate) struct Span {
     pub(crate) len: u32,
 }
 
-/// One kept attribute (see `parse::KEPT_ATTRS` for which are kept).
+/// One kept attribute (the extractor reads only the names in [`AttrName`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Attr {
-    pub(crate) name: Span,
+    pub(crate) name: AttrName,
     pub(crate) value: Span,
+}
+
+/// Attribute names the extractor reads; others are dropped at parse time. A small enum
+/// makes attribute lookup a byte compare instead of a string compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AttrName {
+    Class,
+    Id,
+    Href,
+    Src,
+    DataSrc,
+    Alt,
+    Lang,
+    Content,
+    Name,
+    Property,
+    Rel,
+    Itemprop,
+    Type,
+    Charset,
+    HttpEquiv,
+    Datetime,
+    Role,
+    Colspan,
+}
+
+impl AttrName {
+    /// `name` must already be lower-case ASCII.
+    pub(crate) fn from_lower(name: &[u8]) -> Option<AttrName> {
+        Some(match name {
+            b"class" => AttrName::Class,
+            b"id" => AttrName::Id,
+            b"href" => AttrName::Href,
+            b"src" => AttrName::Src,
+            b"data-src" => AttrName::DataSrc,
+            b"alt" => AttrName::Alt,
+            b"lang" => AttrName::Lang,
+            b"content" => AttrName::Content,
+            b"name" => AttrName::Name,
+            b"property" => AttrName::Property,
+            b"rel" => AttrName::Rel,
+            b"itemprop" => AttrName::Itemprop,
+            b"type" => AttrName::Type,
+            b"charset" => AttrName::Charset,
+            b"http-equiv" => AttrName::HttpEquiv,
+            b"datetime" => AttrName::Datetime,
+            b"role" => AttrName::Role,
+            b"colspan" => AttrName::Colspan,
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,13 +122,13 @@ impl Dom {
         self.span(self.node(id).text)
     }
 
-    /// Value of attribute `name` (lower-case) on element `id`.
-    pub(crate) fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+    /// Value of attribute `name` on element `id`.
+    pub(crate) fn attr(&self, id: NodeId, name: AttrName) -> Option<&str> {
         let node = self.node(id);
         let start = node.attr_start as usize;
         self.attrs[start..start + node.attr_len as usize]
             .iter()
-            .find(|a| self.span(a.name) == name)
+            .find(|a| a.name == name)
             .map(|a| self.span(a.value))
     }
 

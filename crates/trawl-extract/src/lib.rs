@@ -158,9 +158,10 @@ fn extract_html(
             ..strict
         },
     ];
+    let signals = boilerplate::class_signals(&dom);
     let mut best: Option<(Selection, String)> = None;
     for pass in passes {
-        let mut selection = content::select(&dom, pass);
+        let mut selection = content::select(&dom, pass, &signals);
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut selection, title);
         }

@@ -8,7 +8,7 @@
 
 use url::Url;
 
-use crate::dom::{Dom, Kind, NodeId, Tag};
+use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -449,7 +449,11 @@ impl<'a> Writer<'a> {
     }
 
     fn link(&mut self, id: NodeId) {
-        let href = self.dom.attr(id, "href").map(str::trim).unwrap_or("");
+        let href = self
+            .dom
+            .attr(id, AttrName::Href)
+            .map(str::trim)
+            .unwrap_or("");
         if href.starts_with('#') && is_anchor_marker(&self.dom.raw_text(id)) {
             // A heading's permalink (`¶`, `#`, `§`): not text.
             return;
@@ -486,7 +490,7 @@ impl<'a> Writer<'a> {
         }
         let alt = self
             .dom
-            .attr(id, "alt")
+            .attr(id, AttrName::Alt)
             .map(|a| a.split_ascii_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or_default();
         if alt.is_empty() {
@@ -494,9 +498,9 @@ impl<'a> Writer<'a> {
         }
         let src = self
             .dom
-            .attr(id, "src")
+            .attr(id, AttrName::Src)
             .filter(|s| !s.trim().is_empty() && !s.starts_with("data:"))
-            .or_else(|| self.dom.attr(id, "data-src"));
+            .or_else(|| self.dom.attr(id, AttrName::DataSrc));
         let alt = alt.replace(['[', ']'], "");
         self.flush();
         match src.and_then(|s| self.absolute(s.trim())) {
@@ -635,7 +639,7 @@ impl<'a> Writer<'a> {
                         row.push(text);
                         let span = self
                             .dom
-                            .attr(i, "colspan")
+                            .attr(i, AttrName::Colspan)
                             .and_then(|s| s.trim().parse::<usize>().ok())
                             .unwrap_or(1);
                         for _ in 1..span.min(MAX_TABLE_COLUMNS - row.len() + 1) {
@@ -675,7 +679,7 @@ fn code_language(dom: &Dom, pre: NodeId) -> Option<String> {
         if id == crate::dom::NONE || dom.node(id).kind != Kind::Element {
             continue;
         }
-        let Some(class) = dom.attr(id, "class") else {
+        let Some(class) = dom.attr(id, AttrName::Class) else {
             continue;
         };
         let mut words = class.split_ascii_whitespace();

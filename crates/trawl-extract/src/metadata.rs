@@ -8,7 +8,7 @@ use serde_json::Value;
 use trawl_core::PageType;
 use url::Url;
 
-use crate::dom::{Dom, Kind, NodeId, Tag};
+use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
 #[derive(Debug, Default)]
 pub(crate) struct Metadata {
@@ -45,19 +45,24 @@ pub(crate) fn collect(dom: &Dom, url: &Url) -> Metadata {
                 found.title_tag = Some(clean(&dom.raw_text(i)))
             }
             Tag::Link => {
-                let rel = dom.attr(i, "rel").unwrap_or("").to_ascii_lowercase();
+                let rel = dom
+                    .attr(i, AttrName::Rel)
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
                 if rel.split_ascii_whitespace().any(|r| r == "canonical")
                     && found.canonical.is_none()
                 {
-                    found.canonical = dom.attr(i, "href").map(str::to_owned);
+                    found.canonical = dom.attr(i, AttrName::Href).map(str::to_owned);
                 }
             }
             Tag::Base if meta.base.is_none() => {
-                meta.base = dom.attr(i, "href").and_then(|h| url.join(h.trim()).ok());
+                meta.base = dom
+                    .attr(i, AttrName::Href)
+                    .and_then(|h| url.join(h.trim()).ok());
             }
             Tag::Script
                 if dom
-                    .attr(i, "type")
+                    .attr(i, AttrName::Type)
                     .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json")) =>
             {
                 let raw = dom.raw_text(i);
@@ -69,23 +74,23 @@ pub(crate) fn collect(dom: &Dom, url: &Url) -> Metadata {
                 found.h1 = Some(clean(&dom.raw_text(i))).filter(|s| !s.is_empty())
             }
             Tag::Time if found.time.is_none() => {
-                found.time = dom.attr(i, "datetime").map(str::to_owned)
+                found.time = dom.attr(i, AttrName::Datetime).map(str::to_owned)
             }
             _ => {
                 if found.itemprop_date.is_none()
                     && dom
-                        .attr(i, "itemprop")
+                        .attr(i, AttrName::Itemprop)
                         .is_some_and(|p| p == "datePublished")
                 {
                     found.itemprop_date = dom
-                        .attr(i, "content")
-                        .or_else(|| dom.attr(i, "datetime"))
+                        .attr(i, AttrName::Content)
+                        .or_else(|| dom.attr(i, AttrName::Datetime))
                         .map(str::to_owned);
                 }
                 if found.rel_author.is_none()
                     && node.tag == Tag::A
                     && dom
-                        .attr(i, "rel")
+                        .attr(i, AttrName::Rel)
                         .is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "author"))
                 {
                     found.rel_author =
@@ -193,14 +198,18 @@ struct Found {
 
 impl Found {
     fn meta(&mut self, dom: &Dom, id: NodeId) {
-        let Some(content) = dom.attr(id, "content").map(clean).filter(|c| !c.is_empty()) else {
+        let Some(content) = dom
+            .attr(id, AttrName::Content)
+            .map(clean)
+            .filter(|c| !c.is_empty())
+        else {
             return;
         };
         let key = dom
-            .attr(id, "property")
-            .or_else(|| dom.attr(id, "name"))
-            .or_else(|| dom.attr(id, "itemprop"))
-            .or_else(|| dom.attr(id, "http-equiv"))
+            .attr(id, AttrName::Property)
+            .or_else(|| dom.attr(id, AttrName::Name))
+            .or_else(|| dom.attr(id, AttrName::Itemprop))
+            .or_else(|| dom.attr(id, AttrName::HttpEquiv))
             .unwrap_or("")
             .trim()
             .to_ascii_lowercase();

@@ -15,33 +15,11 @@
 
 use memchr::{memchr, memchr2};
 
-use crate::dom::{Attr, Dom, Kind, NONE, Node, NodeId, Span, Tag};
+use crate::dom::{Attr, AttrName, Dom, Kind, NONE, Node, NodeId, Span, Tag};
 use crate::entities::ENTITIES;
 
 /// Deepest element nesting kept; deeper start tags attach to the deepest open element.
 pub(crate) const MAX_DEPTH: usize = 192;
-
-/// Attributes the extractor reads; others are dropped at parse time.
-const KEPT_ATTRS: &[&str] = &[
-    "class",
-    "id",
-    "href",
-    "src",
-    "data-src",
-    "alt",
-    "lang",
-    "content",
-    "name",
-    "property",
-    "rel",
-    "itemprop",
-    "type",
-    "charset",
-    "http-equiv",
-    "datetime",
-    "role",
-    "colspan",
-];
 
 /// Parse `html` into a tree. Never fails.
 pub(crate) fn parse(html: &str) -> Dom {
@@ -150,7 +128,7 @@ impl Parser<'_> {
         match tag {
             Tag::Html => {
                 if self.dom.html_lang.is_none() {
-                    self.dom.html_lang = self.attr_value(attr_start, attr_len, "lang");
+                    self.dom.html_lang = self.attr_value(attr_start, attr_len, AttrName::Lang);
                 }
                 self.dom.attrs.truncate(attr_start as usize);
                 return end;
@@ -189,7 +167,7 @@ impl Parser<'_> {
                 let close = find_end_tag(src, end, &src[name_start..name_end]);
                 let keep = tag == Tag::Script
                     && self
-                        .attr_value(attr_start, attr_len, "type")
+                        .attr_value(attr_start, attr_len, AttrName::Type)
                         .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"));
                 if keep {
                     self.raw_child(id, end, close);
@@ -302,10 +280,9 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        let Some(kept) = KEPT_ATTRS.iter().find(|k| k.as_bytes() == lname) else {
+        let Some(kept) = AttrName::from_lower(lname) else {
             return;
         };
-        let name_span = self.push_buf(kept);
         let start = self.dom.buf.len();
         decode_into(&self.html[vs..ve], &mut self.dom.buf, true);
         let value_span = Span {
@@ -313,15 +290,15 @@ impl Parser<'_> {
             len: (self.dom.buf.len() - start) as u32,
         };
         self.dom.attrs.push(Attr {
-            name: name_span,
+            name: kept,
             value: value_span,
         });
     }
 
-    fn attr_value(&self, start: u32, len: u32, name: &str) -> Option<String> {
+    fn attr_value(&self, start: u32, len: u32, name: AttrName) -> Option<String> {
         self.dom.attrs[start as usize..(start + len) as usize]
             .iter()
-            .find(|a| self.dom.span(a.name) == name)
+            .find(|a| a.name == name)
             .map(|a| self.dom.span(a.value).to_owned())
     }
 
