@@ -195,6 +195,12 @@ fn normalize_percent(s: &str) -> String {
 /// except for the root path.
 pub fn canonical_url(url: &Url) -> Url {
     let mut out = unwrap_redirect(url).unwrap_or_else(|| url.clone());
+    if out.cannot_be_a_base() {
+        // `mailto:`, `data:` and other opaque URLs have no host or path to normalize, and
+        // editing their query makes the `url` crate trim the path, so a second pass would
+        // differ from the first (found by fuzzing). They are kept as they are.
+        return out;
+    }
     out.set_fragment(None);
     let _ = out.set_username("");
     let _ = out.set_password(None);
@@ -283,6 +289,21 @@ mod tests {
             c("https://example.com/x/?srsltid=1&gclid=2"),
             "https://example.com/x"
         );
+    }
+
+    #[test]
+    fn opaque_urls_are_kept_as_they_are() {
+        // Fuzzing found `s:,A)AX /?` canonicalizing to `s:,A)AX ` and then to `s:,A)AX`.
+        for s in [
+            "s:,A)AX /?\u{3}",
+            "mailto:a@b.example?subject=x ",
+            "data:text/plain,hi #x",
+        ] {
+            let url = Url::parse(s).unwrap();
+            let once = canonical_url(&url);
+            assert_eq!(once, url, "{s:?}");
+            assert_eq!(canonical_url(&once), once);
+        }
     }
 
     #[test]

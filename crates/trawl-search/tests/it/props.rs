@@ -172,3 +172,60 @@ proptest! {
         prop_assert_eq!(va, vb);
     }
 }
+
+/// URLs as engines hand them out, with the parts canonicalization touches.
+fn messy_url() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["http", "https", "HTTP", "HtTpS"]),
+        prop::sample::select(vec![
+            "Example.COM",
+            "www.example.com",
+            "www.co",
+            "xn--bcher-kva.example",
+            "bücher.example",
+            "127.0.0.1:80",
+            "[::1]:443",
+            "a.example:8080",
+        ]),
+        prop::collection::vec(
+            prop::sample::select(vec![
+                "", "/", "a", "%7e", "%2F", "%2d", "..", ".", "%", "ü", " ", "//",
+            ]),
+            0..5,
+        ),
+        prop::collection::vec(
+            (
+                prop::sample::select(vec!["utm_source", "q", "ref", "x", "A", "gclid", ""]),
+                prop::sample::select(vec!["", "1", "%20", "a+b", "&", "=", "ü"]),
+            ),
+            0..4,
+        ),
+        prop::sample::select(vec!["", "#", "#top", "#a?b"]),
+    )
+        .prop_map(|(scheme, host, path, query, frag)| {
+            let q: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let q = if q.is_empty() {
+                String::new()
+            } else {
+                format!("?{}", q.join("&"))
+            };
+            format!("{scheme}://{host}/{}{q}{frag}", path.join("/"))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// Canonicalizing a canonical URL changes nothing, for messy and for arbitrary URLs.
+    #[test]
+    fn canonicalization_is_idempotent(url in messy_url(), any_text in "\\PC{0,40}") {
+        for raw in [url, format!("https://example.com/{any_text}"), any_text] {
+            let Ok(u) = url::Url::parse(&raw) else { continue };
+            let once = trawl_core::canonical_url(&u);
+            let twice = trawl_core::canonical_url(&once);
+            prop_assert_eq!(once.as_str(), twice.as_str(), "{}", raw);
+            // The dedup key is stable too.
+            prop_assert_eq!(dedup_key(once.as_str()), dedup_key(twice.as_str()));
+        }
+    }
+}
