@@ -14,7 +14,7 @@ source "$(dirname "$0")/lib.sh"
 QUICK=0; [ "${1:-}" = "--quick" ] && QUICK=1
 CORPUS="$SHARED/bench/extract/dev"
 D="$OUT/extract"; mkdir -p "$D"
-SYSTEMS=(trafilatura trafilatura_fast readability_htmltext resiliparse_main)
+SYSTEMS=(trafilatura trafilatura_md trafilatura_fast readability_htmltext resiliparse_main)
 
 machine_line > "$D/machine.txt"
 

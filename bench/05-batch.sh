@@ -27,6 +27,22 @@ JSON_URLS=$("$PY" -c 'import json,sys; print(json.dumps({"urls": sys.argv[1:], "
 "$PY" "$BENCH/measure.py" --runs "$R" --label "cli|peer" --expect '"ok": ?true' -- \
   "${PENV[@]}" "$PEER_VENV/bin/websearch" web-fetch "${URLS[@]}" --allow-private-hosts --persist-path off --json
 } > "$D/results.jsonl"
+# The floor of this fixture: 20 plain GETs, 5 at a time, no extraction (Python threads).
+"$PY" - "${URLS[@]}" > "$D/floor.json" <<'PYEOF'
+import json, statistics, sys, time, urllib.request
+from concurrent.futures import ThreadPoolExecutor
+urls = sys.argv[1:]
+def get(u):
+    with urllib.request.urlopen(u) as r:
+        return len(r.read())
+walls = []
+for _ in range(6):
+    t = time.monotonic()
+    with ThreadPoolExecutor(5) as ex:
+        list(ex.map(get, urls))
+    walls.append(time.monotonic() - t)
+print(json.dumps({"wall_med": statistics.median(walls[1:]), "walls": walls}))
+PYEOF
 # MCP: one session, one warm-up call, then R timed calls.
 "$PY" "$BENCH/mcp_client.py" stdio --call web_fetch "$JSON_URLS" 1 --call web_fetch "$JSON_URLS" "$R" -- \
   "${TENV[@]}" TRAWL_ALLOW_HOSTS=127.0.0.1 "$TRAWL" mcp --store :memory: > "$D/mcp.json"

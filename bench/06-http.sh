@@ -41,7 +41,7 @@ machine_line > "$D/machine.txt"
 run_side() {  # side url handle
   local side=$1 url=$2 h=$3 c sess
   local body
-  body=$(printf '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"web_open","arguments":{"handle":"%s","page":1}}}' "$h")
+  body=$(printf '{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"web_open","arguments":{"handle":"%s","page":1}}}' "$h")
   for c in "${CLIENTS[@]}"; do
     sess="$D/$side-sessions-$c.txt"; : > "$sess"
     for _ in $(seq "$c"); do

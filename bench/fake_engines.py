@@ -65,6 +65,9 @@ class Shared:
 class Handler(BaseHTTPRequestHandler):
     server_version = "trawl-bench-fixture/1"
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes; without TCP_NODELAY the body waits for the
+    # client's delayed ACK (40 ms on Linux), which would be charged to the tool under test.
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):
         if Shared.log:

@@ -28,7 +28,7 @@ TRAWL_HOME="$OUT/trawl-home"
 mkdir -p "$TRAWL_HOME"
 # Use as a command prefix: "${TENV[@]}" "$TRAWL" read ...
 TENV=(env -u TRAWL_CONFIG -u TRAWL_STORE -u TRAWL_PROXY -u TRAWL_SEARXNG_URL HOME="$TRAWL_HOME"
-      XDG_CONFIG_HOME="$TRAWL_HOME/config" XDG_CACHE_HOME="$TRAWL_HOME/cache" TRAWL_LOG_QUIET=1)
+      XDG_CONFIG_HOME="$TRAWL_HOME/config" XDG_CACHE_HOME="$TRAWL_HOME/cache" TRAWL_LOG_QUIET=true)
 
 # websearch-skill: state in a throwaway directory, never in $HOME.
 PEER_STATE="$OUT/peer-state"

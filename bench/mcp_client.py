@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import statistics
@@ -154,13 +155,23 @@ def calls_of(a):
 
 # ---------------------------------------------------------------- http
 
+_ids = itertools.count(100)
+_ids_lock = threading.Lock()
+
+
+def next_id():
+    """Request ids unique across every thread: clients share MCP sessions, and a session
+    routes each reply by its JSON-RPC id."""
+    with _ids_lock:
+        return next(_ids)
+
+
 class Http:
     def __init__(self, url, session=None):
         u = urlsplit(url)
         self.host, self.port, self.path = u.hostname, u.port or 80, u.path or "/"
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=120)
         self.session = session
-        self.next_id = 100
 
     def post(self, msg):
         headers = {"Content-Type": "application/json",
@@ -183,8 +194,7 @@ class Http:
         return sid
 
     def call(self, name, args):
-        self.next_id += 1
-        _, reply = self.post({"jsonrpc": "2.0", "id": self.next_id, "method": "tools/call",
+        _, reply = self.post({"jsonrpc": "2.0", "id": next_id(), "method": "tools/call",
                               "params": {"name": name, "arguments": args}})
         return reply
 

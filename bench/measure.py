@@ -17,18 +17,21 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 
 def once(cmd, capture=False):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
-                         stderr=subprocess.PIPE if capture else subprocess.DEVNULL)
-    out = p.stdout.read() if capture else b""
-    err = p.stderr.read() if capture else b""
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.monotonic() - t0
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status), out, err
+    """Run cmd once; output goes to temporary files (no pipe can fill and block)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=out if capture else subprocess.DEVNULL,
+                             stderr=err if capture else subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0); err.seek(0)
+        return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, p.returncode, out.read(), err.read()
 
 
 def main():

@@ -91,6 +91,18 @@ def section1():
             fr = f"{diff:+.3f}" + (" **(trawl loses)**" if diff < 0 else "")
         lines.append(f"| {name} | {s['f1']:.3f} | {s['precision']:.3f} | {s['recall']:.3f} | "
                      f"{s['pages_per_s']:.1f} | {sr} | {fr} |")
+    vers = "; ".join(f"{k}: " + ", ".join(f"{a} {b}" for a, b in (v.get("versions") or {}).items())
+                     for k, v in d["systems"].items() if v.get("versions"))
+    lines += ["", "pages/s = pages ÷ CPU seconds spent in the extraction calls on in-memory decoded HTML "
+              "(no process start, imports, gunzip or writes), one process pinned to core 0 with taskset, "
+              "fastest of 3 passes, for every system. F1/precision/recall: `score.py` (4-token shingles, "
+              "upstream scrapinghub metric). trafilatura = default settings (plain text); trafilatura_md = Markdown output, like trawl's; trafilatura_fast = `fast=True`; "
+              "readability_htmltext = readability-lxml then html-text; resiliparse_main = resiliparse "
+              "`extract_plain_text(main_content=True)`.", "",
+              "Commands: `bench/01-extract.sh` → `bench/extract.sh ../shared/bench/extract/dev OUT/trawl` + "
+              "`score.py`, and `../shared/bench/extract/run_python_baselines.sh ../shared/bench/extract/dev OUT/py "
+              "trafilatura trafilatura_md trafilatura_fast readability_htmltext resiliparse_main`.", "",
+              f"Versions: {vers}."]
     return "\n".join(lines) + "\n"
 
 
@@ -228,6 +240,10 @@ def section5():
            f"{t['runs']} timed runs after one warm-up; medians. Page requests seen by the fixture: {read('batch/requests.txt')}.", "",
            "| how | trawl wall ms | peer wall ms | wall: peer ÷ trawl | trawl CPU ms | peer CPU ms | trawl peak RSS MiB | peer peak RSS MiB |",
            "|---|---|---|---|---|---|---|---|"]
+    fl = load("batch/floor.json")
+    if fl:
+        out.append(f"| floor: 20 plain GETs, 5 at a time (Python threads, no extraction, in-process) | "
+                   f"{ms(fl['wall_med'])} | | | | | | |")
     out.append(f"| CLI, one process per batch | {ms(t['wall_med'])} | {ms(p['wall_med'])} | "
                f"{ratio(p['wall_med'], t['wall_med'])[0]} | {ms(t['cpu_med'])} | {ms(p['cpu_med'])} | "
                f"{t['rss_med_mib']:.1f} | {p['rss_med_mib']:.1f} |")

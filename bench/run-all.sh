@@ -26,8 +26,14 @@ done
 export OUT=${OUT:-/tmp/trawl-bench}
 mkdir -p "$OUT"
 
-if [ ! -x "${TRAWL:-$ROOT/target/release/trawl}" ]; then
-  ( cd "$ROOT" && cargo build --release --locked -p trawl )
+if [ -z "${TRAWL:-}" ]; then
+  if [ ! -x "$ROOT/target/release/trawl" ]; then
+    ( cd "$ROOT" && cargo build --release --locked -p trawl )
+  fi
+  # A private copy: another build in the shared target/ must not swap it mid-run.
+  mkdir -p "$OUT/bin"
+  cp "$ROOT/target/release/trawl" "$OUT/bin/trawl"
+  export TRAWL="$OUT/bin/trawl"
 fi
 if [ ! -x "${PEER_VENV:-/tmp/peer-ws}/bin/websearch" ] || [ ! -x "${PEER_MCP_VENV:-/tmp/peer-ws026}/bin/websearch" ]; then
   WITH_MCP=1 "$ROOT/../shared/peers/install-websearch-skill.sh"

@@ -1,5 +1,6 @@
 -- wrk script: MCP streamable HTTP tools/call POSTs (bench/06-http.sh).
--- env: WRK_BODY      the JSON-RPC request body
+-- env: WRK_BODY      the JSON-RPC request body; its "id":0 is replaced by a request id
+--                    unique across threads (a session routes replies by id)
 --      WRK_SESSIONS  a file with one Mcp-Session-Id per line; requests take them in turn
 --      WRK_OUT       where done() writes one JSON line of results
 -- A reply counts as an error when its status is not 200 or its body carries
@@ -9,6 +10,7 @@ local threads = {}
 
 function setup(thread)
   table.insert(threads, thread)
+  thread:set("tid", #threads)
 end
 
 function init(args)
@@ -25,12 +27,13 @@ end
 function request()
   n = n + 1
   local sid = sessions[(n % #sessions) + 1]
+  local b = string.gsub(body, '"id":0', '"id":' .. (tid * 100000000 + n), 1)
   return wrk.format("POST", nil, {
     ["Content-Type"] = "application/json",
     ["Accept"] = "application/json, text/event-stream",
     ["MCP-Protocol-Version"] = "2025-06-18",
     ["Mcp-Session-Id"] = sid,
-  }, body)
+  }, b)
 end
 
 function response(status, headers, resp)
