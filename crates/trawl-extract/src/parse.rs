@@ -13,10 +13,10 @@
 //! deepest open one), and end-tag matching looks at most that far up the stack, so time is
 //! linear in the input size.
 
-use memchr::{memchr, memchr2};
+use memchr::memchr;
 
 use crate::dom::{Attr, AttrName, Dom, Kind, NONE, Node, NodeId, Span, Tag};
-use crate::entities::ENTITIES;
+use crate::entities::decode_into;
 
 /// Deepest element nesting kept; deeper start tags attach to the deepest open element.
 pub(crate) const MAX_DEPTH: usize = 192;
@@ -627,117 +627,6 @@ fn style_hides(style: &[u8]) -> bool {
     );
     memchr::memmem::find(&compact, b"display:none").is_some()
         || memchr::memmem::find(&compact, b"visibility:hidden").is_some()
-}
-
-/// Append `s` to `out` with character references decoded. In text, NBSP becomes a plain
-/// space (the Markdown writer collapses whitespace anyway).
-pub(crate) fn decode_into(s: &str, out: &mut String, in_attribute: bool) {
-    let bytes = s.as_bytes();
-    let mut pos = 0;
-    loop {
-        let Some(off) = memchr2(b'&', 0xC2, &bytes[pos..]) else {
-            out.push_str(&s[pos..]);
-            return;
-        };
-        let at = pos + off;
-        out.push_str(&s[pos..at]);
-        if bytes[at] == 0xC2 {
-            // U+00A0 is C2 A0 in UTF-8.
-            if bytes.get(at + 1) == Some(&0xA0) && !in_attribute {
-                out.push(' ');
-            } else {
-                out.push_str(&s[at..at + 2]);
-            }
-            pos = at + 2;
-            continue;
-        }
-        match decode_reference(&bytes[at + 1..]) {
-            Some((ch, used)) => {
-                match ch {
-                    Decoded::Char('\u{a0}') if !in_attribute => out.push(' '),
-                    Decoded::Char(c) => out.push(c),
-                    Decoded::Str(t) => out.push_str(t),
-                }
-                pos = at + 1 + used;
-            }
-            None => {
-                out.push('&');
-                pos = at + 1;
-            }
-        }
-    }
-}
-
-enum Decoded {
-    Char(char),
-    Str(&'static str),
-}
-
-/// Decode the reference after an `&`: returns the text and how many bytes it used.
-fn decode_reference(rest: &[u8]) -> Option<(Decoded, usize)> {
-    if rest.first() == Some(&b'#') {
-        let (hex, start) = match rest.get(1) {
-            Some(b'x' | b'X') => (true, 2),
-            _ => (false, 1),
-        };
-        let mut end = start;
-        let mut value: u32 = 0;
-        while end < rest.len() && end - start < 8 {
-            let digit = match (hex, rest[end]) {
-                (_, b @ b'0'..=b'9') => (b - b'0') as u32,
-                (true, b @ b'a'..=b'f') => (b - b'a' + 10) as u32,
-                (true, b @ b'A'..=b'F') => (b - b'A' + 10) as u32,
-                _ => break,
-            };
-            value = value * if hex { 16 } else { 10 } + digit;
-            end += 1;
-        }
-        if end == start {
-            return None;
-        }
-        if rest.get(end) == Some(&b';') {
-            end += 1;
-        }
-        let ch = match value {
-            0 => '\u{fffd}',
-            // Windows-1252 remapping of C1 controls, as browsers do.
-            0x80..=0x9f => windows_1252_c1(value),
-            v => char::from_u32(v).unwrap_or('\u{fffd}'),
-        };
-        return Some((Decoded::Char(ch), end));
-    }
-    let mut end = 0;
-    while end < rest.len() && end < 32 && rest[end].is_ascii_alphanumeric() {
-        end += 1;
-    }
-    if end == 0 {
-        return None;
-    }
-    let name = std::str::from_utf8(&rest[..end]).ok()?;
-    let value = ENTITIES
-        .binary_search_by(|(n, _)| n.as_bytes().cmp(name.as_bytes()))
-        .ok()
-        .map(|i| ENTITIES[i].1)?;
-    let with_semicolon = rest.get(end) == Some(&b';');
-    // Without `;` only the legacy few are recognised (as browsers do).
-    if !with_semicolon && !matches!(name, "amp" | "lt" | "gt" | "quot" | "nbsp" | "copy" | "reg") {
-        return None;
-    }
-    let used = end + usize::from(with_semicolon);
-    let mut chars = value.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => Some((Decoded::Char(c), used)),
-        _ => Some((Decoded::Str(value), used)),
-    }
-}
-
-fn windows_1252_c1(v: u32) -> char {
-    const TABLE: [u16; 32] = [
-        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-        0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
-        0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
-    ];
-    char::from_u32(TABLE[(v - 0x80) as usize] as u32).unwrap_or('\u{fffd}')
 }
 
 #[cfg(test)]
