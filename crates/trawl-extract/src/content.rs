@@ -258,6 +258,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selectio
                 &mut dropped,
                 pass.weight_classes,
             );
+            drop_link_runs(dom, root, &stats, &mut dropped);
         }
     }
     if pass.include_comments {
@@ -497,6 +498,53 @@ fn add_comment_sections(
         i += 1;
     }
     roots.sort_unstable();
+}
+
+/// Drop runs of two or more sibling paragraphs that are nothing but a link ("related
+/// stories" written as paragraphs), and a short lead-in line right before such a run
+/// ("You may also like…").
+fn drop_link_runs(dom: &Dom, root: NodeId, stats: &[Stats], dropped: &mut [bool]) {
+    let end = dom.subtree_end(root);
+    let link_only = |id: NodeId, dropped: &[bool]| {
+        let s = &stats[id as usize];
+        dom.node(id).tag == Tag::P
+            && !dropped[id as usize]
+            && s.text > 0
+            && s.link as f32 >= 0.9 * s.text as f32
+    };
+    for parent in root..end {
+        if dropped[parent as usize] || dom.node(parent).kind != Kind::Element {
+            continue;
+        }
+        let children: Vec<NodeId> = dom
+            .children(parent)
+            .filter(|&c| dom.node(c).kind == Kind::Element && !dropped[c as usize])
+            .collect();
+        let mut i = 0;
+        while i < children.len() {
+            let mut j = i;
+            while j < children.len() && link_only(children[j], dropped) {
+                j += 1;
+            }
+            if j - i >= 2 {
+                for &c in &children[i..j] {
+                    dropped[c as usize..dom.subtree_end(c) as usize].fill(true);
+                }
+                if i > 0 {
+                    let lead = children[i - 1];
+                    let s = &stats[lead as usize];
+                    let is_lead_in = (dom.node(lead).tag == Tag::P
+                        || dom.node(lead).tag.heading_level().is_some())
+                        && s.text < 40
+                        && !ends_sentence(dom, lead);
+                    if is_lead_in {
+                        dropped[lead as usize..dom.subtree_end(lead) as usize].fill(true);
+                    }
+                }
+            }
+            i = j.max(i + 1);
+        }
+    }
 }
 
 /// A table that holds data rather than layout: header cells, a caption, or a grid.
