@@ -605,3 +605,25 @@ fn listing_page_keeps_every_item() {
     );
     assert!(!md.contains("Categories") && !md.contains("About"), "{md}");
 }
+
+#[test]
+fn runs_of_link_only_paragraphs_are_dropped_but_a_lone_link_paragraph_stays() {
+    let inner = format!(
+        "{}{}<p><a href=\"/report.pdf\">The full report</a></p>{}\
+         <p>More from us:</p><p><a href=\"/x\">Other story one</a></p><p><a href=\"/y\">Other story two</a></p><p><a href=\"/z\">Other story three</a></p>",
+        para("Alpha"),
+        para("Beta"),
+        para("Gamma"),
+    );
+    let doc = html(&format!(
+        "<html><body><article>{inner}</article></body></html>"
+    ));
+    let md = &doc.markdown;
+    assert!(
+        md.contains("[The full report](https://news.example.com/report.pdf)"),
+        "{md}"
+    );
+    for junk in ["Other story one", "Other story three", "More from us"] {
+        assert!(!md.contains(junk), "{junk:?} should be dropped:\n{md}");
+    }
+}
