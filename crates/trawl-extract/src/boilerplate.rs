@@ -131,7 +131,6 @@ const NEGATIVE_WORDS: &[&str] = &[
     "gdpr",
     "header",
     "headline",
-    "hidden",
     "inline-ad",
     "jump",
     "kicker",
@@ -219,7 +218,10 @@ fn is_negative_word(word: &str) -> bool {
 }
 
 /// Substrings that mark boilerplate anywhere in a class/id (vendor and compound names).
-const NEGATIVE_PARTS: [(&str, u32); 36] = with_masks![
+const NEGATIVE_PARTS: [(&str, u32); 39] = with_masks![
+    "popover",
+    "hovercard",
+    "flyout",
     "sidebar",
     "advert",
     "newsletter",
