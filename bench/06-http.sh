@@ -9,6 +9,9 @@
 #          streamable HTTP transport (`mcp.run(transport="http")`); its CLI only offers
 #          stdio, so this is the closest like-for-like HTTP baseline.
 # wrk runs on the same 2 cores as the server, so both sides pay for the load generator.
+#
+# TRAWL_PATCHED=/path/to/trawl adds rows for another trawl build (e.g. one with a fix under
+# test) against the same store; it is labelled with PATCH_LABEL.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 need_trawl; need_peer "$PEER_MCP_VENV"
@@ -35,6 +38,13 @@ start_bg "$D/peer-serve.log" "${PENV[@]}" WEBSEARCH_PERSIST_PATH="$PSTORE" "$PEE
 from websearch.layer3_agentio.mcp_server import mcp
 mcp.run(transport='http', host='127.0.0.1', port=$PPORT, show_banner=False)"
 wait_http "http://127.0.0.1:$TPORT/healthz"
+if [ -n "${TRAWL_PATCHED:-}" ]; then
+  XPORT=$((PORT_BASE + 36))
+  cp "$TSTORE" "$D/patched.db"
+  start_bg "$D/patched-serve.log" "${TENV[@]}" "$TRAWL_PATCHED" serve --listen "127.0.0.1:$XPORT" --store "$D/patched.db"
+  wait_http "http://127.0.0.1:$XPORT/healthz"
+  echo "${PATCH_LABEL:-another trawl build}" > "$D/patched.txt"
+fi
 for _ in $(seq 300); do curl -s -o /dev/null "http://127.0.0.1:$PPORT/mcp" && break; sleep 0.1; done
 machine_line > "$D/machine.txt"
 
@@ -58,6 +68,7 @@ run_side() {  # side url handle
 }
 run_side trawl "http://127.0.0.1:$TPORT/mcp" "$TH"
 run_side peer "http://127.0.0.1:$PPORT/mcp" "$PH"
+[ -n "${TRAWL_PATCHED:-}" ] && run_side patched "http://127.0.0.1:$XPORT/mcp" "$TH"
 echo "wrk $(wrk -v 2>&1 | head -1 | cut -d' ' -f2); duration $DUR per row after a 2 s warm-up" > "$D/wrk.txt"
 
 "$PY" "$BENCH/report.py" 6 > "$OUT/section-6.md"

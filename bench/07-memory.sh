@@ -3,8 +3,8 @@
 # /proc/PID/status of `trawl serve`:
 #   idle      started, 2 s later, no request yet
 #   reads     after 1,000 web_fetch calls, each a different loopback page
-#             (bench/fake_engines.py /page/N.html), 4 client threads
-#   opens     after a further 10,000 web_open calls (page 1 of a stored page), 4 threads
+#             (bench/fake_engines.py /page/N.html), 8 client threads
+#   opens     after a further 10,000 web_open calls (page 1 of a stored page), 16 threads
 # Peer: websearch-skill 0.2.6's FastMCP server over HTTP (as in section 6), idle and after
 # the same 10,000 web_open calls. Its MCP web_fetch refuses loopback addresses, so it
 # cannot do the 1,000 reads here; that row is n/a for it.
@@ -40,9 +40,9 @@ start_bg "$D/trawl-serve.log" "${TENV[@]}" "$TRAWL" serve --listen "127.0.0.1:$T
 TPID=${STARTED[-1]}
 wait_http "http://127.0.0.1:$TPORT/healthz"; sleep 2
 record trawl idle "$TPID"
-c=$("$PY" "$BENCH/mcp_client.py" http "http://127.0.0.1:$TPORT/mcp" --threads 4 --urls-from-template "$B/page/{i}.html" "$READS" | trim)
+c=$("$PY" "$BENCH/mcp_client.py" http "http://127.0.0.1:$TPORT/mcp" --threads 8 --urls-from-template "$B/page/{i}.html" "$READS" | trim)
 record trawl reads "$TPID" "$c"
-c=$("$PY" "$BENCH/mcp_client.py" http "http://127.0.0.1:$TPORT/mcp" --threads 4 --call web_open "{\"handle\":\"$TH\",\"page\":1}" "$OPENS" | trim)
+c=$("$PY" "$BENCH/mcp_client.py" http "http://127.0.0.1:$TPORT/mcp" --threads 16 --call web_open "{\"handle\":\"$TH\",\"page\":1}" "$OPENS" | trim)
 record trawl opens "$TPID" "$c"
 ls -l "$TSTORE" | awk '{print $5}' > "$D/trawl-store-bytes.txt"
 
@@ -53,7 +53,7 @@ mcp.run(transport='http', host='127.0.0.1', port=$PPORT, show_banner=False)"
 PPID_=${STARTED[-1]}
 for _ in $(seq 300); do curl -s -o /dev/null "http://127.0.0.1:$PPORT/mcp" && break; sleep 0.1; done; sleep 2
 record peer idle "$PPID_"
-c=$("$PY" "$BENCH/mcp_client.py" http "http://127.0.0.1:$PPORT/mcp" --threads 4 --call web_open "{\"handle\":\"$PH\",\"page\":1}" "$OPENS" | trim)
+c=$("$PY" "$BENCH/mcp_client.py" http "http://127.0.0.1:$PPORT/mcp" --threads 16 --call web_open "{\"handle\":\"$PH\",\"page\":1}" "$OPENS" | trim)
 record peer opens "$PPID_" "$c"
 
 "$PY" "$BENCH/report.py" 7 > "$OUT/section-7.md"

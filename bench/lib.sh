@@ -56,7 +56,9 @@ loadavg() {
 
 # One line naming the machine and its load, for the top of every section.
 machine_line() {
-  echo "Machine: $(nproc) cores, $(cpu_model), $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2/1048576}' /proc/meminfo); load average $(loadavg) at $(date -u +%H:%M) UTC; trawl $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) ($(trawl_version)); websearch-skill $(peer_version "$PEER_VENV") (CLI), $(peer_version "$PEER_MCP_VENV") (MCP)."
+  local src
+  src=$(cat "$TRAWL.source" 2>/dev/null || echo "checkout at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)")
+  echo "Machine: $(nproc) cores, $(cpu_model), $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2/1048576}' /proc/meminfo); load average $(loadavg) at $(date -u +%H:%M) UTC; $(trawl_version) release build ($src); websearch-skill $(peer_version "$PEER_VENV") (CLI), $(peer_version "$PEER_MCP_VENV") (MCP)."
 }
 
 # Background processes started by a section; stopped by stop_started (by pid only).

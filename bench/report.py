@@ -278,6 +278,15 @@ def section6():
         out.append(f"| {c} | {tr['rps']:.0f} | {pr['rps']:.0f} | {ratio(pr['rps'], tr['rps'], cost=False)[0]} | "
                    f"{tr['p50_us'] / 1000:.2f} | {pr['p50_us'] / 1000:.2f} | {tr['p99_us'] / 1000:.2f} | "
                    f"{pr['p99_us'] / 1000:.2f} | {ratio(pr['p99_us'], tr['p99_us'])[0]} | {te} / {pe} |")
+    if any(k[0] == "patched" for k in by):
+        out += ["", f"Same load on **{read('http/patched.txt')}** (not the committed code; shows what the fix gives):", "",
+                "| clients | patched trawl req/s | req/s: patched ÷ peer | patched p50 ms | patched p99 ms | errors |",
+                "|---|---|---|---|---|---|"]
+        for c in sorted({k[1] for k in by if k[0] == "patched"}):
+            x, p = by[("patched", c)]["r"], by.get(("peer", c))
+            e = x["socket_errors"] + x["status_errors"] + x["bad_replies"]
+            out.append(f"| {c} | {x['rps']:.0f} | {ratio(p['r']['rps'], x['rps'], cost=False)[0] if p else 'n/a'} | "
+                       f"{x['p50_us'] / 1000:.2f} | {x['p99_us'] / 1000:.2f} | {e} |")
     out += ["", "Commands: `bench/06-http.sh` → `trawl serve --listen 127.0.0.1:PORT --store FILE`; "
             "`wrk -tT -cC -d8s -s bench/wrk_mcp.lua http://127.0.0.1:PORT/mcp` (T = 1 for one client, else 2); "
             "peer: `python -c 'from websearch.layer3_agentio.mcp_server import mcp; mcp.run(transport=\"http\", …)'` "
@@ -292,8 +301,12 @@ def section7():
     if not rows:
         return "(section 7 has not been run)\n"
     by = {(r["side"], r["stage"]): r for r in rows}
-    stages = [("idle", "idle (started, no request)"), ("reads", "after 1,000 web_fetch reads"),
-              ("opens", "after 10,000 web_open calls")]
+    def n_of(side, stage, default):
+        c = (by.get((side, stage)) or {}).get("client")
+        return f"{c['n']:,}" if c else default
+    stages = [("idle", "idle (started, no request)"),
+              ("reads", f"after {n_of('trawl', 'reads', '1,000')} web_fetch reads (distinct pages)"),
+              ("opens", f"after a further {n_of('trawl', 'opens', '10,000')} web_open calls")]
     out = [header("memory"),
            f"RSS = VmRSS, peak = VmHWM of the server process. trawl's store file afterwards: "
            f"{int(read('memory/trawl-store-bytes.txt', '0') or 0) / 1048576:.1f} MiB.", "",
@@ -314,7 +327,7 @@ def section7():
                    f"{ratio(pr, t['rss_kib'])[0] if p else '—'} | {mib(t['hwm_kib'])} | {mib(p['hwm_kib']) if p else '—'} | "
                    f"{rate(t)} / {rate(p)} | {errs(t)} / {errs(p)} |")
     out += ["", "Commands: `bench/07-memory.sh` → `trawl serve --listen 127.0.0.1:PORT --store FILE --allow-host 127.0.0.1`, "
-            "driven by `python3 bench/mcp_client.py http URL --threads 4 ...`; peer as in section 6."]
+            "driven by `python3 bench/mcp_client.py http URL --threads 8|16 ...`; peer as in section 6."]
     return "\n".join(out) + "\n"
 
 

@@ -33,6 +33,8 @@ if [ -z "${TRAWL:-}" ]; then
   # A private copy: another build in the shared target/ must not swap it mid-run.
   mkdir -p "$OUT/bin"
   cp "$ROOT/target/release/trawl" "$OUT/bin/trawl"
+  dirty=$(git -C "$ROOT" status --porcelain --untracked-files=no -- crates Cargo.toml Cargo.lock | wc -l)
+  echo "built $(date -u -r "$ROOT/target/release/trawl" +'%H:%M') UTC from the checkout at $(git -C "$ROOT" rev-parse --short HEAD)$([ "$dirty" -gt 0 ] && echo " plus $dirty uncommitted file(s)")" > "$OUT/bin/trawl.source"
   export TRAWL="$OUT/bin/trawl"
 fi
 if [ ! -x "${PEER_VENV:-/tmp/peer-ws}/bin/websearch" ] || [ ! -x "${PEER_MCP_VENV:-/tmp/peer-ws026}/bin/websearch" ]; then
