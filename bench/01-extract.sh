@@ -20,7 +20,7 @@ machine_line > "$D/machine.txt"
 
 # trawl (bench/extract.sh builds the example if needed; the build is not timed).
 rm -rf "$D/trawl"
-"$ROOT/bench/extract.sh" "$CORPUS" "$D/trawl" > "$D/trawl.out" 2> "$D/trawl.err"
+"$SRC_ROOT/bench/extract.sh" "$CORPUS" "$D/trawl" > "$D/trawl.out" 2> "$D/trawl.err"
 "$PY" "$SHARED/bench/extract/score.py" "$D/trawl" "$CORPUS/ground-truth.json" --json "$D/trawl.score.json" > "$D/trawl.score.txt"
 
 # Python baselines.

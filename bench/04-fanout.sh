@@ -19,14 +19,14 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 need_peer "$PEER_VENV"
 D="$OUT/fanout"; rm -rf "$D"; mkdir -p "$D"
-RUNS_FANOUT=${RUNS_FANOUT:-20}
+RUNS_FANOUT=${RUNS_FANOUT:-40}
 P10=$((PORT_BASE + 40)); P50=$((PORT_BASE + 60)); HANG=$((PORT_BASE + 49))
 FIX="$SHARED/fixtures/serp/searxng/search-python-format-json.json"
 ports() { seq -s, "$1" $(( $1 + 7 )); }
 engines() { local p; for p in $(seq "$1" $(( $1 + 7 ))); do printf -- '--engine http://127.0.0.1:%s ' "$p"; done; }
 
-( cd "$ROOT" && cargo build --release --locked -q -p trawl-search --example fanout_bench ) >&2
-EX="$ROOT/target/release/examples/fanout_bench"
+( cd "$SRC_ROOT" && cargo build --release --locked -q -p trawl-search --example fanout_bench ) >&2
+EX="$TARGET_DIR/release/examples/fanout_bench"
 
 trap stop_started EXIT
 start_bg "$D/fix10.out" "$PY" "$BENCH/fake_engines.py" --ports "$(ports $P10)" --hang-port "$HANG" \

@@ -10,12 +10,16 @@
 #   PEER_MCP_VENV websearch-skill 0.2.6 venv, the one with `websearch mcp` (default /tmp/peer-ws026)
 #   RUNS         repetitions for the one-shot rows (default 10)
 #   PORT_BASE    first loopback port the fixtures use (default 18800)
+#   SRC_ROOT     the checkout whose code the examples (extract_bench, fanout_bench) are
+#                built from (default: this one); CARGO_TARGET_DIR is honoured
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH/.." && pwd)
 SHARED=${SHARED:-$(cd "$ROOT/../shared" 2>/dev/null && pwd || echo /work/shared)}
 OUT=${OUT:-/tmp/trawl-bench}
-TRAWL=${TRAWL:-$ROOT/target/release/trawl}
+SRC_ROOT=${SRC_ROOT:-$ROOT}
+TARGET_DIR=${CARGO_TARGET_DIR:-$SRC_ROOT/target}
+TRAWL=${TRAWL:-$TARGET_DIR/release/trawl}
 PEER_VENV=${PEER_VENV:-/tmp/peer-ws}
 PEER_MCP_VENV=${PEER_MCP_VENV:-/tmp/peer-ws026}
 RUNS=${RUNS:-10}

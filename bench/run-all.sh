@@ -26,15 +26,21 @@ done
 export OUT=${OUT:-/tmp/trawl-bench}
 mkdir -p "$OUT"
 
+# The code measured: SRC_ROOT (default this checkout; e.g. a clean `git archive` export
+# when others have uncommitted edits in the shared tree), built into CARGO_TARGET_DIR.
+export SRC_ROOT=${SRC_ROOT:-$ROOT}
+TARGET_DIR=${CARGO_TARGET_DIR:-$SRC_ROOT/target}
 if [ -z "${TRAWL:-}" ]; then
-  if [ ! -x "$ROOT/target/release/trawl" ]; then
-    ( cd "$ROOT" && cargo build --release --locked -p trawl )
-  fi
-  # A private copy: another build in the shared target/ must not swap it mid-run.
+  ( cd "$SRC_ROOT" && cargo build --release --locked -p trawl )
+  # A private copy: another build in a shared target/ must not swap it mid-run.
   mkdir -p "$OUT/bin"
-  cp "$ROOT/target/release/trawl" "$OUT/bin/trawl"
-  dirty=$(git -C "$ROOT" status --porcelain --untracked-files=no -- crates Cargo.toml Cargo.lock | wc -l)
-  echo "built $(date -u -r "$ROOT/target/release/trawl" +'%H:%M') UTC from the checkout at $(git -C "$ROOT" rev-parse --short HEAD)$([ "$dirty" -gt 0 ] && echo " plus $dirty uncommitted file(s)")" > "$OUT/bin/trawl.source"
+  cp "$TARGET_DIR/release/trawl" "$OUT/bin/trawl"
+  if git -C "$SRC_ROOT" rev-parse HEAD >/dev/null 2>&1; then
+    dirty=$(git -C "$SRC_ROOT" status --porcelain --untracked-files=no -- crates Cargo.toml Cargo.lock | wc -l)
+    echo "built $(date -u -r "$TARGET_DIR/release/trawl" +'%H:%M') UTC from the checkout at $(git -C "$SRC_ROOT" rev-parse --short HEAD)$([ "$dirty" -gt 0 ] && echo " plus $dirty uncommitted file(s)")" > "$OUT/bin/trawl.source"
+  else
+    echo "built $(date -u -r "$TARGET_DIR/release/trawl" +'%H:%M') UTC from ${SRC_NOTE:-$SRC_ROOT}" > "$OUT/bin/trawl.source"
+  fi
   export TRAWL="$OUT/bin/trawl"
 fi
 if [ ! -x "${PEER_VENV:-/tmp/peer-ws}/bin/websearch" ] || [ ! -x "${PEER_MCP_VENV:-/tmp/peer-ws026}/bin/websearch" ]; then
