@@ -320,6 +320,11 @@ fn value_signal(value: &str) -> ClassSignal {
     }
     let lower = value.to_ascii_lowercase();
     for token in lower.split_ascii_whitespace() {
+        // Embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content.
+        if token.contains("embed") || token.contains("tweet") {
+            signal.positive = true;
+            continue;
+        }
         let mut words = token
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|w| !w.is_empty());
