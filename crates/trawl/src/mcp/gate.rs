@@ -27,14 +27,56 @@ impl Refusal {
     }
 }
 
+/// A count of things in progress (tool calls, HTTP responses still streaming) that a
+/// shutdown can wait on.
+#[derive(Debug, Default)]
+pub struct Inflight {
+    count: AtomicUsize,
+    idle: Notify,
+}
+
+/// Counts as in progress until dropped.
+#[derive(Debug)]
+pub struct InflightGuard(Arc<Inflight>);
+
+impl Drop for InflightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl Inflight {
+    pub fn enter(self: &Arc<Self>) -> InflightGuard {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        InflightGuard(self.clone())
+    }
+
+    pub fn count(&self) -> usize {
+        self.count.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once nothing is in progress.
+    pub async fn idle(&self) {
+        loop {
+            // Registered before the check, so an exit in between still wakes us.
+            let notified = self.idle.notified();
+            if self.count() == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct CallGate {
     slots: Arc<Semaphore>,
     max_concurrent: usize,
     /// `None`: wait as long as it takes.
     queue_timeout: Option<Duration>,
-    inflight: AtomicUsize,
-    idle: Notify,
+    calls: Arc<Inflight>,
     draining: AtomicBool,
 }
 
@@ -42,15 +84,7 @@ pub struct CallGate {
 #[derive(Debug)]
 pub struct CallPermit {
     _slot: OwnedSemaphorePermit,
-    gate: Arc<CallGate>,
-}
-
-impl Drop for CallPermit {
-    fn drop(&mut self) {
-        if self.gate.inflight.fetch_sub(1, Ordering::SeqCst) == 1 {
-            self.gate.idle.notify_waiters();
-        }
-    }
+    _running: InflightGuard,
 }
 
 impl CallGate {
@@ -65,8 +99,7 @@ impl CallGate {
             slots: Arc::new(Semaphore::new(slots)),
             max_concurrent,
             queue_timeout: (!queue_timeout.is_zero()).then_some(queue_timeout),
-            inflight: AtomicUsize::new(0),
-            idle: Notify::new(),
+            calls: Arc::default(),
             draining: AtomicBool::new(false),
         })
     }
@@ -77,7 +110,7 @@ impl CallGate {
 
     /// Calls running now.
     pub fn inflight(&self) -> usize {
-        self.inflight.load(Ordering::SeqCst)
+        self.calls.count()
     }
 
     /// Wait for a slot.
@@ -103,10 +136,9 @@ impl CallGate {
         if self.draining.load(Ordering::SeqCst) {
             return Err(Refusal::ShuttingDown);
         }
-        self.inflight.fetch_add(1, Ordering::SeqCst);
         Ok(CallPermit {
             _slot: slot,
-            gate: self.clone(),
+            _running: self.calls.enter(),
         })
     }
 
@@ -118,17 +150,7 @@ impl CallGate {
 
     /// Wait until no call runs, at most `grace`; true when every call finished.
     pub async fn drained(&self, grace: Duration) -> bool {
-        let wait = async {
-            loop {
-                // Registered before the check, so a call ending in between still wakes us.
-                let notified = self.idle.notified();
-                if self.inflight() == 0 {
-                    return;
-                }
-                notified.await;
-            }
-        };
-        tokio::time::timeout(grace, wait).await.is_ok()
+        tokio::time::timeout(grace, self.calls.idle()).await.is_ok()
     }
 }
 

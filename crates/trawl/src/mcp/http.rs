@@ -16,10 +16,11 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use futures_util::StreamExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -148,11 +149,22 @@ async fn count_requests(State(app): State<AppState>, request: Request, next: Nex
         p if p == "/mcp" || p.starts_with("/mcp/") => "/mcp",
         _ => "other",
     };
+    let answer_stream = route == "/mcp" && request.method() == Method::POST;
     let response = next.run(request).await;
     app.server
         .metrics
         .http_request(route, response.status().as_u16());
-    response
+    if !answer_stream {
+        return response;
+    }
+    // Count the body as in flight until it has been sent (or the client went away).
+    let sending = app.server.responses.enter();
+    let (parts, body) = response.into_parts();
+    let body = body.into_data_stream().map(move |chunk| {
+        let _ = &sending;
+        chunk
+    });
+    Response::from_parts(parts, Body::from_stream(body))
 }
 
 async fn healthz(State(app): State<AppState>) -> Response {
@@ -212,7 +224,13 @@ pub async fn serve(
     );
     state.gate.start_draining();
     stop_accepting.cancel();
+    let started = std::time::Instant::now();
     let finished = state.gate.drained(grace).await;
+    // The answers of the calls that finished still have to reach their clients.
+    let left = grace
+        .saturating_sub(started.elapsed())
+        .max(Duration::from_secs(1));
+    let _ = tokio::time::timeout(left, state.responses.idle()).await;
     sessions_ct.cancel();
     // Connections close once their streams end; a client that keeps one open is not
     // waited for long.

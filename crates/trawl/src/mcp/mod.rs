@@ -2,6 +2,7 @@
 //! HTTP at `/mcp`, many agents), both serving the agent tools through one [`TrawlMcp`].
 //!
 //! - [`server`]: the tools as thin adapters over `trawl_agent::tools::Agent`.
+//! - [`outcome`]: a call's outcome as a tool result (fenced text + JSON, or `isError`).
 //! - [`gate`]: bounded concurrency and draining on shutdown.
 //! - [`http`]: the axum app (`/mcp`, `/healthz`, `/metrics`), bearer auth, Host/Origin checks.
 //! - [`auth`]: the token and the rule that an open server stays on loopback.
@@ -19,6 +20,7 @@ mod gate;
 mod http;
 mod log;
 mod metrics;
+mod outcome;
 mod schema;
 mod server;
 
@@ -109,6 +111,7 @@ pub fn prepare(
         log,
         started: Instant::now(),
         store_path,
+        responses: Arc::default(),
     });
     let server = TrawlMcp::new(agent, state.clone(), &hidden);
     state.log.event(

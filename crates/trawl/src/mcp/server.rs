@@ -17,27 +17,28 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::tool::schema_for_output;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::JsonObject;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    MetaObject, ProgressNotificationParam, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation,
+    ProgressNotificationParam, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::json;
 use trawl_agent::fence::Fence;
 use trawl_agent::tools::{
     Agent, ArxivArgs, FetchOut, GithubArgs, OpenOut, Progress, WebFetchArgs, WebOpenArgs,
     WebSearchArgs, render,
 };
-use trawl_core::{ErrorBody, ErrorCode, TrawlError};
-use trawl_search::SearchData;
+use trawl_core::{ErrorCode, TrawlError};
 
-use super::gate::{CallGate, Refusal};
+use super::gate::{CallGate, Inflight, Refusal};
 use super::log::{CallRecord, RequestLog, redact_url};
 use super::metrics::{Gauges, Metrics};
+use super::outcome::{
+    Details, check_arguments, describe_fetch, describe_open, describe_search, failure,
+    no_engine_answered, refusal_error, single_read_failure, success,
+};
 use super::schema;
 
 /// What every session of one server shares.
@@ -49,6 +50,9 @@ pub struct ServerState {
     pub started: Instant,
     /// The store's file, for the `trawl_store_bytes` gauge.
     pub store_path: Option<PathBuf>,
+    /// HTTP responses to `POST /mcp` still being sent (a tool's answer travels in one), so
+    /// a shutdown ends sessions only after the answers of finished calls went out.
+    pub responses: Arc<Inflight>,
 }
 
 impl ServerState {
@@ -126,9 +130,6 @@ enum Ended<T> {
     Refused(Refusal),
     Cancelled,
 }
-
-/// What the log line says about one call, beyond tool and outcome.
-type Details = Vec<(&'static str, String)>;
 
 impl TrawlMcp {
     /// A server offering every tool except those named in `hidden`.
@@ -220,157 +221,6 @@ impl TrawlMcp {
         });
         result
     }
-}
-
-/// The text (fenced Markdown) and the structured JSON of a successful answer.
-fn success<T: Serialize>(
-    value: &T,
-    present: impl FnOnce(&T, &Fence) -> String,
-) -> Result<CallToolResult, TrawlError> {
-    let fence = Fence::new()
-        .map_err(|e| TrawlError::internal(format!("cannot draw a fence nonce: {e}")))?;
-    let structured = serde_json::to_value(value)
-        .map_err(|e| TrawlError::internal(format!("cannot serialize the answer: {e}")))?;
-    let mut result = CallToolResult::success(vec![ContentBlock::text(present(value, &fence))]);
-    result.structured_content = Some(structured);
-    Ok(result)
-}
-
-/// An `isError` result: the code and message as text, and the Envelope's error object under
-/// `_meta["trawl/error"]` for clients that want it as data. No `structuredContent`, since
-/// it would not match the tool's output schema.
-fn failure(err: &TrawlError) -> CallToolResult {
-    let retry = if err.retryable { " (retryable)" } else { "" };
-    let mut result = CallToolResult::error(vec![ContentBlock::text(format!(
-        "error[{}]: {}{retry}",
-        err.code, err.message
-    ))]);
-    let mut meta = rmcp::model::JsonObject::new();
-    meta.insert("trawl/error".into(), json!(ErrorBody::from(err.clone())));
-    result.meta = Some(MetaObject(meta));
-    result
-}
-
-fn refusal_error(refusal: Refusal) -> TrawlError {
-    match refusal {
-        Refusal::Busy { max, waited } => TrawlError::new(
-            ErrorCode::RateLimited,
-            format!(
-                "trawl is busy: all {max} tool-call slots stayed taken for {:.1} s; retry shortly",
-                waited.as_secs_f64()
-            ),
-        )
-        .with_retryable(true),
-        Refusal::ShuttingDown => TrawlError::new(
-            ErrorCode::Upstream,
-            "trawl is shutting down and takes no new calls; retry in a moment",
-        )
-        .with_retryable(true),
-    }
-}
-
-/// Engines, hit count and next page of a search; engine outcomes also go to the metrics.
-fn describe_search(data: &SearchData, metrics: &Metrics) -> Details {
-    let mut engines = Vec::new();
-    for e in &data.engines {
-        metrics.engine_outcome(&e.engine, e.outcome.as_str());
-        engines.push(format!("{}:{}:{}", e.engine, e.outcome.as_str(), e.count));
-    }
-    let mut details = vec![
-        ("engines", engines.join(",")),
-        ("hits", data.hits.len().to_string()),
-    ];
-    let read = data.hits.iter().filter(|h| h.handle.is_some()).count();
-    if read > 0 {
-        details.push(("read", read.to_string()));
-    }
-    details
-}
-
-fn describe_fetch(out: &FetchOut) -> Details {
-    let ok = out.results.iter().filter(|r| r.ok).count();
-    let mut readers: Vec<String> = Vec::new();
-    for doc in out.results.iter().filter_map(|r| r.document.as_ref()) {
-        let via = if doc.from_store {
-            "store".to_owned()
-        } else {
-            serde_json::to_value(doc.fetched_via)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default()
-        };
-        if !readers.contains(&via) {
-            readers.push(via);
-        }
-    }
-    let mut details = vec![
-        ("readers", readers.join(",")),
-        ("ok", ok.to_string()),
-        ("failed", (out.results.len() - ok).to_string()),
-    ];
-    if let [item] = out.results.as_slice()
-        && let Some(doc) = &item.document
-    {
-        details.push(("page", format!("{}/{}", doc.page, doc.pages)));
-        details.push(("words", doc.word_count.to_string()));
-    }
-    if !out.folded.is_empty() {
-        details.push(("folded", out.folded.len().to_string()));
-    }
-    details
-}
-
-fn describe_open(out: &OpenOut) -> Details {
-    match (&out.passages, out.page, out.pages) {
-        (Some(passages), _, _) => vec![("passages", passages.len().to_string())],
-        (None, Some(page), Some(pages)) => vec![("page", format!("{page}/{pages}"))],
-        _ => Vec::new(),
-    }
-}
-
-/// A read of one URL or handle that failed is the call's failure (`isError` with its
-/// code); in a batch, failed items are part of the answer, as partial failure is not an
-/// error.
-fn single_read_failure(out: FetchOut) -> Result<FetchOut, TrawlError> {
-    if let [item] = out.results.as_slice()
-        && !item.ok
-    {
-        let body = item.error.clone().unwrap_or(ErrorBody {
-            code: ErrorCode::Internal,
-            message: "the read failed without saying why".into(),
-            retryable: false,
-        });
-        return Err(TrawlError::new(body.code, body.message).with_retryable(body.retryable));
-    }
-    Ok(out)
-}
-
-/// A search where no engine answered is the call's failure, as it is for the CLI.
-fn no_engine_answered(data: SearchData) -> Result<SearchData, TrawlError> {
-    if !data.all_failed() || !data.hits.is_empty() {
-        return Ok(data);
-    }
-    let outcomes: Vec<String> = data
-        .engines
-        .iter()
-        .map(|e| format!("{} {}", e.engine, e.outcome.as_str()))
-        .collect();
-    let code = if data
-        .engines
-        .iter()
-        .all(|e| e.outcome.as_str() == "rate_limited")
-    {
-        ErrorCode::RateLimited
-    } else if data.engines.iter().all(|e| e.outcome.as_str() == "timeout") {
-        ErrorCode::Timeout
-    } else {
-        ErrorCode::Upstream
-    };
-    Err(TrawlError::new(
-        code,
-        format!("no search engine answered ({})", outcomes.join(", ")),
-    )
-    .with_retryable(true))
 }
 
 /// Progress notifications for a batch read, when the client asked for them with a
@@ -632,31 +482,5 @@ impl ServerHandler for TrawlMcp {
             }
             response => Ok(response),
         }
-    }
-}
-
-/// Deserialize a tool's arguments into its argument type, reporting where it failed.
-fn check_arguments(tool: &str, arguments: Option<&JsonObject>) -> Result<(), TrawlError> {
-    fn typed<T: DeserializeOwned>(value: Value) -> Result<(), TrawlError> {
-        serde_path_to_error::deserialize::<_, T>(value)
-            .map(|_| ())
-            .map_err(|e| {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
-                if path == "." {
-                    TrawlError::invalid_input(inner.to_string())
-                } else {
-                    TrawlError::invalid_input(format!("{path}: {inner}"))
-                }
-            })
-    }
-    let value = Value::Object(arguments.cloned().unwrap_or_default());
-    match tool {
-        "web_search" => typed::<WebSearchArgs>(value),
-        "web_fetch" => typed::<WebFetchArgs>(value),
-        "web_open" => typed::<WebOpenArgs>(value),
-        "arxiv" => typed::<ArxivArgs>(value),
-        "github" => typed::<GithubArgs>(value),
-        _ => Ok(()),
     }
 }

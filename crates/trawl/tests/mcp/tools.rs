@@ -1,0 +1,257 @@
+//! Every tool over both transports, tool errors as `isError`, progress, `--fetch-only`.
+
+use super::*;
+
+/// Every tool once, as an agent would chain them: search, read, page, find, papers, repos;
+/// then a failed read, bad arguments and an unknown tool.
+async fn exercise_every_tool(client: &Client, world: &World) {
+    let info = client.peer_info().expect("server info");
+    assert_eq!(info.server_info.as_ref().unwrap().name, "trawl");
+    assert!(info.capabilities.tools.is_some());
+
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["arxiv", "github", "web_fetch", "web_open", "web_search"]
+    );
+    for tool in &tools {
+        assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
+        assert!(
+            tool.output_schema.is_some(),
+            "{} has no output schema",
+            tool.name
+        );
+        assert!(
+            tool.description.as_deref().unwrap_or("").len() > 100,
+            "{} needs a description a model can act on",
+            tool.name
+        );
+    }
+    let fetch = tools.iter().find(|t| t.name == "web_fetch").unwrap();
+    assert_eq!(fetch.input_schema["additionalProperties"], false);
+    assert!(fetch.input_schema["properties"]["urls"].is_object());
+
+    // web_search, on the SearXNG fixture only.
+    let result = client
+        .call_tool(call(
+            "web_search",
+            json!({"query": "python format", "engines": ["searxng"], "max_results": 5}),
+        ))
+        .await
+        .unwrap();
+    let data = structured(&result);
+    let hits = data["hits"].as_array().unwrap();
+    assert!(!hits.is_empty() && hits.len() <= 5, "{data}");
+    assert!(hits[0]["url"].as_str().unwrap().starts_with("http"));
+    assert_eq!(data["engines"][0]["engine"], "searxng");
+    assert_eq!(data["engines"][0]["outcome"], "ok");
+    let shown = text(&result);
+    assert!(shown.contains(hits[0]["url"].as_str().unwrap()), "{shown}");
+
+    // web_fetch one page, in small pages.
+    let url = world.pages.url("/article");
+    let result = client
+        .call_tool(call(
+            "web_fetch",
+            json!({"url": url, "page_size_tokens": 300}),
+        ))
+        .await
+        .unwrap();
+    let doc = &structured(&result)["results"][0]["document"];
+    let handle = doc["handle"].as_str().unwrap().to_owned();
+    assert_eq!(doc["page"], 1);
+    assert!(doc["pages"].as_u64().unwrap() >= 3, "{doc}");
+    assert!(doc["markdown"].as_str().unwrap().contains("Harbour seals"));
+    let shown = text(&result);
+    assert!(
+        shown.contains(&format!("web_open handle={handle} page=2")),
+        "{shown}"
+    );
+
+    // web_open: the next page, then passages.
+    let result = client
+        .call_tool(call(
+            "web_open",
+            json!({"handle": handle, "page": 2, "page_size_tokens": 300}),
+        ))
+        .await
+        .unwrap();
+    let page = structured(&result);
+    assert_eq!(page["page"], 2);
+    assert!(page["markdown"].as_str().unwrap().contains("Paragraph"));
+    let result = client
+        .call_tool(call(
+            "web_open",
+            json!({"handle": handle, "find": "harbour seals"}),
+        ))
+        .await
+        .unwrap();
+    let found = structured(&result);
+    assert!(!found["passages"].as_array().unwrap().is_empty(), "{found}");
+
+    // arxiv and github, on their fixtures.
+    let result = client
+        .call_tool(call("arxiv", json!({"query": "electron proton"})))
+        .await
+        .unwrap();
+    let data = structured(&result);
+    assert!(!data["hits"].as_array().unwrap().is_empty(), "{data}");
+    assert!(
+        data["hits"][0]["url"]
+            .as_str()
+            .unwrap()
+            .contains("arxiv.org")
+    );
+    let result = client
+        .call_tool(call("github", json!({"query": "pygithub"})))
+        .await
+        .unwrap();
+    let data = structured(&result);
+    assert!(!data["hits"].as_array().unwrap().is_empty(), "{data}");
+    assert!(
+        data["hits"][0]["url"]
+            .as_str()
+            .unwrap()
+            .contains("github.com")
+    );
+
+    // A failed read is a tool result with isError and the Envelope's code.
+    let missing = world.pages.url("/missing");
+    let result = client
+        .call_tool(call("web_fetch", json!({"url": missing})))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&result), "not_found", "{}", text(&result));
+    assert!(
+        text(&result).starts_with("error[not_found]"),
+        "{}",
+        text(&result)
+    );
+    // So is a request the agent layer refuses.
+    let result = client
+        .call_tool(call("web_fetch", json!({"url": url, "handle": handle})))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&result), "invalid_input");
+
+    // Arguments that break the schema come back as isError too, naming the problem, so
+    // the model can correct them.
+    let result = client
+        .call_tool(call("web_search", json!({"query": "x", "bogus": 1})))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&result), "invalid_input");
+    assert!(
+        text(&result).contains("unknown field `bogus`"),
+        "{}",
+        text(&result)
+    );
+    // An unknown tool is refused one way or the other.
+    let unknown = client.call_tool(call("no_such_tool", json!({}))).await;
+    assert!(
+        !matches!(&unknown, Ok(r) if r.is_error != Some(true)),
+        "{unknown:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stdio_serves_every_tool() {
+    let world = World::new();
+    let client = stdio_client(&world, &[]).await;
+    exercise_every_tool(&client, &world).await;
+    client.cancel().await.unwrap();
+    let log = world.request_log();
+    assert!(
+        log.contains("tool=web_search query=\"python format\""),
+        "{log}"
+    );
+    assert!(log.contains("engines=searxng:ok:"), "{log}");
+    assert!(
+        log.contains("tool=web_fetch url=http://127.0.0.1:"),
+        "{log}"
+    );
+    assert!(log.contains("outcome=not_found"), "{log}");
+    assert!(
+        log.lines().all(|l| !l.contains("Paragraph")),
+        "bodies never reach the log"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_serves_every_tool_with_metrics() {
+    let world = World::new();
+    let server = HttpServer::start(&world, &[], &[]);
+    let client = server.client(None).await;
+    exercise_every_tool(&client, &world).await;
+    client.cancel().await.unwrap();
+
+    let health: Value = reqwest::get(format!("{}/healthz", server.base()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["status"], "ok");
+    let metrics = server.metrics(None).await;
+    for line in [
+        "trawl_tool_calls_total{tool=\"web_search\",outcome=\"ok\"} 1",
+        "trawl_tool_errors_total{tool=\"web_fetch\",code=\"not_found\"} 1",
+        "trawl_engine_outcomes_total{engine=\"searxng\",outcome=\"ok\"} 1",
+        "trawl_tool_call_duration_seconds_count{tool=\"web_open\"} 2",
+        "trawl_inflight_calls 0",
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "missing {line:?}:\n{metrics}"
+        );
+    }
+    assert!(metrics.contains("trawl_http_requests_total{route=\"/mcp\",status=\"200\"}"));
+    assert!(metrics.contains("trawl_store_bytes "), "{metrics}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_reads_report_progress() {
+    let world = World::new();
+    let client = stdio_client(&world, &[]).await;
+    let urls = [
+        world.pages.url("/article"),
+        world.pages.url("/second"),
+        world.pages.url("/third"),
+    ];
+    let result = client
+        .call_tool(call("web_fetch", json!({"urls": urls})))
+        .await
+        .unwrap();
+    let results = structured(&result)["results"].as_array().unwrap().clone();
+    assert_eq!(results.len(), 3);
+    assert!(results.iter().all(|r| r["ok"] == true), "{results:?}");
+    // rmcp's client handles each notification on its own task, so they may be recorded
+    // out of order, and the last one may land just after the answer.
+    let seen = client.service().progress.clone();
+    until(async || seen.lock().unwrap().len() >= 3).await;
+    let mut progress = seen.lock().unwrap().clone();
+    progress.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert_eq!(
+        progress,
+        vec![(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))]
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_only_serves_reading_tools() {
+    let world = World::new();
+    let client = stdio_client(&world, &["--fetch-only"]).await;
+    let mut names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["web_fetch", "web_open"]);
+    client.cancel().await.unwrap();
+}
