@@ -4,8 +4,9 @@
 //! to the agent. Everything they share lives in [`TrawlMcp::run`]: the concurrency gate,
 //! cancellation when the client cancels, the fenced Markdown text plus the structured JSON
 //! of a success, an `isError` result carrying the Envelope's error code on failure, metrics
-//! and one request-log line. Arguments that don't match the input schema are the one case
-//! answered with a protocol error (`invalid_params`), by rmcp before an adapter runs.
+//! and one request-log line. Arguments are checked against the tool's type before an
+//! adapter runs and refused as an `isError` result with code `invalid_input` naming the
+//! field, so the model can correct them; an unknown tool name is the one protocol error.
 
 use std::future::Future;
 use std::path::PathBuf;
