@@ -6,7 +6,10 @@
 //!   any output channel, recorded file, log or store.
 //! - `bad_input`: every flag and MCP argument out of range, empty, too long or malformed
 //!   is `invalid_input` naming the field (exit 2 on the CLI); Unicode queries and URLs work.
+//! - `load`: `trawl serve` under a small concurrent load fails no call; SIGTERM lets the
+//!   calls in flight finish (the full-scale run is `examples/load.rs`).
 
 mod bad_input;
+mod load;
 mod secrets;
 mod ssrf;
