@@ -3,9 +3,11 @@
 //! - `guard`: the guard's decisions, with a fake lookup; no connection is ever made.
 //! - `fetch`: real HTTP to servers on 127.0.0.x: encodings, redirects, statuses, caps,
 //!   timeouts, proxies, anti-bot pages.
+//! - `faults`: resets, 5xx, 429/402, truncated gzip, a 50 MB body, garbage, wrong charset.
 //! - `ssrf`: the shared SSRF table (trawl_testkit::ssrf) through `Fetcher::fetch`: direct,
 //!   behind every redirect status, through proxies, and a rebinding resolver.
 
+mod faults;
 mod fetch_cases;
 mod guard_cases;
 mod ssrf;
