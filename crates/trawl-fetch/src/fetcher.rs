@@ -282,14 +282,15 @@ impl Fetcher {
                 let location = answer
                     .headers
                     .get(header::LOCATION)
-                    .and_then(|v| v.to_str().ok())
+                    // Raw UTF-8 (an IDN host, a non-ASCII path) is read as browsers do;
+                    // the guard then checks what it decodes to.
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
                     .ok_or_else(|| {
                         TrawlError::new(
                             ErrorCode::HttpError,
                             format!("HTTP {status} without a Location header"),
                         )
-                    })?
-                    .to_owned();
+                    })?;
                 if redirects.len() >= self.config.max_redirects {
                     return Err(TrawlError::new(
                         ErrorCode::HttpError,
