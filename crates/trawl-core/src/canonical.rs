@@ -204,12 +204,19 @@ pub fn canonical_url(url: &Url) -> Url {
     out.set_fragment(None);
     let _ = out.set_username("");
     let _ = out.set_password(None);
-    if let Some(host) = out.host_str()
-        && let Some(rest) = host.strip_prefix("www.")
-        && rest.contains('.')
-    {
-        let rest = rest.to_owned();
-        let _ = out.set_host(Some(&rest));
+    // Every leading `www.` goes at once (`www.www.example.com` too), so a second pass
+    // finds none left (found by fuzzing).
+    if let Some(host) = out.host_str() {
+        let mut rest = host;
+        while let Some(r) = rest.strip_prefix("www.")
+            && r.contains('.')
+        {
+            rest = r;
+        }
+        if rest.len() != host.len() {
+            let rest = rest.to_owned();
+            let _ = out.set_host(Some(&rest));
+        }
     }
     let mut pairs: Vec<(String, String)> = out
         .query_pairs()
@@ -289,6 +296,14 @@ mod tests {
             c("https://example.com/x/?srsltid=1&gclid=2"),
             "https://example.com/x"
         );
+    }
+
+    #[test]
+    fn repeated_www_prefixes_go_at_once() {
+        // Fuzzing found `ws:\rwww.www.go.#` needing two passes.
+        assert_eq!(c("https://www.www.example.com/a"), "https://example.com/a");
+        assert_eq!(c("ws:\rwww.www.go.#x"), c(&c("ws:\rwww.www.go.#x")));
+        assert_eq!(c("https://www.www.com/"), "https://www.com/");
     }
 
     #[test]

@@ -181,6 +181,7 @@ fn messy_url() -> impl Strategy<Value = String> {
             "Example.COM",
             "www.example.com",
             "www.co",
+            "www.www.example.com",
             "xn--bcher-kva.example",
             "bücher.example",
             "127.0.0.1:80",
