@@ -27,11 +27,34 @@ pub(super) fn success<T: Serialize>(
 ) -> Result<CallToolResult, TrawlError> {
     let fence = Fence::new()
         .map_err(|e| TrawlError::internal(format!("cannot draw a fence nonce: {e}")))?;
-    let structured = serde_json::to_value(value)
+    let mut structured = serde_json::to_value(value)
         .map_err(|e| TrawlError::internal(format!("cannot serialize the answer: {e}")))?;
+    fence_structured(&mut structured, &fence);
     let mut result = CallToolResult::success(vec![ContentBlock::text(present(value, &fence))]);
     result.structured_content = Some(structured);
     Ok(result)
+}
+
+/// Structured content is an agent face too: page bodies (`markdown`) and found passages
+/// (`text`) are wrapped in the same fence as the text content; other strings from the web
+/// (titles, snippets, previews) have marker look-alikes neutralized.
+fn fence_structured(value: &mut serde_json::Value, fence: &Fence) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match (key.as_str(), v) {
+                    ("markdown" | "text", Value::String(s)) => *s = fence.wrap(s),
+                    ("title" | "snippet" | "preview" | "description", Value::String(s)) => {
+                        *s = trawl_agent::fence::neutralize(s, Some(fence.nonce()));
+                    }
+                    (_, v) => fence_structured(v, fence),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| fence_structured(v, fence)),
+        _ => {}
+    }
 }
 
 /// An `isError` result: the code and message as text, and the Envelope's error object under

@@ -63,8 +63,17 @@ async fn exercise_every_tool(client: &Client, world: &World) {
     let handle = doc["handle"].as_str().unwrap().to_owned();
     assert_eq!(doc["page"], 1);
     assert!(doc["pages"].as_u64().unwrap() >= 3, "{doc}");
-    assert!(doc["markdown"].as_str().unwrap().contains("Harbour seals"));
+    let body = doc["markdown"].as_str().unwrap();
+    assert!(body.contains("Harbour seals"));
+    // Structured content is fenced like the text content, with the same nonce.
+    let nonce = body
+        .split("<<<TRAWL_UNTRUSTED_BEGIN nonce=")
+        .nth(1)
+        .and_then(|rest| rest.get(..32))
+        .unwrap_or_else(|| panic!("structured markdown is not fenced: {body}"));
+    assert!(body.contains(&format!("<<<TRAWL_UNTRUSTED_END nonce={nonce}>>>")));
     let shown = text(&result);
+    assert!(shown.contains(nonce), "one fence per answer");
     assert!(
         shown.contains(&format!("web_open handle={handle} page=2")),
         "{shown}"
