@@ -201,7 +201,7 @@ def section4():
               "C": "8 × 10 hits + 1 hanging engine, deadline 1000 ms"}
     out = [header("fanout"),
            "Overhead = median wall − the fixed wait (300 ms, or the 1000 ms deadline in C). "
-           "CPU = the process's CPU time per search (trawl: /proc/self/stat, 10 ms ticks over the whole batch; "
+           "CPU = the process's CPU time per search (trawl: sum of its threads' /proc/self/task/*/schedstat; "
            "peer: getrusage). The fixture's own serving time is in both sides' overhead.", "",
            "| scenario | runs | trawl wall ms (median) | peer wall ms (median) | trawl overhead ms | peer overhead ms | overhead: peer ÷ trawl | trawl CPU ms/search | peer CPU ms/search | CPU: peer ÷ trawl | hits (trawl / peer) |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]
