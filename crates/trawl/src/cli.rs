@@ -202,10 +202,10 @@ pub struct SearchArgs {
     /// Result page, from 1.
     #[arg(long, allow_negative_numbers = true)]
     pub page: Option<u32>,
-    /// Save every engine's raw response (secrets stripped) into DIR.
     /// Read the top N hits (0-10) and show each with a handle and a query-aware preview.
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub read_top: u32,
+    /// Save every engine's raw response (secrets stripped) into DIR.
     #[arg(long, value_name = "DIR", conflicts_with = "replay")]
     pub record: Option<PathBuf>,
     /// Answer from responses saved with --record instead of the network.
