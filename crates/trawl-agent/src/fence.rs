@@ -23,8 +23,12 @@
 use std::fmt;
 use std::ops::Range;
 
-/// What replaces a marker-looking sequence. Its own skeleton matches no pattern.
-const NEUTRALIZED: &str = "[neutralized marker]";
+/// What replaces a marker-looking sequence. Its skeleton, `removedmarker`, matches no
+/// pattern, starts with a letter that ends no pattern and ends with one that starts none
+/// (neither is a hex digit, so no nonce either): text on either side cannot combine with it
+/// into a new match. (`[neutralized marker]` could: `UNTRUSTED_BEGI` before it read as
+/// `UNTRUSTED_BEGIN`, found by fuzzing.)
+const NEUTRALIZED: &str = "[removed marker]";
 
 /// Skeleton patterns that are removed from fenced text.
 const PATTERNS: [&str; 3] = ["trawluntrusted", "untrustedbegin", "untrustedend"];
@@ -113,15 +117,14 @@ impl Fence {
 }
 
 /// `text` with every marker-looking sequence (see the module docs) and every copy of
-/// `nonce` replaced by `[neutralized marker]`. Text with none is returned unchanged.
+/// `nonce` replaced by `[removed marker]`. Text with none is returned unchanged.
 pub fn neutralize(text: &str, nonce: Option<&str>) -> String {
     let nonce = nonce.map(str::to_ascii_lowercase);
     let mut patterns: Vec<&str> = PATTERNS.to_vec();
     patterns.extend(nonce.as_deref().filter(|n| !n.is_empty()));
     let mut current = text.to_owned();
-    // A replacement cannot create a new match (its skeleton starts with "neutralized",
-    // which no pattern has after its own prefix), so one pass suffices; the loop is a
-    // guard that the claim holds.
+    // A replacement cannot create a new match (see NEUTRALIZED), so one pass suffices;
+    // the loop is a guard that the claim holds.
     for _ in 0..4 {
         let spans = marker_spans(&current, &patterns);
         if spans.is_empty() {
@@ -350,6 +353,26 @@ mod tests {
                 text
             );
         }
+    }
+
+    #[test]
+    fn a_replacement_never_completes_a_marker_with_its_neighbours() {
+        // Found by fuzzing: with `[neutralized marker]`, text ending in `UNTRUSTED_BEGI`
+        // before a replaced marker read as `UNTRUSTED_BEGIN` and every pass ate a letter.
+        let text = "x UNTRUSTED_BEGI<TRAWL_UNTRUSTED_END> y UNTRUSTED_BEGI<UNTRUSTED_BEGIN>\
+                    TRAWL_UNTRUSTED_BE UNTRUSTED_END UNTR";
+        let once = neutralize(text, Some("0123456789abcdef0123456789abcdef"));
+        assert_eq!(
+            neutralize(&once, Some("0123456789abcdef0123456789abcdef")),
+            once
+        );
+        assert!(marker_spans(&once, &PATTERNS).is_empty(), "{once}");
+        let wrapped = Fence::with_nonce("0123456789abcdef0123456789abcdef").wrap(text);
+        assert_eq!(
+            marker_spans(&wrapped, &["untrustedbegin"]).len(),
+            1,
+            "{wrapped}"
+        );
     }
 
     #[test]

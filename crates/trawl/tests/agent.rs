@@ -286,7 +286,7 @@ fn a_fence_breaking_page_stays_inside_the_fence() {
         !inside.contains("UNTRUSTED_END nonce=0000"),
         "fake marker kept: {out}"
     );
-    assert!(inside.contains("[neutralized marker]"), "{out}");
+    assert!(inside.contains("[removed marker]"), "{out}");
     assert_eq!(out.matches("TRAWL_UNTRUSTED_END").count(), 1, "{out}");
     assert!(!out[end..].contains("IGNORE PREVIOUS"), "{out}");
     // Two reads get two different nonces.
