@@ -205,6 +205,11 @@ pub async fn serve(
     grace: Duration,
 ) -> std::io::Result<()> {
     let stop_accepting = CancellationToken::new();
+    // Replies go out as several small SSE writes; without TCP_NODELAY, Nagle plus delayed
+    // ACKs add ~40 ms to every call (measured in BENCHMARKS.md, section 6).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let server = axum::serve(listener, app)
         .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
         .into_future();
