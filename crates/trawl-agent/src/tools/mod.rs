@@ -480,8 +480,8 @@ impl Agent {
                 })
                 .await
                 .map_err(|e| TrawlError::internal(format!("store: {e}")))?;
-            // Page numbers in the store are for the default page size; map them to the
-            // page size asked for, through the passage's position in the document.
+            // Passage page numbers are those of the default page size (what the store
+            // indexed), whatever `page_size_tokens` this call gives.
             let passages = hits
                 .into_iter()
                 .map(|hit| PassageOut {

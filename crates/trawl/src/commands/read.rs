@@ -57,11 +57,12 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
 }
 
 async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlError> {
+    let extract = ExtractOptions {
+        include_comments: args.comments,
+    };
     let config = AgentConfig {
         offline: args.offline,
-        extract: ExtractOptions {
-            include_comments: args.comments,
-        },
+        extract: extract.clone(),
         ..AgentConfig::default()
     };
     let agent = build_agent_with(settings, config)?;
@@ -84,7 +85,7 @@ async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlErro
                 "a file or - must be the only input",
             ));
         }
-        let doc = reader::read_local(&inputs[0], args.url.as_deref(), &agent_extract(args))?;
+        let doc = reader::read_local(&inputs[0], args.url.as_deref(), &extract)?;
         let handle = doc.handle.clone();
         agent.keep(doc).await?;
         return agent
@@ -127,12 +128,6 @@ async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlErro
             progress,
         )
         .await
-}
-
-fn agent_extract(args: &ReadArgs) -> ExtractOptions {
-    ExtractOptions {
-        include_comments: args.comments,
-    }
 }
 
 fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
