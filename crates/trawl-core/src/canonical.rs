@@ -160,8 +160,8 @@ fn base64url_decode(s: &str) -> Option<Vec<u8>> {
 }
 
 /// Percent-encoding normalisation (RFC 3986 §6.2.2.2): decode escapes of unreserved
-/// characters (`%7E` → `~`) and upper-case the hex of the others, so two spellings of
-/// one path compare equal.
+/// characters (`%7E` → `~`), upper-case the hex of the others and encode a stray `%` as
+/// `%25`, so two spellings of one path compare equal and a second pass changes nothing.
 fn normalize_percent(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
@@ -180,6 +180,12 @@ fn normalize_percent(s: &str) -> String {
                 out.push(b[i + 2].to_ascii_uppercase() as char);
             }
             i += 3;
+        } else if b[i] == b'%' {
+            // A `%` that starts no escape is written as `%25`: left bare, it could meet
+            // hex digits decoded just after it (`%%333` → `%33`) and form a new escape
+            // that a second pass would decode (found by fuzzing).
+            out.push_str("%25");
+            i += 1;
         } else {
             // `s` is an ASCII URL path (the url crate percent-encodes everything else).
             out.push(b[i] as char);
@@ -318,6 +324,46 @@ mod tests {
             let once = canonical_url(&url);
             assert_eq!(once, url, "{s:?}");
             assert_eq!(canonical_url(&once), once);
+        }
+    }
+
+    #[test]
+    fn percent_runs_are_idempotent() {
+        // Found by the canonical fuzz target (kept as a regression seed in
+        // fuzz/corpus/canonical): a path-only URL with runs of `%` before escapes of
+        // digits, where decoding `%33` next to a bare `%` made a new escape.
+        let found = format!(
+            "I:/%%L\u{1}I\n6pk_\n\0\0%%{}%%%mc%%%%%%%%%%%%",
+            "3".repeat(84)
+        );
+        let once = c(&found);
+        assert_eq!(c(&once), once);
+        assert_eq!(c("https://example.com/%%33"), "https://example.com/%253");
+        assert_eq!(c("https://example.com/100%"), "https://example.com/100%25");
+        assert_eq!(c("https://example.com/a%25b"), "https://example.com/a%25b");
+    }
+
+    proptest::proptest! {
+        /// Percent-heavy paths and queries, on hierarchical and path-only URLs.
+        #[test]
+        fn percent_heavy_urls_are_idempotent(
+            scheme in "(https|http|i|ws)",
+            host in "(|example\\.com|www\\.a\\.b)",
+            // A small alphabet of `%`, hex digits that decode to hex digits (`%33` is
+            // `3`, `%46` is `F`) and separators, so runs like `%%333` come up often.
+            path in "[%346eF/.]{0,40}",
+            query in "[%0-9a-fA-F=&]{0,20}",
+        ) {
+            let text = if host.is_empty() {
+                format!("{scheme}:/{path}?{query}")
+            } else {
+                format!("{scheme}://{host}/{path}?{query}")
+            };
+            if let Ok(url) = Url::parse(&text) {
+                let once = canonical_url(&url);
+                let twice = canonical_url(&once);
+                proptest::prop_assert_eq!(once.as_str(), twice.as_str(), "{:?}", text);
+            }
         }
     }
 
