@@ -4,6 +4,8 @@
 //! stable list of error codes, [`Document`] is what a read produces, and [`handle`] turns a
 //! URL into the short, stable name an agent uses to come back to it. No I/O lives here.
 
+#![forbid(unsafe_code)]
+
 mod canonical;
 mod document;
 mod envelope;
