@@ -60,7 +60,7 @@ fn contains_ci(haystack: &[u8], needle: &str) -> bool {
         .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
-/// Detect an anti-bot response. `body` should be at most [`MARKER_WINDOW`] bytes.
+/// Detect an anti-bot response. Only the first `MARKER_WINDOW` (64 KiB) of `body` is read.
 pub fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<Block> {
     let body = &body[..body.len().min(MARKER_WINDOW)];
     let server = header(headers, "server").to_ascii_lowercase();
