@@ -12,6 +12,8 @@
 //! - [`passages`]: split a document into passages for full-text find, and rank them with
 //!   BM25 for query-aware previews without a store.
 
+#![forbid(unsafe_code)]
+
 pub mod fence;
 pub mod neardup;
 pub mod pager;

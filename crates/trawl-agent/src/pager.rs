@@ -136,7 +136,10 @@ impl<'a> Pages<'a> {
 /// ranges are contiguous and cover the whole document.
 pub fn paginate(markdown: &str, page_tokens: usize) -> Vec<Range<usize>> {
     if page_tokens == 0 || markdown.is_empty() {
-        #[allow(clippy::single_range_in_vec_init)] // one page, the whole document
+        #[allow(
+            clippy::single_range_in_vec_init,
+            reason = "one page, the whole document"
+        )]
         return vec![0..markdown.len()];
     }
     let mut spans = Vec::new();

@@ -6,16 +6,27 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PageType {
+    /// A news story, blog post or other article.
     Article,
+    /// Reference or API documentation.
     Documentation,
+    /// A forum or Q&A thread.
     Forum,
+    /// A product page of a shop.
     Product,
+    /// A list of links or items (category, search results, index).
     Listing,
+    /// A person's or organisation's profile page.
     Profile,
+    /// A page built around a video.
     Video,
+    /// A PDF file.
     Pdf,
+    /// Plain text, Markdown or JSON served as it is.
     Text,
+    /// A site's home page.
     Homepage,
+    /// Anything else.
     #[default]
     Other,
 }
@@ -33,10 +44,13 @@ pub enum FetchedVia {
     File,
     /// Standard input.
     Stdin,
-    /// A hosted reader (jina, tavily, firecrawl, exa).
+    /// Jina's hosted reader (the first fallback).
     Jina,
+    /// Tavily's extract API.
     Tavily,
+    /// Firecrawl's scrape API.
     Firecrawl,
+    /// Exa's contents API.
     Exa,
     /// The local store, with no request.
     Store,
@@ -45,8 +59,11 @@ pub enum FetchedVia {
 /// One step the read path tried, in order, with its outcome (`ok` or an error code).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Attempt {
+    /// Which tier or reader was tried (`http`, `impersonate`, `jina`, …).
     pub reader: String,
+    /// `ok` or the error code it ended with.
     pub outcome: String,
+    /// A short human-readable detail (status, vendor, reason), when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -60,29 +77,40 @@ pub struct Document {
     pub final_url: String,
     /// `host~<12 hex>`: stable for the canonical form of `final_url`.
     pub handle: String,
+    /// The page's title.
     pub title: Option<String>,
+    /// The author(s), as the page names them.
     pub byline: Option<String>,
     /// Publication date as found (ISO 8601 when the page gives one).
     pub published: Option<String>,
+    /// Language code (BCP 47, e.g. `en`), declared or detected.
     pub language: Option<String>,
+    /// The site's name (`og:site_name` or the like).
     pub site_name: Option<String>,
+    /// The page's own summary (meta description).
     pub description: Option<String>,
     /// `<link rel=canonical>` or `og:url`, when the page declares one.
     pub canonical_url: Option<String>,
+    /// What kind of page this is.
     pub page_type: PageType,
     /// 0..1; below 0.5 means "probably not the main content".
     pub quality_score: f32,
+    /// Number of words in the main content.
     pub word_count: usize,
+    /// The main content as Markdown, with absolute links.
     pub markdown: String,
     /// Plain text of the main content; left out of JSON when empty.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text: String,
     /// Raw JSON-LD blocks as found in the page.
     pub json_ld: Vec<serde_json::Value>,
+    /// Which tier, reader or source produced the bytes.
     pub fetched_via: FetchedVia,
     /// HTTP status of the final response (None for files and stdin).
     pub status: Option<u16>,
+    /// The response's `Content-Type` (None for files and stdin).
     pub content_type: Option<String>,
+    /// Every tier and reader tried, in order, with its outcome.
     #[serde(default)]
     pub attempts: Vec<Attempt>,
 }

@@ -73,12 +73,16 @@ impl fmt::Display for ErrorCode {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct TrawlError {
+    /// The stable code, part of the contract.
     pub code: ErrorCode,
+    /// A human-readable message; never contains secrets.
     pub message: String,
+    /// Whether the same request may succeed later.
     pub retryable: bool,
 }
 
 impl TrawlError {
+    /// An error with `code`'s default retryability.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         TrawlError {
             code,
@@ -87,15 +91,18 @@ impl TrawlError {
         }
     }
 
+    /// The same error, saying explicitly whether a retry may help.
     pub fn with_retryable(mut self, retryable: bool) -> Self {
         self.retryable = retryable;
         self
     }
 
+    /// An `invalid_input` error: the request itself is malformed.
     pub fn invalid_input(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::InvalidInput, message)
     }
 
+    /// An `internal` error: a bug or unexpected state inside trawl.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::Internal, message)
     }
@@ -104,8 +111,11 @@ impl TrawlError {
 /// The error member of the Envelope.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorBody {
+    /// The stable error code.
     pub code: ErrorCode,
+    /// A human-readable message.
     pub message: String,
+    /// Whether a retry may help.
     pub retryable: bool,
 }
 
@@ -122,6 +132,7 @@ impl From<TrawlError> for ErrorBody {
 /// Side information about how an answer was produced.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Meta {
+    /// Wall-clock time the answer took, in milliseconds.
     pub elapsed_ms: u64,
     /// Free-form extra facts (tool name, engines asked, …); flattened into `meta`.
     #[serde(flatten)]
@@ -131,14 +142,20 @@ pub struct Meta {
 /// Every answer on every face: `{ contract_version, ok, data, error, meta }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Envelope<T> {
+    /// [`CONTRACT_VERSION`] at the time the answer was made.
     pub contract_version: String,
+    /// `true` when `data` is set, `false` when `error` is.
     pub ok: bool,
+    /// The answer, on success.
     pub data: Option<T>,
+    /// What went wrong, on failure.
     pub error: Option<ErrorBody>,
+    /// How the answer was produced (elapsed time, tool, engines, …).
     pub meta: Meta,
 }
 
 impl<T> Envelope<T> {
+    /// A successful answer.
     pub fn success(data: T, meta: Meta) -> Self {
         Envelope {
             contract_version: CONTRACT_VERSION.to_owned(),
@@ -149,6 +166,7 @@ impl<T> Envelope<T> {
         }
     }
 
+    /// A failed answer.
     pub fn failure(error: TrawlError, meta: Meta) -> Self {
         Envelope {
             contract_version: CONTRACT_VERSION.to_owned(),
@@ -159,6 +177,7 @@ impl<T> Envelope<T> {
         }
     }
 
+    /// Success or failure, from a `Result`.
     pub fn from_result(result: Result<T, TrawlError>, meta: Meta) -> Self {
         match result {
             Ok(data) => Self::success(data, meta),

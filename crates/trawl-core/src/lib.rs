@@ -1,8 +1,11 @@
 //! trawl-core: the contracts every face of trawl speaks.
 //!
 //! The [`Envelope`] wraps every answer (CLI `--json`, MCP, library), [`ErrorCode`] is the
-//! stable list of error codes, [`Document`] is what a read produces, and [`handle`] turns a
-//! URL into the short, stable name an agent uses to come back to it. No I/O lives here.
+//! stable list of error codes, [`Document`] is what a read produces, and
+//! [`handle_for_url`] turns a URL into the short, stable name an agent uses to come back to
+//! it. No I/O lives here.
+
+#![forbid(unsafe_code)]
 
 mod canonical;
 mod document;

@@ -30,7 +30,7 @@ fn load(id: &str) -> Vec<u8> {
 }
 
 #[divan::bench(args = PAGES)]
-fn extract_page(bencher: divan::Bencher, id: &str) {
+fn extract_page(bencher: divan::Bencher<'_, '_>, id: &str) {
     let html = load(id);
     let url = url::Url::parse("https://example.com/article").unwrap();
     let opts = ExtractOptions::default();

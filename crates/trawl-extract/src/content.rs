@@ -378,7 +378,10 @@ fn climb(dom: &Dom, score: &[f32], scored: &[bool], dropped: &[bool], mut top: u
 
 /// Prune, bottom-up, containers inside the content that look like boilerplate: link-heavy
 /// blocks, image galleries, forms, and near-empty wrappers.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the pruning pass threads the DOM, its signals and the scoring tables"
+)]
 fn clean_conditionally(
     dom: &Dom,
     root: NodeId,

@@ -19,6 +19,8 @@
 //! assert_eq!(doc.title.as_deref(), Some("Hi"));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod boilerplate;
 mod charset;
 mod content;

@@ -1,7 +1,7 @@
 //! Serialising the chosen content as Markdown (or plain text) straight from the arena.
 //!
 //! trawl writes its own serializer instead of handing HTML to a converter crate because it
-//! needs three things no converter gave together (CRATES.md §5): links and images made
+//! needs three things no converter crate gave together: links and images made
 //! absolute against the page URL or `<base href>`, the language of code blocks kept from
 //! `class="language-x"` and friends, and no second parse of the HTML (speed). It also
 //! skips whatever the content pass dropped without building a new tree.

@@ -6,17 +6,25 @@ use reqwest::header::HeaderMap;
 /// How much of the body is searched for markers; challenge pages put them early.
 pub const MARKER_WINDOW: usize = 64 * 1024;
 
+/// The anti-bot vendor a block or challenge came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Vendor {
+    /// Cloudflare (`cf-mitigated`, challenge pages).
     Cloudflare,
+    /// DataDome.
     DataDome,
+    /// PerimeterX (HUMAN).
     PerimeterX,
+    /// Akamai Bot Manager.
     Akamai,
+    /// Imperva (Incapsula).
     Imperva,
+    /// DDoS-Guard.
     DdosGuard,
 }
 
 impl Vendor {
+    /// The vendor's name as shown in errors.
     pub fn name(self) -> &'static str {
         match self {
             Vendor::Cloudflare => "Cloudflare",
@@ -32,6 +40,7 @@ impl Vendor {
 /// A detected anti-bot response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block {
+    /// Who blocked it.
     pub vendor: Vendor,
     /// A challenge may be passed by a browser-like client (tier 1); a hard block will not.
     pub challenge: bool,
@@ -51,7 +60,7 @@ fn contains_ci(haystack: &[u8], needle: &str) -> bool {
         .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
-/// Detect an anti-bot response. `body` should be at most [`MARKER_WINDOW`] bytes.
+/// Detect an anti-bot response. Only the first `MARKER_WINDOW` (64 KiB) of `body` is read.
 pub fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<Block> {
     let body = &body[..body.len().min(MARKER_WINDOW)];
     let server = header(headers, "server").to_ascii_lowercase();
@@ -141,7 +150,7 @@ mod tests {
     #[test]
     fn recognises_each_vendor() {
         type Case<'a> = (u16, &'a [(&'a str, &'a str)], &'a str, Vendor);
-        let cases: &[Case] = &[
+        let cases: &[Case<'_>] = &[
             (
                 403,
                 &[("server", "cloudflare"), ("cf-mitigated", "challenge")],

@@ -24,15 +24,19 @@ pub const DEFAULT_MAX_BYTES: u64 = 10 * 1024 * 1024;
 /// How the fetcher behaves. `Default` gives trawl's embedded defaults.
 #[derive(Debug, Clone)]
 pub struct FetchConfig {
+    /// User-Agent sent with every request.
     pub user_agent: String,
+    /// Deadline for opening one connection.
     pub connect_timeout: Duration,
     /// Deadline for the whole fetch, redirects and body included.
     pub timeout: Duration,
     /// Body cap in bytes; 0 means no cap.
     pub max_bytes: u64,
+    /// Redirects followed before giving up (each hop is checked by the guard).
     pub max_redirects: usize,
     /// Egress proxy: http, https, socks5 or socks5h URL.
     pub proxy: Option<String>,
+    /// What the guard lets through.
     pub policy: GuardPolicy,
 }
 
@@ -53,28 +57,39 @@ impl Default for FetchConfig {
 /// Validators for a conditional request.
 #[derive(Debug, Clone, Default)]
 pub struct Conditional {
+    /// The `ETag` to send as `If-None-Match`.
     pub etag: Option<String>,
+    /// The `Last-Modified` to send as `If-Modified-Since`.
     pub last_modified: Option<String>,
 }
 
 /// A successful fetch.
 #[derive(Debug, Clone)]
 pub struct FetchedPage {
+    /// The URL as asked for, parsed.
     pub requested_url: Url,
+    /// The URL that answered, after redirects.
     pub final_url: Url,
+    /// HTTP status of the final response.
     pub status: u16,
+    /// Its `Content-Type`.
     pub content_type: Option<String>,
+    /// Its `ETag`, kept for revalidation.
     pub etag: Option<String>,
+    /// Its `Last-Modified`, kept for revalidation.
     pub last_modified: Option<String>,
     /// Empty for a 304 Not Modified.
     pub body: Bytes,
+    /// Which tier produced the answer.
     pub via: FetchedVia,
     /// Every URL that answered with a redirect, in order.
     pub redirects: Vec<Url>,
+    /// Every tier tried, in order, with its outcome.
     pub attempts: Vec<Attempt>,
 }
 
 impl FetchedPage {
+    /// Whether this is a 304 answer to a conditional request (the stored copy is current).
     pub fn not_modified(&self) -> bool {
         self.status == 304
     }
@@ -137,6 +152,7 @@ pub enum Tier {
 pub const IMPERSONATION_AVAILABLE: bool = cfg!(feature = "impersonate");
 
 impl Fetcher {
+    /// A fetcher with the system resolver. Fails on a bad proxy URL or client set-up.
     pub fn new(config: FetchConfig) -> Result<Self, TrawlError> {
         Self::with_lookup(config, Arc::new(SystemLookup))
     }
@@ -161,10 +177,12 @@ impl Fetcher {
         })
     }
 
+    /// The guard every hop passes.
     pub fn guard(&self) -> &Guard {
         &self.guard
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &FetchConfig {
         &self.config
     }

@@ -18,7 +18,9 @@ pub const MAX_URL_BYTES: usize = 16 * 1024;
 /// One entry of `--allow-host`: a host name or an address range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostRule {
+    /// A host name, matched exactly (case-insensitive).
     Name(String),
+    /// An address or CIDR range.
     Net(IpNet),
 }
 
@@ -93,6 +95,7 @@ fn policy(message: String) -> TrawlError {
 
 /// Name lookup, injectable so tests can map names to any address without real DNS.
 pub trait Lookup: Send + Sync + 'static {
+    /// Resolve `host` to its addresses.
     fn lookup(
         &self,
         host: String,
@@ -135,10 +138,12 @@ impl std::fmt::Debug for Guard {
 }
 
 impl Guard {
+    /// A guard with the system resolver.
     pub fn new(policy: GuardPolicy) -> Self {
         Self::with_lookup(policy, Arc::new(SystemLookup))
     }
 
+    /// A guard whose lookups go through `lookup` (tests map names to any address).
     pub fn with_lookup(policy: GuardPolicy, lookup: Arc<dyn Lookup>) -> Self {
         Guard {
             policy: Arc::new(policy),
@@ -146,6 +151,7 @@ impl Guard {
         }
     }
 
+    /// The policy it enforces.
     pub fn policy(&self) -> &GuardPolicy {
         &self.policy
     }

@@ -5,6 +5,8 @@
 //! connection goes to exactly the addresses that were checked. The [`Fetcher`] follows
 //! redirects by hand, caps the body while streaming it, and recognises anti-bot answers.
 
+#![forbid(unsafe_code)]
+
 mod block;
 mod fetcher;
 mod guard;

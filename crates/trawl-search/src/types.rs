@@ -1,4 +1,5 @@
-//! The request a caller makes and the answer it gets back (DESIGN.md "Contracts").
+//! The request a caller makes and the answer it gets back (the `search` data of the
+//! Envelope: field names are the JSON contract).
 
 use serde::{Deserialize, Serialize};
 

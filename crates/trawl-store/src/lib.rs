@@ -27,6 +27,8 @@
 //! # Ok(()) }
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod error;
 mod sqlite;
 mod types;

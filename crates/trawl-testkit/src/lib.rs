@@ -4,6 +4,8 @@
 //! Plain std threads and blocking sockets, written by hand: the tests need byte-level
 //! control (hangs, trickles, endless bodies, raw headers) that framework servers hide.
 
+#![forbid(unsafe_code)]
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -16,21 +18,29 @@ use std::time::Duration;
 pub enum Reply {
     /// A complete response.
     Full {
+        /// HTTP status code.
         status: u16,
+        /// Response headers, in order.
         headers: Vec<(String, String)>,
+        /// The whole body (sent with `Content-Length`).
         body: Vec<u8>,
     },
     /// Accept the request, then never answer (until the client goes away).
     Hang,
     /// Headers, then `chunk` repeated forever (chunked encoding) until the client closes.
     Endless {
+        /// `Content-Type` of the stream.
         content_type: String,
+        /// What is sent again and again.
         chunk: Vec<u8>,
     },
     /// Headers, then the body one piece at a time with a pause between pieces.
     Trickle {
+        /// The whole body (its length is announced up front).
         body: Vec<u8>,
+        /// Bytes per piece.
         piece: usize,
+        /// Pause before each piece.
         pause: Duration,
     },
     /// Bytes written as they are, then the connection is closed.
@@ -40,6 +50,7 @@ pub enum Reply {
 }
 
 impl Reply {
+    /// 200 with `content_type` and `body`.
     pub fn ok(content_type: &str, body: impl Into<Vec<u8>>) -> Self {
         Reply::Full {
             status: 200,
@@ -48,10 +59,12 @@ impl Reply {
         }
     }
 
+    /// 200 HTML (UTF-8).
     pub fn html(body: impl Into<Vec<u8>>) -> Self {
         Self::ok("text/html; charset=utf-8", body)
     }
 
+    /// `status` with an HTML body.
     pub fn status(status: u16, body: impl Into<Vec<u8>>) -> Self {
         Reply::Full {
             status,
@@ -60,6 +73,7 @@ impl Reply {
         }
     }
 
+    /// A redirect (`status` 301/302/303/307/308) to `location`.
     pub fn redirect(status: u16, location: &str) -> Self {
         Reply::Full {
             status,
@@ -80,8 +94,11 @@ impl Reply {
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
 pub struct Seen {
+    /// Request method (`GET`, `POST`, …).
     pub method: String,
+    /// Path including the query string.
     pub path: String,
+    /// Request headers (names lower-cased).
     pub headers: HashMap<String, String>,
 }
 
@@ -152,6 +169,7 @@ impl TestServer {
         self
     }
 
+    /// The address the server listens on.
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
@@ -161,6 +179,7 @@ impl TestServer {
         format!("http://{}", self.addr)
     }
 
+    /// `base()` followed by `path`.
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base(), path)
     }
@@ -175,6 +194,8 @@ impl TestServer {
         self.seen().iter().filter(|s| s.path == path).count()
     }
 
+    /// Body bytes written so far by `Endless` and `Trickle` replies (how much was sent
+    /// before the client stopped reading).
     pub fn body_bytes_sent(&self) -> u64 {
         self.shared.body_bytes_sent.load(Ordering::SeqCst)
     }
@@ -410,6 +431,7 @@ pub mod ssrf {
     pub struct Case {
         /// What it tries (`v4`, `v6`, `spelling`, `userinfo`, `scheme`, `name`).
         pub class: &'static str,
+        /// The URL to refuse.
         pub url: String,
         /// The host is one of [`NAMES`]: only a test lookup knows it (no real DNS).
         pub fake_dns: bool,

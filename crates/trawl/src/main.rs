@@ -1,6 +1,8 @@
 //! The `trawl` binary: parses the command line, resolves settings, runs one command, and
 //! turns its outcome into an exit status (0 ok, 1 request-level error, 2 bad usage).
 
+#![forbid(unsafe_code)]
+
 mod cli;
 mod commands;
 mod context;

@@ -44,7 +44,9 @@ pub struct AgentConfig {
     pub offline: bool,
     /// Always ask the engines, never the search cache.
     pub bypass_search_cache: bool,
+    /// How long one hosted reader may take.
     pub reader_timeout: Duration,
+    /// Extraction options for every read.
     pub extract: ExtractOptions,
 }
 
@@ -90,6 +92,8 @@ fn invalid(field: &str, why: impl std::fmt::Display) -> TrawlError {
 }
 
 impl Agent {
+    /// Tools over the given fetcher, store, search router and fallback readers (those that
+    /// cannot be used, for want of a key, are dropped). `http` is the client for the readers.
     pub fn new(
         fetcher: Fetcher,
         store: SharedStore,
@@ -108,14 +112,17 @@ impl Agent {
         }
     }
 
+    /// The store reads are kept in.
     pub fn store(&self) -> &SharedStore {
         &self.store
     }
 
+    /// The search router behind `web_search`, `arxiv` and `github`.
     pub fn router(&self) -> &Router {
         &self.router
     }
 
+    /// The guarded fetcher behind `web_fetch`.
     pub fn fetcher(&self) -> &Fetcher {
         &self.fetcher
     }

@@ -11,13 +11,18 @@ use url::Url;
 /// One hosted reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReaderKind {
+    /// Jina's reader (`r.jina.ai`); keyless, a key raises its limits.
     Jina,
+    /// Tavily's extract API; needs `TAVILY_API_KEY`.
     Tavily,
+    /// Firecrawl's scrape API; needs `FIRECRAWL_API_KEY`.
     Firecrawl,
+    /// Exa's contents API; needs `EXA_API_KEY`.
     Exa,
 }
 
 impl ReaderKind {
+    /// Every reader, in the default fallback order.
     pub const ALL: [ReaderKind; 4] = [
         ReaderKind::Jina,
         ReaderKind::Tavily,
@@ -25,6 +30,7 @@ impl ReaderKind {
         ReaderKind::Exa,
     ];
 
+    /// The reader's name in `TRAWL_READERS`, the config file and `attempts`.
     pub fn name(self) -> &'static str {
         match self {
             ReaderKind::Jina => "jina",
@@ -34,10 +40,12 @@ impl ReaderKind {
         }
     }
 
+    /// The reader named `s` (surrounding spaces ignored), if there is one.
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == s.trim())
     }
 
+    /// The base URL used when no override is set.
     pub fn default_base(self) -> &'static str {
         match self {
             ReaderKind::Jina => "https://r.jina.ai/",
@@ -62,10 +70,12 @@ impl ReaderKind {
         format!("TRAWL_READER_{}_URL", self.name().to_ascii_uppercase())
     }
 
+    /// Whether it can only be asked with a key.
     pub fn needs_key(self) -> bool {
         !matches!(self, ReaderKind::Jina)
     }
 
+    /// How a document it produced records its source.
     pub fn fetched_via(self) -> FetchedVia {
         match self {
             ReaderKind::Jina => FetchedVia::Jina,
@@ -79,8 +89,11 @@ impl ReaderKind {
 /// A configured reader: where it lives and its keys.
 #[derive(Clone)]
 pub struct ReaderConfig {
+    /// Which reader this is.
     pub kind: ReaderKind,
+    /// Its base URL (the default or an override).
     pub base: Url,
+    /// Its keys, tried in order; empty for a keyless reader.
     pub keys: Vec<String>,
 }
 
@@ -104,8 +117,11 @@ impl ReaderConfig {
 /// What a reader returned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReaderPage {
+    /// The page's title, when the reader gave one.
     pub title: Option<String>,
+    /// The page's content as Markdown.
     pub markdown: String,
+    /// The URL the reader ended up reading, when it says.
     pub final_url: Option<String>,
 }
 

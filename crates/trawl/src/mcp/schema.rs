@@ -1,8 +1,8 @@
 //! Output schemas of the tools whose answer type has no `JsonSchema` derive.
 //!
 //! `web_search`, `arxiv` and `github` answer with `trawl_search::SearchData`, which lives in
-//! a crate without schemars; its schema is written out here from the contract
-//! (DESIGN.md, "search data"). It lists every field the type writes and requires only the
+//! a crate without schemars; its schema is written out here from the JSON contract (the
+//! `search` data of the Envelope). It lists every field the type writes and requires only the
 //! ones always written, so new optional fields don't break clients that validate.
 
 use std::sync::{Arc, LazyLock};
