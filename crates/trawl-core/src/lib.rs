@@ -2,12 +2,14 @@
 //!
 //! The [`Envelope`] wraps every answer (CLI `--json`, MCP, library), [`ErrorCode`] is the
 //! stable list of error codes, [`Document`] is what a read produces, and [`handle`] turns a
-//! URL into the short, stable name an agent uses to come back to it. No I/O lives here.
+//! URL into the short, stable name an agent uses to come back to it; [`vars`] names and documents
+//! every environment variable trawl reads, with how far each is trusted. No I/O lives here.
 
 mod canonical;
 mod document;
 mod envelope;
 mod handle;
+pub mod vars;
 
 pub use canonical::{canonical_url, is_tracking_param, unwrap_redirect};
 pub use document::{Attempt, Document, FetchedVia, PageType};

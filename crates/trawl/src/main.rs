@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod context;
+mod dotenv;
 mod mcp;
 mod output;
 mod reader;
@@ -17,9 +18,6 @@ use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {
-    // `.env` sits between the config file and the real environment: dotenvy never
-    // overrides a variable that is already set.
-    let _ = dotenvy::dotenv();
     let cli = Cli::parse();
     let code = run(cli);
     std::process::exit(code);
@@ -38,6 +36,7 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
             CacheCommand::Stats(f) | CacheCommand::Clear(f) | CacheCommand::Prune(f),
         ) => (f.json, NetArgs::default()),
         Command::Config(ConfigCommand::Show(f)) => (f.json, NetArgs::default()),
+        Command::Config(ConfigCommand::Vars) => (false, NetArgs::default()),
         Command::Mcp(a) => (false, a.net.clone()),
         Command::Serve(a) => (false, a.net.clone()),
     }
@@ -45,8 +44,15 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
 
 fn run(cli: Cli) -> i32 {
     let (json, net) = json_and_net(&cli.command);
+    // Only the working directory's own `.env`, and only its API keys (see `dotenv`).
+    let dotenv = std::env::current_dir()
+        .map(|dir| dotenv::load(&dir))
+        .unwrap_or_default();
+    for line in &dotenv.ignored {
+        eprintln!("{}", line.warning());
+    }
     let settings = match settings::load_file(cli.config.as_deref()).and_then(|(path, file)| {
-        Settings::resolve(path, file, &ProcessEnv, &net, cli.store.as_deref())
+        Settings::resolve(path, file, &dotenv, &ProcessEnv, &net, cli.store.as_deref())
     }) {
         Ok(s) => s,
         Err(err) => return report_error(&err, json, Meta::default()),
@@ -70,6 +76,7 @@ fn run(cli: Cli) -> i32 {
         Command::Open(args) => runtime.block_on(commands::open(args, &settings)),
         Command::Cache(cmd) => runtime.block_on(commands::cache(cmd, &settings)),
         Command::Config(ConfigCommand::Show(f)) => commands::config_show(&settings, f.json),
+        Command::Config(ConfigCommand::Vars) => commands::config_vars(),
         Command::Mcp(args) => runtime.block_on(commands::mcp(args, &settings)),
         Command::Serve(args) => runtime.block_on(commands::serve(args, &settings)),
     }

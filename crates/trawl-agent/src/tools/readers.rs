@@ -59,7 +59,7 @@ impl ReaderKind {
 
     /// `TRAWL_READER_<NAME>_URL` overrides the base (tests, self-hosted mirrors).
     pub fn url_var(self) -> String {
-        format!("TRAWL_READER_{}_URL", self.name().to_ascii_uppercase())
+        trawl_core::vars::reader_url(self.name())
     }
 
     pub fn needs_key(self) -> bool {
