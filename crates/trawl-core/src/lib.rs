@@ -11,7 +11,9 @@ mod envelope;
 mod handle;
 pub mod vars;
 
-pub use canonical::{canonical_url, is_tracking_param, unwrap_redirect};
+pub use canonical::{
+    canonical_url, credential_params, is_credential_param, is_tracking_param, unwrap_redirect,
+};
 pub use document::{Attempt, Document, FetchedVia, PageType};
 pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta, TrawlError};
 pub use handle::{handle_for_url, is_valid_handle};

@@ -85,7 +85,13 @@ pub fn readers(settings: &Settings) -> Result<Vec<ReaderConfig>, TrawlError> {
                     .collect()
             })
             .unwrap_or_default();
-        out.push(ReaderConfig { kind, base, keys });
+        let mut reader = ReaderConfig::new(kind, base, keys);
+        reader.share_query_secrets = settings
+            .readers_query_secrets
+            .value
+            .iter()
+            .any(|r| r == kind.name());
+        out.push(reader);
     }
     Ok(out)
 }
