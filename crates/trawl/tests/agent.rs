@@ -491,3 +491,40 @@ fn query_secrets_reach_a_reader_only_when_opted_in() {
     assert_eq!(asked(&web), 1, "the opted-in reader was not asked");
     assert_eq!(r.json()["data"]["fetched_via"], "jina");
 }
+
+/// `--find` with no letter or digit is a bad argument, not an internal error.
+#[test]
+fn open_find_without_words_is_invalid_input() {
+    let dir = temp_dir();
+    for find in ["\"", "--", " * "] {
+        let r = run(trawl(&dir)
+            .args(["open", "example.com~0123456789ab", "--json"])
+            .arg(format!("--find={find}"))
+            .env("TRAWL_STORE", dir.join("s.db")));
+        assert_eq!(r.code, 2, "{find:?}: {}", r.stdout);
+        assert_eq!(r.json()["error"]["code"], "invalid_input", "{find:?}");
+        assert!(r.stdout.contains("find"), "names the field: {}", r.stdout);
+    }
+}
+
+/// A failed read in human mode says its error once, on stderr, and nothing on stdout.
+#[test]
+fn a_failed_read_prints_its_error_once() {
+    let dir = temp_dir();
+    let site = TestServer::start();
+    site.route(
+        "/gone",
+        Reply::status(404, "<html><body>Not here</body></html>"),
+    );
+    let r = run(trawl(&dir)
+        .args(["read", &site.url("/gone"), "--allow-host", "127.0.0.1"])
+        .env("TRAWL_STORE", dir.join("s.db")));
+    assert_ne!(r.code, 0);
+    assert!(!r.stdout.contains("error"), "stdout: {}", r.stdout);
+    assert_eq!(
+        r.stderr.matches("error[").count(),
+        1,
+        "stderr: {}",
+        r.stderr
+    );
+}
