@@ -105,6 +105,9 @@ pub struct Settings {
     pub url_overrides: BTreeMap<String, Setting<String>>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
+    /// The variables of `trawl_core::vars` set in the environment, with their trust class
+    /// (names only: values are shown above, masked where secret).
+    pub environment: BTreeMap<String, &'static str>,
     /// Lines of `.env` that were not used, with the reason.
     pub ignored: Vec<IgnoredLine>,
     /// Read by the engines and readers that need keys, through [`Settings::secret`].
@@ -375,6 +378,11 @@ impl Settings {
             ),
             url_overrides,
             keys,
+            environment: env
+                .vars()
+                .into_iter()
+                .filter_map(|(name, _)| vars::lookup(&name).map(|v| (name, v.trust.as_str())))
+                .collect(),
             ignored: dotenv.ignored.clone(),
             secret_values: secrets.into_iter().map(|(k, s)| (k, s.value)).collect(),
             search_env,

@@ -107,6 +107,14 @@ fn config_show_names_the_layers_and_the_ignored_lines() {
         "not trawl's business"
     );
     assert!(!r.stdout.contains(KEY) && !r.stderr.contains(KEY));
+    let r = run(trawl(&dir)
+        .args(["config", "show", "--json"])
+        .env("TRAWL_TIMEOUT", "9")
+        .env("TAVILY_API_KEY", "tvly-env-key-98765"));
+    let env = &r.json()["data"]["environment"];
+    assert_eq!(env["TRAWL_TIMEOUT"], "setting", "{env}");
+    assert_eq!(env["TAVILY_API_KEY"], "api key", "{env}");
+    assert!(!r.stdout.contains("tvly-env-key-98765"));
     // The human form shows the same.
     let r = run(trawl(&dir).args(["config", "show"]));
     assert!(r.stdout.contains("BRAVE_API_KEY = ") && r.stdout.contains("# dotenv"));

@@ -3,8 +3,9 @@ use trawl_core::{Envelope, Meta, vars};
 use crate::output::print_json;
 use crate::settings::Settings;
 
-/// `trawl config show`: the effective settings with their layers, secrets masked, and the
-/// `.env` lines that were ignored.
+/// `trawl config show`: the effective settings with their layers, secrets masked, the
+/// variables of `trawl_core::vars` set in the environment (by trust class), and the `.env`
+/// lines that were ignored.
 pub fn config_show(settings: &Settings, json: bool) -> i32 {
     let shown = settings.redacted_json();
     if json {
@@ -24,7 +25,7 @@ pub fn config_show(settings: &Settings, json: bool) -> i32 {
     };
     for (name, entry) in map {
         match name.as_str() {
-            "config_file" | "dotenv_file" | "ignored" => {}
+            "config_file" | "dotenv_file" | "ignored" | "environment" => {}
             // Maps of settings by variable name.
             "keys" | "url_overrides" => {
                 for (var, setting) in entry.as_object().into_iter().flatten() {
@@ -33,6 +34,9 @@ pub fn config_show(settings: &Settings, json: bool) -> i32 {
             }
             _ => print_setting(name, entry),
         }
+    }
+    for (name, trust) in &settings.environment {
+        println!("# environment: {name} ({trust})");
     }
     for line in &settings.ignored {
         println!(
