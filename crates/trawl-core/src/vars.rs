@@ -1,7 +1,7 @@
 //! Every environment variable trawl reads: its name, what it is for, and how far it is
 //! trusted. Code reads variables through these names only (a test checks that no other
 //! `TRAWL_…` literal exists), `trawl config show` and the README's table are built from
-//! [`ALL`], and the settings use [`Trust`] to decide what a `.env` file may set.
+//! [`all`], and the settings use [`Trust`] to decide what a `.env` file may set.
 
 /// How far a variable is trusted, which decides the layers it may come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,7 +56,7 @@ pub const PREFIX: &str = "TRAWL_";
 
 macro_rules! vars {
     ($( $(#[$m:meta])* $ident:ident = $name:literal, $trust:ident, $doc:literal; )*) => {
-        $( $(#[$m])* pub const $ident: &str = $name; )*
+        $( $(#[$m])* #[doc = $doc] pub const $ident: &str = $name; )*
         /// Every variable with a fixed name, in the order the README lists them.
         const FIXED: &[Var] = &[ $( Var { name: $name, trust: Trust::$trust, doc: $doc }, )* ];
     };
