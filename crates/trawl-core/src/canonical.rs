@@ -66,6 +66,55 @@ pub fn is_tracking_param(name: &str) -> bool {
         || TRACKING_PARAMS.contains(&lower.as_str())
 }
 
+/// Words that make a query parameter a credential when they are one of its name's parts.
+const CREDENTIAL_WORDS: &[&str] = &[
+    "key",
+    "apikey",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "sig",
+    "signature",
+    "auth",
+    "credential",
+    "credentials",
+    "session",
+    "sessionid",
+    "sid",
+    "jwt",
+    "otp",
+];
+
+/// Whether a query parameter looks like it carries a credential: one of the parts of its
+/// name (split at `_`, `-`, `.` and lower-to-upper case changes) is a credential word, so
+/// `api_key`, `accessToken` and `X-Amz-Signature` are, and `keyword` or `monkey` are not.
+pub fn is_credential_param(name: &str) -> bool {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if matches!(c, '_' | '-' | '.' | '[' | ']') || (c.is_uppercase() && prev_lower) {
+            parts.push(std::mem::take(&mut current));
+        }
+        if c.is_alphanumeric() {
+            current.extend(c.to_lowercase());
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    parts.push(current);
+    parts.iter().any(|p| CREDENTIAL_WORDS.contains(&p.as_str()))
+}
+
+/// The names of `url`'s query parameters that look like credentials.
+pub fn credential_params(url: &Url) -> Vec<String> {
+    url.query_pairs()
+        .map(|(k, _)| k.into_owned())
+        .filter(|k| is_credential_param(k))
+        .collect()
+}
+
 /// The target of a search engine's redirect wrapper, if `url` is one:
 /// DuckDuckGo `duckduckgo.com/l/?uddg=<pct>`, Yahoo `…/RU=<pct>/RK=…`,
 /// Bing `bing.com/ck/a?…&u=a1<base64url>` and Google `/url?q=<pct>`.
@@ -377,5 +426,30 @@ mod tests {
             let once = c(s);
             assert_eq!(c(&once), once);
         }
+    }
+
+    #[test]
+    fn credential_params_by_name_parts() {
+        for name in [
+            "api_key",
+            "apiKey",
+            "key",
+            "token",
+            "access_token",
+            "X-Amz-Signature",
+            "sig",
+            "client_secret",
+            "password",
+            "sessionid",
+        ] {
+            assert!(is_credential_param(name), "{name}");
+        }
+        for name in [
+            "q", "keyword", "keywords", "monkey", "design", "page", "sort",
+        ] {
+            assert!(!is_credential_param(name), "{name}");
+        }
+        let url = Url::parse("https://e.com/a?q=x&api_key=1&token=2&keyword=k").unwrap();
+        assert_eq!(credential_params(&url), ["api_key", "token"]);
     }
 }

@@ -3,7 +3,8 @@
 //! The [`Envelope`] wraps every answer (CLI `--json`, MCP, library), [`ErrorCode`] is the
 //! stable list of error codes, [`Document`] is what a read produces, and
 //! [`handle_for_url`] turns a URL into the short, stable name an agent uses to come back to
-//! it. No I/O lives here.
+//! it; [`vars`] names and documents every environment variable trawl reads, with how far
+//! each is trusted. No I/O lives here.
 
 #![forbid(unsafe_code)]
 
@@ -11,8 +12,11 @@ mod canonical;
 mod document;
 mod envelope;
 mod handle;
+pub mod vars;
 
-pub use canonical::{canonical_url, is_tracking_param, unwrap_redirect};
+pub use canonical::{
+    canonical_url, credential_params, is_credential_param, is_tracking_param, unwrap_redirect,
+};
 pub use document::{Attempt, Document, FetchedVia, PageType};
 pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta, TrawlError};
 pub use handle::{handle_for_url, is_valid_handle};

@@ -164,7 +164,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selectio
     };
     top = climb(dom, &score, &scored, &dropped, top);
     let top_id = top as NodeId;
-    if let Some(needle) = std::env::var_os("TRAWL_EXTRACT_DEBUG_FIND") {
+    if let Some(needle) = std::env::var_os(trawl_core::vars::EXTRACT_DEBUG_FIND) {
         let needle = needle.to_string_lossy();
         if let Some(t) = (0..n).find(|&i| {
             dom.nodes[i].kind == Kind::Text && dom.text(i as NodeId).contains(needle.as_ref())
@@ -184,7 +184,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selectio
             }
         }
     }
-    if std::env::var_os("TRAWL_EXTRACT_DEBUG").is_some() {
+    if std::env::var_os(trawl_core::vars::EXTRACT_DEBUG).is_some() {
         let describe = |i: usize| {
             format!(
                 "{:?}.{} score={:.1} text={} link={}",

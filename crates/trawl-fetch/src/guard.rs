@@ -272,6 +272,70 @@ impl Guard {
     }
 }
 
+/// Name suffixes that only mean something inside one network.
+const INTERNAL_SUFFIXES: &[&str] = &[
+    "localhost",
+    "local",
+    "internal",
+    "intranet",
+    "lan",
+    "home.arpa",
+    "corp",
+    "localdomain",
+    "test",
+    "invalid",
+];
+
+impl Guard {
+    /// Whether `url` may be named to a third party, such as a hosted reader: its host must
+    /// be a public name that resolves only to public addresses, and not one the user
+    /// opened with `--allow-host`. `allow_private_hosts` and the allow-list open hosts to
+    /// trawl, never to others, so both count against sharing here. With `resolve` false
+    /// (a proxy resolves names), a name is judged without DNS.
+    pub async fn check_shareable(&self, url: &Url, resolve: bool) -> Result<(), String> {
+        let public_ip = |ip: IpAddr| -> Result<(), String> {
+            if self.policy.ip_allowed(ip) {
+                return Err(format!("{ip} is opened with --allow-host"));
+            }
+            match non_public_reason(ip) {
+                Some(why) => Err(format!("{ip} is {why}")),
+                None => Ok(()),
+            }
+        };
+        let name = match url.host() {
+            None => return Err("the URL has no host".to_owned()),
+            Some(Host::Ipv4(ip)) => return public_ip(IpAddr::V4(ip)),
+            Some(Host::Ipv6(ip)) => return public_ip(IpAddr::V6(ip)),
+            Some(Host::Domain(name)) => name.trim_end_matches('.').to_ascii_lowercase(),
+        };
+        if self.policy.name_allowed(&name) {
+            return Err(format!("{name} is opened with --allow-host"));
+        }
+        let internal = !name.contains('.')
+            || INTERNAL_SUFFIXES
+                .iter()
+                .any(|s| name == *s || name.ends_with(&format!(".{s}")));
+        if internal {
+            return Err(format!("{name} is a local or internal name"));
+        }
+        if !resolve {
+            return Ok(());
+        }
+        let addrs = self
+            .lookup
+            .lookup(name.clone())
+            .await
+            .map_err(|_| format!("{name} does not resolve"))?;
+        if addrs.is_empty() {
+            return Err(format!("{name} does not resolve"));
+        }
+        for ip in addrs {
+            public_ip(ip).map_err(|why| format!("{name} resolves to {why}"))?;
+        }
+        Ok(())
+    }
+}
+
 /// The authority part of an absolute URL as written (`user@host:port`), if any.
 fn raw_authority(raw: &str) -> Option<&str> {
     let (_, rest) = raw.split_once("://").or_else(|| {

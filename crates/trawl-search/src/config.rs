@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use trawl_core::vars;
 use url::Url;
 
 use crate::engine::Engine;
@@ -91,21 +92,21 @@ impl SearchConfig {
         let vars: BTreeMap<String, String> = vars.into_iter().collect();
         let mut cfg = Self::default();
         if let Some(ms) = vars
-            .get("TRAWL_SEARCH_TIMEOUT_MS")
+            .get(vars::SEARCH_TIMEOUT_MS)
             .and_then(|v| v.parse::<u64>().ok())
         {
             cfg.timeout = Duration::from_millis(ms);
         }
-        if let Some(ua) = vars.get("TRAWL_USER_AGENT").filter(|v| !v.is_empty()) {
+        if let Some(ua) = vars.get(vars::USER_AGENT).filter(|v| !v.is_empty()) {
             cfg.user_agent = ua.clone();
         }
         cfg.tavily_keyless = vars
-            .get("TRAWL_TAVILY_KEYLESS")
+            .get(vars::TAVILY_KEYLESS)
             .is_some_and(|v| matches!(v.as_str(), "1" | "true" | "yes"));
         for engine in crate::engines::all() {
             let name = engine.name();
             let mut s = EngineSettings::default();
-            let var = format!("TRAWL_{}_URL", name.to_ascii_uppercase());
+            let var = vars::engine_url(name);
             if let Some(u) = vars.get(&var).and_then(|v| Url::parse(v.trim()).ok()) {
                 s.base = Some(u);
             }

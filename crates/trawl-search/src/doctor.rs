@@ -89,7 +89,7 @@ impl Router {
 
 /// One line saying what a failed outcome most likely means and what to do.
 pub fn hint(o: &EngineOutcome, key_env: Option<&str>) -> Option<String> {
-    let env_var = format!("TRAWL_{}_URL", o.engine.to_ascii_uppercase());
+    let env_var = trawl_core::vars::engine_url(&o.engine);
     let key = key_env.unwrap_or("its key variable");
     let h = match o.outcome {
         OutcomeKind::Ok => return None,

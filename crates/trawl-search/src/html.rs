@@ -59,8 +59,41 @@ pub fn strip_tags(fragment: &str) -> String {
         return clean_text(fragment);
     }
     let frag = Html::parse_fragment(fragment);
-    clean_text(&frag.root_element().text().collect::<String>())
+    // Block elements separate words: `a.<p>b` is "a. b", never "a.b".
+    let mut text = String::with_capacity(fragment.len());
+    for node in frag.root_element().descendants() {
+        match node.value() {
+            scraper::Node::Text(t) => text.push_str(t),
+            scraper::Node::Element(e) if BLOCK_TAGS.contains(&e.name()) => text.push(' '),
+            _ => {}
+        }
+    }
+    clean_text(&text)
 }
+
+/// Elements whose start begins a new line of text.
+const BLOCK_TAGS: &[&str] = &[
+    "p",
+    "br",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "pre",
+    "blockquote",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "tr",
+    "td",
+    "th",
+    "hr",
+    "dd",
+    "dt",
+];
 
 /// Generic captcha and anti-bot markers (ENGINES.md §1.1), checked on pages that gave no
 /// results so that a block is not reported as "no results".
@@ -74,6 +107,8 @@ const BLOCK_MARKERS: &[&str] = &[
     ".CheckboxCaptcha",
     ".AdvancedCaptcha",
     "form[action*='captcha']",
+    // ALTCHA proof-of-work captcha (Mojeek): `<altcha-widget challengeurl=…>`.
+    "altcha-widget",
 ];
 
 const BLOCK_PHRASES: &[&str] = &[
@@ -107,6 +142,9 @@ pub(crate) fn check_blocked(doc: &Html) -> Result<(), ParseError> {
         .map(text_of)
         .unwrap_or_default()
         .to_lowercase();
+    if title.trim() == "captcha" {
+        return Err(ParseError::Blocked("the page is titled \"Captcha\"".into()));
+    }
     for p in BLOCK_PHRASES {
         if title.contains(p) || (body.len() < 5000 && body.contains(p)) {
             return Err(ParseError::Blocked(format!("page says \"{p}\"")));

@@ -28,6 +28,7 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
+use trawl_core::vars;
 use trawl_testkit::{Reply, TestServer};
 
 type Client = RunningService<RoleClient, ()>;
@@ -51,7 +52,7 @@ fn article(n: usize) -> String {
 }
 
 fn trawl_bin() -> PathBuf {
-    if let Ok(p) = std::env::var("TRAWL_BIN") {
+    if let Ok(p) = std::env::var(vars::BIN) {
         return p.into();
     }
     let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target");
@@ -195,10 +196,10 @@ async fn main() {
         ("XDG_CONFIG_HOME", dir.join(".config").display().to_string()),
         ("XDG_CACHE_HOME", dir.join(".cache").display().to_string()),
         ("PATH", std::env::var("PATH").unwrap_or_default()),
-        ("TRAWL_STORE", dir.join("store.db").display().to_string()),
-        ("TRAWL_ALLOW_HOSTS", "127.0.0.1".into()),
-        ("TRAWL_READERS", "none".into()),
-        ("TRAWL_SEARXNG_URL", engine.base()),
+        (vars::STORE, dir.join("store.db").display().to_string()),
+        (vars::ALLOW_HOSTS, "127.0.0.1".into()),
+        (vars::READERS, "none".into()),
+        (vars::SEARXNG_URL, engine.base()),
     ] {
         env.insert(k.to_owned(), v);
     }

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use trawl_core::vars;
 
 /// trawl: web search and page reading for AI agents, in one binary.
 #[derive(Debug, Parser)]
@@ -12,7 +13,7 @@ pub struct Cli {
     pub command: Command,
 
     /// Config file (default: ~/.config/trawl/config.toml).
-    #[arg(long, global = true, env = "TRAWL_CONFIG", value_name = "PATH")]
+    #[arg(long, global = true, env = vars::CONFIG, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
     /// Store file (default: ~/.cache/trawl/trawl.db; `:memory:` keeps nothing); also TRAWL_STORE.
@@ -84,9 +85,12 @@ pub struct OpenArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
-    /// Print the effective configuration (defaults < config file < .env < environment),
-    /// with secrets masked.
+    /// Print the effective configuration (defaults < config file < .env (API keys only) <
+    /// environment < flags), each value with its layer, secrets masked, and the `.env`
+    /// lines that were ignored.
     Show(JsonFlag),
+    /// Print every environment variable trawl reads, with its trust class (Markdown).
+    Vars,
 }
 
 #[derive(Debug, Args)]

@@ -9,7 +9,7 @@ use trawl_search::{Router, SearchConfig};
 use trawl_store::{SharedStore, SqliteStore, StoreConfig};
 use url::Url;
 
-use crate::settings::{SECRET_VARS, Settings};
+use crate::settings::Settings;
 
 /// Open the store named by the settings (creating its directory).
 pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
@@ -54,20 +54,14 @@ pub fn service_client(settings: &Settings) -> Result<reqwest::Client, TrawlError
         .map_err(|e| TrawlError::internal(format!("could not build HTTP client: {e}")))
 }
 
-/// Search settings from the environment, plus keys given in the config file.
+/// Search settings: the environment's search variables and base-URL overrides, and the keys.
 pub fn search_config(settings: &Settings) -> SearchConfig {
-    let mut vars: Vec<(String, String)> = std::env::vars().collect();
-    for name in SECRET_VARS {
-        if std::env::var(name).is_err()
-            && let Some(v) = settings.secret(name)
-        {
-            vars.push(((*name).to_owned(), v.to_owned()));
-        }
-    }
-    SearchConfig::from_vars(vars)
+    SearchConfig::from_vars(settings.search_vars())
 }
 
-/// The fallback readers named by the settings, with their bases and keys.
+/// The fallback readers named by the settings, with their bases and keys. A base comes
+/// from the environment only (never a `.env`), so a key goes to its reader's own host
+/// unless the user moved it.
 pub fn readers(settings: &Settings) -> Result<Vec<ReaderConfig>, TrawlError> {
     let mut out = Vec::new();
     for name in &settings.readers.value {
@@ -77,10 +71,10 @@ pub fn readers(settings: &Settings) -> Result<Vec<ReaderConfig>, TrawlError> {
         let kind = ReaderKind::parse(name).ok_or_else(|| {
             TrawlError::invalid_input(format!("readers: unknown reader {name:?}"))
         })?;
-        let base = match std::env::var(kind.url_var()) {
-            Ok(v) if !v.trim().is_empty() => Url::parse(v.trim())
+        let base = match settings.url_override(&kind.url_var()) {
+            Some(v) => Url::parse(v)
                 .map_err(|e| TrawlError::invalid_input(format!("{}: {e}", kind.url_var())))?,
-            _ => Url::parse(kind.default_base()).expect("static URL"),
+            None => Url::parse(kind.default_base()).expect("static URL"),
         };
         let keys = settings
             .secret(kind.key_var())
@@ -91,7 +85,13 @@ pub fn readers(settings: &Settings) -> Result<Vec<ReaderConfig>, TrawlError> {
                     .collect()
             })
             .unwrap_or_default();
-        out.push(ReaderConfig { kind, base, keys });
+        let mut reader = ReaderConfig::new(kind, base, keys);
+        reader.share_query_secrets = settings
+            .readers_query_secrets
+            .value
+            .iter()
+            .any(|r| r == kind.name());
+        out.push(reader);
     }
     Ok(out)
 }

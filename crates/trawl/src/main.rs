@@ -6,6 +6,7 @@
 mod cli;
 mod commands;
 mod context;
+mod dotenv;
 mod mcp;
 mod output;
 mod reader;
@@ -19,9 +20,6 @@ use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {
-    // `.env` sits between the config file and the real environment: dotenvy never
-    // overrides a variable that is already set.
-    let _ = dotenvy::dotenv();
     let cli = Cli::parse();
     let code = run(cli);
     std::process::exit(code);
@@ -40,6 +38,7 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
             CacheCommand::Stats(f) | CacheCommand::Clear(f) | CacheCommand::Prune(f),
         ) => (f.json, NetArgs::default()),
         Command::Config(ConfigCommand::Show(f)) => (f.json, NetArgs::default()),
+        Command::Config(ConfigCommand::Vars) => (false, NetArgs::default()),
         Command::Mcp(a) => (false, a.net.clone()),
         Command::Serve(a) => (false, a.net.clone()),
     }
@@ -47,8 +46,15 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
 
 fn run(cli: Cli) -> i32 {
     let (json, net) = json_and_net(&cli.command);
+    // Only the working directory's own `.env`, and only its API keys (see `dotenv`).
+    let dotenv = std::env::current_dir()
+        .map(|dir| dotenv::load(&dir))
+        .unwrap_or_default();
+    for line in &dotenv.ignored {
+        eprintln!("{}", line.warning());
+    }
     let settings = match settings::load_file(cli.config.as_deref()).and_then(|(path, file)| {
-        Settings::resolve(path, file, &ProcessEnv, &net, cli.store.as_deref())
+        Settings::resolve(path, file, &dotenv, &ProcessEnv, &net, cli.store.as_deref())
     }) {
         Ok(s) => s,
         Err(err) => return report_error(&err, json, Meta::default()),
@@ -72,6 +78,7 @@ fn run(cli: Cli) -> i32 {
         Command::Open(args) => runtime.block_on(commands::open(args, &settings)),
         Command::Cache(cmd) => runtime.block_on(commands::cache(cmd, &settings)),
         Command::Config(ConfigCommand::Show(f)) => commands::config_show(&settings, f.json),
+        Command::Config(ConfigCommand::Vars) => commands::config_vars(),
         Command::Mcp(args) => runtime.block_on(commands::mcp(args, &settings)),
         Command::Serve(args) => runtime.block_on(commands::serve(args, &settings)),
     }

@@ -1,15 +1,23 @@
-//! Effective settings: embedded defaults < config file < `.env` < environment (`TRAWL_*`)
-//! < flags. Each layer only fills what the one above left unset.
+//! Effective settings, in layers: embedded defaults < config file < `.env` (API keys
+//! only) < environment < flags. Each layer only fills what the one above left unset.
+//!
+//! The config file, the real environment and flags are the user's own and may set
+//! anything. A `.env` may come with a cloned repository, so it never widens what trawl may
+//! reach or where it sends keys: [`crate::dotenv`] keeps only its API keys, and base-URL
+//! overrides (where a key goes) come from the environment only.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use trawl_agent::tools::ReaderKind;
 use trawl_core::TrawlError;
+use trawl_core::vars::{self, Trust};
 use trawl_fetch::{DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule};
 
 use crate::cli::NetArgs;
+use crate::dotenv::{DotEnv, IgnoredLine};
 
 /// The config file's shape (`~/.config/trawl/config.toml`); every field optional.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
@@ -24,8 +32,11 @@ pub struct FileConfig {
     pub user_agent: Option<String>,
     /// Store file; `:memory:` keeps nothing between runs.
     pub store: Option<String>,
-    /// Fallback readers, in order (`jina`, `tavily`, `firecrawl`, `exa`); empty = none.
+    /// Hosted fallback readers, in order (`jina`, `tavily`, `firecrawl`, `exa`, or `none`);
+    /// unset = the readers whose key is set in the environment or this file.
     pub readers: Option<Vec<String>>,
+    /// Readers that may receive URLs carrying credentials-like query parameters.
+    pub readers_query_secrets: Option<Vec<String>>,
     /// Reads shorter than this many characters try the fallback readers.
     pub min_chars: Option<usize>,
     /// Seconds a stored page stays fresh (then it is revalidated); 0 = forever.
@@ -39,29 +50,22 @@ pub struct FileConfig {
     pub keys: BTreeMap<String, String>,
 }
 
-/// Environment variables that hold secrets: masked wherever they are shown.
-pub const SECRET_VARS: &[&str] = &[
-    "BRAVE_API_KEY",
-    "TAVILY_API_KEY",
-    "EXA_API_KEY",
-    "SERPER_API_KEY",
-    "SERPAPI_API_KEY",
-    "JINA_API_KEY",
-    "FIRECRAWL_API_KEY",
-    "GITHUB_TOKEN",
-    "MARGINALIA_API_KEY",
-    "STACKEXCHANGE_KEY",
-    "TRAWL_TOKEN",
-];
-
 /// Where a value came from, for `config show`.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     Default,
     File,
+    Dotenv,
     Env,
     Flag,
+}
+
+impl Source {
+    /// Whether the layer is the user's own (not a `.env` that came with a directory).
+    pub fn trusted(self) -> bool {
+        self != Source::Dotenv
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -80,6 +84,8 @@ impl<T> Setting<T> {
 #[derive(Debug, Clone, Serialize)]
 pub struct Settings {
     pub config_file: Option<PathBuf>,
+    /// The `.env` read (API keys only), if any.
+    pub dotenv_file: Option<PathBuf>,
     pub timeout_secs: Setting<f64>,
     pub connect_timeout_secs: Setting<f64>,
     pub max_bytes: Setting<u64>,
@@ -89,28 +95,52 @@ pub struct Settings {
     pub user_agent: Setting<String>,
     pub store: Setting<Option<String>>,
     pub readers: Setting<Vec<String>>,
+    pub readers_query_secrets: Setting<Vec<String>>,
     pub min_chars: Setting<usize>,
     pub document_ttl_secs: Setting<f64>,
     pub search_ttl_secs: Setting<f64>,
     pub store_max_bytes: Setting<u64>,
+    /// Base-URL overrides (`TRAWL_<ENGINE>_URL`, `TRAWL_READER_<NAME>_URL`), from the
+    /// environment only.
+    pub url_overrides: BTreeMap<String, Setting<String>>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
+    /// The variables of `trawl_core::vars` set in the environment, with their trust class
+    /// (names only: values are shown above, masked where secret).
+    pub environment: BTreeMap<String, &'static str>,
+    /// Lines of `.env` that were not used, with the reason.
+    pub ignored: Vec<IgnoredLine>,
     /// Read by the engines and readers that need keys, through [`Settings::secret`].
     #[serde(skip)]
     secret_values: BTreeMap<String, String>,
+    /// The environment's search variables, passed on to the search router as they are.
+    #[serde(skip)]
+    search_env: Vec<(String, String)>,
 }
 
 /// Read-only view of the process environment (injectable for tests).
 pub trait Env {
+    /// The variable's value as set (possibly empty).
     fn var(&self, name: &str) -> Option<String>;
+    /// Every variable set.
+    fn vars(&self) -> Vec<(String, String)>;
 }
 
 pub struct ProcessEnv;
 
 impl Env for ProcessEnv {
     fn var(&self, name: &str) -> Option<String> {
-        std::env::var(name).ok().filter(|v| !v.is_empty())
+        std::env::var(name).ok()
     }
+
+    fn vars(&self) -> Vec<(String, String)> {
+        std::env::vars().collect()
+    }
+}
+
+/// A variable's value when it is set to something: empty counts as unset.
+fn set(env: &dyn Env, name: &str) -> Option<String> {
+    env.var(name).filter(|v| !v.trim().is_empty())
 }
 
 /// Mask a secret: keep a hint of its length, never its characters.
@@ -159,7 +189,7 @@ fn split_list(v: &str) -> Vec<String> {
 }
 
 fn parse_env<T: std::str::FromStr>(env: &dyn Env, name: &str) -> Result<Option<T>, TrawlError> {
-    match env.var(name) {
+    match set(env, name) {
         None => Ok(None),
         Some(v) => v.trim().parse().map(Some).map_err(|_| {
             TrawlError::invalid_input(format!("environment variable {name}={v:?} is not valid"))
@@ -168,7 +198,7 @@ fn parse_env<T: std::str::FromStr>(env: &dyn Env, name: &str) -> Result<Option<T
 }
 
 fn parse_bool(env: &dyn Env, name: &str) -> Result<Option<bool>, TrawlError> {
-    match env.var(name).map(|v| v.trim().to_ascii_lowercase()) {
+    match set(env, name).map(|v| v.trim().to_ascii_lowercase()) {
         None => Ok(None),
         Some(v) if matches!(v.as_str(), "1" | "true" | "yes" | "on") => Ok(Some(true)),
         Some(v) if matches!(v.as_str(), "0" | "false" | "no" | "off") => Ok(Some(false)),
@@ -191,106 +221,171 @@ fn layer<T>(flag: Option<T>, env: Option<T>, file: Option<T>, default: T) -> Set
     }
 }
 
+/// Secrets from the environment, the `.env` (API keys only) and the config file, in that
+/// order. An empty API key counts as unset; an empty trawl secret (`TRAWL_TOKEN=`) is kept
+/// so that what uses it refuses it, as it refuses an empty token file.
+fn resolve_secrets(
+    env: &dyn Env,
+    dotenv: &DotEnv,
+    file: &FileConfig,
+) -> BTreeMap<String, Setting<String>> {
+    let mut out = BTreeMap::new();
+    for name in vars::secrets() {
+        let keep_empty = vars::lookup(name).is_some_and(|v| v.trust == Trust::Secret);
+        let usable = |v: &String| keep_empty || !v.trim().is_empty();
+        let found = env
+            .var(name)
+            .filter(usable)
+            .map(|v| (v, Source::Env))
+            .or_else(|| dotenv.keys.get(name).map(|v| (v.clone(), Source::Dotenv)))
+            .or_else(|| {
+                file.keys
+                    .get(name)
+                    .filter(|v| usable(v))
+                    .map(|v| (v.clone(), Source::File))
+            });
+        if let Some((value, source)) = found {
+            out.insert(name.to_owned(), Setting::new(value, source));
+        }
+    }
+    out
+}
+
+/// The hosted readers used when the user did not list any: those whose key the user set
+/// (environment or config file). A key found only in a `.env` is used by a reader the
+/// user enabled, but does not enable one: that would send the URLs read to a third party
+/// on the word of a file the user may not have written.
+fn keyed_readers(secrets: &BTreeMap<String, Setting<String>>) -> Vec<String> {
+    ReaderKind::ALL
+        .into_iter()
+        .filter(|k| secrets.get(k.key_var()).is_some_and(|s| s.source.trusted()))
+        .map(|k| k.name().to_owned())
+        .collect()
+}
+
 impl Settings {
     pub fn resolve(
         config_file: Option<PathBuf>,
         file: FileConfig,
+        dotenv: &DotEnv,
         env: &dyn Env,
         net: &NetArgs,
         store_flag: Option<&str>,
     ) -> Result<Self, TrawlError> {
-        let env_hosts = env.var("TRAWL_ALLOW_HOSTS").map(|v| split_list(&v));
+        let env_hosts = set(env, vars::ALLOW_HOSTS).map(|v| split_list(&v));
         let flag_hosts = (!net.allow_hosts.is_empty()).then(|| net.allow_hosts.clone());
-        let mut keys = BTreeMap::new();
-        let mut secret_values = BTreeMap::new();
-        for name in SECRET_VARS {
-            let (value, source) = match (env.var(name), file.keys.get(*name)) {
-                (Some(v), _) => (v, Source::Env),
-                (None, Some(v)) if !v.is_empty() => (v.clone(), Source::File),
-                _ => continue,
-            };
-            keys.insert((*name).to_owned(), Setting::new(mask(&value), source));
-            secret_values.insert((*name).to_owned(), value);
-        }
+        let secrets = resolve_secrets(env, dotenv, &file);
+        let keys = secrets
+            .iter()
+            .map(|(name, s)| (name.clone(), Setting::new(mask(&s.value), s.source)))
+            .collect();
+        let readers = layer(
+            None,
+            set(env, vars::READERS).map(|v| split_list(&v)),
+            file.readers.clone(),
+            keyed_readers(&secrets),
+        );
+        let url_overrides = env
+            .vars()
+            .into_iter()
+            .filter(|(name, value)| vars::is_url_override(name) && !value.trim().is_empty())
+            .map(|(name, value)| (name, Setting::new(value.trim().to_owned(), Source::Env)))
+            .collect();
+        // Search reads its own variables; only the environment's reach it.
+        let search_env = env
+            .vars()
+            .into_iter()
+            .filter(|(name, _)| {
+                [
+                    vars::SEARCH_TIMEOUT_MS,
+                    vars::TAVILY_KEYLESS,
+                    vars::USER_AGENT,
+                ]
+                .contains(&name.as_str())
+            })
+            .collect();
         let settings = Settings {
             config_file,
+            dotenv_file: dotenv.path.clone(),
             timeout_secs: layer(
                 net.timeout,
-                parse_env(env, "TRAWL_TIMEOUT")?,
+                parse_env(env, vars::TIMEOUT)?,
                 file.timeout,
                 30.0,
             ),
             connect_timeout_secs: layer(
                 None,
-                parse_env(env, "TRAWL_CONNECT_TIMEOUT")?,
+                parse_env(env, vars::CONNECT_TIMEOUT)?,
                 file.connect_timeout,
                 10.0,
             ),
             max_bytes: layer(
                 net.max_bytes,
-                parse_env(env, "TRAWL_MAX_BYTES")?,
+                parse_env(env, vars::MAX_BYTES)?,
                 file.max_bytes,
                 DEFAULT_MAX_BYTES,
             ),
             proxy: layer(
                 net.proxy.clone().map(Some),
-                env.var("TRAWL_PROXY").map(Some),
+                set(env, vars::PROXY).map(Some),
                 file.proxy.clone().map(Some),
                 None,
             ),
             allow_private_hosts: layer(
                 net.allow_private_hosts.then_some(true),
-                parse_bool(env, "TRAWL_ALLOW_PRIVATE_HOSTS")?,
+                parse_bool(env, vars::ALLOW_PRIVATE_HOSTS)?,
                 file.allow_private_hosts,
                 false,
             ),
             allow_hosts: layer(flag_hosts, env_hosts, file.allow_hosts.clone(), Vec::new()),
             user_agent: layer(
                 None,
-                env.var("TRAWL_USER_AGENT"),
+                set(env, vars::USER_AGENT),
                 file.user_agent.clone(),
                 DEFAULT_USER_AGENT.to_owned(),
             ),
             store: layer(
                 store_flag.map(|s| Some(s.to_owned())),
-                env.var("TRAWL_STORE").map(Some),
+                set(env, vars::STORE).map(Some),
                 file.store.clone().map(Some),
                 None,
             ),
-            readers: layer(
+            readers,
+            readers_query_secrets: layer(
                 None,
-                env.var("TRAWL_READERS").map(|v| split_list(&v)),
-                file.readers.clone(),
-                ["jina", "tavily", "firecrawl", "exa"]
-                    .map(str::to_owned)
-                    .to_vec(),
+                set(env, vars::READERS_QUERY_SECRETS).map(|v| split_list(&v)),
+                file.readers_query_secrets.clone(),
+                Vec::new(),
             ),
-            min_chars: layer(
-                None,
-                parse_env(env, "TRAWL_MIN_CHARS")?,
-                file.min_chars,
-                400,
-            ),
+            min_chars: layer(None, parse_env(env, vars::MIN_CHARS)?, file.min_chars, 400),
             document_ttl_secs: layer(
                 None,
-                parse_env(env, "TRAWL_DOCUMENT_TTL")?,
+                parse_env(env, vars::DOCUMENT_TTL)?,
                 file.document_ttl,
                 86_400.0,
             ),
             search_ttl_secs: layer(
                 None,
-                parse_env(env, "TRAWL_SEARCH_TTL")?,
+                parse_env(env, vars::SEARCH_TTL)?,
                 file.search_ttl,
                 900.0,
             ),
             store_max_bytes: layer(
                 None,
-                parse_env(env, "TRAWL_STORE_MAX_BYTES")?,
+                parse_env(env, vars::STORE_MAX_BYTES)?,
                 file.store_max_bytes,
                 512 * 1024 * 1024,
             ),
+            url_overrides,
             keys,
-            secret_values,
+            environment: env
+                .vars()
+                .into_iter()
+                .filter_map(|(name, _)| vars::lookup(&name).map(|v| (name, v.trust.as_str())))
+                .collect(),
+            ignored: dotenv.ignored.clone(),
+            secret_values: secrets.into_iter().map(|(k, s)| (k, s.value)).collect(),
+            search_env,
         };
         settings.validate()?;
         Ok(settings)
@@ -323,17 +418,45 @@ impl Settings {
                 )));
             }
         }
-        for reader in &self.readers.value {
-            if !matches!(
-                reader.as_str(),
-                "jina" | "tavily" | "firecrawl" | "exa" | "none"
-            ) {
-                return Err(TrawlError::invalid_input(format!(
-                    "readers: unknown reader {reader:?} (jina, tavily, firecrawl, exa, or none)"
-                )));
+        for (what, list) in [
+            ("readers", &self.readers.value),
+            ("readers_query_secrets", &self.readers_query_secrets.value),
+        ] {
+            for reader in list {
+                if ReaderKind::parse(reader).is_none() && reader != "none" {
+                    return Err(TrawlError::invalid_input(format!(
+                        "{what}: unknown reader {reader:?} (jina, tavily, firecrawl, exa, or none)"
+                    )));
+                }
             }
         }
+        for (name, value) in &self.url_overrides {
+            url::Url::parse(&value.value)
+                .map_err(|e| TrawlError::invalid_input(format!("{name}={:?}: {e}", value.value)))?;
+        }
         Ok(())
+    }
+
+    /// The base-URL override in `var`, if the environment set one.
+    pub fn url_override(&self, var: &str) -> Option<&str> {
+        self.url_overrides.get(var).map(|s| s.value.as_str())
+    }
+
+    /// What the search router reads: the environment's search variables and base-URL
+    /// overrides, plus every key from whichever layer gave it.
+    pub fn search_vars(&self) -> Vec<(String, String)> {
+        let mut out = self.search_env.clone();
+        out.extend(
+            self.url_overrides
+                .iter()
+                .map(|(k, s)| (k.clone(), s.value.clone())),
+        );
+        out.extend(
+            self.secret_values
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        out
     }
 
     /// A secret by variable name (from the environment, `.env` or the config file).
@@ -382,14 +505,25 @@ impl Settings {
     /// The settings as shown to people: proxy credentials and keys masked.
     pub fn redacted_json(&self) -> serde_json::Value {
         let mut v = serde_json::to_value(self).unwrap_or_default();
-        if let Some(proxy) = &self.proxy.value
-            && let Ok(mut url) = url::Url::parse(proxy)
-            && url.password().is_some()
-        {
-            let _ = url.set_password(Some("****"));
-            v["proxy"]["value"] = serde_json::Value::String(url.to_string());
+        if let Some(proxy) = &self.proxy.value {
+            v["proxy"]["value"] = serde_json::Value::String(mask_url_password(proxy));
+        }
+        for (name, s) in &self.url_overrides {
+            v["url_overrides"][name]["value"] =
+                serde_json::Value::String(mask_url_password(&s.value));
         }
         v
+    }
+}
+
+/// A URL with its password (if any) masked.
+fn mask_url_password(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("****"));
+            url.to_string()
+        }
+        _ => raw.to_owned(),
     }
 }
 
@@ -402,18 +536,28 @@ mod tests {
         fn var(&self, name: &str) -> Option<String> {
             self.0.get(name).map(|v| (*v).to_owned())
         }
+        fn vars(&self) -> Vec<(String, String)> {
+            self.0
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect()
+        }
+    }
+
+    fn resolve(file: FileConfig, env: &MapEnv, net: &NetArgs) -> Result<Settings, TrawlError> {
+        Settings::resolve(None, file, &DotEnv::default(), env, net, None)
     }
 
     #[test]
     fn layers_in_order() {
         let file: FileConfig =
             toml::from_str("timeout = 5.0\nmax_bytes = 100\nproxy = \"http://p:1\"").unwrap();
-        let env = MapEnv([("TRAWL_MAX_BYTES", "200")].into());
+        let env = MapEnv([(vars::MAX_BYTES, "200")].into());
         let net = NetArgs {
             proxy: Some("socks5h://q:2".into()),
             ..NetArgs::default()
         };
-        let s = Settings::resolve(None, file, &env, &net, None).unwrap();
+        let s = resolve(file, &env, &net).unwrap();
         assert_eq!(s.timeout_secs.value, 5.0);
         assert_eq!(s.timeout_secs.source, Source::File);
         assert_eq!(s.max_bytes.value, 200);
@@ -426,8 +570,7 @@ mod tests {
     #[test]
     fn secrets_are_masked() {
         let env = MapEnv([("BRAVE_API_KEY", "sk-very-secret-123")].into());
-        let s = Settings::resolve(None, FileConfig::default(), &env, &NetArgs::default(), None)
-            .unwrap();
+        let s = resolve(FileConfig::default(), &env, &NetArgs::default()).unwrap();
         let shown = s.redacted_json().to_string();
         assert!(!shown.contains("sk-very-secret-123"), "{shown}");
         assert!(shown.contains("BRAVE_API_KEY"));
@@ -436,37 +579,54 @@ mod tests {
 
     #[test]
     fn bad_values_are_refused() {
-        let env = MapEnv([("TRAWL_TIMEOUT", "soon")].into());
-        let err = Settings::resolve(None, FileConfig::default(), &env, &NetArgs::default(), None)
-            .unwrap_err();
-        assert!(err.message.contains("TRAWL_TIMEOUT"));
+        let env = MapEnv([(vars::TIMEOUT, "soon")].into());
+        let err = resolve(FileConfig::default(), &env, &NetArgs::default()).unwrap_err();
+        assert!(err.message.contains(vars::TIMEOUT));
         let net = NetArgs {
             allow_hosts: vec!["not a host!".into()],
             ..NetArgs::default()
         };
-        assert!(
-            Settings::resolve(
-                None,
-                FileConfig::default(),
-                &MapEnv(BTreeMap::new()),
-                &net,
-                None
-            )
-            .is_err()
-        );
+        assert!(resolve(FileConfig::default(), &MapEnv(BTreeMap::new()), &net).is_err());
         let net = NetArgs {
             proxy: Some("ftp://x".into()),
             ..NetArgs::default()
         };
-        assert!(
-            Settings::resolve(
-                None,
-                FileConfig::default(),
-                &MapEnv(BTreeMap::new()),
-                &net,
-                None
-            )
-            .is_err()
-        );
+        assert!(resolve(FileConfig::default(), &MapEnv(BTreeMap::new()), &net).is_err());
+    }
+
+    #[test]
+    fn dotenv_gives_keys_only_and_never_enables_a_reader() {
+        let dotenv = DotEnv {
+            path: Some("/repo/.env".into()),
+            keys: [("JINA_API_KEY".to_owned(), "jina-from-dotenv".to_owned())].into(),
+            ignored: Vec::new(),
+        };
+        let env = MapEnv([("TAVILY_API_KEY", "tv"), (vars::TOKEN, "")].into());
+        let s = Settings::resolve(
+            None,
+            FileConfig::default(),
+            &dotenv,
+            &env,
+            &NetArgs::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.secret("JINA_API_KEY"), Some("jina-from-dotenv"));
+        assert_eq!(s.keys["JINA_API_KEY"].source, Source::Dotenv);
+        assert_eq!(s.readers.value, ["tavily"], "keyed by the user only");
+        // An empty token is kept, so serving refuses it.
+        assert_eq!(s.secret(vars::TOKEN), Some(""));
+    }
+
+    #[test]
+    fn no_reader_by_default() {
+        let s = resolve(
+            FileConfig::default(),
+            &MapEnv(BTreeMap::new()),
+            &NetArgs::default(),
+        )
+        .unwrap();
+        assert!(s.readers.value.is_empty());
+        assert!(s.readers_query_secrets.value.is_empty());
     }
 }

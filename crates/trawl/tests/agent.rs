@@ -172,18 +172,21 @@ fn a_stale_document_is_revalidated_with_one_conditional_request() {
 
 const CHALLENGE: &str = "<html><head><title>Just a moment...</title></head><body><script src=\"/cdn-cgi/challenge-platform/x\"></script></body></html>";
 
+/// Hosted readers are only told about public hosts, so the page and the readers live
+/// behind a loopback proxy (which also answers for them) under public-looking names.
 #[test]
 fn a_challenge_falls_back_to_the_jina_reader_and_a_402_moves_on() {
     let dir = temp_dir();
-    let site = TestServer::start();
-    site.route(
-        "/guarded",
+    let web = TestServer::start();
+    let target = "http://guarded.trawl-fixture.net/guarded".to_owned();
+    web.route(
+        &target,
         Reply::status(403, CHALLENGE)
             .with_header("Server", "cloudflare")
             .with_header("cf-mitigated", "challenge"),
     );
-    let target = site.url("/guarded");
-    let readers = TestServer::start();
+    let readers = &web;
+    let readers_base = "http://readers.trawl-fixture.net";
     let jina_body = serde_json::json!({
         "code": 200,
         "status": 20000,
@@ -194,11 +197,11 @@ fn a_challenge_falls_back_to_the_jina_reader_and_a_402_moves_on() {
         }
     });
     readers.route(
-        &format!("/jina/{target}"),
+        &format!("{readers_base}/jina/{target}"),
         Reply::ok("application/json", jina_body.to_string()),
     );
     readers.route(
-        "/tavily/extract",
+        &format!("{readers_base}/tavily/extract"),
         Reply::Full {
             status: 402,
             headers: vec![("Content-Type".into(), "application/json".into())],
@@ -207,12 +210,12 @@ fn a_challenge_falls_back_to_the_jina_reader_and_a_402_moves_on() {
         },
     );
     let r = run(trawl(&dir)
-        .args(["read", &target, "--allow-host", "127.0.0.1", "--json"])
+        .args(["read", &target, "--proxy", &web.base(), "--json"])
         .env("TRAWL_STORE", dir.join("s.db"))
         .env("TRAWL_READERS", "tavily,jina")
         .env("TAVILY_API_KEY", "tvly-secret-key-123456")
-        .env("TRAWL_READER_TAVILY_URL", readers.url("/tavily/"))
-        .env("TRAWL_READER_JINA_URL", readers.url("/jina/")));
+        .env("TRAWL_READER_TAVILY_URL", format!("{readers_base}/tavily/"))
+        .env("TRAWL_READER_JINA_URL", format!("{readers_base}/jina/")));
     assert_eq!(r.code, 0, "{}", r.stderr);
     let d = &r.json()["data"];
     assert_eq!(d["fetched_via"], "jina");
@@ -238,7 +241,7 @@ fn a_challenge_falls_back_to_the_jina_reader_and_a_402_moves_on() {
     let tavily = readers
         .seen()
         .into_iter()
-        .find(|s| s.path == "/tavily/extract")
+        .find(|s| s.path == format!("{readers_base}/tavily/extract"))
         .unwrap();
     assert_eq!(
         tavily.headers["authorization"],
@@ -381,4 +384,147 @@ fn search_read_top_attaches_handles_and_previews() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = run(trawl(&dir).args(["search", "x", "--read-top", "11"]));
     assert_eq!(r.code, 2);
+}
+
+/// The reader's answer for `target`, as Jina's reader gives it.
+fn jina_answer(target: &str) -> Reply {
+    let body = serde_json::json!({
+        "code": 200,
+        "data": {"title": "From the reader", "url": target,
+                 "content": "Text the reader returned. ".repeat(40)},
+    });
+    Reply::ok("application/json", body.to_string())
+}
+
+const THIN: &str =
+    "<html><head><title>Thin</title></head><body><div id=\"root\"></div></body></html>";
+
+/// A thin page on a host opened with `--allow-host` stays local: the stand-in for the
+/// hosted reader sees nothing, and the attempt says why.
+#[test]
+fn an_allow_listed_host_is_never_sent_to_a_hosted_reader() {
+    let dir = temp_dir();
+    let site = TestServer::start();
+    site.route("/internal?api_key=k&token=t", Reply::html(THIN));
+    let reader = TestServer::start();
+    reader.route("/", jina_answer("x"));
+    let r = run(trawl(&dir)
+        .args([
+            "read",
+            &site.url("/internal?api_key=k&token=t"),
+            "--allow-host",
+            "127.0.0.1",
+            "--json",
+        ])
+        .env("TRAWL_STORE", dir.join("s.db"))
+        .env("TRAWL_READERS", "jina")
+        .env("TRAWL_READERS_QUERY_SECRETS", "jina")
+        .env("TRAWL_READER_JINA_URL", reader.base()));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        reader.seen().is_empty(),
+        "reader asked: {:?}",
+        reader.seen()
+    );
+    let attempts = r.json()["data"]["attempts"].to_string();
+    assert!(
+        attempts.contains("not_sent") && attempts.contains("--allow-host"),
+        "{attempts}"
+    );
+}
+
+/// A name that does not resolve is not handed to a hosted reader either.
+#[test]
+fn an_unresolvable_host_is_never_sent_to_a_hosted_reader() {
+    trawl_testkit::require_isolation!();
+    let dir = temp_dir();
+    let reader = TestServer::start();
+    reader.route("/", jina_answer("x"));
+    let r = run(trawl(&dir)
+        .args(["read", "http://nowhere.trawl-fixture.net/page", "--json"])
+        .env("TRAWL_STORE", dir.join("s.db"))
+        .env("TRAWL_READERS", "jina")
+        .env("TRAWL_READER_JINA_URL", reader.base()));
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        reader.seen().is_empty(),
+        "reader asked: {:?}",
+        reader.seen()
+    );
+}
+
+/// Credentials-like query parameters reach a hosted reader only when the user opted that
+/// reader in. The page and the reader sit behind a loopback proxy under public names.
+#[test]
+fn query_secrets_reach_a_reader_only_when_opted_in() {
+    let web = TestServer::start();
+    let target = "http://docs.trawl-fixture.net/app?q=rust&api_key=sk-live-4242";
+    web.route(target, Reply::html(THIN));
+    let reader_base = "http://reader.trawl-fixture.net/";
+    web.route(&format!("{reader_base}{target}"), jina_answer(target));
+    let asked = |web: &TestServer| {
+        web.seen()
+            .iter()
+            .filter(|s| s.path.starts_with(reader_base))
+            .count()
+    };
+    let read = |opt_in: Option<&str>| {
+        let dir = temp_dir();
+        let mut cmd = trawl(&dir);
+        cmd.args(["read", target, "--proxy", &web.base(), "--json"])
+            .env("TRAWL_STORE", dir.join("s.db"))
+            .env("TRAWL_READERS", "jina")
+            .env("TRAWL_READER_JINA_URL", reader_base);
+        if let Some(readers) = opt_in {
+            cmd.env("TRAWL_READERS_QUERY_SECRETS", readers);
+        }
+        run(&mut cmd)
+    };
+    let r = read(None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(asked(&web), 0, "the reader saw the key");
+    let attempts = r.json()["data"]["attempts"].to_string();
+    assert!(attempts.contains("api_key"), "{attempts}");
+    assert!(!attempts.contains("sk-live-4242"), "{attempts}");
+    let r = read(Some("jina"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(asked(&web), 1, "the opted-in reader was not asked");
+    assert_eq!(r.json()["data"]["fetched_via"], "jina");
+}
+
+/// `--find` with no letter or digit is a bad argument, not an internal error.
+#[test]
+fn open_find_without_words_is_invalid_input() {
+    let dir = temp_dir();
+    for find in ["\"", "--", " * "] {
+        let r = run(trawl(&dir)
+            .args(["open", "example.com~0123456789ab", "--json"])
+            .arg(format!("--find={find}"))
+            .env("TRAWL_STORE", dir.join("s.db")));
+        assert_eq!(r.code, 2, "{find:?}: {}", r.stdout);
+        assert_eq!(r.json()["error"]["code"], "invalid_input", "{find:?}");
+        assert!(r.stdout.contains("find"), "names the field: {}", r.stdout);
+    }
+}
+
+/// A failed read in human mode says its error once, on stderr, and nothing on stdout.
+#[test]
+fn a_failed_read_prints_its_error_once() {
+    let dir = temp_dir();
+    let site = TestServer::start();
+    site.route(
+        "/gone",
+        Reply::status(404, "<html><body>Not here</body></html>"),
+    );
+    let r = run(trawl(&dir)
+        .args(["read", &site.url("/gone"), "--allow-host", "127.0.0.1"])
+        .env("TRAWL_STORE", dir.join("s.db")));
+    assert_ne!(r.code, 0);
+    assert!(!r.stdout.contains("error"), "stdout: {}", r.stdout);
+    assert_eq!(
+        r.stderr.matches("error[").count(),
+        1,
+        "stderr: {}",
+        r.stderr
+    );
 }

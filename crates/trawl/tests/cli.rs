@@ -2,6 +2,8 @@
 //!
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
 //! - `config`: layering and secret masking of `trawl config show`.
+//! - `trust`: what a `.env` may set (API keys only), checked against a loopback canary;
+//!   every variable the code reads is documented in `trawl_core::vars`.
 //! - `search`: `trawl search`, `trawl engines`, `trawl doctor` against fake engines.
 //! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
 //!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
@@ -11,6 +13,7 @@ mod config;
 mod mcp;
 mod read;
 mod search;
+mod trust;
 mod util;
 
 // Issue 7: SSRF table through the binary and the agent, secrets, bad input, Unicode.

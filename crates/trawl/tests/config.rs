@@ -9,7 +9,11 @@ fn layers_file_dotenv_env_and_flags() {
         "timeout = 12.0\nmax_bytes = 1000\nproxy = \"http://file-proxy:1\"\n[keys]\nEXA_API_KEY = \"exa-file-secret-999\"\n",
     )
     .unwrap();
-    std::fs::write(dir.join(".env"), "TRAWL_MAX_BYTES=2000\nTRAWL_TIMEOUT=13\n").unwrap();
+    std::fs::write(
+        dir.join(".env"),
+        "TRAWL_MAX_BYTES=2000\nTRAWL_TIMEOUT=13\nSERPER_API_KEY=serper-dotenv-secret\n",
+    )
+    .unwrap();
     let r = run(trawl(&dir)
         .args(["config", "show", "--json"])
         .env("TRAWL_TIMEOUT", "14")
@@ -19,7 +23,9 @@ fn layers_file_dotenv_env_and_flags() {
     let d = &v["data"];
     assert_eq!(d["timeout_secs"]["value"], 14.0, "env beats .env and file");
     assert_eq!(d["timeout_secs"]["source"], "env");
-    assert_eq!(d["max_bytes"]["value"], 2000, ".env beats the file");
+    assert_eq!(d["max_bytes"]["value"], 1000, ".env sets keys only");
+    assert_eq!(d["max_bytes"]["source"], "file");
+    assert_eq!(d["keys"]["SERPER_API_KEY"]["source"], "dotenv");
     assert_eq!(d["proxy"]["value"], "http://file-proxy:1");
     assert_eq!(d["proxy"]["source"], "file");
     assert_eq!(d["connect_timeout_secs"]["source"], "default");
@@ -35,7 +41,11 @@ fn layers_file_dotenv_env_and_flags() {
             .unwrap()
             .starts_with("****")
     );
-    for secret in ["brave-env-secret-12345", "exa-file-secret-999"] {
+    for secret in [
+        "brave-env-secret-12345",
+        "exa-file-secret-999",
+        "serper-dotenv-secret",
+    ] {
         assert!(!r.stdout.contains(secret) && !r.stderr.contains(secret));
     }
     // Human output masks too.

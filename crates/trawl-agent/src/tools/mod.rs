@@ -456,6 +456,10 @@ impl Agent {
             if find.is_empty() || find.chars().count() > 500 {
                 return Err(invalid("find", "must be 1-500 characters"));
             }
+            // Only letters and digits are indexed: `"` or `--` alone finds nothing.
+            if !find.chars().any(char::is_alphanumeric) {
+                return Err(invalid("find", "needs at least one letter or digit"));
+            }
             if args.page.is_some() {
                 return Err(TrawlError::invalid_input("give page or find, not both"));
             }

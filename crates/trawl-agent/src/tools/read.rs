@@ -162,10 +162,12 @@ impl Agent {
         remembered: Option<&str>,
     ) -> Result<DocumentRecord, TrawlError> {
         let mut attempts = Vec::new();
+        let disclosure = readers::Disclosure::assess(&self.fetcher, url, &self.readers).await;
         // A site where a hosted reader worked last time gets that reader first.
         let first_reader = remembered
             .and_then(ReaderKind::parse)
-            .and_then(|k| self.readers.iter().find(|r| r.kind == k));
+            .and_then(|k| self.readers.iter().find(|r| r.kind == k))
+            .filter(|r| disclosure.refusal(r).is_none());
         if let Some(reader) = first_reader {
             match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
                 Ok(page) if page.markdown.trim().chars().count() >= self.config.min_chars => {
@@ -242,6 +244,10 @@ impl Agent {
             .filter(|r| Some(r.kind) != first_reader.map(|f| f.kind))
         {
             let name = reader.kind.name();
+            if let Some(why) = disclosure.refusal(reader) {
+                attempts.push(attempt(name, "not_sent", Some(why)));
+                continue;
+            }
             match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
                 Ok(page)
                     if page.markdown.trim().chars().count()

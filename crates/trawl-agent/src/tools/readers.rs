@@ -1,11 +1,15 @@
 //! Hosted fallback readers: asked, in order, when the local read is blocked, failed or too
-//! thin. Jina's reader needs no key; Tavily, Firecrawl and Exa are used when keyed.
-//! Each is one request and one pure parse, so a fake server on loopback tests it fully.
+//! thin. They are opt-in (the settings list the ones the user named or keyed), and a URL
+//! reaches one only when [`Disclosure`] allows it: never a URL of an allow-listed, private,
+//! internal or unresolvable host, and never one carrying credentials-like query parameters
+//! unless the user opted that reader in. Each reader is one request and one pure parse, so
+//! a fake server on loopback tests it fully.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use trawl_core::{ErrorCode, FetchedVia, TrawlError};
+use trawl_core::{ErrorCode, FetchedVia, TrawlError, credential_params};
+use trawl_fetch::Fetcher;
 use url::Url;
 
 /// One hosted reader.
@@ -67,7 +71,7 @@ impl ReaderKind {
 
     /// `TRAWL_READER_<NAME>_URL` overrides the base (tests, self-hosted mirrors).
     pub fn url_var(self) -> String {
-        format!("TRAWL_READER_{}_URL", self.name().to_ascii_uppercase())
+        trawl_core::vars::reader_url(self.name())
     }
 
     /// Whether it can only be asked with a key.
@@ -86,7 +90,8 @@ impl ReaderKind {
     }
 }
 
-/// A configured reader: where it lives and its keys.
+/// A configured reader: where it lives, its keys, and whether the user lets it see URLs
+/// with credentials-like query parameters.
 #[derive(Clone)]
 pub struct ReaderConfig {
     /// Which reader this is.
@@ -95,6 +100,61 @@ pub struct ReaderConfig {
     pub base: Url,
     /// Its keys, tried in order; empty for a keyless reader.
     pub keys: Vec<String>,
+    pub share_query_secrets: bool,
+}
+
+impl ReaderConfig {
+    /// A reader at `base` with `keys`, not trusted with query secrets.
+    pub fn new(kind: ReaderKind, base: Url, keys: Vec<String>) -> Self {
+        ReaderConfig {
+            kind,
+            base,
+            keys,
+            share_query_secrets: false,
+        }
+    }
+}
+
+/// What may be told to a hosted reader about one URL, judged once per read.
+#[derive(Debug, Clone)]
+pub struct Disclosure {
+    /// Why the host must not be named to anyone, if it must not.
+    host: Option<String>,
+    credential_params: Vec<String>,
+}
+
+impl Disclosure {
+    /// Judge `url` for `readers` (no DNS when there is no reader to ask).
+    pub async fn assess(fetcher: &Fetcher, url: &Url, readers: &[ReaderConfig]) -> Self {
+        if readers.is_empty() {
+            return Disclosure {
+                host: Some("no reader".to_owned()),
+                credential_params: Vec::new(),
+            };
+        }
+        // Behind a proxy names are the proxy's to resolve: no lookup of our own.
+        let resolve = fetcher.config().proxy.is_none();
+        Disclosure {
+            host: fetcher.guard().check_shareable(url, resolve).await.err(),
+            credential_params: credential_params(url),
+        }
+    }
+
+    /// Why `reader` must not be sent the URL, if it must not.
+    pub fn refusal(&self, reader: &ReaderConfig) -> Option<String> {
+        if let Some(why) = &self.host {
+            return Some(format!("not sent to a hosted reader: {why}"));
+        }
+        if !self.credential_params.is_empty() && !reader.share_query_secrets {
+            return Some(format!(
+                "not sent: the URL carries credentials-like query parameters ({}); \
+                 readers_query_secrets = [\"{}\"] allows it",
+                self.credential_params.join(", "),
+                reader.kind.name()
+            ));
+        }
+        None
+    }
 }
 
 impl std::fmt::Debug for ReaderConfig {

@@ -119,4 +119,16 @@ mod tests {
         assert_eq!(items[1].url, "https://y.example/");
         assert_eq!(items[1].extra.as_ref().unwrap()["points"], 5);
     }
+
+    /// HN's `story_text` separates paragraphs with `<p>` alone: the words on either side
+    /// must not run together.
+    #[test]
+    fn paragraphs_are_joined_with_a_space() {
+        let body = br#"{"hits":[{"objectID":"7","title":"Ask HN: Y","url":null,"story_text":"I built this using Claude AI.<p>The problem is <i>scale</i>.<p>Thoughts?","_tags":["story"]}]}"#;
+        let items = parse(body).unwrap();
+        assert_eq!(
+            items[0].snippet,
+            "I built this using Claude AI. The problem is scale. Thoughts?"
+        );
+    }
 }

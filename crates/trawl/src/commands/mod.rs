@@ -11,7 +11,7 @@ mod search;
 mod serve;
 
 pub use cache::cache;
-pub use config::config_show;
+pub use config::{config_show, config_vars};
 pub use doctor::doctor;
 pub use engines::engines;
 pub use mcp::mcp;

@@ -43,17 +43,29 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
             }
         } else {
             print_json(&Envelope::success(&out, meta(started)));
+            if let Some(err) = &first_error {
+                eprintln!("error[{}]: {}", err.code, err.message);
+            }
+        }
+        return first_error.map_or(0, |err| exit_code(&err).max(1));
+    }
+    // Human mode says each failure once: on stderr when nothing was read, inline in the
+    // batch's Markdown (with a count on stderr) when some inputs were.
+    let failed = out.results.iter().filter(|r| r.error.is_some()).count();
+    if out.results.iter().any(|r| r.document.is_some()) {
+        print_human(args, settings, &out);
+        if failed > 0 {
+            eprintln!(
+                "error: {failed} of {} inputs could not be read (see above)",
+                out.results.len()
+            );
         }
     } else {
-        print_human(args, settings, &out);
-    }
-    match first_error {
-        Some(err) => {
-            eprintln!("error[{}]: {}", err.code, err.message);
-            exit_code(&err).max(1)
+        for e in out.results.iter().filter_map(|r| r.error.as_ref()) {
+            eprintln!("error[{}]: {}", e.code, e.message);
         }
-        None => 0,
     }
+    first_error.map_or(0, |err| exit_code(&err).max(1))
 }
 
 async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlError> {

@@ -1,7 +1,7 @@
 //! `trawl serve`: the agent tools over MCP streamable HTTP at `/mcp`, with `/healthz` and
 //! `/metrics`.
 
-use trawl_core::TrawlError;
+use trawl_core::{TrawlError, vars};
 
 use crate::commands::mcp::store_file;
 use crate::context::build_agent;
@@ -9,17 +9,22 @@ use crate::mcp::{self, BearerToken, HttpOptions, ServeArgs};
 use crate::output::exit_code;
 use crate::settings::Settings;
 
-/// The bearer token: `--token-file` wins over `TRAWL_TOKEN` (environment, `.env` or the
-/// config file's keys).
+/// The bearer token: `--token-file` wins over `TRAWL_TOKEN` (environment or the config
+/// file's keys; never a `.env`). An empty token is refused wherever it comes from, even
+/// beside a token file: it would otherwise mean "no auth".
 fn token(args: &ServeArgs, settings: &Settings) -> Result<Option<BearerToken>, TrawlError> {
-    if let Some(path) = &args.token_file {
-        return BearerToken::from_file(path).map(Some);
-    }
-    match settings.secret("TRAWL_TOKEN") {
-        Some(value) => BearerToken::new(value)
-            .map(Some)
-            .map_err(|_| TrawlError::invalid_input("TRAWL_TOKEN is set but empty")),
-        None => Ok(None),
+    let from_settings = match settings.secret(vars::TOKEN) {
+        Some(value) => Some(BearerToken::new(value).map_err(|_| {
+            TrawlError::invalid_input(format!(
+                "{} is set but empty: set a token, or unset it to serve loopback without one",
+                vars::TOKEN
+            ))
+        })?),
+        None => None,
+    };
+    match &args.token_file {
+        Some(path) => BearerToken::from_file(path).map(Some),
+        None => Ok(from_settings),
     }
 }
 

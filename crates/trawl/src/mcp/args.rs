@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use clap::builder::BoolishValueParser;
+use trawl_core::vars;
 
 use crate::cli::NetArgs;
 
@@ -16,7 +17,7 @@ pub struct ToolServerArgs {
     /// Most tool calls running at once; further calls queue (0 = no limit).
     #[arg(
         long,
-        env = "TRAWL_MAX_CONCURRENT",
+        env = vars::MAX_CONCURRENT,
         allow_negative_numbers = true,
         default_value_t = 16,
         value_name = "N"
@@ -26,7 +27,7 @@ pub struct ToolServerArgs {
     /// (error code rate_limited, retryable), in seconds (0 = wait as long as it takes).
     #[arg(
         long,
-        env = "TRAWL_QUEUE_TIMEOUT",
+        env = vars::QUEUE_TIMEOUT,
         allow_negative_numbers = true,
         default_value_t = 30.0,
         value_name = "SECONDS"
@@ -36,7 +37,7 @@ pub struct ToolServerArgs {
     /// exits anyway, in seconds. New calls are refused meanwhile.
     #[arg(
         long,
-        env = "TRAWL_SHUTDOWN_GRACE",
+        env = vars::SHUTDOWN_GRACE,
         allow_negative_numbers = true,
         default_value_t = 20.0,
         value_name = "SECONDS"
@@ -44,19 +45,19 @@ pub struct ToolServerArgs {
     pub shutdown_grace: f64,
     /// Serve reading only: start even when no search engine is usable, offering web_fetch
     /// and web_open without the search tools.
-    #[arg(long, env = "TRAWL_FETCH_ONLY", value_parser = BoolishValueParser::new())]
+    #[arg(long, env = vars::FETCH_ONLY, value_parser = BoolishValueParser::new())]
     pub fetch_only: bool,
     /// Also append the request log (one line per tool call) to this file.
-    #[arg(long, env = "TRAWL_LOG_FILE", value_name = "PATH")]
+    #[arg(long, env = vars::LOG_FILE, value_name = "PATH")]
     pub log_file: Option<PathBuf>,
     /// Rotate the log file when it would pass this size, in bytes (0 = never rotate).
-    #[arg(long, env = "TRAWL_LOG_MAX_BYTES", default_value_t = 10 * 1024 * 1024, value_name = "BYTES")]
+    #[arg(long, env = vars::LOG_MAX_BYTES, default_value_t = 10 * 1024 * 1024, value_name = "BYTES")]
     pub log_max_bytes: u64,
     /// Rotated log files to keep (FILE.1 … FILE.N).
-    #[arg(long, env = "TRAWL_LOG_KEEP", default_value_t = 5, value_name = "N")]
+    #[arg(long, env = vars::LOG_KEEP, default_value_t = 5, value_name = "N")]
     pub log_keep: usize,
     /// Don't write the request log to stderr.
-    #[arg(long, env = "TRAWL_LOG_QUIET", value_parser = BoolishValueParser::new())]
+    #[arg(long, env = vars::LOG_QUIET, value_parser = BoolishValueParser::new())]
     pub log_quiet: bool,
 }
 
@@ -75,13 +76,13 @@ pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port; the log says which).
     #[arg(
         long,
-        env = "TRAWL_LISTEN",
+        env = vars::LISTEN,
         default_value = "127.0.0.1:8787",
         value_name = "ADDR"
     )]
     pub listen: SocketAddr,
     /// File holding the bearer token clients must send (instead of TRAWL_TOKEN).
-    #[arg(long, env = "TRAWL_TOKEN_FILE", value_name = "PATH")]
+    #[arg(long, env = vars::TOKEN_FILE, value_name = "PATH")]
     pub token_file: Option<PathBuf>,
     /// Allow listening on a non-loopback address without a token (only behind something
     /// that authenticates).
@@ -91,7 +92,7 @@ pub struct ServeArgs {
     /// loopback origins are always allowed, requests without Origin always pass).
     #[arg(
         long = "allow-origin",
-        env = "TRAWL_ALLOWED_ORIGINS",
+        env = vars::ALLOWED_ORIGINS,
         value_delimiter = ',',
         value_name = "ORIGIN"
     )]
@@ -100,7 +101,7 @@ pub struct ServeArgs {
     /// (repeatable; loopback names and the listen address are always accepted).
     #[arg(
         long = "public-host",
-        env = "TRAWL_PUBLIC_HOSTS",
+        env = vars::PUBLIC_HOSTS,
         value_delimiter = ',',
         value_name = "HOST"
     )]

@@ -6,7 +6,8 @@
 //! (401 otherwise); `/healthz` stays open for load balancers. rmcp checks the `Host`
 //! header against loopback names, the listen address and `--public-host`, and the `Origin`
 //! header (when a browser sends one) against loopback origins and `--allow-origin`, which
-//! answers a DNS-rebinding page with 403.
+//! answers a DNS-rebinding page with 403; `/metrics` gets the same checks from
+//! [`super::rebinding`].
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -27,6 +28,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::BearerToken;
+use super::rebinding::RebindingPolicy;
 use super::server::{ServerState, TrawlMcp};
 
 /// How `/mcp` is guarded.
@@ -84,13 +86,18 @@ pub fn app(
     listen: SocketAddr,
     sessions_ct: CancellationToken,
 ) -> Router {
+    let mut rebinding = RebindingPolicy {
+        hosts: allowed_hosts(listen, &options.public_hosts),
+        origins: allowed_origins(&options.allowed_origins),
+    };
     let mut config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(allowed_hosts(listen, &options.public_hosts))
-        .with_allowed_origins(allowed_origins(&options.allowed_origins))
+        .with_allowed_hosts(rebinding.hosts.clone())
+        .with_allowed_origins(rebinding.origins.clone())
         .with_cancellation_token(sessions_ct);
     // `--public-host '*'`: any Host (behind a reverse proxy that rewrites it).
     if options.public_hosts.iter().any(|h| h == "*") {
         config = config.disable_allowed_hosts();
+        rebinding.hosts.clear();
     }
     let tools = Arc::new(mcp.tool_names());
     let service = StreamableHttpService::new(
@@ -103,9 +110,22 @@ pub fn app(
         token: options.token.clone(),
         tools,
     };
+    // `/mcp` gets these checks from rmcp; `/metrics` gets the same ones here.
+    let rebinding = Arc::new(rebinding);
+    let metrics_route = Router::new()
+        .route("/metrics", get(metrics))
+        .layer(middleware::from_fn(move |request: Request, next: Next| {
+            let rebinding = rebinding.clone();
+            async move {
+                match rebinding.refusal(request.headers()) {
+                    Some(why) => (StatusCode::FORBIDDEN, why).into_response(),
+                    None => next.run(request).await,
+                }
+            }
+        }));
     let guarded = Router::new()
         .nest_service("/mcp", service)
-        .route("/metrics", get(metrics))
+        .merge(metrics_route)
         .layer(middleware::from_fn_with_state(
             app_state.clone(),
             require_bearer,

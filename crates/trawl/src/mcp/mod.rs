@@ -21,6 +21,7 @@ mod http;
 mod log;
 mod metrics;
 mod outcome;
+mod rebinding;
 mod schema;
 mod server;
 

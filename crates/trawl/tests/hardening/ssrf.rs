@@ -50,6 +50,7 @@ fn trawl_read_refuses_every_table_case() {
     for case in &cases {
         let r = run(trawl(&dir)
             .args(["read", &case.url, "--allow-host", "127.0.0.2", "--json"])
+            .env("TRAWL_READERS", "jina")
             .env("TRAWL_READER_JINA_URL", reader.base()));
         assert_cli_refused(&r, &format!("[{}] {}", case.class, case.url));
     }
@@ -79,6 +80,7 @@ fn trawl_read_refuses_redirect_escapes_and_proxied_private_literals() {
             let r = run(trawl(&dir)
                 .args(["read", &server.url(&path), "--allow-host", "127.0.0.2"])
                 .arg("--json")
+                .env("TRAWL_READERS", "jina")
                 .env("TRAWL_READER_JINA_URL", reader.base()));
             assert_cli_refused(&r, &format!("{path} -> {target}"));
             n += 1;
@@ -143,11 +145,11 @@ fn agent(reader: &TestServer) -> Agent {
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
     let router = Router::builder(SearchConfig::default()).build();
-    let readers = vec![ReaderConfig {
-        kind: ReaderKind::Jina,
-        base: url::Url::parse(&reader.url("/")).unwrap(),
-        keys: Vec::new(),
-    }];
+    let readers = vec![ReaderConfig::new(
+        ReaderKind::Jina,
+        url::Url::parse(&reader.url("/")).unwrap(),
+        Vec::new(),
+    )];
     Agent::new(
         fetcher,
         store,

@@ -1,0 +1,236 @@
+//! Every environment variable trawl reads: its name, what it is for, and how far it is
+//! trusted. Code reads variables through these names only (a test checks that no other
+//! `TRAWL_…` literal exists), `trawl config show` and the README's table are built from
+//! [`all`], and the settings use [`Trust`] to decide what a `.env` file may set.
+
+/// How far a variable is trusted, which decides the layers it may come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Trust {
+    /// An API key for one provider. May come from a `.env` in the working directory: a key
+    /// only ever goes to its provider's own host, so a planted key cannot redirect anything.
+    ApiKey,
+    /// A secret that guards trawl itself (the server's bearer token): trusted layers only.
+    Secret,
+    /// A setting that changes what trawl may reach or how (hosts, proxy, store, readers):
+    /// flags, the real environment and the user's config file only.
+    Setting,
+    /// A base-URL override: where a provider's requests (and its key) go. Trusted layers
+    /// only, since from a planted `.env` it would send the user's key elsewhere.
+    UrlOverride,
+    /// Used by trawl's own tests, benchmarks and debugging; never read from `.env`.
+    Development,
+}
+
+impl Trust {
+    /// Whether a `.env` in the working directory may set it.
+    pub fn dotenv_may_set(self) -> bool {
+        matches!(self, Trust::ApiKey)
+    }
+
+    /// Whether its value is masked wherever it is shown.
+    pub fn is_secret(self) -> bool {
+        matches!(self, Trust::ApiKey | Trust::Secret)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trust::ApiKey => "api key",
+            Trust::Secret => "secret",
+            Trust::Setting => "setting",
+            Trust::UrlOverride => "URL override",
+            Trust::Development => "development",
+        }
+    }
+}
+
+/// One documented variable (or a family of them, when `name` holds a `<…>` placeholder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Var {
+    pub name: &'static str,
+    pub trust: Trust,
+    pub doc: &'static str,
+}
+
+/// The prefix of trawl's own variables.
+pub const PREFIX: &str = "TRAWL_";
+
+macro_rules! vars {
+    ($( $(#[$m:meta])* $ident:ident = $name:literal, $trust:ident, $doc:literal; )*) => {
+        $( $(#[$m])* #[doc = $doc] pub const $ident: &str = $name; )*
+        /// Every variable with a fixed name, in the order the README lists them.
+        const FIXED: &[Var] = &[ $( Var { name: $name, trust: Trust::$trust, doc: $doc }, )* ];
+    };
+}
+
+vars! {
+    CONFIG = "TRAWL_CONFIG", Setting, "config file (default ~/.config/trawl/config.toml)";
+    STORE = "TRAWL_STORE", Setting, "store file (default ~/.cache/trawl/trawl.db; `:memory:` keeps nothing)";
+    TIMEOUT = "TRAWL_TIMEOUT", Setting, "whole-request deadline in seconds (default 30)";
+    CONNECT_TIMEOUT = "TRAWL_CONNECT_TIMEOUT", Setting, "connect deadline in seconds (default 10)";
+    MAX_BYTES = "TRAWL_MAX_BYTES", Setting, "largest page body read, in bytes";
+    PROXY = "TRAWL_PROXY", Setting, "egress proxy for every request (http, https, socks5, socks5h)";
+    ALLOW_PRIVATE_HOSTS = "TRAWL_ALLOW_PRIVATE_HOSTS", Setting, "`1` turns the private-address guard off";
+    ALLOW_HOSTS = "TRAWL_ALLOW_HOSTS", Setting, "comma-separated hosts, IPs or CIDR ranges opened past the guard";
+    USER_AGENT = "TRAWL_USER_AGENT", Setting, "User-Agent for page fetches and API engines";
+    READERS = "TRAWL_READERS", Setting, "hosted fallback readers, in order (`jina,tavily,firecrawl,exa` or `none`); default: those whose key is set";
+    READERS_QUERY_SECRETS = "TRAWL_READERS_QUERY_SECRETS", Setting, "readers that may receive URLs with credentials-like query parameters (`api_key`, `token`, …); default none";
+    MIN_CHARS = "TRAWL_MIN_CHARS", Setting, "reads shorter than this many characters try the fallback readers (default 400)";
+    DOCUMENT_TTL = "TRAWL_DOCUMENT_TTL", Setting, "seconds a stored page stays fresh (default 86400; 0 = forever)";
+    SEARCH_TTL = "TRAWL_SEARCH_TTL", Setting, "seconds a search answer is cached (default 900; 0 = forever)";
+    STORE_MAX_BYTES = "TRAWL_STORE_MAX_BYTES", Setting, "bound on stored documents' total size (default 512 MiB; 0 = none)";
+    SEARCH_TIMEOUT_MS = "TRAWL_SEARCH_TIMEOUT_MS", Setting, "per-engine search deadline in milliseconds (default 8000)";
+    TAVILY_KEYLESS = "TRAWL_TAVILY_KEYLESS", Setting, "`1` uses Tavily's keyless search mode when no key is set";
+    MAX_CONCURRENT = "TRAWL_MAX_CONCURRENT", Setting, "MCP: tool calls run at once";
+    QUEUE_TIMEOUT = "TRAWL_QUEUE_TIMEOUT", Setting, "MCP: seconds a call waits for a slot";
+    SHUTDOWN_GRACE = "TRAWL_SHUTDOWN_GRACE", Setting, "MCP: seconds running calls get at shutdown";
+    FETCH_ONLY = "TRAWL_FETCH_ONLY", Setting, "MCP: offer only the fetch tool";
+    LOG_FILE = "TRAWL_LOG_FILE", Setting, "MCP: request log file (JSON lines)";
+    LOG_MAX_BYTES = "TRAWL_LOG_MAX_BYTES", Setting, "MCP: size at which the request log rotates";
+    LOG_KEEP = "TRAWL_LOG_KEEP", Setting, "MCP: rotated request logs kept";
+    LOG_QUIET = "TRAWL_LOG_QUIET", Setting, "MCP: no per-call lines on stderr";
+    LISTEN = "TRAWL_LISTEN", Setting, "serve: address to listen on (default 127.0.0.1:8787)";
+    TOKEN_FILE = "TRAWL_TOKEN_FILE", Setting, "serve: file holding the bearer token";
+    ALLOWED_ORIGINS = "TRAWL_ALLOWED_ORIGINS", Setting, "serve: browser origins accepted besides loopback";
+    PUBLIC_HOSTS = "TRAWL_PUBLIC_HOSTS", Setting, "serve: `Host` names accepted besides loopback and the listen address";
+    TOKEN = "TRAWL_TOKEN", Secret, "serve: the bearer token clients must send (empty is refused)";
+    SEARXNG_URL = "TRAWL_SEARXNG_URL", UrlOverride, "a SearXNG instance with `format=json` enabled (no default)";
+    BRAVE_API_KEY = "BRAVE_API_KEY", ApiKey, "Brave Search API (comma-separated keys are tried in order)";
+    TAVILY_API_KEY = "TAVILY_API_KEY", ApiKey, "Tavily search and reader";
+    EXA_API_KEY = "EXA_API_KEY", ApiKey, "Exa search and reader";
+    SERPER_API_KEY = "SERPER_API_KEY", ApiKey, "Serper (Google results)";
+    SERPAPI_API_KEY = "SERPAPI_API_KEY", ApiKey, "SerpApi (Google results)";
+    JINA_API_KEY = "JINA_API_KEY", ApiKey, "Jina search and reader";
+    FIRECRAWL_API_KEY = "FIRECRAWL_API_KEY", ApiKey, "Firecrawl search and reader";
+    GITHUB_TOKEN = "GITHUB_TOKEN", ApiKey, "GitHub code and repository search";
+    MARGINALIA_API_KEY = "MARGINALIA_API_KEY", ApiKey, "Marginalia search (default: the public key)";
+    STACKEXCHANGE_KEY = "STACKEXCHANGE_KEY", ApiKey, "Stack Exchange API (raises the daily quota)";
+    EXTRACT_DEBUG = "TRAWL_EXTRACT_DEBUG", Development, "print the extractor's scoring to stderr";
+    EXTRACT_DEBUG_FIND = "TRAWL_EXTRACT_DEBUG_FIND", Development, "print why the node holding this text was kept or dropped";
+    TEST_NETNS = "TRAWL_TEST_NETNS", Development, "set to `1` by scripts/test inside the loopback-only network namespace";
+    BIN = "TRAWL_BIN", Development, "the trawl binary the load example drives";
+}
+
+/// The families of variables whose names hold a provider's name.
+const FAMILIES: &[Var] = &[
+    Var {
+        name: "TRAWL_<ENGINE>_URL",
+        trust: Trust::UrlOverride,
+        doc: "base URL of a search engine (`TRAWL_DUCKDUCKGO_URL`, `TRAWL_BRAVE_API_URL`, …)",
+    },
+    Var {
+        name: "TRAWL_READER_<NAME>_URL",
+        trust: Trust::UrlOverride,
+        doc: "base URL of a hosted reader (`TRAWL_READER_JINA_URL`, …)",
+    },
+];
+
+/// Every documented variable: fixed names, then the families.
+pub fn all() -> impl Iterator<Item = &'static Var> {
+    FIXED.iter().chain(FAMILIES)
+}
+
+/// The variable holding the base-URL override of search engine `engine`.
+pub fn engine_url(engine: &str) -> String {
+    format!("{PREFIX}{}_URL", engine.to_ascii_uppercase())
+}
+
+/// The variable holding the base-URL override of hosted reader `reader`.
+pub fn reader_url(reader: &str) -> String {
+    format!("{PREFIX}READER_{}_URL", reader.to_ascii_uppercase())
+}
+
+/// The documentation entry for `name`, matching the families too.
+pub fn lookup(name: &str) -> Option<&'static Var> {
+    if let Some(v) = FIXED.iter().find(|v| v.name == name) {
+        return Some(v);
+    }
+    let middle = name.strip_prefix(PREFIX)?.strip_suffix("_URL")?;
+    let valid = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    match middle.strip_prefix("READER_") {
+        Some(reader) if valid(reader) => Some(&FAMILIES[1]),
+        _ if valid(middle) => Some(&FAMILIES[0]),
+        _ => None,
+    }
+}
+
+/// Whether `name` is a base-URL override (fixed or from a family).
+pub fn is_url_override(name: &str) -> bool {
+    lookup(name).is_some_and(|v| v.trust == Trust::UrlOverride)
+}
+
+/// The API-key variables.
+pub fn api_keys() -> impl Iterator<Item = &'static str> {
+    FIXED
+        .iter()
+        .filter(|v| v.trust == Trust::ApiKey)
+        .map(|v| v.name)
+}
+
+/// The variables whose values are masked wherever they are shown.
+pub fn secrets() -> impl Iterator<Item = &'static str> {
+    FIXED.iter().filter(|v| v.trust.is_secret()).map(|v| v.name)
+}
+
+/// The README's table of variables (Markdown), generated so it cannot drift.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| Variable | Trust | What it sets |\n|---|---|---|\n");
+    for v in all() {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            v.name,
+            v.trust.as_str(),
+            v.doc
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_and_fixed_names_are_found() {
+        assert_eq!(lookup(STORE).unwrap().trust, Trust::Setting);
+        assert_eq!(
+            lookup(&engine_url("brave_api")).unwrap().trust,
+            Trust::UrlOverride
+        );
+        assert_eq!(
+            lookup(&reader_url("jina")).unwrap().name,
+            "TRAWL_READER_<NAME>_URL"
+        );
+        assert_eq!(lookup(SEARXNG_URL).unwrap().name, SEARXNG_URL);
+        assert!(lookup("TRAWL__URL").is_none());
+        assert!(lookup("DATABASE_URL").is_none());
+        assert!(lookup(BRAVE_API_KEY).unwrap().trust.dotenv_may_set());
+        assert!(!lookup(TOKEN).unwrap().trust.dotenv_may_set());
+        assert!(secrets().any(|s| s == TOKEN));
+        assert!(!api_keys().any(|s| s == TOKEN));
+    }
+
+    #[test]
+    fn names_are_unique_and_documented() {
+        let mut seen = std::collections::BTreeSet::new();
+        for v in all() {
+            assert!(seen.insert(v.name), "{} listed twice", v.name);
+            assert!(!v.doc.trim().is_empty(), "{} has no documentation", v.name);
+        }
+        // Every constant of this file is in the table (the macro makes that hold; this
+        // catches a constant added by hand outside it).
+        let source = include_str!("vars.rs");
+        let body = source.split("#[cfg(test)]").next().unwrap();
+        for line in body.lines() {
+            if let Some(rest) = line.trim().strip_prefix("pub const ")
+                && let Some(value) = rest.split('"').nth(1)
+                && value != PREFIX
+            {
+                assert!(lookup(value).is_some(), "{value} is not documented");
+            }
+        }
+    }
+}
