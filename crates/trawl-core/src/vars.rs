@@ -32,6 +32,7 @@ impl Trust {
         matches!(self, Trust::ApiKey | Trust::Secret)
     }
 
+    /// The class's name as `trawl config show` and the README print it.
     pub fn as_str(self) -> &'static str {
         match self {
             Trust::ApiKey => "api key",
@@ -46,8 +47,11 @@ impl Trust {
 /// One documented variable (or a family of them, when `name` holds a `<…>` placeholder).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Var {
+    /// The variable's name, e.g. `TRAWL_STORE` or `TRAWL_<ENGINE>_URL`.
     pub name: &'static str,
+    /// How far a value for it is trusted, by where it came from.
     pub trust: Trust,
+    /// What it sets, in one sentence.
     pub doc: &'static str,
 }
 

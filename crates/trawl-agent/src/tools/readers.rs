@@ -100,6 +100,8 @@ pub struct ReaderConfig {
     pub base: Url,
     /// Its keys, tried in order; empty for a keyless reader.
     pub keys: Vec<String>,
+    /// Whether URLs with credentials-like query parameters (`api_key=`, `token=`) may be
+    /// sent to it; off unless the user opted this reader in.
     pub share_query_secrets: bool,
 }
 
