@@ -378,12 +378,22 @@ pub fn isolated_network() -> bool {
     std::env::var("TRAWL_TEST_NETNS").is_ok_and(|v| v == "1")
 }
 
+/// Whether this is a CI run (`CI` set to anything but `false` or `0`): nothing may be
+/// skipped then, because a skipped safety test would read as a passed one.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
 /// Return early from a test (with a note) unless [`isolated_network`] holds: for tests whose
-/// failure would send packets to a non-loopback address.
+/// failure would send packets to a non-loopback address. Under CI ([`in_ci`]) it fails the
+/// test instead, so the SSRF tests cannot go green without having run.
 #[macro_export]
 macro_rules! require_isolation {
     () => {
         if !$crate::isolated_network() {
+            if $crate::in_ci() {
+                panic!("needs scripts/test's loopback-only network namespace; under CI this is not skipped");
+            }
             eprintln!("skipped: needs scripts/test's loopback-only network namespace");
             return;
         }
