@@ -34,6 +34,8 @@ pub struct FetchConfig {
     /// Egress proxy: http, https, socks5 or socks5h URL.
     pub proxy: Option<String>,
     pub policy: GuardPolicy,
+    /// Which certificate authorities HTTPS requests trust.
+    pub tls_roots: crate::TlsRoots,
 }
 
 impl Default for FetchConfig {
@@ -46,6 +48,7 @@ impl Default for FetchConfig {
             max_redirects: 10,
             proxy: None,
             policy: GuardPolicy::default(),
+            tls_roots: crate::TlsRoots::default(),
         }
     }
 }

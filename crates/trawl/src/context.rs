@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use trawl_agent::tools::{Agent, AgentConfig, ReaderConfig, ReaderKind, StoredKeyStates};
+use trawl_agent::tools::{Agent, AgentConfig, Lazy, ReaderConfig, ReaderKind, StoredKeyStates};
 use trawl_core::TrawlError;
-use trawl_fetch::{Fetcher, normalize_proxy};
+use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
 use trawl_store::{SharedStore, SqliteStore, StoreConfig};
 use url::Url;
@@ -39,6 +39,7 @@ pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
 /// fetcher, but no page guard (their endpoints are configuration, not user input).
 pub fn service_client(settings: &Settings) -> Result<reqwest::Client, TrawlError> {
     let mut builder = reqwest::Client::builder()
+        .tls_backend_preconfigured(trawl_fetch::tls_client_config(settings.tls_roots())?)
         .connect_timeout(std::time::Duration::from_secs_f64(
             settings.connect_timeout_secs.value,
         ))
@@ -102,20 +103,32 @@ pub fn build_agent(settings: &Settings) -> Result<Agent, TrawlError> {
 }
 
 pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<Agent, TrawlError> {
-    let fetcher = Fetcher::new(settings.fetch_config()?)?;
+    // What can be checked cheaply is checked now, so bad settings fail every command as
+    // before; the clients themselves (and their TLS roots) are built on first use.
+    let fetch_config = settings.fetch_config()?;
+    let guard = Guard::new(fetch_config.policy.clone());
     let store = open_store(settings)?;
-    let client = service_client(settings)?;
-    let router = Router::builder(search_config(settings))
-        .client(client.clone())
-        .key_store(Arc::new(StoredKeyStates(store.clone())))
-        .build();
+    let service_settings = settings.clone();
+    let http = Lazy::new(move || service_client(&service_settings));
+    let router = {
+        let http = http.clone();
+        let search = search_config(settings);
+        let keys = Arc::new(StoredKeyStates(store.clone()));
+        Lazy::new(move || {
+            Ok(Router::builder(search)
+                .client(http.get()?.clone())
+                .key_store(keys)
+                .build())
+        })
+    };
     config.min_chars = settings.min_chars.value;
-    Ok(Agent::new(
-        fetcher,
+    Ok(Agent::with_parts(
+        guard,
+        Lazy::new(move || Fetcher::new(fetch_config)),
         store,
         router,
         readers(settings)?,
-        client,
+        http,
         config,
     ))
 }

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use trawl_core::TrawlError;
-use trawl_fetch::{DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule};
+use trawl_fetch::{
+    DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule, TlsRoots,
+};
 
 use crate::cli::NetArgs;
 
@@ -22,6 +24,8 @@ pub struct FileConfig {
     pub allow_private_hosts: Option<bool>,
     pub allow_hosts: Option<Vec<String>>,
     pub user_agent: Option<String>,
+    /// Trust the system's certificate store as well as the compiled-in Mozilla roots.
+    pub tls_system_roots: Option<bool>,
     /// Store file; `:memory:` keeps nothing between runs.
     pub store: Option<String>,
     /// Fallback readers, in order (`jina`, `tavily`, `firecrawl`, `exa`); empty = none.
@@ -87,6 +91,7 @@ pub struct Settings {
     pub allow_private_hosts: Setting<bool>,
     pub allow_hosts: Setting<Vec<String>>,
     pub user_agent: Setting<String>,
+    pub tls_system_roots: Setting<bool>,
     pub store: Setting<Option<String>>,
     pub readers: Setting<Vec<String>>,
     pub min_chars: Setting<usize>,
@@ -251,6 +256,12 @@ impl Settings {
                 file.user_agent.clone(),
                 DEFAULT_USER_AGENT.to_owned(),
             ),
+            tls_system_roots: layer(
+                None,
+                parse_bool(env, "TRAWL_TLS_SYSTEM_ROOTS")?,
+                file.tls_system_roots,
+                false,
+            ),
             store: layer(
                 store_flag.map(|s| Some(s.to_owned())),
                 env.var("TRAWL_STORE").map(Some),
@@ -376,7 +387,17 @@ impl Settings {
                 allow_private_hosts: self.allow_private_hosts.value,
                 allow_hosts,
             },
+            tls_roots: self.tls_roots(),
         })
+    }
+
+    /// The certificate authorities HTTPS clients trust.
+    pub fn tls_roots(&self) -> TlsRoots {
+        if self.tls_system_roots.value {
+            TlsRoots::WithSystem
+        } else {
+            TlsRoots::Bundled
+        }
     }
 
     /// The settings as shown to people: proxy credentials and keys masked.

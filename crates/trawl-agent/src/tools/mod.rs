@@ -3,6 +3,7 @@
 //! an agent reads.
 
 mod keystate;
+mod lazy;
 mod read;
 pub mod readers;
 pub mod render;
@@ -14,13 +15,14 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use trawl_core::{ErrorBody, ErrorCode, TrawlError, is_valid_handle};
 use trawl_extract::ExtractOptions;
-use trawl_fetch::Fetcher;
+use trawl_fetch::{Fetcher, Guard};
 use trawl_search::{
     Filters, Freshness, OutcomeKind, Route, Router, SafeSearch, SearchData, SearchRequest,
 };
 use trawl_store::{FindScope, SharedStore};
 
 pub use keystate::StoredKeyStates;
+pub use lazy::Lazy;
 pub use readers::{ReaderConfig, ReaderKind};
 pub use types::*;
 
@@ -65,14 +67,16 @@ impl Default for AgentConfig {
 /// Everything the tools work with. Cheap to clone.
 #[derive(Clone)]
 pub struct Agent {
-    fetcher: Fetcher,
+    /// Checks URLs before any lookup (cheap; the fetcher holds the same policy).
+    guard: Guard,
+    fetcher: Lazy<Fetcher>,
     store: SharedStore,
-    router: Router,
+    router: Lazy<Router>,
     /// Fallback readers in the order they are tried (only usable ones).
     readers: Arc<Vec<ReaderConfig>>,
     /// Client for the hosted readers (same proxy as the fetcher, no page guard: the
     /// readers' own endpoints are configuration, not user input).
-    http: reqwest::Client,
+    http: Lazy<reqwest::Client>,
     config: Arc<AgentConfig>,
 }
 
@@ -98,7 +102,31 @@ impl Agent {
         http: reqwest::Client,
         config: AgentConfig,
     ) -> Self {
+        Self::with_parts(
+            fetcher.guard().clone(),
+            Lazy::ready(fetcher),
+            store,
+            Lazy::ready(router),
+            readers,
+            Lazy::ready(http),
+            config,
+        )
+    }
+
+    /// An agent whose fetcher, search router and reader client are built on first use
+    /// (see [`Lazy`]); `guard` must carry the fetcher's policy, and answers URL checks
+    /// without building the fetcher.
+    pub fn with_parts(
+        guard: Guard,
+        fetcher: Lazy<Fetcher>,
+        store: SharedStore,
+        router: Lazy<Router>,
+        readers: Vec<ReaderConfig>,
+        http: Lazy<reqwest::Client>,
+        config: AgentConfig,
+    ) -> Self {
         Agent {
+            guard,
             fetcher,
             store,
             router,
@@ -112,22 +140,25 @@ impl Agent {
         &self.store
     }
 
-    pub fn router(&self) -> &Router {
-        &self.router
+    /// The search router (built now if no tool has needed it yet).
+    pub fn router(&self) -> Result<&Router, TrawlError> {
+        self.router.get()
     }
 
-    pub fn fetcher(&self) -> &Fetcher {
-        &self.fetcher
+    /// The fetcher (built now if no tool has needed it yet).
+    pub fn fetcher(&self) -> Result<&Fetcher, TrawlError> {
+        self.fetcher.get()
     }
 
     /// Engines that can run now (configured, with a key where one is needed).
-    pub fn usable_engines(&self) -> Vec<String> {
-        self.router
+    pub fn usable_engines(&self) -> Result<Vec<String>, TrawlError> {
+        Ok(self
+            .router()?
             .engines_info()
             .into_iter()
             .filter(|e| e.configured)
             .map(|e| e.name.to_owned())
-            .collect()
+            .collect())
     }
 
     /// Names of the fallback readers in the order they are tried.
@@ -164,7 +195,7 @@ impl Agent {
         }
         let engines = args.engines.unwrap_or_default();
         for name in &engines {
-            if self.router.engine(name).is_none() {
+            if self.router()?.engine(name).is_none() {
                 return Err(invalid(
                     "engines",
                     format!("unknown engine {name:?} (see `trawl engines`)"),
@@ -199,7 +230,7 @@ impl Agent {
             }),
             page: args.page,
         };
-        let mut data = self.search_cached(&request).await;
+        let mut data = self.search_cached(&request).await?;
         let any_answered = data
             .engines
             .iter()
@@ -263,7 +294,7 @@ impl Agent {
 
     /// A search through the store's short-lived cache. Only answers where every engine
     /// answered are cached, so a passing outage is not remembered.
-    async fn search_cached(&self, request: &SearchRequest) -> SearchData {
+    async fn search_cached(&self, request: &SearchRequest) -> Result<SearchData, TrawlError> {
         let mut normalized = request.clone();
         normalized.query = normalized.query.to_lowercase();
         let key = format!(
@@ -281,9 +312,9 @@ impl Agent {
                     None => "from the search cache".to_owned(),
                 });
             }
-            return data;
+            return Ok(data);
         }
-        let data = self.router.search(request).await;
+        let data = self.router()?.search(request).await;
         let complete = data
             .engines
             .iter()
@@ -294,7 +325,7 @@ impl Agent {
                 .run(move |s| s.put_search(&key, &value, None))
                 .await;
         }
-        data
+        Ok(data)
     }
 
     /// `arxiv`: papers from the arXiv API.

@@ -53,7 +53,7 @@ impl Agent {
     /// Read `raw` (a URL as given), using the store when it can.
     pub(crate) async fn read_url(&self, raw: &str, fresh: bool) -> Result<Read, TrawlError> {
         // Refuse bad and forbidden URLs before looking anything up.
-        let url = self.fetcher.guard().check_raw(raw, None)?;
+        let url = self.guard.check_raw(raw, None)?;
         let key = url.to_string();
         let stored = self
             .store
@@ -91,7 +91,7 @@ impl Agent {
                 last_modified: record.last_modified.clone(),
             };
             if let Ok(page) = self
-                .fetcher
+                .fetcher()?
                 .fetch_conditional(url.as_str(), &conditional)
                 .await
                 && page.not_modified()
@@ -167,7 +167,9 @@ impl Agent {
             .and_then(ReaderKind::parse)
             .and_then(|k| self.readers.iter().find(|r| r.kind == k));
         if let Some(reader) = first_reader {
-            match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
+            match readers::read_with(self.http.get()?, reader, url, self.config.reader_timeout)
+                .await
+            {
                 Ok(page) if page.markdown.trim().chars().count() >= self.config.min_chars => {
                     attempts.push(attempt(
                         reader.kind.name(),
@@ -192,7 +194,7 @@ impl Agent {
         };
         let local: Result<(Document, FetchedPage), TrawlError> = async {
             let page = self
-                .fetcher
+                .fetcher()?
                 .fetch_from(url.as_str(), &Conditional::default(), tier)
                 .await?;
             let mut doc = extract(
@@ -242,7 +244,9 @@ impl Agent {
             .filter(|r| Some(r.kind) != first_reader.map(|f| f.kind))
         {
             let name = reader.kind.name();
-            match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
+            match readers::read_with(self.http.get()?, reader, url, self.config.reader_timeout)
+                .await
+            {
                 Ok(page)
                     if page.markdown.trim().chars().count()
                         >= self.config.min_chars.min(

@@ -11,8 +11,12 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use rusqlite::Connection;
+use rusqlite::config::DbConfig;
 
 use crate::Result;
+
+/// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
+const AUTO_VACUUM_INCREMENTAL: i64 = 2;
 
 /// Connections kept open between calls.
 const MAX_IDLE: usize = 8;
@@ -125,7 +129,8 @@ impl Drop for PooledConnection<'_> {
 /// process once it returns; `synchronous=NORMAL` skips the fsync per commit, so a power
 /// loss (not a crash) may lose the last commits, never the file's consistency.
 /// `auto_vacuum=INCREMENTAL` only takes effect on a new file, before the first table,
-/// and lets `prune`/`clear` hand freed pages back to the file system.
+/// and lets `prune`/`clear` hand freed pages back to the file system. A connection that
+/// only reads writes nothing and never syncs.
 pub(super) fn open_connection(target: &Target, busy_timeout: Duration) -> Result<Connection> {
     let conn = match target {
         Target::File(path) => Connection::open(path)?,
@@ -138,11 +143,25 @@ pub(super) fn open_connection(target: &Target, busy_timeout: Duration) -> Result
         busy_timeout
     };
     conn.busy_timeout(timeout)?;
-    conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+    // Setting auto_vacuum on a store that already has it still writes page 1 (a write
+    // transaction and, at close, a checkpoint with fsyncs), so a read-only command would
+    // write. It is read first and set only when it differs, i.e. on a new file.
+    let auto_vacuum: i64 = conn.pragma_query_value(None, "auto_vacuum", |row| row.get(0))?;
+    if auto_vacuum != AUTO_VACUUM_INCREMENTAL {
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+    }
     if *target != Target::Memory {
-        let mode: String =
-            conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
-        debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
+        let mode: String = conn.pragma_query_value(None, "journal_mode", |row| row.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            let mode: String =
+                conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
+            debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
+        }
+        // The last connection to close would fold the WAL into the file (fsyncs) and
+        // delete it, so the next command recreates it: every short command paid for a
+        // checkpoint, reads included. The WAL is checkpointed as it grows instead
+        // (SQLite's auto-checkpoint at 1000 pages, on a write) and by `prune`/`clear`.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     Ok(conn)
