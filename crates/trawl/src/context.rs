@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use trawl_agent::tools::{Agent, AgentConfig, Lazy, ReaderConfig, ReaderKind, StoredKeyStates};
+use trawl_agent::tools::{
+    Agent, AgentConfig, Lazy, NotStored, ReaderConfig, ReaderKind, StoredKeyStates,
+};
 use trawl_core::TrawlError;
 use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
@@ -13,26 +15,48 @@ use crate::settings::{SECRET_VARS, Settings};
 
 /// Open the store named by the settings (creating its directory).
 pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
-    let path = settings.store_path()?;
-    if path != ":memory:"
-        && let Some(dir) = std::path::Path::new(&path).parent()
-    {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            TrawlError::internal(format!(
-                "cannot create the store directory {}: {e}",
-                dir.display()
-            ))
-        })?;
+    open_sqlite(settings)
+        .map(SharedStore::new)
+        .map_err(|e| TrawlError::internal(e.to_string()))
+}
+
+/// The store for the agent tools. A store that cannot be written (a read-only place, a
+/// full disk) does not stop reads: an in-memory store stands in for this run, with a
+/// warning, and every read says it was not kept.
+fn open_store_for_reads(
+    settings: &Settings,
+) -> Result<(SharedStore, Option<NotStored>), TrawlError> {
+    match open_sqlite(settings) {
+        Ok(store) => Ok((SharedStore::new(store), None)),
+        Err(e) => match NotStored::from_store_error(&e) {
+            Some(note) => {
+                eprintln!("warning: {e}; reads still answer, but this run keeps nothing");
+                let stand_in = SqliteStore::open_in_memory(store_config(settings))
+                    .map_err(|e| TrawlError::internal(e.to_string()))?;
+                Ok((SharedStore::new(stand_in), Some(note)))
+            }
+            None => Err(TrawlError::internal(e.to_string())),
+        },
     }
-    let config = StoreConfig {
+}
+
+fn store_config(settings: &Settings) -> StoreConfig {
+    StoreConfig {
         document_ttl: std::time::Duration::from_secs_f64(settings.document_ttl_secs.value),
         search_ttl: std::time::Duration::from_secs_f64(settings.search_ttl_secs.value),
         max_document_bytes: settings.store_max_bytes.value,
         ..StoreConfig::default()
-    };
-    let store = SqliteStore::open(&path, config)
-        .map_err(|e| TrawlError::internal(format!("cannot open the store at {path}: {e}")))?;
-    Ok(SharedStore::new(store))
+    }
+}
+
+pub fn open_sqlite(settings: &Settings) -> Result<SqliteStore, trawl_store::Error> {
+    let path = settings
+        .store_path()
+        .map_err(|e| trawl_store::Error::Open {
+            location: "(no store path)".to_owned(),
+            source: e.message.into(),
+        })?;
+    SqliteStore::open(&path, store_config(settings))
 }
 
 /// A plain client for engines and hosted readers: same proxy and User-Agent policy as the
@@ -107,7 +131,7 @@ pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<
     // before; the clients themselves (and their TLS roots) are built on first use.
     let fetch_config = settings.fetch_config()?;
     let guard = Guard::new(fetch_config.policy.clone());
-    let store = open_store(settings)?;
+    let (store, store_note) = open_store_for_reads(settings)?;
     let service_settings = settings.clone();
     let http = Lazy::new(move || service_client(&service_settings));
     let router = {
@@ -122,7 +146,7 @@ pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<
         })
     };
     config.min_chars = settings.min_chars.value;
-    Ok(Agent::with_parts(
+    let agent = Agent::with_parts(
         guard,
         Lazy::new(move || Fetcher::new(fetch_config)),
         store,
@@ -130,5 +154,9 @@ pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<
         readers(settings)?,
         http,
         config,
-    ))
+    );
+    Ok(match store_note {
+        Some(note) => agent.with_store_note(note),
+        None => agent,
+    })
 }

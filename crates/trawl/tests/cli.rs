@@ -3,6 +3,7 @@
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
 //! - `config`: layering and secret masking of `trawl config show`.
 //! - `search`: `trawl search`, `trawl engines`, `trawl doctor` against fake engines.
+//! - `store_faults`: a store that is a directory, corrupt, read-only or on a full disk.
 //! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
 //!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
 
@@ -11,6 +12,7 @@ mod config;
 mod mcp;
 mod read;
 mod search;
+mod store_faults;
 mod util;
 
 // Issue 7: SSRF table through the binary and the agent, secrets, bad input, Unicode.

@@ -9,7 +9,7 @@ pub mod readers;
 pub mod render;
 mod types;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -78,6 +78,9 @@ pub struct Agent {
     /// readers' own endpoints are configuration, not user input).
     http: Lazy<reqwest::Client>,
     config: Arc<AgentConfig>,
+    /// Set when the store in use stands in for one that could not be written: every read
+    /// carries this note.
+    store_note: Option<NotStored>,
 }
 
 impl std::fmt::Debug for Agent {
@@ -133,7 +136,15 @@ impl Agent {
             readers: Arc::new(readers.into_iter().filter(ReaderConfig::usable).collect()),
             http,
             config: Arc::new(config),
+            store_note: None,
         }
+    }
+
+    /// Marks the store as a stand-in for one that cannot be written (say, an in-memory
+    /// store used because the configured file is on a full disk): reads carry `note`.
+    pub fn with_store_note(mut self, note: NotStored) -> Self {
+        self.store_note = Some(note);
+        self
     }
 
     pub fn store(&self) -> &SharedStore {
@@ -398,6 +409,7 @@ impl Agent {
                     error: None,
                 }],
                 folded: Vec::new(),
+                not_stored: None,
             });
         }
         let inputs: Vec<String> = match (args.url, args.urls) {
@@ -413,14 +425,23 @@ impl Agent {
         }
         let total = inputs.len();
         let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        // The first read that could not be kept says why; the others would say the same.
+        let not_stored: Mutex<Option<NotStored>> = Mutex::new(None);
         let mut results: Vec<(usize, FetchItem)> =
             futures_util::stream::iter(inputs.into_iter().enumerate())
                 .map(|(i, input)| {
                     let done = done.clone();
                     let progress = progress.clone();
+                    let not_stored = &not_stored;
                     async move {
                         let item = match self.read_url(&input, fresh).await {
                             Ok(read) => {
+                                if let Some(note) = read.not_stored {
+                                    not_stored
+                                        .lock()
+                                        .unwrap_or_else(PoisonError::into_inner)
+                                        .get_or_insert(note);
+                                }
                                 match page_out(&read.record, read.from_store, page, page_tokens) {
                                     Ok(out) => FetchItem {
                                         input,
@@ -456,7 +477,14 @@ impl Agent {
         results.sort_by_key(|(i, _)| *i);
         let mut results: Vec<FetchItem> = results.into_iter().map(|(_, r)| r).collect();
         let folded = fold_duplicates(&mut results);
-        Ok(FetchOut { results, folded })
+        Ok(FetchOut {
+            results,
+            folded,
+            not_stored: not_stored
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(),
+        })
     }
 
     /// `web_open`: a page of a stored document, or the passages matching `find`.
@@ -555,6 +583,55 @@ impl Agent {
     pub async fn keep(&self, document: trawl_core::Document) -> Result<(), TrawlError> {
         let record = trawl_store::DocumentRecord::new(document, std::time::SystemTime::now());
         self.save(&record).await
+    }
+
+    /// A local document (a file or stdin) kept in the store and answered like a fetch of
+    /// its handle. When the store cannot be written, the document is answered from memory
+    /// with a [`NotStored`] note instead of failing.
+    pub async fn read_document(
+        &self,
+        document: trawl_core::Document,
+        page: Option<u32>,
+        page_size_tokens: Option<u32>,
+    ) -> Result<FetchOut, TrawlError> {
+        let handle = document.handle.clone();
+        let record = trawl_store::DocumentRecord::new(document, std::time::SystemTime::now());
+        match self.save_or_note(&record).await? {
+            None => {
+                self.web_fetch(
+                    WebFetchArgs {
+                        handle: Some(handle),
+                        page,
+                        page_size_tokens,
+                        ..WebFetchArgs::default()
+                    },
+                    None,
+                )
+                .await
+            }
+            Some(note) => {
+                let page = page.unwrap_or(1);
+                if page == 0 {
+                    return Err(invalid("page", "pages are numbered from 1"));
+                }
+                let out = page_out(
+                    &record,
+                    true,
+                    page,
+                    page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS),
+                )?;
+                Ok(FetchOut {
+                    results: vec![FetchItem {
+                        input: handle,
+                        ok: true,
+                        document: Some(out),
+                        error: None,
+                    }],
+                    folded: Vec::new(),
+                    not_stored: Some(note),
+                })
+            }
+        }
     }
 }
 
