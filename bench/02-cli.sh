@@ -39,6 +39,15 @@ M --label "read_real|trawl" --expect '"ok": ?true' -- "${TENV[@]}" "$TRAWL" read
 M --label "read_real|peer" --expect '"ok": ?true' -- "${PENV[@]}" "$W" fetch "$REAL" --allow-private-hosts --json
 M --label "read_store|trawl" --expect '"ok": ?true' -- "${TENV[@]}" "$TRAWL" read "$REAL" --allow-host 127.0.0.1 --store "$STORE" --fresh --json
 M --label "read_store|peer" --expect '"ok": ?true' -- "${PENV[@]}" "$W" web-fetch "$REAL" --allow-private-hosts --json
+# Commands that need no network, and a read answered from the store: what a short command
+# costs beyond process start (the "× --help" column), against the peer's plain fetch.
+HANDLE=$("${TENV[@]}" "$TRAWL" read "$REAL" --allow-host 127.0.0.1 --store "$STORE" --json |
+  "$PY" -c 'import json,sys; print(json.load(sys.stdin)["data"]["handle"])')
+curl -s "$REAL" > "$D/real.html"
+M --label "open|trawl" --expect '"ok": ?true' -- "${TENV[@]}" "$TRAWL" open "$HANDLE" --store "$STORE" --json
+M --label "read_file|trawl" --expect '"ok": ?true' -- "${TENV[@]}" "$TRAWL" read "$D/real.html" --store :memory: --json
+M --label "read_stored|trawl" --expect '"from_store": ?true' -- "${TENV[@]}" "$TRAWL" read "$REAL" --allow-host 127.0.0.1 --store "$STORE" --json
+M --label "read_stored|peer" --expect '"ok": ?true' -- "${PENV[@]}" "$W" fetch "$REAL" --allow-private-hosts --json
 M --label "search|trawl" --expect 'python.org' -- "${TENV[@]}" TRAWL_SEARXNG_URL="$B" "$TRAWL" search python --engines searxng --store :memory: --json
 M --label "search|peer" --expect 'python.org' -- "${PENV[@]}" WEBSEARCH_SEARXNG_URL="$B" "$W" search python --engines searxng --json
 } > "$D/results.jsonl"

@@ -122,6 +122,13 @@ CLI_ROWS = [
     ("search", "search, fake SearXNG with a real saved response (30 hits)",
      "`TRAWL_SEARXNG_URL=… trawl search python --engines searxng --store :memory: --json`",
      "`WEBSEARCH_SEARXNG_URL=… websearch search python --engines searxng --json`"),
+    ("open", "open a stored document by handle (no network)",
+     "`trawl open HANDLE --store FILE --json`", "— (no counterpart)"),
+    ("read_file", "read the real page from a local file, no store",
+     "`trawl read FILE --store :memory: --json`", "— (no counterpart)"),
+    ("read_stored", "read the real page again: answered from the store (peer: its fetch)",
+     "`trawl read URL --allow-host 127.0.0.1 --store FILE --json` (page already stored)",
+     "`websearch fetch URL --allow-private-hosts --json`"),
 ]
 
 
@@ -133,17 +140,21 @@ def section2():
     out = [header("cli"), f"Fixtures: {read('cli/pages.txt').splitlines()[0] if read('cli/pages.txt') else ''}. "
            f"{runs} timed runs per row after one warm-up; medians. Requests seen by the fixture: "
            f"{'; '.join(read('cli/requests.txt').splitlines())}.", "",
-           "| scenario | trawl wall ms | peer wall ms | wall: peer ÷ trawl | trawl CPU ms | peer CPU ms | CPU: peer ÷ trawl | trawl peak RSS MiB | peer peak RSS MiB | RSS: peer ÷ trawl |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+           "| scenario | trawl wall ms | peer wall ms | wall: peer ÷ trawl | trawl CPU ms | trawl CPU × `trawl --help` | peer CPU ms | CPU: peer ÷ trawl | trawl peak RSS MiB | peer peak RSS MiB | RSS: peer ÷ trawl |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    help_cpu = rows.get("help|trawl", {}).get("cpu_med")
     for key, title, _, _ in CLI_ROWS:
         t, p = rows.get(f"{key}|trawl"), rows.get(f"{key}|peer")
-        if not t or not p:
+        if not t:
             continue
-        tw, pw = t["wall_med"], p["wall_med"]
-        tc, pc = t["cpu_med"], p["cpu_med"]
-        tr, pr = t["rss_med_mib"], p["rss_med_mib"]
-        out.append(f"| {title} | {ms(tw)} | {ms(pw)} | {ratio(pw, tw)[0]} | {ms(tc)} | {ms(pc)} | "
-                   f"{ratio(pc, tc)[0]} | {tr:.1f} | {pr:.1f} | {ratio(pr, tr)[0]} |")
+        tw, tc, tr = t["wall_med"], t["cpu_med"], t["rss_med_mib"]
+        pw, pc, pr = (p["wall_med"], p["cpu_med"], p["rss_med_mib"]) if p else (None, None, None)
+        x_help = f"{tc / help_cpu:.1f}×" if help_cpu else "n/a"
+        if p:
+            out.append(f"| {title} | {ms(tw)} | {ms(pw)} | {ratio(pw, tw)[0]} | {ms(tc)} | {x_help} | {ms(pc)} | "
+                       f"{ratio(pc, tc)[0]} | {tr:.1f} | {pr:.1f} | {ratio(pr, tr)[0]} |")
+        else:
+            out.append(f"| {title} | {ms(tw)} | — | — | {ms(tc)} | {x_help} | — | — | {tr:.1f} | — | — |")
     out += ["", "Commands:", ""]
     for key, title, tc, pc in CLI_ROWS:
         out.append(f"- {title}: trawl {tc}; peer {pc}")

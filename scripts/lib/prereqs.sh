@@ -30,6 +30,10 @@ can_build_impersonate() {
 missing_packages() {
   command -v ip >/dev/null 2>&1 || echo iproute2
   command -v unshare >/dev/null 2>&1 || echo util-linux
+  # Store-fault tests: setpriv runs trawl as nobody (a read-only store); mount makes a small
+  # tmpfs in a private mount namespace (a full disk).
+  command -v setpriv >/dev/null 2>&1 || echo util-linux
+  command -v mount >/dev/null 2>&1 || echo mount
   command -v python3 >/dev/null 2>&1 || echo python3
   command -v git >/dev/null 2>&1 || echo git
   # The impersonate feature (wreq on BoringSSL) builds with cmake and bindgen.

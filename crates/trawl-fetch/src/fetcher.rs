@@ -38,6 +38,8 @@ pub struct FetchConfig {
     pub proxy: Option<String>,
     /// What the guard lets through.
     pub policy: GuardPolicy,
+    /// Which certificate authorities HTTPS requests trust.
+    pub tls_roots: crate::TlsRoots,
 }
 
 impl Default for FetchConfig {
@@ -50,6 +52,7 @@ impl Default for FetchConfig {
             max_redirects: 10,
             proxy: None,
             policy: GuardPolicy::default(),
+            tls_roots: crate::TlsRoots::default(),
         }
     }
 }

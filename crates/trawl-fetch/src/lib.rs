@@ -14,6 +14,7 @@ mod guard;
 mod impersonate;
 mod ip;
 mod resolver;
+mod tls;
 mod transport;
 
 pub use block::{Block, Vendor, detect as detect_block};
@@ -23,3 +24,4 @@ pub use fetcher::{
 };
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;
+pub use tls::{TlsRoots, client_config as tls_client_config};

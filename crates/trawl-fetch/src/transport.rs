@@ -63,6 +63,7 @@ impl PlainTransport {
         proxy: Option<&Url>,
     ) -> Result<Self, TrawlError> {
         let mut builder = reqwest::Client::builder()
+            .tls_backend_preconfigured(crate::tls::client_config(config.tls_roots)?)
             .user_agent(config.user_agent.clone())
             .default_headers(browser_headers())
             .redirect(reqwest::redirect::Policy::none())

@@ -9,7 +9,8 @@ pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 pub enum Error {
     /// The store could not be opened or created. Check the path (`--store`,
     /// `TRAWL_STORE`), that its directory is writable, and that the file is a trawl store.
-    #[error("cannot open store at {location}")]
+    /// `source` says which: usually one of the faults below.
+    #[error("cannot open the store at {location}: {source}")]
     Open {
         /// The path (or URL) that was opened.
         location: String,
@@ -40,8 +41,25 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
-    /// Any other failure of the backend (I/O, corruption, a lost task).
-    #[error("store backend failed")]
+    /// The store's file is not a database, or is damaged.
+    #[error(
+        "it is corrupt (not a trawl store, or damaged); move it aside, or check it with `trawl cache doctor`"
+    )]
+    Corrupt(#[source] BoxError),
+    /// The store's path names something that is not a file (a directory, say).
+    #[error("it is not a file ({what}); point --store or TRAWL_STORE at a file")]
+    NotAFile {
+        /// What is there instead.
+        what: &'static str,
+    },
+    /// The store (its file, or the directory a new one would go in) cannot be written.
+    #[error("it is read-only ({0})")]
+    ReadOnly(String),
+    /// The disk (or the store's size limit in the backend) is full.
+    #[error("its disk is full ({0})")]
+    DiskFull(#[source] BoxError),
+    /// Any other failure of the backend (I/O, a lost task).
+    #[error("store backend failed: {0}")]
     Backend(#[source] BoxError),
 }
 
@@ -49,5 +67,24 @@ impl Error {
     /// Whether the same call may succeed if tried again later.
     pub fn is_retryable(&self) -> bool {
         matches!(self, Error::Busy)
+    }
+
+    /// Why the store cannot be used, as a short stable word (`corrupt`, `not_a_file`,
+    /// `read_only`, `disk_full`), looking through [`Error::Open`]; `None` for other errors.
+    pub fn fault(&self) -> Option<&'static str> {
+        match self {
+            Error::Corrupt(_) => Some("corrupt"),
+            Error::NotAFile { .. } => Some("not_a_file"),
+            Error::ReadOnly(_) => Some("read_only"),
+            Error::DiskFull(_) => Some("disk_full"),
+            Error::Open { source, .. } => source.downcast_ref::<Error>().and_then(Error::fault),
+            _ => None,
+        }
+    }
+
+    /// Whether the store can (perhaps) still be read but cannot take writes: a read may
+    /// answer without keeping what it read.
+    pub fn is_unwritable(&self) -> bool {
+        matches!(self.fault(), Some("read_only" | "disk_full"))
     }
 }

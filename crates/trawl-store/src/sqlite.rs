@@ -20,7 +20,7 @@ use crate::{
     Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, duration_millis,
     from_millis, to_millis,
 };
-use pool::{Pool, Target, open_connection};
+use pool::{Access, Pool, Target, open_connection};
 
 /// The embedded SQLite [`Store`].
 #[derive(Debug)]
@@ -33,9 +33,14 @@ pub struct SqliteStore {
 
 impl From<rusqlite::Error> for Error {
     fn from(e: rusqlite::Error) -> Self {
-        use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked};
+        use rusqlite::ErrorCode::{
+            DatabaseBusy, DatabaseCorrupt, DatabaseLocked, DiskFull, NotADatabase, ReadOnly,
+        };
         match e.sqlite_error_code() {
             Some(DatabaseBusy | DatabaseLocked) => Error::Busy,
+            Some(DatabaseCorrupt | NotADatabase) => Error::Corrupt(Box::new(e)),
+            Some(ReadOnly) => Error::ReadOnly(e.to_string()),
+            Some(DiskFull) => Error::DiskFull(Box::new(e)),
             _ => Error::Backend(Box::new(e)),
         }
     }
@@ -50,13 +55,51 @@ impl SqliteStore {
             return Self::open_target(Target::Memory, ":memory:".to_owned(), config);
         }
         let location = path.display().to_string();
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| Error::Open {
-                location: location.clone(),
-                source: Box::new(e),
-            })?;
+        let open_error = |source: Error| Error::Open {
+            location: location.clone(),
+            source: Box::new(source),
+        };
+        if let Some(what) = not_a_file(path) {
+            return Err(open_error(Error::NotAFile { what }));
         }
-        Self::open_target(Target::File(path.to_owned()), location, config)
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| open_error(io_fault(&e, parent)))?;
+        }
+        let target = |access| Target::File {
+            path: path.to_owned(),
+            access,
+        };
+        let error =
+            match Self::open_target(target(Access::ReadWrite), location.clone(), config.clone()) {
+                Ok(store) => return Ok(store),
+                Err(e) => e,
+            };
+        let error = match error {
+            // SQLite says only "unable to open database file"; the file system says why.
+            Error::Open { source, .. } => match source.downcast::<Error>() {
+                Ok(inner) if matches!(*inner, Error::Backend(_)) => {
+                    open_error(cannot_open_reason(path).unwrap_or(*inner))
+                }
+                Ok(inner) => open_error(*inner),
+                Err(other) => Error::Open {
+                    location: location.clone(),
+                    source: other,
+                },
+            },
+            other => other,
+        };
+        // A store that exists but cannot be written still answers reads; its writes fail
+        // with `ReadOnly`, which readers turn into a `not_stored` note.
+        if error.fault() == Some("read_only") && path.exists() {
+            for access in [Access::ReadOnly, Access::Immutable] {
+                if let Ok(store) =
+                    Self::open_target(target(access), location.clone(), config.clone())
+                {
+                    return Ok(store);
+                }
+            }
+        }
+        Err(error)
     }
 
     /// A private in-memory store (what `:memory:` opens).
@@ -75,7 +118,7 @@ impl SqliteStore {
         let mut first = open_connection(&target, config.busy_timeout).map_err(open_error)?;
         schema::migrate(&mut first).map_err(open_error)?;
         let path = match &target {
-            Target::File(path) => Some(path.clone()),
+            Target::File { path, .. } => Some(path.clone()),
             Target::Memory => None,
         };
         Ok(Self {
@@ -89,6 +132,12 @@ impl SqliteStore {
     /// The file this store lives in (`None` in memory).
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// Whether the store was opened for reading only, because its file (or directory)
+    /// cannot be written: reads answer, writes fail with [`Error::ReadOnly`].
+    pub fn is_read_only(&self) -> bool {
+        self.pool.is_read_only()
     }
 
     /// The configuration it was opened with.
@@ -105,10 +154,13 @@ impl SqliteStore {
             .query_map([], |row| row.get::<_, String>(0))?
             .collect::<rusqlite::Result<_>>()?;
         problems.retain(|line| line != "ok");
-        if let Err(e) = conn.execute(
-            "INSERT INTO passages_fts(passages_fts) VALUES ('integrity-check')",
-            [],
-        ) {
+        // FTS5's check is run as a write statement, which a read-only store refuses.
+        if !self.is_read_only()
+            && let Err(e) = conn.execute(
+                "INSERT INTO passages_fts(passages_fts) VALUES ('integrity-check')",
+                [],
+            )
+        {
             problems.push(format!("passage index: {e}"));
         }
         Ok(problems)
@@ -515,6 +567,56 @@ impl SqliteStore {
     }
 }
 
+/// What sits at `path` when it is not a regular file (or a symlink to one).
+fn not_a_file(path: &Path) -> Option<&'static str> {
+    let meta = std::fs::metadata(path).ok()?;
+    let kind = meta.file_type();
+    if kind.is_file() {
+        None
+    } else if kind.is_dir() {
+        Some("a directory")
+    } else {
+        Some("not a regular file")
+    }
+}
+
+/// A file-system error named as a store fault where it is one.
+fn io_fault(e: &std::io::Error, path: &Path) -> Error {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+            Error::ReadOnly(format!("{} cannot be written: {e}", path.display()))
+        }
+        std::io::ErrorKind::StorageFull => {
+            Error::DiskFull(Box::new(std::io::Error::new(e.kind(), e.to_string())))
+        }
+        _ => Error::Backend(Box::new(std::io::Error::new(e.kind(), e.to_string()))),
+    }
+}
+
+/// Why SQLite could not open `path`, asked of the file system: the file (or, for a new
+/// store, its directory) cannot be written, or the disk is full.
+fn cannot_open_reason(path: &Path) -> Option<Error> {
+    let probe = if path.exists() {
+        std::fs::OpenOptions::new().append(true).open(path).err()
+    } else {
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        tempfile_probe(dir).err()
+    };
+    probe
+        .map(|e| io_fault(&e, path))
+        .filter(|e| !matches!(e, Error::Backend(_)))
+}
+
+/// Creates and removes a file in `dir`, to learn whether a store could be created there.
+fn tempfile_probe(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".trawl-probe-{}", std::process::id()));
+    std::fs::File::create(&probe)?;
+    std::fs::remove_file(&probe)
+}
+
 const SELECT_DOCUMENT: &str = "SELECT body, content_hash, fetched_at, expires_at, etag,
         last_modified FROM documents";
 
@@ -633,6 +735,85 @@ mod tests {
         );
         assert_eq!(fts_terms("c++ \"unclosed"), ["\"c\"", "\"unclosed\""]);
         assert!(fts_terms("  -- ** \"\" ").is_empty());
+    }
+
+    fn record(text: &str) -> DocumentRecord {
+        let document = Document {
+            url: "https://example.com/a".into(),
+            final_url: "https://example.com/a".into(),
+            handle: "example.com~0123456789ab".into(),
+            markdown: text.to_owned(),
+            ..Document::default()
+        };
+        DocumentRecord::new(document, std::time::SystemTime::now())
+    }
+
+    /// Each store fault gives its own error and message; a full store still reads.
+    #[test]
+    fn faults_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+
+        let err = SqliteStore::open(dir.path(), StoreConfig::default()).unwrap_err();
+        assert_eq!(err.fault(), Some("not_a_file"), "{err}");
+        assert!(
+            err.to_string().contains("not a file (a directory)"),
+            "{err}"
+        );
+
+        let garbage = dir.path().join("garbage.db");
+        std::fs::write(&garbage, b"plain text, not SQLite ".repeat(300)).unwrap();
+        let err = SqliteStore::open(&garbage, StoreConfig::default()).unwrap_err();
+        assert_eq!(err.fault(), Some("corrupt"), "{err}");
+        assert!(err.to_string().contains("it is corrupt"), "{err}");
+
+        // SQLite's own "database or disk is full", reached by capping the file's pages.
+        let path = dir.path().join("full.db");
+        let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
+        store.put_document(&record("small"), &[]).unwrap();
+        {
+            let conn = store.pool.get().unwrap();
+            let pages: i64 = conn
+                .query_row("PRAGMA page_count", [], |r| r.get(0))
+                .unwrap();
+            conn.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))
+                .unwrap();
+        }
+        let big = "tide gauge readings ".repeat(20_000);
+        let err = store.put_document(&record(&big), &[]).unwrap_err();
+        assert_eq!(err.fault(), Some("disk_full"), "{err}");
+        assert!(err.is_unwritable());
+        assert!(err.to_string().contains("disk is full"), "{err}");
+        assert!(
+            store
+                .get_document("example.com~0123456789ab")
+                .unwrap()
+                .is_some()
+        );
+        drop(store);
+
+        // Opened read-only (what a store that cannot be written falls back to): reads
+        // answer, writes name the fault.
+        let store = SqliteStore::open_target(
+            Target::File {
+                path: path.clone(),
+                access: Access::ReadOnly,
+            },
+            path.display().to_string(),
+            StoreConfig::default(),
+        )
+        .unwrap();
+        assert!(store.is_read_only());
+        assert!(
+            store
+                .get_document("example.com~0123456789ab")
+                .unwrap()
+                .is_some()
+        );
+        let err = store.put_document(&record("more"), &[]).unwrap_err();
+        assert_eq!(err.fault(), Some("read_only"), "{err}");
+        assert!(err.is_unwritable());
+        assert!(err.to_string().contains("read-only"), "{err}");
+        assert!(store.integrity_check().unwrap().is_empty());
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub enum CacheCommand {
     Clear(JsonFlag),
     /// Drop what is past its retention and evict above the size bound.
     Prune(JsonFlag),
+    /// Check the store: that it opens, is a trawl store, is not damaged, can be written.
+    Doctor(JsonFlag),
 }
 
 #[derive(Debug, Args)]

@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
-use trawl_agent::tools::{Agent, AgentConfig, ReaderConfig, ReaderKind, StoredKeyStates};
+use trawl_agent::tools::{
+    Agent, AgentConfig, Lazy, NotStored, ReaderConfig, ReaderKind, StoredKeyStates,
+};
 use trawl_core::TrawlError;
-use trawl_fetch::{Fetcher, normalize_proxy};
+use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
 use trawl_store::{SharedStore, SqliteStore, StoreConfig};
 use url::Url;
@@ -13,32 +15,55 @@ use crate::settings::Settings;
 
 /// Open the store named by the settings (creating its directory).
 pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
-    let path = settings.store_path()?;
-    if path != ":memory:"
-        && let Some(dir) = std::path::Path::new(&path).parent()
-    {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            TrawlError::internal(format!(
-                "cannot create the store directory {}: {e}",
-                dir.display()
-            ))
-        })?;
+    open_sqlite(settings)
+        .map(SharedStore::new)
+        .map_err(|e| TrawlError::internal(e.to_string()))
+}
+
+/// The store for the agent tools. A store that cannot be written (a read-only place, a
+/// full disk) does not stop reads: an in-memory store stands in for this run, with a
+/// warning, and every read says it was not kept.
+fn open_store_for_reads(
+    settings: &Settings,
+) -> Result<(SharedStore, Option<NotStored>), TrawlError> {
+    match open_sqlite(settings) {
+        Ok(store) => Ok((SharedStore::new(store), None)),
+        Err(e) => match NotStored::from_store_error(&e) {
+            Some(note) => {
+                eprintln!("warning: {e}; reads still answer, but this run keeps nothing");
+                let stand_in = SqliteStore::open_in_memory(store_config(settings))
+                    .map_err(|e| TrawlError::internal(e.to_string()))?;
+                Ok((SharedStore::new(stand_in), Some(note)))
+            }
+            None => Err(TrawlError::internal(e.to_string())),
+        },
     }
-    let config = StoreConfig {
+}
+
+fn store_config(settings: &Settings) -> StoreConfig {
+    StoreConfig {
         document_ttl: std::time::Duration::from_secs_f64(settings.document_ttl_secs.value),
         search_ttl: std::time::Duration::from_secs_f64(settings.search_ttl_secs.value),
         max_document_bytes: settings.store_max_bytes.value,
         ..StoreConfig::default()
-    };
-    let store = SqliteStore::open(&path, config)
-        .map_err(|e| TrawlError::internal(format!("cannot open the store at {path}: {e}")))?;
-    Ok(SharedStore::new(store))
+    }
+}
+
+pub fn open_sqlite(settings: &Settings) -> Result<SqliteStore, trawl_store::Error> {
+    let path = settings
+        .store_path()
+        .map_err(|e| trawl_store::Error::Open {
+            location: "(no store path)".to_owned(),
+            source: e.message.into(),
+        })?;
+    SqliteStore::open(&path, store_config(settings))
 }
 
 /// A plain client for engines and hosted readers: same proxy and User-Agent policy as the
 /// fetcher, but no page guard (their endpoints are configuration, not user input).
 pub fn service_client(settings: &Settings) -> Result<reqwest::Client, TrawlError> {
     let mut builder = reqwest::Client::builder()
+        .tls_backend_preconfigured(trawl_fetch::tls_client_config(settings.tls_roots())?)
         .connect_timeout(std::time::Duration::from_secs_f64(
             settings.connect_timeout_secs.value,
         ))
@@ -102,20 +127,36 @@ pub fn build_agent(settings: &Settings) -> Result<Agent, TrawlError> {
 }
 
 pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<Agent, TrawlError> {
-    let fetcher = Fetcher::new(settings.fetch_config()?)?;
-    let store = open_store(settings)?;
-    let client = service_client(settings)?;
-    let router = Router::builder(search_config(settings))
-        .client(client.clone())
-        .key_store(Arc::new(StoredKeyStates(store.clone())))
-        .build();
+    // What can be checked cheaply is checked now, so bad settings fail every command as
+    // before; the clients themselves (and their TLS roots) are built on first use.
+    let fetch_config = settings.fetch_config()?;
+    let guard = Guard::new(fetch_config.policy.clone());
+    let (store, store_note) = open_store_for_reads(settings)?;
+    let service_settings = settings.clone();
+    let http = Lazy::new(move || service_client(&service_settings));
+    let router = {
+        let http = http.clone();
+        let search = search_config(settings);
+        let keys = Arc::new(StoredKeyStates(store.clone()));
+        Lazy::new(move || {
+            Ok(Router::builder(search)
+                .client(http.get()?.clone())
+                .key_store(keys)
+                .build())
+        })
+    };
     config.min_chars = settings.min_chars.value;
-    Ok(Agent::new(
-        fetcher,
+    let agent = Agent::with_parts(
+        guard,
+        Lazy::new(move || Fetcher::new(fetch_config)),
         store,
         router,
         readers(settings)?,
-        client,
+        http,
         config,
-    ))
+    );
+    Ok(match store_note {
+        Some(note) => agent.with_store_note(note),
+        None => agent,
+    })
 }

@@ -35,7 +35,10 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
         Command::Doctor(a) => (a.json, a.net.clone()),
         Command::Open(a) => (a.json, NetArgs::default()),
         Command::Cache(
-            CacheCommand::Stats(f) | CacheCommand::Clear(f) | CacheCommand::Prune(f),
+            CacheCommand::Stats(f)
+            | CacheCommand::Clear(f)
+            | CacheCommand::Prune(f)
+            | CacheCommand::Doctor(f),
         ) => (f.json, NetArgs::default()),
         Command::Config(ConfigCommand::Show(f)) => (f.json, NetArgs::default()),
         Command::Config(ConfigCommand::Vars) => (false, NetArgs::default()),

@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use trawl_agent::tools::ReaderKind;
 use trawl_core::TrawlError;
 use trawl_core::vars::{self, Trust};
-use trawl_fetch::{DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule};
+use trawl_fetch::{
+    DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule, TlsRoots,
+};
 
 use crate::cli::NetArgs;
 use crate::dotenv::{DotEnv, IgnoredLine};
@@ -30,6 +32,8 @@ pub struct FileConfig {
     pub allow_private_hosts: Option<bool>,
     pub allow_hosts: Option<Vec<String>>,
     pub user_agent: Option<String>,
+    /// Trust the system's certificate store as well as the compiled-in Mozilla roots.
+    pub tls_system_roots: Option<bool>,
     /// Store file; `:memory:` keeps nothing between runs.
     pub store: Option<String>,
     /// Hosted fallback readers, in order (`jina`, `tavily`, `firecrawl`, `exa`, or `none`);
@@ -93,6 +97,7 @@ pub struct Settings {
     pub allow_private_hosts: Setting<bool>,
     pub allow_hosts: Setting<Vec<String>>,
     pub user_agent: Setting<String>,
+    pub tls_system_roots: Setting<bool>,
     pub store: Setting<Option<String>>,
     pub readers: Setting<Vec<String>>,
     pub readers_query_secrets: Setting<Vec<String>>,
@@ -344,6 +349,12 @@ impl Settings {
                 file.user_agent.clone(),
                 DEFAULT_USER_AGENT.to_owned(),
             ),
+            tls_system_roots: layer(
+                None,
+                parse_bool(env, vars::TLS_SYSTEM_ROOTS)?,
+                file.tls_system_roots,
+                false,
+            ),
             store: layer(
                 store_flag.map(|s| Some(s.to_owned())),
                 set(env, vars::STORE).map(Some),
@@ -499,7 +510,17 @@ impl Settings {
                 allow_private_hosts: self.allow_private_hosts.value,
                 allow_hosts,
             },
+            tls_roots: self.tls_roots(),
         })
+    }
+
+    /// The certificate authorities HTTPS clients trust.
+    pub fn tls_roots(&self) -> TlsRoots {
+        if self.tls_system_roots.value {
+            TlsRoots::WithSystem
+        } else {
+            TlsRoots::Bundled
+        }
     }
 
     /// The settings as shown to people: proxy credentials and keys masked.

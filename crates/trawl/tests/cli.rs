@@ -5,6 +5,7 @@
 //! - `trust`: what a `.env` may set (API keys only), checked against a loopback canary;
 //!   every variable the code reads is documented in `trawl_core::vars`.
 //! - `search`: `trawl search`, `trawl engines`, `trawl doctor` against fake engines.
+//! - `store_faults`: a store that is a directory, corrupt, read-only or on a full disk.
 //! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
 //!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
 
@@ -14,6 +15,7 @@ mod mcp;
 mod read;
 mod search;
 mod trust;
+mod store_faults;
 mod util;
 
 // Issue 7: SSRF table through the binary and the agent, secrets, bad input, Unicode.

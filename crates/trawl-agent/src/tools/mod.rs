@@ -3,24 +3,26 @@
 //! an agent reads.
 
 mod keystate;
+mod lazy;
 mod read;
 pub mod readers;
 pub mod render;
 mod types;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use trawl_core::{ErrorBody, ErrorCode, TrawlError, is_valid_handle};
 use trawl_extract::ExtractOptions;
-use trawl_fetch::Fetcher;
+use trawl_fetch::{Fetcher, Guard};
 use trawl_search::{
     Filters, Freshness, OutcomeKind, Route, Router, SafeSearch, SearchData, SearchRequest,
 };
 use trawl_store::{FindScope, SharedStore};
 
 pub use keystate::StoredKeyStates;
+pub use lazy::Lazy;
 pub use readers::{ReaderConfig, ReaderKind};
 pub use types::*;
 
@@ -67,15 +69,20 @@ impl Default for AgentConfig {
 /// Everything the tools work with. Cheap to clone.
 #[derive(Clone)]
 pub struct Agent {
-    fetcher: Fetcher,
+    /// Checks URLs before any lookup (cheap; the fetcher holds the same policy).
+    guard: Guard,
+    fetcher: Lazy<Fetcher>,
     store: SharedStore,
-    router: Router,
+    router: Lazy<Router>,
     /// Fallback readers in the order they are tried (only usable ones).
     readers: Arc<Vec<ReaderConfig>>,
     /// Client for the hosted readers (same proxy as the fetcher, no page guard: the
     /// readers' own endpoints are configuration, not user input).
-    http: reqwest::Client,
+    http: Lazy<reqwest::Client>,
     config: Arc<AgentConfig>,
+    /// Set when the store in use stands in for one that could not be written: every read
+    /// carries this note.
+    store_note: Option<NotStored>,
 }
 
 impl std::fmt::Debug for Agent {
@@ -102,14 +109,46 @@ impl Agent {
         http: reqwest::Client,
         config: AgentConfig,
     ) -> Self {
+        Self::with_parts(
+            fetcher.guard().clone(),
+            Lazy::ready(fetcher),
+            store,
+            Lazy::ready(router),
+            readers,
+            Lazy::ready(http),
+            config,
+        )
+    }
+
+    /// An agent whose fetcher, search router and reader client are built on first use
+    /// (see [`Lazy`]); `guard` must carry the fetcher's policy, and answers URL checks
+    /// without building the fetcher.
+    pub fn with_parts(
+        guard: Guard,
+        fetcher: Lazy<Fetcher>,
+        store: SharedStore,
+        router: Lazy<Router>,
+        readers: Vec<ReaderConfig>,
+        http: Lazy<reqwest::Client>,
+        config: AgentConfig,
+    ) -> Self {
         Agent {
+            guard,
             fetcher,
             store,
             router,
             readers: Arc::new(readers.into_iter().filter(ReaderConfig::usable).collect()),
             http,
             config: Arc::new(config),
+            store_note: None,
         }
+    }
+
+    /// Marks the store as a stand-in for one that cannot be written (say, an in-memory
+    /// store used because the configured file is on a full disk): reads carry `note`.
+    pub fn with_store_note(mut self, note: NotStored) -> Self {
+        self.store_note = Some(note);
+        self
     }
 
     /// The store reads are kept in.
@@ -117,24 +156,25 @@ impl Agent {
         &self.store
     }
 
-    /// The search router behind `web_search`, `arxiv` and `github`.
-    pub fn router(&self) -> &Router {
-        &self.router
+    /// The search router (built now if no tool has needed it yet).
+    pub fn router(&self) -> Result<&Router, TrawlError> {
+        self.router.get()
     }
 
-    /// The guarded fetcher behind `web_fetch`.
-    pub fn fetcher(&self) -> &Fetcher {
-        &self.fetcher
+    /// The fetcher (built now if no tool has needed it yet).
+    pub fn fetcher(&self) -> Result<&Fetcher, TrawlError> {
+        self.fetcher.get()
     }
 
     /// Engines that can run now (configured, with a key where one is needed).
-    pub fn usable_engines(&self) -> Vec<String> {
-        self.router
+    pub fn usable_engines(&self) -> Result<Vec<String>, TrawlError> {
+        Ok(self
+            .router()?
             .engines_info()
             .into_iter()
             .filter(|e| e.configured)
             .map(|e| e.name.to_owned())
-            .collect()
+            .collect())
     }
 
     /// Names of the fallback readers in the order they are tried.
@@ -171,7 +211,7 @@ impl Agent {
         }
         let engines = args.engines.unwrap_or_default();
         for name in &engines {
-            if self.router.engine(name).is_none() {
+            if self.router()?.engine(name).is_none() {
                 return Err(invalid(
                     "engines",
                     format!("unknown engine {name:?} (see `trawl engines`)"),
@@ -206,7 +246,7 @@ impl Agent {
             }),
             page: args.page,
         };
-        let mut data = self.search_cached(&request).await;
+        let mut data = self.search_cached(&request).await?;
         let any_answered = data
             .engines
             .iter()
@@ -270,7 +310,7 @@ impl Agent {
 
     /// A search through the store's short-lived cache. Only answers where every engine
     /// answered are cached, so a passing outage is not remembered.
-    async fn search_cached(&self, request: &SearchRequest) -> SearchData {
+    async fn search_cached(&self, request: &SearchRequest) -> Result<SearchData, TrawlError> {
         let mut normalized = request.clone();
         normalized.query = normalized.query.to_lowercase();
         let key = format!(
@@ -288,9 +328,9 @@ impl Agent {
                     None => "from the search cache".to_owned(),
                 });
             }
-            return data;
+            return Ok(data);
         }
-        let data = self.router.search(request).await;
+        let data = self.router()?.search(request).await;
         let complete = data
             .engines
             .iter()
@@ -301,7 +341,7 @@ impl Agent {
                 .run(move |s| s.put_search(&key, &value, None))
                 .await;
         }
-        data
+        Ok(data)
     }
 
     /// `arxiv`: papers from the arXiv API.
@@ -374,6 +414,7 @@ impl Agent {
                     error: None,
                 }],
                 folded: Vec::new(),
+                not_stored: None,
             });
         }
         let inputs: Vec<String> = match (args.url, args.urls) {
@@ -389,14 +430,23 @@ impl Agent {
         }
         let total = inputs.len();
         let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        // The first read that could not be kept says why; the others would say the same.
+        let not_stored: Mutex<Option<NotStored>> = Mutex::new(None);
         let mut results: Vec<(usize, FetchItem)> =
             futures_util::stream::iter(inputs.into_iter().enumerate())
                 .map(|(i, input)| {
                     let done = done.clone();
                     let progress = progress.clone();
+                    let not_stored = &not_stored;
                     async move {
                         let item = match self.read_url(&input, fresh).await {
                             Ok(read) => {
+                                if let Some(note) = read.not_stored {
+                                    not_stored
+                                        .lock()
+                                        .unwrap_or_else(PoisonError::into_inner)
+                                        .get_or_insert(note);
+                                }
                                 match page_out(&read.record, read.from_store, page, page_tokens) {
                                     Ok(out) => FetchItem {
                                         input,
@@ -432,7 +482,14 @@ impl Agent {
         results.sort_by_key(|(i, _)| *i);
         let mut results: Vec<FetchItem> = results.into_iter().map(|(_, r)| r).collect();
         let folded = fold_duplicates(&mut results);
-        Ok(FetchOut { results, folded })
+        Ok(FetchOut {
+            results,
+            folded,
+            not_stored: not_stored
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(),
+        })
     }
 
     /// `web_open`: a page of a stored document, or the passages matching `find`.
@@ -535,6 +592,55 @@ impl Agent {
     pub async fn keep(&self, document: trawl_core::Document) -> Result<(), TrawlError> {
         let record = trawl_store::DocumentRecord::new(document, std::time::SystemTime::now());
         self.save(&record).await
+    }
+
+    /// A local document (a file or stdin) kept in the store and answered like a fetch of
+    /// its handle. When the store cannot be written, the document is answered from memory
+    /// with a [`NotStored`] note instead of failing.
+    pub async fn read_document(
+        &self,
+        document: trawl_core::Document,
+        page: Option<u32>,
+        page_size_tokens: Option<u32>,
+    ) -> Result<FetchOut, TrawlError> {
+        let handle = document.handle.clone();
+        let record = trawl_store::DocumentRecord::new(document, std::time::SystemTime::now());
+        match self.save_or_note(&record).await? {
+            None => {
+                self.web_fetch(
+                    WebFetchArgs {
+                        handle: Some(handle),
+                        page,
+                        page_size_tokens,
+                        ..WebFetchArgs::default()
+                    },
+                    None,
+                )
+                .await
+            }
+            Some(note) => {
+                let page = page.unwrap_or(1);
+                if page == 0 {
+                    return Err(invalid("page", "pages are numbered from 1"));
+                }
+                let out = page_out(
+                    &record,
+                    true,
+                    page,
+                    page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS),
+                )?;
+                Ok(FetchOut {
+                    results: vec![FetchItem {
+                        input: handle,
+                        ok: true,
+                        document: Some(out),
+                        error: None,
+                    }],
+                    folded: Vec::new(),
+                    not_stored: Some(note),
+                })
+            }
+        }
     }
 }
 

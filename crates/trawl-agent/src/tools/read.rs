@@ -9,14 +9,16 @@ use trawl_fetch::{Conditional, FetchedPage, Tier};
 use trawl_store::{DocumentRecord, Revalidation};
 use url::Url;
 
-use super::Agent;
 use super::readers::{self, ReaderKind};
+use super::{Agent, NotStored};
 use crate::{pager, passages};
 
 /// A document as the tools use it, and whether it came from the store without a request.
 pub(crate) struct Read {
     pub record: DocumentRecord,
     pub from_store: bool,
+    /// Why the read was not kept, when the store could not take it.
+    pub not_stored: Option<NotStored>,
 }
 
 fn store_error(e: trawl_store::Error) -> TrawlError {
@@ -53,7 +55,7 @@ impl Agent {
     /// Read `raw` (a URL as given), using the store when it can.
     pub(crate) async fn read_url(&self, raw: &str, fresh: bool) -> Result<Read, TrawlError> {
         // Refuse bad and forbidden URLs before looking anything up.
-        let url = self.fetcher.guard().check_raw(raw, None)?;
+        let url = self.guard.check_raw(raw, None)?;
         let key = url.to_string();
         let stored = self
             .store
@@ -66,6 +68,7 @@ impl Agent {
                 Some(record) => Ok(Read {
                     record,
                     from_store: true,
+                    not_stored: None,
                 }),
                 None => Err(TrawlError::new(
                     ErrorCode::NotFound,
@@ -80,6 +83,7 @@ impl Agent {
             return Ok(Read {
                 record: record.clone(),
                 from_store: true,
+                not_stored: None,
             });
         }
         // Stale copy with validators: ask the origin whether it changed.
@@ -91,7 +95,7 @@ impl Agent {
                 last_modified: record.last_modified.clone(),
             };
             if let Ok(page) = self
-                .fetcher
+                .fetcher()?
                 .fetch_conditional(url.as_str(), &conditional)
                 .await
                 && page.not_modified()
@@ -104,23 +108,29 @@ impl Agent {
                     last_modified: page.last_modified.clone(),
                 };
                 let mut record = record;
-                self.store
+                let not_stored = match self
+                    .store
                     .run(move |s| s.revalidate_document(&handle, &revalidation))
                     .await
-                    .map_err(store_error)?;
+                {
+                    Ok(_) => self.store_note.clone(),
+                    Err(e) => Some(NotStored::from_store_error(&e).ok_or_else(|| store_error(e))?),
+                };
                 record.fetched_at = now;
                 record.document.attempts = vec![attempt("http", "not_modified", None)];
                 return Ok(Read {
                     record,
                     from_store: true,
+                    not_stored,
                 });
             }
         }
         let record = self.read_fresh(&url).await?;
-        self.save(&record).await?;
+        let not_stored = self.save_or_note(&record).await?;
         Ok(Read {
             record,
             from_store: false,
+            not_stored,
         })
     }
 
@@ -169,7 +179,9 @@ impl Agent {
             .and_then(|k| self.readers.iter().find(|r| r.kind == k))
             .filter(|r| disclosure.refusal(r).is_none());
         if let Some(reader) = first_reader {
-            match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
+            match readers::read_with(self.http.get()?, reader, url, self.config.reader_timeout)
+                .await
+            {
                 Ok(page) if page.markdown.trim().chars().count() >= self.config.min_chars => {
                     attempts.push(attempt(
                         reader.kind.name(),
@@ -194,7 +206,7 @@ impl Agent {
         };
         let local: Result<(Document, FetchedPage), TrawlError> = async {
             let page = self
-                .fetcher
+                .fetcher()?
                 .fetch_from(url.as_str(), &Conditional::default(), tier)
                 .await?;
             let mut doc = extract(
@@ -248,7 +260,9 @@ impl Agent {
                 attempts.push(attempt(name, "not_sent", Some(why)));
                 continue;
             }
-            match readers::read_with(&self.http, reader, url, self.config.reader_timeout).await {
+            match readers::read_with(self.http.get()?, reader, url, self.config.reader_timeout)
+                .await
+            {
                 Ok(page)
                     if page.markdown.trim().chars().count()
                         >= self.config.min_chars.min(
@@ -340,6 +354,25 @@ impl Agent {
     }
 
     pub(crate) async fn save(&self, record: &DocumentRecord) -> Result<(), TrawlError> {
+        self.put(record).await.map_err(store_error)
+    }
+
+    /// Keep `record`; when the store cannot take writes (read-only, disk full) the read
+    /// still answers, with the note that says why it was not kept.
+    pub(crate) async fn save_or_note(
+        &self,
+        record: &DocumentRecord,
+    ) -> Result<Option<NotStored>, TrawlError> {
+        match self.put(record).await {
+            Ok(()) => Ok(self.store_note.clone()),
+            Err(e) => match NotStored::from_store_error(&e) {
+                Some(note) => Ok(Some(note)),
+                None => Err(store_error(e)),
+            },
+        }
+    }
+
+    async fn put(&self, record: &DocumentRecord) -> Result<(), trawl_store::Error> {
         let mut record = record.clone();
         // The store keeps Markdown; plain text is derived on demand.
         record.document.text.clear();
@@ -351,7 +384,6 @@ impl Agent {
         self.store
             .run(move |s| s.put_document(&record, &passages))
             .await
-            .map_err(store_error)
     }
 
     /// A stored document by handle.

@@ -229,6 +229,29 @@ pub struct FetchOut {
     pub results: Vec<FetchItem>,
     /// Documents left out as near-duplicates of another in this batch.
     pub folded: Vec<FoldedOut>,
+    /// Set when what was read could not be kept (the store is read-only or its disk is
+    /// full): the pages answer, but their handles will not open later.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_stored: Option<NotStored>,
+}
+
+/// Why a read was answered without being kept in the store.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct NotStored {
+    /// `read_only` or `disk_full`.
+    pub reason: String,
+    /// The store's own words.
+    pub message: String,
+}
+
+impl NotStored {
+    /// The note for a store error, when the error means the store cannot take writes.
+    pub fn from_store_error(e: &trawl_store::Error) -> Option<Self> {
+        e.is_unwritable().then(|| NotStored {
+            reason: e.fault().unwrap_or("unwritable").to_owned(),
+            message: e.to_string(),
+        })
+    }
 }
 
 /// A document left out of a batch as a near-duplicate of another.

@@ -10,17 +10,32 @@ use std::path::PathBuf;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 
 use crate::Result;
+
+/// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
+const AUTO_VACUUM_INCREMENTAL: i64 = 2;
 
 /// Connections kept open between calls.
 const MAX_IDLE: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Target {
-    File(PathBuf),
+    File { path: PathBuf, access: Access },
     Memory,
+}
+
+/// How a store file is opened. The last two are for a store that cannot be written (the
+/// file, or its directory), so that reads still answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Access {
+    ReadWrite,
+    /// Read-only; SQLite still needs the WAL's `-shm` file to exist or be creatable.
+    ReadOnly,
+    /// Read-only without a `-shm` (none exists and none can be made): SQLite then reads
+    /// the file as one that nobody changes, which is as much as can be done.
+    Immutable,
 }
 
 #[derive(Debug)]
@@ -42,6 +57,16 @@ impl Pool {
         }
     }
 
+    pub(super) fn is_read_only(&self) -> bool {
+        matches!(
+            self.target,
+            Target::File {
+                access: Access::ReadOnly | Access::Immutable,
+                ..
+            }
+        )
+    }
+
     pub(super) fn get(&self) -> Result<PooledConnection<'_>> {
         let mut idle = self.lock();
         loop {
@@ -58,9 +83,9 @@ impl Pool {
                         .wait(idle)
                         .unwrap_or_else(PoisonError::into_inner);
                 }
-                Target::File(path) => {
+                Target::File { .. } => {
                     drop(idle);
-                    let conn = open_connection(&Target::File(path.clone()), self.busy_timeout)?;
+                    let conn = open_connection(&self.target, self.busy_timeout)?;
                     return Ok(PooledConnection {
                         pool: self,
                         conn: Some(conn),
@@ -125,12 +150,41 @@ impl Drop for PooledConnection<'_> {
 /// process once it returns; `synchronous=NORMAL` skips the fsync per commit, so a power
 /// loss (not a crash) may lose the last commits, never the file's consistency.
 /// `auto_vacuum=INCREMENTAL` only takes effect on a new file, before the first table,
-/// and lets `prune`/`clear` hand freed pages back to the file system.
+/// and lets `prune`/`clear` hand freed pages back to the file system. A connection that
+/// only reads commits nothing and never syncs (the last one to close still folds the
+/// WAL into the file, so a store at rest is one file, safe to copy).
 pub(super) fn open_connection(target: &Target, busy_timeout: Duration) -> Result<Connection> {
     let conn = match target {
-        Target::File(path) => Connection::open(path)?,
+        Target::File {
+            path,
+            access: Access::ReadWrite,
+        } => Connection::open(path)?,
+        Target::File {
+            path,
+            access: Access::ReadOnly,
+        } => Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?,
+        Target::File {
+            path,
+            access: Access::Immutable,
+        } => Connection::open_with_flags(
+            immutable_uri(path),
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_URI,
+        )?,
         Target::Memory => Connection::open_in_memory()?,
     };
+    let writable = matches!(
+        target,
+        Target::Memory
+            | Target::File {
+                access: Access::ReadWrite,
+                ..
+            }
+    );
     // 0 means "no limit" everywhere in trawl; SQLite's 0 means "fail at once".
     let timeout = if busy_timeout.is_zero() {
         Duration::from_millis(i32::MAX as u64)
@@ -138,12 +192,34 @@ pub(super) fn open_connection(target: &Target, busy_timeout: Duration) -> Result
         busy_timeout
     };
     conn.busy_timeout(timeout)?;
-    conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+    // Setting auto_vacuum on a store that already has it still writes page 1 (a write
+    // transaction and, at close, a checkpoint with fsyncs), so a read-only command would
+    // write. It is read first and set only when it differs, i.e. on a new file.
+    let auto_vacuum: i64 = conn.pragma_query_value(None, "auto_vacuum", |row| row.get(0))?;
+    if auto_vacuum != AUTO_VACUUM_INCREMENTAL && writable {
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+    }
     if *target != Target::Memory {
-        let mode: String =
-            conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
-        debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
+        let mode: String = conn.pragma_query_value(None, "journal_mode", |row| row.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") && writable {
+            let mode: String =
+                conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
+            debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
+        }
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     Ok(conn)
+}
+
+/// `file:PATH?immutable=1`, with the characters a URI gives meaning to escaped.
+fn immutable_uri(path: &std::path::Path) -> String {
+    let mut uri = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' | '?' | '#' => uri.push_str(&format!("%{:02X}", c as u32)),
+            c => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
 }

@@ -1,16 +1,23 @@
-use trawl_core::{Envelope, Meta, TrawlError};
-use trawl_store::Section;
+use serde::Serialize;
+use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
+use trawl_store::{Section, SqliteStore};
 
 use crate::cli::CacheCommand;
-use crate::context::open_store;
+use crate::context::{open_sqlite, open_store};
 use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
-/// `trawl cache stats|clear|prune`.
+/// `trawl cache stats|clear|prune|doctor`.
 pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
     let json = match cmd {
-        CacheCommand::Stats(f) | CacheCommand::Clear(f) | CacheCommand::Prune(f) => f.json,
+        CacheCommand::Stats(f)
+        | CacheCommand::Clear(f)
+        | CacheCommand::Prune(f)
+        | CacheCommand::Doctor(f) => f.json,
     };
+    if let CacheCommand::Doctor(_) = cmd {
+        return doctor(settings, json).await;
+    }
     let store = match open_store(settings) {
         Ok(s) => s,
         Err(e) => return report_error(&e, json, Meta::default()),
@@ -29,6 +36,7 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
             .run(|s| s.prune())
             .await
             .map(|r| serde_json::json!({ "path": path, "pruned": r })),
+        CacheCommand::Doctor(_) => unreachable!("answered above"),
     }
     .map_err(|e| TrawlError::internal(format!("store: {e}")));
     match result {
@@ -41,5 +49,93 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
             0
         }
         Err(e) => report_error(&e, json, Meta::default()),
+    }
+}
+
+/// What `cache doctor` found.
+#[derive(Debug, Serialize)]
+struct StoreCheck {
+    path: String,
+    /// Opens, reads, is not damaged and takes writes.
+    healthy: bool,
+    /// `corrupt`, `not_a_file`, `read_only`, `disk_full`, or `other`, when not healthy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<String>,
+    /// What is wrong, in the store's words (SQLite's integrity check included).
+    problems: Vec<String>,
+}
+
+/// `trawl cache doctor`: open the store, run SQLite's integrity check and FTS5's check of
+/// the passage index, and say whether it can be written. Exits 1 when something is wrong.
+async fn doctor(settings: &Settings, json: bool) -> i32 {
+    let path = settings.store_path().unwrap_or_default();
+    let probe_settings = settings.clone();
+    let check = tokio::task::spawn_blocking(move || check_store(&probe_settings))
+        .await
+        .unwrap_or_else(|e| StoreCheck {
+            path: path.clone(),
+            healthy: false,
+            fault: Some("other".into()),
+            problems: vec![format!("the check did not finish: {e}")],
+        });
+    let healthy = check.healthy;
+    if json {
+        if healthy {
+            print_json(&Envelope::success(&check, Meta::default()));
+        } else {
+            let mut meta = Meta::default();
+            meta.extra.insert(
+                "store".into(),
+                serde_json::to_value(&check).unwrap_or_default(),
+            );
+            print_json(&Envelope::<()>::failure(
+                TrawlError::new(ErrorCode::Internal, check.problems.join("; ")),
+                meta,
+            ));
+        }
+    } else {
+        let mark = if healthy { "ok  " } else { "FAIL" };
+        println!("{mark} store {}", check.path);
+        for p in &check.problems {
+            println!("     {p}");
+        }
+        if !healthy {
+            eprintln!(
+                "error[internal]: the store is {}",
+                check.fault.as_deref().unwrap_or("not healthy")
+            );
+        }
+    }
+    if healthy { 0 } else { 1 }
+}
+
+fn check_store(settings: &Settings) -> StoreCheck {
+    let path = settings.store_path().unwrap_or_default();
+    let unhealthy = |fault: &str, problems: Vec<String>| StoreCheck {
+        path: path.clone(),
+        healthy: false,
+        fault: Some(fault.to_owned()),
+        problems,
+    };
+    let store: SqliteStore = match open_sqlite(settings) {
+        Ok(store) => store,
+        Err(e) => return unhealthy(e.fault().unwrap_or("other"), vec![e.to_string()]),
+    };
+    let mut problems = match store.integrity_check() {
+        Ok(problems) => problems,
+        Err(e) => return unhealthy(e.fault().unwrap_or("corrupt"), vec![e.to_string()]),
+    };
+    if !problems.is_empty() {
+        return unhealthy("corrupt", problems);
+    }
+    if store.is_read_only() {
+        problems.push("it is read-only: reads answer, but nothing new is kept".into());
+        return unhealthy("read_only", problems);
+    }
+    StoreCheck {
+        path,
+        healthy: true,
+        fault: None,
+        problems,
     }
 }

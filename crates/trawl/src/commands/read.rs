@@ -24,9 +24,25 @@ fn meta(started: Instant) -> Meta {
 pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
     let started = Instant::now();
     let json = args.json || args.format == ReadFormat::Json;
-    let out = match run(args, settings).await {
+    let mut out = match run(args, settings).await {
         Ok(out) => out,
         Err(err) => return report_error(&err, json, meta(started)),
+    };
+    // A read the store could not keep still answers; the note goes in `meta` (and the
+    // warning to stderr), not in the page.
+    let not_stored = out.not_stored.take();
+    if let Some(note) = &not_stored {
+        eprintln!("warning: not stored: {}", note.message);
+    }
+    let meta = |started: Instant| {
+        let mut m = meta(started);
+        if let Some(note) = &not_stored {
+            m.extra.insert(
+                "not_stored".to_owned(),
+                serde_json::to_value(note).unwrap_or_default(),
+            );
+        }
+        m
     };
     let first_error = out
         .results
@@ -98,18 +114,8 @@ async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlErro
             ));
         }
         let doc = reader::read_local(&inputs[0], args.url.as_deref(), &extract)?;
-        let handle = doc.handle.clone();
-        agent.keep(doc).await?;
         return agent
-            .web_fetch(
-                WebFetchArgs {
-                    handle: Some(handle),
-                    page: args.page,
-                    page_size_tokens: args.page_size_tokens,
-                    ..WebFetchArgs::default()
-                },
-                None,
-            )
+            .read_document(doc, args.page, args.page_size_tokens)
             .await;
     }
     if args.url.is_some() {

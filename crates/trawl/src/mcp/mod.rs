@@ -94,7 +94,7 @@ pub fn prepare(
 ) -> Result<Prepared, TrawlError> {
     let queue_timeout = seconds("--queue-timeout", args.queue_timeout)?;
     let grace = seconds("--shutdown-grace", args.shutdown_grace)?;
-    let usable = agent.usable_engines();
+    let usable = agent.usable_engines()?;
     let hidden = hidden_tools(&usable, args.fetch_only)?;
     let log = RequestLog::open(&LogConfig {
         stderr: !args.log_quiet,

@@ -31,6 +31,13 @@ pub(super) fn success<T: Serialize>(
         .map_err(|e| TrawlError::internal(format!("cannot serialize the answer: {e}")))?;
     fence_structured(&mut structured, &fence);
     let mut result = CallToolResult::success(vec![ContentBlock::text(present(value, &fence))]);
+    // A read the store could not keep says so in `_meta` too, where clients look for
+    // facts about the call rather than the page.
+    if let Some(note) = structured.get("not_stored") {
+        let mut meta = JsonObject::new();
+        meta.insert("trawl/not_stored".into(), note.clone());
+        result.meta = Some(MetaObject(meta));
+    }
     result.structured_content = Some(structured);
     Ok(result)
 }
@@ -129,6 +136,9 @@ pub(super) fn describe_fetch(out: &FetchOut) -> Details {
         ("ok", ok.to_string()),
         ("failed", (out.results.len() - ok).to_string()),
     ];
+    if let Some(note) = &out.not_stored {
+        details.push(("not_stored", note.reason.clone()));
+    }
     if let [item] = out.results.as_slice()
         && let Some(doc) = &item.document
     {
