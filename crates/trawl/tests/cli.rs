@@ -14,8 +14,8 @@ mod config;
 mod mcp;
 mod read;
 mod search;
-mod trust;
 mod store_faults;
+mod trust;
 mod util;
 
 // Issue 7: SSRF table through the binary and the agent, secrets, bad input, Unicode.

@@ -172,7 +172,7 @@ impl Agent {
         remembered: Option<&str>,
     ) -> Result<DocumentRecord, TrawlError> {
         let mut attempts = Vec::new();
-        let disclosure = readers::Disclosure::assess(&self.fetcher, url, &self.readers).await;
+        let disclosure = readers::Disclosure::assess(self.fetcher.get()?, url, &self.readers).await;
         // A site where a hosted reader worked last time gets that reader first.
         let first_reader = remembered
             .and_then(ReaderKind::parse)
