@@ -31,6 +31,7 @@
 //! ```
 
 mod error;
+mod metered;
 mod redis_store;
 mod sqlite;
 mod types;
@@ -40,6 +41,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 pub use error::Error;
+pub use metered::{MeteredStore, render_metrics};
 pub use redis_store::{DEFAULT_PREFIX as DEFAULT_REDIS_PREFIX, RedisStore, SlotLease, redact_url};
 pub use sqlite::SqliteStore;
 pub use types::{

@@ -6,13 +6,45 @@ use trawl_agent::tools::{Agent, AgentConfig, ReaderConfig, ReaderKind, StoredKey
 use trawl_core::TrawlError;
 use trawl_fetch::{Fetcher, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
-use trawl_store::{SharedStore, SqliteStore, StoreConfig};
+use trawl_store::{MeteredStore, SharedStore, SqliteStore, StoreConfig};
 use url::Url;
 
+use crate::backend::{OpenedStore, RedisSlots};
 use crate::settings::{SECRET_VARS, Settings};
 
 /// Open the store named by the settings (creating its directory).
 pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
+    open_store_backend(settings).map(|opened| opened.store)
+}
+
+/// Open the store named by the settings: the shared Redis when one is configured, else
+/// the SQLite file.
+pub fn open_store_backend(settings: &Settings) -> Result<OpenedStore, TrawlError> {
+    if let Some(url) = settings.redis_url() {
+        return crate::backend::open_redis(
+            url,
+            &settings.redis_prefix.value,
+            settings.store_fallback_mode()?,
+            store_config(settings),
+        );
+    }
+    Ok(OpenedStore {
+        store: open_sqlite_store(settings)?,
+        redis: None,
+    })
+}
+
+fn store_config(settings: &Settings) -> StoreConfig {
+    StoreConfig {
+        document_ttl: std::time::Duration::from_secs_f64(settings.document_ttl_secs.value),
+        search_ttl: std::time::Duration::from_secs_f64(settings.search_ttl_secs.value),
+        max_document_bytes: settings.store_max_bytes.value,
+        ..StoreConfig::default()
+    }
+}
+
+/// Open the SQLite store named by the settings (creating its directory).
+fn open_sqlite_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
     let path = settings.store_path()?;
     if path != ":memory:"
         && let Some(dir) = std::path::Path::new(&path).parent()
@@ -32,7 +64,10 @@ pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
     };
     let store = SqliteStore::open(&path, config)
         .map_err(|e| TrawlError::internal(format!("cannot open the store at {path}: {e}")))?;
-    Ok(SharedStore::new(store))
+    Ok(SharedStore::new(MeteredStore::new(
+        Arc::new(store),
+        "sqlite",
+    )))
 }
 
 /// A plain client for engines and hosted readers: same proxy and User-Agent policy as the
@@ -103,12 +138,19 @@ pub fn build_agent(settings: &Settings) -> Result<Agent, TrawlError> {
 
 pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<Agent, TrawlError> {
     let fetcher = Fetcher::new(settings.fetch_config()?)?;
-    let store = open_store(settings)?;
+    let OpenedStore { store, redis } = open_store_backend(settings)?;
     let client = service_client(settings)?;
-    let router = Router::builder(search_config(settings))
+    let search = search_config(settings);
+    // A slot outlives a call by at most the engine deadline; a replica killed mid-call
+    // frees its slots after that.
+    let lease = search.timeout.max(std::time::Duration::from_secs(1)) * 2;
+    let mut router = Router::builder(search)
         .client(client.clone())
-        .key_store(Arc::new(StoredKeyStates(store.clone())))
-        .build();
+        .key_store(Arc::new(StoredKeyStates(store.clone())));
+    if let Some(redis) = redis {
+        router = router.shared_limiter(Arc::new(RedisSlots::new(redis, lease)));
+    }
+    let router = router.build();
     config.min_chars = settings.min_chars.value;
     Ok(Agent::new(
         fetcher,

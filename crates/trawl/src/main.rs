@@ -1,6 +1,7 @@
 //! The `trawl` binary: parses the command line, resolves settings, runs one command, and
 //! turns its outcome into an exit status (0 ok, 1 request-level error, 2 bad usage).
 
+mod backend;
 mod cli;
 mod commands;
 mod context;
@@ -19,6 +20,7 @@ use crate::settings::{ProcessEnv, Settings};
 fn main() {
     // `.env` sits between the config file and the real environment: dotenvy never
     // overrides a variable that is already set.
+    backend::capture_process_env();
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
     let code = run(cli);
@@ -46,7 +48,9 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
 fn run(cli: Cli) -> i32 {
     let (json, net) = json_and_net(&cli.command);
     let settings = match settings::load_file(cli.config.as_deref()).and_then(|(path, file)| {
-        Settings::resolve(path, file, &ProcessEnv, &net, cli.store.as_deref())
+        let mut settings = Settings::resolve(path, file, &ProcessEnv, &net, cli.store.as_deref())?;
+        settings.apply_store_flags(cli.redis.as_deref(), cli.store_fallback.as_deref())?;
+        Ok(settings)
     }) {
         Ok(s) => s,
         Err(err) => return report_error(&err, json, Meta::default()),

@@ -34,6 +34,12 @@ pub struct FileConfig {
     pub search_ttl: Option<f64>,
     /// Upper bound on stored documents' total size in bytes (oldest evicted); 0 = none.
     pub store_max_bytes: Option<u64>,
+    /// A Redis shared by several replicas (`redis://host:port/db`), instead of the file.
+    pub redis: Option<String>,
+    /// Prefix of every key trawl writes in that Redis (default `trawl:`).
+    pub redis_prefix: Option<String>,
+    /// When the Redis does not answer at start: `memory` (a private store) or `none`.
+    pub store_fallback: Option<String>,
     /// API keys and other secrets, by environment-variable name (e.g. `BRAVE_API_KEY`).
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
@@ -93,6 +99,10 @@ pub struct Settings {
     pub document_ttl_secs: Setting<f64>,
     pub search_ttl_secs: Setting<f64>,
     pub store_max_bytes: Setting<u64>,
+    /// The shared Redis, credentials masked (the URL itself is a secret value).
+    pub redis: Setting<Option<String>>,
+    pub redis_prefix: Setting<String>,
+    pub store_fallback: Setting<String>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
     /// Read by the engines and readers that need keys, through [`Settings::secret`].
@@ -289,9 +299,17 @@ impl Settings {
                 file.store_max_bytes,
                 512 * 1024 * 1024,
             ),
+            redis: Setting::new(None, Source::Default),
+            redis_prefix: Setting::new(
+                trawl_store::DEFAULT_REDIS_PREFIX.to_owned(),
+                Source::Default,
+            ),
+            store_fallback: Setting::new("none".to_owned(), Source::Default),
             keys,
             secret_values,
         };
+        let mut settings = settings;
+        settings.resolve_store_backend(&file)?;
         settings.validate()?;
         Ok(settings)
     }
@@ -334,6 +352,62 @@ impl Settings {
             }
         }
         Ok(())
+    }
+
+    /// The Redis settings: config file < real environment (never `.env`, see
+    /// [`crate::backend`]); flags come later through [`Settings::apply_store_flags`].
+    fn resolve_store_backend(&mut self, file: &FileConfig) -> Result<(), TrawlError> {
+        let (env_url, env_prefix) = crate::backend::process_env();
+        let url = layer(None, env_url, file.redis.clone(), String::new());
+        self.set_redis(url.value, url.source);
+        self.redis_prefix = layer(
+            None,
+            env_prefix,
+            file.redis_prefix.clone(),
+            trawl_store::DEFAULT_REDIS_PREFIX.to_owned(),
+        );
+        if let Some(fallback) = &file.store_fallback {
+            self.store_fallback = Setting::new(fallback.clone(), Source::File);
+        }
+        Ok(())
+    }
+
+    fn set_redis(&mut self, url: String, source: Source) {
+        if url.trim().is_empty() {
+            return;
+        }
+        self.redis = Setting::new(Some(trawl_store::redact_url(&url)), source);
+        self.secret_values.insert("TRAWL_REDIS_URL".to_owned(), url);
+    }
+
+    /// `--redis` and `--store-fallback`, above every other layer.
+    pub fn apply_store_flags(
+        &mut self,
+        redis: Option<&str>,
+        fallback: Option<&str>,
+    ) -> Result<(), TrawlError> {
+        if let Some(url) = redis {
+            self.set_redis(url.to_owned(), Source::Flag);
+        }
+        if let Some(f) = fallback {
+            self.store_fallback = Setting::new(f.to_owned(), Source::Flag);
+        }
+        self.store_fallback_mode()?;
+        Ok(())
+    }
+
+    /// The Redis URL to use (with its credentials), when one is configured.
+    pub fn redis_url(&self) -> Option<&str> {
+        self.redis.value.as_ref()?;
+        self.secret("TRAWL_REDIS_URL")
+    }
+
+    /// What to do when Redis does not answer at start.
+    pub fn store_fallback_mode(&self) -> Result<crate::backend::Fallback, TrawlError> {
+        self.store_fallback
+            .value
+            .parse()
+            .map_err(|e: String| TrawlError::invalid_input(format!("store_fallback: {e}")))
     }
 
     /// A secret by variable name (from the environment, `.env` or the config file).
