@@ -38,6 +38,8 @@ mod limit;
 mod scripts;
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use redis::{Commands, Connection, ConnectionLike, FromRedisValue};
@@ -62,6 +64,7 @@ pub const DEFAULT_PREFIX: &str = "trawl:";
 /// The Redis [`Store`], shared by every replica pointing at the same Redis and prefix.
 pub struct RedisStore {
     pool: r2d2::Pool<Connector>,
+    failures: Arc<AtomicU64>,
     prefix: String,
     location: String,
     config: StoreConfig,
@@ -84,25 +87,39 @@ impl std::fmt::Debug for RedisStore {
 struct Connector {
     client: redis::Client,
     timeout: Duration,
+    /// Connection failures seen so far (see [`Tracked`]).
+    failures: Arc<AtomicU64>,
+}
+
+/// A pooled connection and the failure count when it was last known good. After a
+/// failure (Redis restarted), connections older than it are checked with a PING before
+/// use, so the stale ones are dropped instead of each failing one call; while Redis is
+/// healthy no call pays for a PING.
+struct Tracked {
+    conn: Connection,
+    checked_at: u64,
 }
 
 impl r2d2::ManageConnection for Connector {
-    type Connection = Connection;
+    type Connection = Tracked;
     type Error = redis::RedisError;
 
-    fn connect(&self) -> redis::RedisResult<Connection> {
+    fn connect(&self) -> redis::RedisResult<Tracked> {
         let conn = self.client.get_connection_with_timeout(self.timeout)?;
         conn.set_read_timeout(Some(self.timeout))?;
         conn.set_write_timeout(Some(self.timeout))?;
-        Ok(conn)
+        Ok(Tracked {
+            conn,
+            checked_at: self.failures.load(Ordering::SeqCst),
+        })
     }
 
-    fn is_valid(&self, conn: &mut Connection) -> redis::RedisResult<()> {
-        redis::cmd("PING").query(conn)
+    fn is_valid(&self, tracked: &mut Tracked) -> redis::RedisResult<()> {
+        redis::cmd("PING").query(&mut tracked.conn)
     }
 
-    fn has_broken(&self, conn: &mut Connection) -> bool {
-        !conn.is_open()
+    fn has_broken(&self, tracked: &mut Tracked) -> bool {
+        !tracked.conn.is_open()
     }
 }
 
@@ -166,15 +183,21 @@ impl RedisStore {
         let timeout = config
             .busy_timeout
             .clamp(Duration::from_millis(100), Duration::from_secs(2));
+        let failures = Arc::new(AtomicU64::new(0));
         let pool = r2d2::Pool::builder()
             .max_size(32)
             .min_idle(Some(1))
             .connection_timeout(timeout)
             .test_on_check_out(false)
             .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build_unchecked(Connector { client, timeout });
+            .build_unchecked(Connector {
+                client,
+                timeout,
+                failures: Arc::clone(&failures),
+            });
         let store = Self {
             pool,
+            failures,
             prefix: prefix.to_owned(),
             location: location.clone(),
             config,
@@ -235,15 +258,34 @@ impl RedisStore {
     /// (Redis restarted) fails once and is dropped; the call is then tried once more on a
     /// fresh connection, so a Redis that came back is used again without a failed call.
     fn with_conn<T>(&self, f: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
-        let mut conn = self.pool.get()?;
-        match f(&mut conn) {
+        let mut conn = self.checkout()?;
+        match f(&mut conn.conn) {
             Err(Error::Backend(e)) if is_connection_error(&*e) => {
+                self.failures.fetch_add(1, Ordering::SeqCst);
                 drop(conn);
-                let mut conn = self.pool.get()?;
-                f(&mut conn)
+                let mut conn = self.checkout()?;
+                f(&mut conn.conn)
             }
             other => other,
         }
+    }
+
+    /// A pooled connection known to work since the last failure (see [`Tracked`]).
+    fn checkout(&self) -> Result<r2d2::PooledConnection<Connector>> {
+        let max = self.pool.max_size().max(1);
+        for _ in 0..=max {
+            let mut conn = self.pool.get()?;
+            let failures = self.failures.load(Ordering::SeqCst);
+            if conn.checked_at >= failures {
+                return Ok(conn);
+            }
+            // Broken ones are closed by the failed PING and dropped by the pool.
+            if redis::cmd("PING").query::<String>(&mut conn.conn).is_ok() {
+                conn.checked_at = failures;
+                return Ok(conn);
+            }
+        }
+        Ok(self.pool.get()?)
     }
 
     /// How long Redis should keep a document's keys: until its expiry plus the stale

@@ -21,6 +21,7 @@ use trawl_search::{
 use trawl_store::{FindScope, SharedStore};
 
 pub use keystate::StoredKeyStates;
+pub use read::STORE_UNAVAILABLE;
 pub use readers::{ReaderConfig, ReaderKind};
 pub use types::*;
 
