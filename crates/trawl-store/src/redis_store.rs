@@ -505,8 +505,8 @@ impl RedisStore {
             },
         };
         let mut stale: Vec<String> = Vec::new();
-        let mut all_hits: Vec<(PassageHit, usize, u64)> = Vec::new();
-        let mut any_hits: Vec<(PassageHit, usize, u64)> = Vec::new();
+        let mut all_hits: Vec<(PassageHit, usize)> = Vec::new();
+        let mut any_hits: Vec<(PassageHit, usize)> = Vec::new();
         for (i, h) in handles.iter().enumerate() {
             let generation: Option<u64> = parse(std::mem::take(&mut loaded[2 * i]))?;
             let texts: Vec<Option<String>> = parse(std::mem::take(&mut loaded[2 * i + 1]))?;
@@ -555,9 +555,9 @@ impl RedisStore {
                 };
                 let ord: usize = ord.parse().unwrap_or(0);
                 if matched == parts.len() {
-                    all_hits.push((hit.clone(), ord, 0));
+                    all_hits.push((hit.clone(), ord));
                 }
-                any_hits.push((hit, ord, 0));
+                any_hits.push((hit, ord));
             }
         }
         if !stale.is_empty() {
@@ -568,7 +568,7 @@ impl RedisStore {
         } else {
             all_hits
         };
-        hits.sort_by(|(a, ao, _), (b, bo, _)| {
+        hits.sort_by(|(a, ao), (b, bo)| {
             b.score
                 .total_cmp(&a.score)
                 .then_with(|| a.handle.cmp(&b.handle))
@@ -577,7 +577,7 @@ impl RedisStore {
         if limit > 0 {
             hits.truncate(limit);
         }
-        Ok(hits.into_iter().map(|(hit, _, _)| hit).collect())
+        Ok(hits.into_iter().map(|(hit, _)| hit).collect())
     }
 
     /// Drops postings left behind by documents Redis expired (best effort: a failure

@@ -11,6 +11,7 @@ mod config;
 mod mcp;
 mod read;
 mod search;
+mod store_backend;
 mod util;
 
 // Issue 7: SSRF table through the binary and the agent, secrets, bad input, Unicode.

@@ -21,6 +21,18 @@ fn replicas_see_each_others_writes_and_prefixes_keep_stores_apart() {
     assert_eq!(b.find("zebra3", FindScope::All, 0).unwrap().len(), 1);
     b.put_search("q", &json!([1]), None).unwrap();
     assert!(a.get_search("q").unwrap().is_some());
+    // A key cool-down learned by one replica is what the next one reads.
+    let cooldown = json!({"health": "cooldown", "until": 1_800_000_000});
+    a.put_key_state("brave_api", "fp1", &cooldown).unwrap();
+    assert_eq!(
+        b.get_key_state("brave_api", "fp1").unwrap().unwrap().state,
+        cooldown
+    );
+    b.put_site_reader("example.com", "impersonate").unwrap();
+    assert_eq!(
+        a.get_site_reader("example.com").unwrap().unwrap().reader,
+        "impersonate"
+    );
 
     let other = RedisStore::open(&server.url(), "team2:", StoreConfig::default()).unwrap();
     assert!(
