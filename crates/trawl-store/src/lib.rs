@@ -10,7 +10,7 @@
 //! [`SqliteStore`] is the embedded default (bundled SQLite, WAL, FTS5). [`RedisStore`] is
 //! the shared backend for several `trawl serve` replicas (one Redis, every key under a
 //! prefix, writes made atomic by Lua scripts, passages found through an inverted index
-//! kept in Redis and ranked with BM25 in trawl: see its module docs for why). Both pass
+//! kept in Redis and ranked with BM25 in trawl: see [`RedisStore`] for why). Both pass
 //! the same behaviour suite (`tests/store`), run once per backend.
 //!
 //! # Sync trait, async callers

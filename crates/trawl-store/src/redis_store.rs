@@ -62,6 +62,17 @@ const SCHEMA_VERSION: u32 = 1;
 pub const DEFAULT_PREFIX: &str = "trawl:";
 
 /// The Redis [`Store`], shared by every replica pointing at the same Redis and prefix.
+///
+/// Documents and their passages are written by one Lua script (atomic); TTLs are Redis
+/// expirations; every key starts with the prefix. `find` ranks with BM25 computed in
+/// trawl over candidate passages named by an inverted index kept in Redis (one sorted set
+/// of postings per stem), because Debian's Redis has no RediSearch: every replica sees
+/// every write at once, only core commands are needed, and a find costs the length of its
+/// terms' posting lists. A per-replica index warmed from Redis was rejected: it answers
+/// stale until warmed and grows each replica's memory with the whole store.
+///
+/// [`RedisStore::try_acquire_slot`] gives per-provider rate-limit slots that hold across
+/// replicas (GCRA spacing plus an in-flight cap, one Lua script, Redis's clock).
 pub struct RedisStore {
     pool: r2d2::Pool<Connector>,
     failures: Arc<AtomicU64>,
