@@ -97,7 +97,8 @@ impl std::fmt::Debug for RedisStore {
 #[derive(Debug)]
 struct Connector {
     client: redis::Client,
-    timeout: Duration,
+    connect_timeout: Duration,
+    command_timeout: Duration,
     /// Connection failures seen so far (see [`Tracked`]).
     failures: Arc<AtomicU64>,
 }
@@ -116,9 +117,11 @@ impl r2d2::ManageConnection for Connector {
     type Error = redis::RedisError;
 
     fn connect(&self) -> redis::RedisResult<Tracked> {
-        let conn = self.client.get_connection_with_timeout(self.timeout)?;
-        conn.set_read_timeout(Some(self.timeout))?;
-        conn.set_write_timeout(Some(self.timeout))?;
+        let conn = self
+            .client
+            .get_connection_with_timeout(self.connect_timeout)?;
+        conn.set_read_timeout(Some(self.command_timeout))?;
+        conn.set_write_timeout(Some(self.command_timeout))?;
         Ok(Tracked {
             conn,
             checked_at: self.failures.load(Ordering::SeqCst),
@@ -190,20 +193,22 @@ impl RedisStore {
             source: Box::new(e),
         };
         let client = redis::Client::open(url).map_err(|e| open_error(e.into()))?;
-        // Short enough that a lost Redis costs a request little, long enough for a busy one.
-        let timeout = config
-            .busy_timeout
-            .clamp(Duration::from_millis(100), Duration::from_secs(2));
+        // A lost Redis must cost a read little (the read then goes to the network): connecting
+        // and waiting for a pooled connection give up fast; a command already sent may take
+        // up to the busy timeout (a large SCAN for stats).
+        let connect_timeout = Duration::from_millis(500);
+        let command_timeout = config.busy_timeout.max(Duration::from_secs(1));
         let failures = Arc::new(AtomicU64::new(0));
         let pool = r2d2::Pool::builder()
             .max_size(32)
             .min_idle(Some(1))
-            .connection_timeout(timeout)
+            .connection_timeout(Duration::from_secs(1))
             .test_on_check_out(false)
             .error_handler(Box::new(r2d2::NopErrorHandler))
             .build_unchecked(Connector {
                 client,
-                timeout,
+                connect_timeout,
+                command_timeout,
                 failures: Arc::clone(&failures),
             });
         let store = Self {
