@@ -39,6 +39,8 @@ missing_packages() {
   # The impersonate feature (wreq on BoringSSL) builds with cmake and bindgen.
   command -v cmake >/dev/null 2>&1 || echo cmake
   have_libclang || echo libclang-dev
+  # The shared-store tests start their own redis-server (never the system service).
+  command -v redis-server >/dev/null 2>&1 || echo redis-server
 }
 
 # Installs what missing_packages lists, with apt-get (as root, or through sudo when it

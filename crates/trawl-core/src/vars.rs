@@ -83,6 +83,8 @@ vars! {
     DOCUMENT_TTL = "TRAWL_DOCUMENT_TTL", Setting, "seconds a stored page stays fresh (default 86400; 0 = forever)";
     SEARCH_TTL = "TRAWL_SEARCH_TTL", Setting, "seconds a search answer is cached (default 900; 0 = forever)";
     STORE_MAX_BYTES = "TRAWL_STORE_MAX_BYTES", Setting, "bound on stored documents' total size (default 512 MiB; 0 = none)";
+    REDIS_URL = "TRAWL_REDIS_URL", Secret, "a shared Redis store (`redis://[user:password@]host:port[/db]`); never read from `.env`";
+    REDIS_PREFIX = "TRAWL_REDIS_PREFIX", Setting, "prefix of every key trawl writes in the shared Redis (default `trawl:`)";
     SEARCH_TIMEOUT_MS = "TRAWL_SEARCH_TIMEOUT_MS", Setting, "per-engine search deadline in milliseconds (default 8000)";
     TAVILY_KEYLESS = "TRAWL_TAVILY_KEYLESS", Setting, "`1` uses Tavily's keyless search mode when no key is set";
     MAX_CONCURRENT = "TRAWL_MAX_CONCURRENT", Setting, "MCP: tool calls run at once";
@@ -127,6 +129,11 @@ const FAMILIES: &[Var] = &[
         trust: Trust::UrlOverride,
         doc: "base URL of a hosted reader (`TRAWL_READER_JINA_URL`, …)",
     },
+    Var {
+        name: "TRAWL_<ENGINE>_MIN_INTERVAL_MS",
+        trust: Trust::Setting,
+        doc: "least time between two calls to a search engine, in milliseconds (with a shared Redis, across every replica)",
+    },
 ];
 
 /// Every documented variable: fixed names, then the families.
@@ -144,17 +151,28 @@ pub fn reader_url(reader: &str) -> String {
     format!("{PREFIX}READER_{}_URL", reader.to_ascii_uppercase())
 }
 
+/// The variable holding the least spacing of calls to search engine `engine`.
+pub fn engine_min_interval(engine: &str) -> String {
+    format!("{PREFIX}{}_MIN_INTERVAL_MS", engine.to_ascii_uppercase())
+}
+
 /// The documentation entry for `name`, matching the families too.
 pub fn lookup(name: &str) -> Option<&'static Var> {
     if let Some(v) = FIXED.iter().find(|v| v.name == name) {
         return Some(v);
     }
-    let middle = name.strip_prefix(PREFIX)?.strip_suffix("_URL")?;
     let valid = |s: &str| {
         !s.is_empty()
             && s.chars()
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
     };
+    let rest = name.strip_prefix(PREFIX)?;
+    if let Some(engine) = rest.strip_suffix("_MIN_INTERVAL_MS")
+        && valid(engine)
+    {
+        return Some(&FAMILIES[2]);
+    }
+    let middle = rest.strip_suffix("_URL")?;
     match middle.strip_prefix("READER_") {
         Some(reader) if valid(reader) => Some(&FAMILIES[1]),
         _ if valid(middle) => Some(&FAMILIES[0]),

@@ -17,6 +17,9 @@ pub struct EngineSettings {
     pub base: Option<Url>,
     /// API keys, tried in order (comma-separated in the environment).
     pub keys: Vec<String>,
+    /// Minimum time between two calls' starts, replacing the built-in politeness spacing
+    /// (`TRAWL_<ENGINE>_MIN_INTERVAL_MS`). With a shared store it holds across replicas.
+    pub min_interval: Option<Duration>,
 }
 
 impl std::fmt::Debug for EngineSettings {
@@ -25,6 +28,7 @@ impl std::fmt::Debug for EngineSettings {
         f.debug_struct("EngineSettings")
             .field("base", &self.base.as_ref().map(Url::as_str))
             .field("keys", &format_args!("{} key(s)", self.keys.len()))
+            .field("min_interval", &self.min_interval)
             .finish()
     }
 }
@@ -113,7 +117,11 @@ impl SearchConfig {
             if let Some(kv) = engine.key_env().and_then(|k| vars.get(k)) {
                 s.keys = split_keys(kv);
             }
-            if s.base.is_some() || !s.keys.is_empty() {
+            let var = trawl_core::vars::engine_min_interval(name);
+            if let Some(ms) = vars.get(&var).and_then(|v| v.trim().parse::<u64>().ok()) {
+                s.min_interval = Some(Duration::from_millis(ms));
+            }
+            if s.base.is_some() || !s.keys.is_empty() || s.min_interval.is_some() {
                 cfg.engines.insert(name.to_owned(), s);
             }
         }
@@ -138,6 +146,11 @@ impl SearchConfig {
             .get(engine.name())
             .and_then(|s| s.base.clone())
             .or_else(|| Url::parse(engine.default_base()).ok())
+    }
+
+    /// The configured minimum spacing of `engine`'s calls, if any.
+    pub fn min_interval_for(&self, engine: &str) -> Option<Duration> {
+        self.engines.get(engine).and_then(|s| s.min_interval)
     }
 
     /// The keys configured for `engine`.
@@ -189,7 +202,10 @@ mod tests {
             ("TRAWL_SEARXNG_URL".into(), "http://sx.local:8888/".into()),
             ("BRAVE_API_KEY".into(), " k1, ,k2 ".into()),
             ("TRAWL_SEARCH_TIMEOUT_MS".into(), "1500".into()),
+            ("TRAWL_ARXIV_MIN_INTERVAL_MS".into(), "1000".into()),
         ]);
+        assert_eq!(cfg.min_interval_for("arxiv"), Some(Duration::from_secs(1)));
+        assert_eq!(cfg.min_interval_for("brave_api"), None);
         assert_eq!(cfg.timeout, Duration::from_millis(1500));
         assert_eq!(cfg.keys_for("brave_api"), ["k1", "k2"]);
         let ddg = crate::engines::duckduckgo::DuckDuckGo::default();

@@ -57,6 +57,7 @@ pub use engine::{
 };
 pub use html::{clean_text, strip_tags};
 pub use keys::{InMemoryKeyStore, KeyState, KeyStateStore, KeyStatus, key_id};
+pub use limiter::{SharedLimiter, SharedSlot};
 pub use router::{EngineInfo, Router, RouterBuilder};
 pub use types::{
     EngineOutcome, Filters, Folded, Freshness, Hit, OutcomeKind, Provenance, Route, SafeSearch,

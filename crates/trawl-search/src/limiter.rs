@@ -1,8 +1,50 @@
-//! Per-engine rate-limit slots.
+//! Per-engine rate-limit slots: in this process, or shared by every replica through a
+//! [`SharedLimiter`] (the Redis store's global slots).
 
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use futures_util::future::BoxFuture;
+
+/// Call slots shared by several processes (replicas of `trawl serve` on one Redis), so a
+/// provider's rate limit and in-flight cap hold for all of them together.
+pub trait SharedLimiter: Send + Sync + fmt::Debug {
+    /// Takes a slot for `engine`: at most `max_in_flight` calls in flight and starts at
+    /// least `spacing` apart, across every process. `Ok(None)`: busy, skip the engine.
+    /// `Err`: the shared limiter is unreachable (the router then limits locally).
+    fn try_acquire(
+        &self,
+        engine: &str,
+        spacing: Duration,
+        max_in_flight: u32,
+    ) -> BoxFuture<'static, Result<Option<SharedSlot>, String>>;
+}
+
+/// A slot taken from a [`SharedLimiter`]; dropping it gives the slot back.
+pub struct SharedSlot(Option<Box<dyn FnOnce() + Send>>);
+
+impl SharedSlot {
+    /// A slot whose release runs `release`.
+    pub fn new(release: impl FnOnce() + Send + 'static) -> Self {
+        Self(Some(Box::new(release)))
+    }
+}
+
+impl Drop for SharedSlot {
+    fn drop(&mut self) {
+        if let Some(release) = self.0.take() {
+            release();
+        }
+    }
+}
+
+impl fmt::Debug for SharedSlot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SharedSlot")
+    }
+}
 
 /// Per-engine slots that skip rather than queue: a search should not wait behind another
 /// search for a slow or politeness-limited engine, it should say the engine was skipped.
@@ -19,7 +61,13 @@ struct Slot {
     last_start: Option<Instant>,
 }
 
-/// (max calls in flight, minimum spacing between starts) per engine.
+/// (max calls in flight, minimum spacing between starts) per engine; `spacing` (from
+/// `TRAWL_<ENGINE>_MIN_INTERVAL_MS`) replaces the built-in spacing.
+pub(crate) fn policy_with(name: &str, spacing: Option<Duration>) -> (u32, Duration) {
+    let (max, default_spacing) = policy(name);
+    (max, spacing.unwrap_or(default_spacing))
+}
+
 fn policy(name: &str) -> (u32, Duration) {
     match name {
         // arXiv asks for at most one request every 3 s, over one connection.
@@ -46,8 +94,12 @@ impl Drop for SlotGuard {
 }
 
 impl Limiter {
-    pub(crate) fn try_acquire(self: &Arc<Self>, name: &str) -> Result<SlotGuard, String> {
-        let (max, spacing) = policy(name);
+    pub(crate) fn try_acquire(
+        self: &Arc<Self>,
+        name: &str,
+        spacing: Option<Duration>,
+    ) -> Result<SlotGuard, String> {
+        let (max, spacing) = policy_with(name, spacing);
         let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
         let s = slots.entry(name.to_owned()).or_default();
         if s.in_flight >= max {
@@ -79,14 +131,16 @@ mod tests {
     #[test]
     fn limiter_skips_when_busy() {
         let l = Arc::new(Limiter::default());
-        let g = l.try_acquire("arxiv").unwrap();
-        assert!(l.try_acquire("arxiv").is_err());
+        let g = l.try_acquire("arxiv", None).unwrap();
+        assert!(l.try_acquire("arxiv", None).is_err());
         drop(g);
         // Still within arXiv's 3 s spacing.
-        assert!(l.try_acquire("arxiv").is_err());
-        let a: Vec<_> = (0..4).map(|_| l.try_acquire("mojeek").unwrap()).collect();
-        assert!(l.try_acquire("mojeek").is_err());
+        assert!(l.try_acquire("arxiv", None).is_err());
+        let a: Vec<_> = (0..4)
+            .map(|_| l.try_acquire("mojeek", None).unwrap())
+            .collect();
+        assert!(l.try_acquire("mojeek", None).is_err());
         drop(a);
-        assert!(l.try_acquire("mojeek").is_ok());
+        assert!(l.try_acquire("mojeek", None).is_ok());
     }
 }

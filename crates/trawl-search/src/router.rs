@@ -16,7 +16,7 @@ use crate::engine::{
 use crate::engines;
 use crate::fuse::{self, EngineList};
 use crate::keys::{InMemoryKeyStore, KeyStateStore, KeyStatus, key_id};
-use crate::limiter::Limiter;
+use crate::limiter::{Limiter, SharedLimiter, SharedSlot, SlotGuard, policy_with};
 use crate::record::{self, Recording};
 use crate::types::{EngineOutcome, OutcomeKind, Route, SearchData, SearchRequest};
 
@@ -27,9 +27,17 @@ pub struct RouterBuilder {
     client: Option<reqwest::Client>,
     keys: Option<Arc<dyn KeyStateStore>>,
     engines: Option<Vec<Arc<dyn Engine>>>,
+    shared_limiter: Option<Arc<dyn SharedLimiter>>,
 }
 
 impl RouterBuilder {
+    /// Take rate-limit slots from `limiter`, shared with other processes, instead of only
+    /// this process's (when it is unreachable the router falls back to its own).
+    pub fn shared_limiter(mut self, limiter: Arc<dyn SharedLimiter>) -> Self {
+        self.shared_limiter = Some(limiter);
+        self
+    }
+
     /// Use this HTTP client (the CLI passes one with its proxy settings).
     pub fn client(mut self, client: reqwest::Client) -> Self {
         self.client = Some(client);
@@ -58,6 +66,7 @@ impl RouterBuilder {
                 .keys
                 .unwrap_or_else(|| Arc::new(InMemoryKeyStore::default())),
             limiter: Arc::new(Limiter::default()),
+            shared_limiter: self.shared_limiter,
         }
     }
 }
@@ -95,6 +104,14 @@ pub struct Router {
     engines: Vec<Arc<dyn Engine>>,
     keys: Arc<dyn KeyStateStore>,
     limiter: Arc<Limiter>,
+    shared_limiter: Option<Arc<dyn SharedLimiter>>,
+}
+
+/// A rate-limit slot held for one engine call (given back when dropped).
+#[allow(dead_code, reason = "held only for its Drop")]
+enum Slot {
+    Local(SlotGuard),
+    Shared(SharedSlot),
 }
 
 impl Router {
@@ -105,6 +122,7 @@ impl Router {
             client: None,
             keys: None,
             engines: None,
+            shared_limiter: None,
         }
     }
 
@@ -289,6 +307,28 @@ impl Router {
         (run, not_run)
     }
 
+    /// A slot from the shared limiter when there is one and it answers, else from this
+    /// process's.
+    async fn acquire_slot(&self, name: &str) -> Result<Slot, String> {
+        let spacing = self.config.min_interval_for(name);
+        if let Some(shared) = &self.shared_limiter {
+            let (max, spacing) = policy_with(name, spacing);
+            match shared.try_acquire(name, spacing, max).await {
+                Ok(Some(slot)) => return Ok(Slot::Shared(slot)),
+                Ok(None) => {
+                    return Err(format!(
+                        "rate-limit slot busy across replicas (at most {max} in flight, one \
+                         start every {} ms)",
+                        spacing.as_millis()
+                    ));
+                }
+                // Unreachable: limit this process at least.
+                Err(_) => {}
+            }
+        }
+        self.limiter.try_acquire(name, spacing).map(Slot::Local)
+    }
+
     async fn run_engine(
         &self,
         engine: Arc<dyn Engine>,
@@ -300,7 +340,7 @@ impl Router {
         let start = Instant::now();
         let unsupported = engine.capabilities().unsupported(&req.filters);
         let slot = if self.config.rate_limits {
-            match self.limiter.try_acquire(engine.name()) {
+            match self.acquire_slot(engine.name()).await {
                 Ok(g) => Some(g),
                 Err(why) => {
                     let a = Attempt::fail(OutcomeKind::Skipped, why);

@@ -7,8 +7,11 @@
 //! provider key state (never the key itself, see [`key_fingerprint`]), and per-site
 //! memory of which read tier or reader worked last.
 //!
-//! [`SqliteStore`] is the embedded default (bundled SQLite, WAL, FTS5). The trait says
-//! nothing about SQL so a shared backend (Redis) can implement it too.
+//! [`SqliteStore`] is the embedded default (bundled SQLite, WAL, FTS5). [`RedisStore`] is
+//! the shared backend for several `trawl serve` replicas (one Redis, every key under a
+//! prefix, writes made atomic by Lua scripts, passages found through an inverted index
+//! kept in Redis and ranked with BM25 in trawl: see [`RedisStore`] for why). Both pass
+//! the same behaviour suite (`tests/store`), run once per backend.
 //!
 //! # Sync trait, async callers
 //!
@@ -30,6 +33,8 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod metered;
+mod redis_store;
 mod sqlite;
 mod types;
 
@@ -38,6 +43,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 pub use error::Error;
+pub use metered::{MeteredStore, render_metrics};
+pub use redis_store::{DEFAULT_PREFIX as DEFAULT_REDIS_PREFIX, RedisStore, SlotLease, redact_url};
 pub use sqlite::SqliteStore;
 pub use types::{
     CachedSearch, Clock, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport,

@@ -3,8 +3,14 @@
 //!
 //! Plain std threads and blocking sockets, written by hand: the tests need byte-level
 //! control (hangs, trickles, endless bodies, raw headers) that framework servers hide.
+//!
+//! [`RedisServer`] starts a private `redis-server` on a free loopback port for the tests
+//! of the shared store.
 
 #![forbid(unsafe_code)]
+
+mod redis;
+pub use redis::{RedisServer, free_port};
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};

@@ -19,6 +19,16 @@ pub struct Cli {
     /// Store file (default: ~/.cache/trawl/trawl.db; `:memory:` keeps nothing); also TRAWL_STORE.
     #[arg(long, global = true, value_name = "PATH")]
     pub store: Option<String>,
+
+    /// Keep the store in this Redis, shared by every replica (`redis://host:port/db`);
+    /// also TRAWL_REDIS_URL (real environment only, never `.env`) or config `redis`.
+    #[arg(long, global = true, value_name = "URL")]
+    pub redis: Option<String>,
+
+    /// When the Redis does not answer at start: `memory` warns and keeps a store private
+    /// to this process; `none` (default) fails naming the URL.
+    #[arg(long, global = true, value_name = "MODE")]
+    pub store_fallback: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

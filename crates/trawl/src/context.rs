@@ -8,32 +8,69 @@ use trawl_agent::tools::{
 use trawl_core::TrawlError;
 use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
-use trawl_store::{SharedStore, SqliteStore, StoreConfig};
+use trawl_store::{MeteredStore, SharedStore, SqliteStore, StoreConfig};
 use url::Url;
 
+use crate::backend::{OpenedStore, RedisSlots};
 use crate::settings::Settings;
 
 /// Open the store named by the settings (creating its directory).
 pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
-    open_sqlite(settings)
-        .map(SharedStore::new)
-        .map_err(|e| TrawlError::internal(e.to_string()))
+    open_store_backend(settings).map(|opened| opened.store)
 }
 
-/// The store for the agent tools. A store that cannot be written (a read-only place, a
-/// full disk) does not stop reads: an in-memory store stands in for this run, with a
-/// warning, and every read says it was not kept.
+/// Open the store named by the settings: the shared Redis when one is configured, else
+/// the SQLite file.
+pub fn open_store_backend(settings: &Settings) -> Result<OpenedStore, TrawlError> {
+    if let Some(url) = settings.redis_url() {
+        return crate::backend::open_redis(
+            url,
+            &settings.redis_prefix.value,
+            settings.store_fallback_mode()?,
+            store_config(settings),
+        );
+    }
+    let store = open_sqlite(settings).map_err(|e| TrawlError::internal(e.to_string()))?;
+    Ok(OpenedStore {
+        store: metered_sqlite(store),
+        redis: None,
+    })
+}
+
+fn metered_sqlite(store: SqliteStore) -> SharedStore {
+    SharedStore::new(MeteredStore::new(Arc::new(store), "sqlite"))
+}
+
+/// The store for the agent tools. A SQLite store that cannot be written (a read-only
+/// place, a full disk) does not stop reads: an in-memory store stands in for this run,
+/// with a warning, and every read says it was not kept. (A shared Redis that does not
+/// answer is handled per call instead: see `store_unavailable`.)
 fn open_store_for_reads(
     settings: &Settings,
-) -> Result<(SharedStore, Option<NotStored>), TrawlError> {
+) -> Result<(OpenedStore, Option<NotStored>), TrawlError> {
+    if settings.redis_url().is_some() {
+        return open_store_backend(settings).map(|opened| (opened, None));
+    }
     match open_sqlite(settings) {
-        Ok(store) => Ok((SharedStore::new(store), None)),
+        Ok(store) => Ok((
+            OpenedStore {
+                store: metered_sqlite(store),
+                redis: None,
+            },
+            None,
+        )),
         Err(e) => match NotStored::from_store_error(&e) {
             Some(note) => {
                 eprintln!("warning: {e}; reads still answer, but this run keeps nothing");
                 let stand_in = SqliteStore::open_in_memory(store_config(settings))
                     .map_err(|e| TrawlError::internal(e.to_string()))?;
-                Ok((SharedStore::new(stand_in), Some(note)))
+                Ok((
+                    OpenedStore {
+                        store: SharedStore::new(stand_in),
+                        redis: None,
+                    },
+                    Some(note),
+                ))
             }
             None => Err(TrawlError::internal(e.to_string())),
         },
@@ -131,18 +168,25 @@ pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<
     // before; the clients themselves (and their TLS roots) are built on first use.
     let fetch_config = settings.fetch_config()?;
     let guard = Guard::new(fetch_config.policy.clone());
-    let (store, store_note) = open_store_for_reads(settings)?;
+    let (OpenedStore { store, redis }, store_note) = open_store_for_reads(settings)?;
     let service_settings = settings.clone();
     let http = Lazy::new(move || service_client(&service_settings));
     let router = {
         let http = http.clone();
         let search = search_config(settings);
         let keys = Arc::new(StoredKeyStates(store.clone()));
+        // A slot outlives a call by at most the engine deadline; a replica killed mid-call
+        // frees its slots after that.
+        let lease = search.timeout.max(std::time::Duration::from_secs(1)) * 2;
+        let slots = redis.map(|redis| Arc::new(RedisSlots::new(redis, lease)));
         Lazy::new(move || {
-            Ok(Router::builder(search)
+            let mut router = Router::builder(search)
                 .client(http.get()?.clone())
-                .key_store(keys)
-                .build())
+                .key_store(keys);
+            if let Some(slots) = slots {
+                router = router.shared_limiter(slots);
+            }
+            Ok(router.build())
         })
     };
     config.min_chars = settings.min_chars.value;

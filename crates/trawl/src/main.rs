@@ -3,6 +3,7 @@
 
 #![forbid(unsafe_code)]
 
+mod backend;
 mod cli;
 mod commands;
 mod context;
@@ -20,6 +21,9 @@ use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {
+    // The Redis variables come from the real environment only (a `.env` never reaches
+    // the process environment, see dotenv.rs); recorded once for the store backend.
+    backend::capture_process_env();
     let cli = Cli::parse();
     let code = run(cli);
     std::process::exit(code);
@@ -57,7 +61,10 @@ fn run(cli: Cli) -> i32 {
         eprintln!("{}", line.warning());
     }
     let settings = match settings::load_file(cli.config.as_deref()).and_then(|(path, file)| {
-        Settings::resolve(path, file, &dotenv, &ProcessEnv, &net, cli.store.as_deref())
+        let mut settings =
+            Settings::resolve(path, file, &dotenv, &ProcessEnv, &net, cli.store.as_deref())?;
+        settings.apply_store_flags(cli.redis.as_deref(), cli.store_fallback.as_deref())?;
+        Ok(settings)
     }) {
         Ok(s) => s,
         Err(err) => return report_error(&err, json, Meta::default()),

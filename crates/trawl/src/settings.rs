@@ -49,6 +49,12 @@ pub struct FileConfig {
     pub search_ttl: Option<f64>,
     /// Upper bound on stored documents' total size in bytes (oldest evicted); 0 = none.
     pub store_max_bytes: Option<u64>,
+    /// A Redis shared by several replicas (`redis://host:port/db`), instead of the file.
+    pub redis: Option<String>,
+    /// Prefix of every key trawl writes in that Redis (default `trawl:`).
+    pub redis_prefix: Option<String>,
+    /// When the Redis does not answer at start: `memory` (a private store) or `none`.
+    pub store_fallback: Option<String>,
     /// API keys and other secrets, by environment-variable name (e.g. `BRAVE_API_KEY`).
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
@@ -108,6 +114,10 @@ pub struct Settings {
     /// Base-URL overrides (`TRAWL_<ENGINE>_URL`, `TRAWL_READER_<NAME>_URL`), from the
     /// environment only.
     pub url_overrides: BTreeMap<String, Setting<String>>,
+    /// The shared Redis, credentials masked (the URL itself is a secret value).
+    pub redis: Setting<Option<String>>,
+    pub redis_prefix: Setting<String>,
+    pub store_fallback: Setting<String>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
     /// The variables of `trawl_core::vars` set in the environment, with their trust class
@@ -388,6 +398,12 @@ impl Settings {
                 512 * 1024 * 1024,
             ),
             url_overrides,
+            redis: Setting::new(None, Source::Default),
+            redis_prefix: Setting::new(
+                trawl_store::DEFAULT_REDIS_PREFIX.to_owned(),
+                Source::Default,
+            ),
+            store_fallback: Setting::new("none".to_owned(), Source::Default),
             keys,
             environment: env
                 .vars()
@@ -398,6 +414,8 @@ impl Settings {
             secret_values: secrets.into_iter().map(|(k, s)| (k, s.value)).collect(),
             search_env,
         };
+        let mut settings = settings;
+        settings.resolve_store_backend(&file)?;
         settings.validate()?;
         Ok(settings)
     }
@@ -468,6 +486,62 @@ impl Settings {
                 .map(|(k, v)| (k.clone(), v.clone())),
         );
         out
+    }
+
+    /// The Redis settings: config file < real environment (never `.env`, see
+    /// [`crate::backend`]); flags come later through [`Settings::apply_store_flags`].
+    fn resolve_store_backend(&mut self, file: &FileConfig) -> Result<(), TrawlError> {
+        let (env_url, env_prefix) = crate::backend::process_env();
+        let url = layer(None, env_url, file.redis.clone(), String::new());
+        self.set_redis(url.value, url.source);
+        self.redis_prefix = layer(
+            None,
+            env_prefix,
+            file.redis_prefix.clone(),
+            trawl_store::DEFAULT_REDIS_PREFIX.to_owned(),
+        );
+        if let Some(fallback) = &file.store_fallback {
+            self.store_fallback = Setting::new(fallback.clone(), Source::File);
+        }
+        Ok(())
+    }
+
+    fn set_redis(&mut self, url: String, source: Source) {
+        if url.trim().is_empty() {
+            return;
+        }
+        self.redis = Setting::new(Some(trawl_store::redact_url(&url)), source);
+        self.secret_values.insert(vars::REDIS_URL.to_owned(), url);
+    }
+
+    /// `--redis` and `--store-fallback`, above every other layer.
+    pub fn apply_store_flags(
+        &mut self,
+        redis: Option<&str>,
+        fallback: Option<&str>,
+    ) -> Result<(), TrawlError> {
+        if let Some(url) = redis {
+            self.set_redis(url.to_owned(), Source::Flag);
+        }
+        if let Some(f) = fallback {
+            self.store_fallback = Setting::new(f.to_owned(), Source::Flag);
+        }
+        self.store_fallback_mode()?;
+        Ok(())
+    }
+
+    /// The Redis URL to use (with its credentials), when one is configured.
+    pub fn redis_url(&self) -> Option<&str> {
+        self.redis.value.as_ref()?;
+        self.secret(vars::REDIS_URL)
+    }
+
+    /// What to do when Redis does not answer at start.
+    pub fn store_fallback_mode(&self) -> Result<crate::backend::Fallback, TrawlError> {
+        self.store_fallback
+            .value
+            .parse()
+            .map_err(|e: String| TrawlError::invalid_input(format!("store_fallback: {e}")))
     }
 
     /// A secret by variable name (from the environment, `.env` or the config file).

@@ -9,6 +9,7 @@
 
 mod access;
 mod limits;
+mod replicas;
 mod tools;
 
 use std::collections::BTreeMap;

@@ -23,6 +23,7 @@ use trawl_store::{FindScope, SharedStore};
 
 pub use keystate::StoredKeyStates;
 pub use lazy::Lazy;
+pub use read::STORE_UNAVAILABLE;
 pub use readers::{ReaderConfig, ReaderKind};
 pub use types::*;
 

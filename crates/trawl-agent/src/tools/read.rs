@@ -25,6 +25,15 @@ fn store_error(e: trawl_store::Error) -> TrawlError {
     TrawlError::new(ErrorCode::Internal, format!("store: {e}"))
 }
 
+/// The attempt recorded when the store did not answer: the page was read from the
+/// network and may not be kept (its handle may not open later).
+fn store_unavailable(why: String) -> Attempt {
+    attempt("store", STORE_UNAVAILABLE, Some(why))
+}
+
+/// The outcome of a store that did not answer, as attempts and `meta` carry it.
+pub const STORE_UNAVAILABLE: &str = "store_unavailable";
+
 /// Errors after which a hosted reader may still get the page.
 fn worth_a_fallback(code: ErrorCode) -> bool {
     matches!(
@@ -57,11 +66,17 @@ impl Agent {
         // Refuse bad and forbidden URLs before looking anything up.
         let url = self.guard.check_raw(raw, None)?;
         let key = url.to_string();
-        let stored = self
-            .store
-            .run(move |s| s.get_document_by_url(&key))
-            .await
-            .map_err(store_error)?;
+        // A store that does not answer (a shared Redis gone away) must not stop reads: the
+        // page is read from the network and the answer says the store was unavailable.
+        let mut store_trouble: Option<String> = None;
+        let stored = match self.store.run(move |s| s.get_document_by_url(&key)).await {
+            Ok(stored) => stored,
+            Err(e) if self.config.offline => return Err(store_error(e)),
+            Err(e) => {
+                store_trouble = Some(store_error(e).message);
+                None
+            }
+        };
         let now = SystemTime::now();
         if self.config.offline {
             return match stored {
@@ -108,14 +123,27 @@ impl Agent {
                     last_modified: page.last_modified.clone(),
                 };
                 let mut record = record;
-                let not_stored = match self
+                let revalidated = self
                     .store
                     .run(move |s| s.revalidate_document(&handle, &revalidation))
-                    .await
-                {
-                    Ok(_) => self.store_note.clone(),
-                    Err(e) => Some(NotStored::from_store_error(&e).ok_or_else(|| store_error(e))?),
-                };
+                    .await;
+                let mut not_stored = self.store_note.clone();
+                if let Err(e) = revalidated {
+                    match NotStored::from_store_error(&e) {
+                        // The store holds the page but cannot take writes: say so.
+                        Some(note) => not_stored = Some(note),
+                        // The store did not answer (a shared Redis gone away).
+                        None => {
+                            record.document.attempts =
+                                vec![store_unavailable(store_error(e).message)];
+                            return Ok(Read {
+                                record,
+                                from_store: true,
+                                not_stored: None,
+                            });
+                        }
+                    }
+                }
                 record.fetched_at = now;
                 record.document.attempts = vec![attempt("http", "not_modified", None)];
                 return Ok(Read {
@@ -125,8 +153,23 @@ impl Agent {
                 });
             }
         }
-        let record = self.read_fresh(&url).await?;
-        let not_stored = self.save_or_note(&record).await?;
+        let mut record = self.read_fresh(&url).await?;
+        // A store that cannot take writes (read-only, disk full) gives a `not_stored` note;
+        // one that does not answer at all gives a `store_unavailable` attempt. Either way
+        // the page is returned.
+        let not_stored = match self.put(&record).await {
+            Ok(()) => self.store_note.clone(),
+            Err(e) => match NotStored::from_store_error(&e) {
+                Some(note) => Some(note),
+                None => {
+                    store_trouble.get_or_insert(store_error(e).message);
+                    None
+                }
+            },
+        };
+        if let Some(why) = store_trouble {
+            record.document.attempts.push(store_unavailable(why));
+        }
         Ok(Read {
             record,
             from_store: false,

@@ -1,16 +1,17 @@
 use super::*;
 
-fn store_with_docs() -> SqliteStore {
-    let store = SqliteStore::open_in_memory(StoreConfig::default()).unwrap();
+fn store_with_docs(b: Backend) -> Option<TestStore> {
+    let store = b.open(StoreConfig::default())?;
     for i in 0..5 {
-        put(&store, i, SystemTime::now());
+        put(&*store, i, SystemTime::now());
     }
-    store
+    Some(store)
 }
 
-#[test]
-fn within_one_document_and_across_all() {
-    let store = store_with_docs();
+fn within_one_document_and_across_all(b: Backend) {
+    let Some(store) = store_with_docs(b) else {
+        return;
+    };
     let one = store
         .find(
             "lazy dog",
@@ -27,9 +28,8 @@ fn within_one_document_and_across_all() {
     assert_eq!(store.find("lazy dog", FindScope::All, 2).unwrap().len(), 2);
 }
 
-#[test]
-fn ranks_by_bm25_and_stems_with_porter() {
-    let store = SqliteStore::open_in_memory(StoreConfig::default()).unwrap();
+fn ranks_by_bm25_and_stems_with_porter(b: Backend) {
+    let store = open!(b, StoreConfig::default());
     let doc = document(1);
     let passages = [
         ("Connecting", "A note on databases."),
@@ -54,18 +54,20 @@ fn ranks_by_bm25_and_stems_with_porter() {
     assert_eq!(hits[0].page, 2);
 }
 
-#[test]
-fn all_words_first_then_any_word() {
-    let store = store_with_docs();
+fn all_words_first_then_any_word(b: Backend) {
+    let Some(store) = store_with_docs(b) else {
+        return;
+    };
     let both = store.find("zebra2 databases", FindScope::All, 0).unwrap();
     assert_eq!(both.len(), 1, "{both:?}");
     let either = store.find("zebra2 zebra4", FindScope::All, 0).unwrap();
     assert_eq!(either.len(), 2, "{either:?}");
 }
 
-#[test]
-fn query_syntax_is_taken_literally() {
-    let store = store_with_docs();
+fn query_syntax_is_taken_literally(b: Backend) {
+    let Some(store) = store_with_docs(b) else {
+        return;
+    };
     for q in [
         "NEAR(fox dog)",
         "title:fox",
@@ -86,3 +88,10 @@ fn query_syntax_is_taken_literally() {
         Err(Error::EmptyQuery)
     ));
 }
+
+both_backends!(
+    within_one_document_and_across_all,
+    ranks_by_bm25_and_stems_with_porter,
+    all_words_first_then_any_word,
+    query_syntax_is_taken_literally
+);

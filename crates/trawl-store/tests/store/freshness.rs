@@ -1,9 +1,8 @@
 use super::*;
 
-#[test]
-fn documents_go_stale_and_revalidation_refreshes_them() {
+fn documents_go_stale_and_revalidation_refreshes_them(b: Backend) {
     let clock = ManualClock::new();
-    let store = SqliteStore::open_in_memory(config_with(&clock)).unwrap();
+    let store = open!(b, config_with(&clock));
     let mut record = DocumentRecord::new(document(1), clock.now());
     record.etag = Some("\"v1\"".into());
     store.put_document(&record, &[]).unwrap();
@@ -42,15 +41,14 @@ fn documents_go_stale_and_revalidation_refreshes_them() {
     );
 }
 
-#[test]
-fn explicit_expiry_and_zero_ttl() {
+fn explicit_expiry_and_zero_ttl(b: Backend) {
     let clock = ManualClock::new();
     let config = StoreConfig {
         document_ttl: Duration::ZERO,
         ..config_with(&clock)
     };
-    let store = SqliteStore::open_in_memory(config).unwrap();
-    put(&store, 1, clock.now());
+    let store = open!(b, config);
+    put(&*store, 1, clock.now());
     let mut record = DocumentRecord::new(document(2), clock.now());
     record.expires_at = Some(clock.now() + Duration::from_secs(60));
     store.put_document(&record, &[]).unwrap();
@@ -67,10 +65,9 @@ fn explicit_expiry_and_zero_ttl() {
     assert!(!short.is_fresh(clock.now()));
 }
 
-#[test]
-fn search_cache_expires() {
+fn search_cache_expires(b: Backend) {
     let clock = ManualClock::new();
-    let store = SqliteStore::open_in_memory(config_with(&clock)).unwrap();
+    let store = open!(b, config_with(&clock));
     let answer = json!({"hits": [{"url": "https://example.com/"}]});
     store
         .put_search("web|rust sqlite|10", &answer, None)
@@ -92,14 +89,13 @@ fn search_cache_expires() {
     assert_eq!(store.stats().unwrap().search_entries, 0);
 }
 
-#[test]
-fn prune_drops_long_stale_documents_and_old_site_memory() {
+fn prune_drops_long_stale_documents_and_old_site_memory(b: Backend) {
     let clock = ManualClock::new();
-    let store = SqliteStore::open_in_memory(config_with(&clock)).unwrap();
-    put(&store, 1, clock.now());
+    let store = open!(b, config_with(&clock));
+    put(&*store, 1, clock.now());
     store.put_site_reader("old.example", "impersonate").unwrap();
     clock.advance(HOUR * 24 * 20);
-    put(&store, 2, clock.now());
+    put(&*store, 2, clock.now());
     store.put_site_reader("new.example", "http").unwrap();
     clock.advance(HOUR * 24 * 15);
     // Doc 1 expired 34 days ago (> 30 days retention), doc 2 14 days ago.
@@ -126,17 +122,16 @@ fn prune_drops_long_stale_documents_and_old_site_memory() {
     assert!(store.get_site_reader("new.example").unwrap().is_some());
 }
 
-#[test]
-fn size_bound_evicts_the_oldest_reads() {
+fn size_bound_evicts_the_oldest_reads(b: Backend) {
     let clock = ManualClock::new();
     let one_doc = serde_json::to_string(&document(0)).unwrap().len() as u64;
     let config = StoreConfig {
         max_document_bytes: one_doc * 10,
         ..config_with(&clock)
     };
-    let store = SqliteStore::open_in_memory(config).unwrap();
+    let store = open!(b, config);
     for i in 0..30 {
-        put(&store, i, clock.now());
+        put(&*store, i, clock.now());
         clock.advance(Duration::from_secs(1));
         assert!(store.stats().unwrap().document_bytes <= one_doc * 10 + 64);
     }
@@ -156,3 +151,11 @@ fn size_bound_evicts_the_oldest_reads() {
     );
     assert!(store.find("zebra0", FindScope::All, 0).unwrap().is_empty());
 }
+
+both_backends!(
+    documents_go_stale_and_revalidation_refreshes_them,
+    explicit_expiry_and_zero_ttl,
+    search_cache_expires,
+    prune_drops_long_stale_documents_and_old_site_memory,
+    size_bound_evicts_the_oldest_reads
+);

@@ -1,4 +1,6 @@
-//! trawl-store's integration tests, by concern: round trips, find, freshness and TTLs,
+//! trawl-store's integration tests, by concern. The behaviour tests (round trips, find,
+//! freshness) run once per backend (`sqlite::*`, `redis::*`) so the two cannot drift.
+//! By concern: round trips, find, freshness and TTLs,
 //! migrations, bounds, concurrency across threads and stores, and a writer killed with
 //! SIGKILL mid-run (this binary re-runs itself as the writer).
 
@@ -11,9 +13,10 @@ use std::time::{Duration, SystemTime};
 use serde_json::json;
 use trawl_core::Document;
 use trawl_store::{
-    Clock, DocumentRecord, Error, FindScope, Passage, Revalidation, Section, SharedStore,
-    SqliteStore, Store, StoreConfig, content_hash, key_fingerprint,
+    Clock, DocumentRecord, Error, FindScope, Passage, RedisStore, Revalidation, Section,
+    SharedStore, SqliteStore, Store, StoreConfig, content_hash, key_fingerprint,
 };
+use trawl_testkit::RedisServer;
 
 const HOUR: Duration = Duration::from_secs(3600);
 
@@ -85,6 +88,77 @@ fn put(store: &dyn Store, i: usize, fetched_at: SystemTime) -> DocumentRecord {
     record
 }
 
+/// A backend the shared behaviour tests run against.
+#[derive(Debug, Clone, Copy)]
+enum Backend {
+    /// `SqliteStore` in memory.
+    Sqlite,
+    /// `RedisStore` on a private `redis-server` started for the test.
+    Redis,
+}
+
+/// A store under test, with the Redis it lives in (stopped when the test ends).
+struct TestStore {
+    store: Arc<dyn Store>,
+    _server: Option<RedisServer>,
+}
+
+impl std::ops::Deref for TestStore {
+    type Target = dyn Store;
+    fn deref(&self) -> &Self::Target {
+        &*self.store
+    }
+}
+
+impl TestStore {
+    fn shared(&self) -> SharedStore {
+        SharedStore::from_arc(Arc::clone(&self.store))
+    }
+}
+
+impl Backend {
+    /// A fresh, empty store; `None` (test skipped, with a note) when `redis-server` is not
+    /// installed outside CI.
+    fn open(self, config: StoreConfig) -> Option<TestStore> {
+        Some(match self {
+            Backend::Sqlite => TestStore {
+                store: Arc::new(SqliteStore::open_in_memory(config).unwrap()),
+                _server: None,
+            },
+            Backend::Redis => {
+                let server = RedisServer::start()?;
+                let store = RedisStore::open(&server.url(), "test:", config).unwrap();
+                TestStore {
+                    store: Arc::new(store),
+                    _server: Some(server),
+                }
+            }
+        })
+    }
+}
+
+/// Opens a store on backend `$b` or ends the test (see [`Backend::open`]).
+macro_rules! open {
+    ($b:expr, $config:expr) => {
+        match $b.open($config) {
+            Some(store) => store,
+            None => return,
+        }
+    };
+}
+
+/// The same tests, once per backend: `sqlite::name` and `redis::name`.
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $( #[test] fn $name() { super::$name(super::Backend::Sqlite) } )*
+        }
+        mod redis {
+            $( #[test] fn $name() { super::$name(super::Backend::Redis) } )*
+        }
+    };
+}
+
 /// Many threads and many store instances on one file.
 mod concurrency;
 /// Writers killed with SIGKILL mid-run keep every acknowledged write.
@@ -97,3 +171,6 @@ mod freshness;
 mod migrations;
 /// Values come back as stored; clear and the async door.
 mod round_trip;
+/// Redis only: replicas sharing one Redis, prefixes, atomic writes, lost and returning
+/// Redis, global rate limits.
+mod shared;

@@ -1,9 +1,8 @@
 use super::*;
 
-#[test]
-fn document_comes_back_as_stored() {
+fn document_comes_back_as_stored(b: Backend) {
     let clock = ManualClock::new();
-    let store = SqliteStore::open_in_memory(config_with(&clock)).unwrap();
+    let store = open!(b, config_with(&clock));
     let mut record = DocumentRecord::new(document(7), clock.now());
     record.etag = Some("\"abc\"".into());
     record.last_modified = Some("Wed, 21 Oct 2026 07:28:00 GMT".into());
@@ -34,10 +33,9 @@ fn document_comes_back_as_stored() {
     );
 }
 
-#[test]
-fn replacing_a_document_replaces_its_passages() {
-    let store = SqliteStore::open_in_memory(StoreConfig::default()).unwrap();
-    put(&store, 1, SystemTime::now());
+fn replacing_a_document_replaces_its_passages(b: Backend) {
+    let store = open!(b, StoreConfig::default());
+    put(&*store, 1, SystemTime::now());
     let mut doc = document(1);
     doc.markdown = "Entirely new text about kangaroos.".into();
     let record = DocumentRecord::new(doc, SystemTime::now());
@@ -53,20 +51,18 @@ fn replacing_a_document_replaces_its_passages() {
     assert_eq!(store.stats().unwrap().passages, 1);
 }
 
-#[test]
-fn delete_removes_document_and_passages() {
-    let store = SqliteStore::open_in_memory(StoreConfig::default()).unwrap();
-    put(&store, 1, SystemTime::now());
-    put(&store, 2, SystemTime::now());
+fn delete_removes_document_and_passages(b: Backend) {
+    let store = open!(b, StoreConfig::default());
+    put(&*store, 1, SystemTime::now());
+    put(&*store, 2, SystemTime::now());
     assert!(store.delete_document("example.com~000000000001").unwrap());
     assert!(!store.delete_document("example.com~000000000001").unwrap());
     assert!(store.find("zebra1", FindScope::All, 0).unwrap().is_empty());
     assert_eq!(store.find("zebra2", FindScope::All, 0).unwrap().len(), 1);
 }
 
-#[test]
-fn key_state_and_site_memory_round_trip() {
-    let store = SqliteStore::open_in_memory(StoreConfig::default()).unwrap();
+fn key_state_and_site_memory_round_trip(b: Backend) {
+    let store = open!(b, StoreConfig::default());
     let key = "sk-live-0123456789abcdef";
     let fp = key_fingerprint("brave_api", key);
     assert!(!fp.contains(key) && fp.len() == 16);
@@ -88,10 +84,9 @@ fn key_state_and_site_memory_round_trip() {
     assert_eq!(site.reader, "jina");
 }
 
-#[test]
-fn clear_empties_only_the_named_sections() {
-    let store = SqliteStore::open_in_memory(StoreConfig::default()).unwrap();
-    put(&store, 1, SystemTime::now());
+fn clear_empties_only_the_named_sections(b: Backend) {
+    let store = open!(b, StoreConfig::default());
+    put(&*store, 1, SystemTime::now());
     store.put_search("q=rust", &json!([1]), None).unwrap();
     store.put_key_state("exa", "fp", &json!({})).unwrap();
     store.put_site_reader("example.com", "http").unwrap();
@@ -107,9 +102,9 @@ fn clear_empties_only_the_named_sections() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn shared_store_runs_calls_off_the_executor() {
-    let shared = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
+async fn shared_store_runs_calls_off_the_executor(b: Backend) {
+    let store = open!(b, StoreConfig::default());
+    let shared = store.shared();
     let tasks: Vec<_> = (0..20)
         .map(|i| {
             let shared = shared.clone();
@@ -123,9 +118,9 @@ async fn shared_store_runs_calls_off_the_executor() {
     assert_eq!(stats.documents, 20);
 }
 
-#[tokio::test]
-async fn a_panic_inside_run_reaches_the_caller_and_the_store_lives_on() {
-    let shared = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
+async fn a_panic_inside_run_reaches_the_caller_and_the_store_lives_on(b: Backend) {
+    let store = open!(b, StoreConfig::default());
+    let shared = store.shared();
     let task = {
         let shared = shared.clone();
         tokio::spawn(async move {
@@ -141,3 +136,28 @@ async fn a_panic_inside_run_reaches_the_caller_and_the_store_lives_on() {
     let site = shared.run(|s| s.get_site_reader("example.com")).await;
     assert_eq!(site.unwrap().unwrap().reader, "http");
 }
+
+fn shared_store_runs_calls_off_the_executor_sync(b: Backend) {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap()
+        .block_on(shared_store_runs_calls_off_the_executor(b));
+}
+
+fn a_panic_inside_run_reaches_the_caller_and_the_store_lives_on_sync(b: Backend) {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(a_panic_inside_run_reaches_the_caller_and_the_store_lives_on(b));
+}
+
+both_backends!(
+    shared_store_runs_calls_off_the_executor_sync,
+    a_panic_inside_run_reaches_the_caller_and_the_store_lives_on_sync,
+    document_comes_back_as_stored,
+    replacing_a_document_replaces_its_passages,
+    delete_removes_document_and_passages,
+    key_state_and_site_memory_round_trip,
+    clear_empties_only_the_named_sections
+);

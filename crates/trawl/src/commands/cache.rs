@@ -22,7 +22,11 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
         Ok(s) => s,
         Err(e) => return report_error(&e, json, Meta::default()),
     };
-    let path = settings.store_path().unwrap_or_default();
+    // Where the store is: the Redis URL (credentials masked) or the file.
+    let path = match &settings.redis.value {
+        Some(url) => url.clone(),
+        None => settings.store_path().unwrap_or_default(),
+    };
     let result: Result<serde_json::Value, TrawlError> = match cmd {
         CacheCommand::Stats(_) => store
             .run(|s| s.stats())

@@ -18,6 +18,9 @@ const PROBE_PAGE: &str = "https://example.com/";
 struct DoctorData {
     engines: Vec<EngineCheck>,
     fetch: FetchCheck,
+    /// The shared Redis store, when one is configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store: Option<crate::backend::RedisCheck>,
     /// Whether everything required works: the page fetch and at least one engine of the
     /// default route.
     healthy: bool,
@@ -66,7 +69,9 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         engines.iter().all(EngineCheck::healthy)
     };
     let fetch_ok = fetch.as_ref().is_none_or(|f| f.ok);
-    let healthy = engines_ok && fetch_ok;
+    let store = crate::backend::check_redis(settings).await;
+    let store_ok = store.as_ref().is_none_or(|s| s.ok);
+    let healthy = engines_ok && fetch_ok && store_ok;
     let fetch = fetch.unwrap_or(FetchCheck {
         url: PROBE_PAGE.into(),
         ok: true,
@@ -82,6 +87,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         let data = DoctorData {
             engines,
             fetch,
+            store,
             healthy,
         };
         if healthy {
@@ -137,6 +143,18 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         println!(
             "{mark} {:<14} {:<18} {:>6} ms{why}{hint}",
             "fetch", fetch.url, fetch.latency_ms
+        );
+    }
+    if let Some(s) = &store {
+        let mark = if s.ok { "ok  " } else { "FAIL" };
+        let why = s
+            .error
+            .as_deref()
+            .map(|e| format!("  {e}"))
+            .unwrap_or_default();
+        println!(
+            "{mark} {:<14} {:<18} {:>6} ms{why}",
+            "redis", s.url, s.latency_ms
         );
     }
     if healthy {

@@ -28,6 +28,9 @@ pub async fn mcp(args: &McpArgs, settings: &Settings) -> i32 {
 
 /// The store's file, when the store is one (for the store-size gauge).
 pub fn store_file(settings: &Settings) -> Option<std::path::PathBuf> {
+    if settings.redis.value.is_some() {
+        return None;
+    }
     settings
         .store_path()
         .ok()

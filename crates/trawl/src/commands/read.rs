@@ -49,6 +49,28 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
         .iter()
         .find_map(|r| r.error.clone())
         .map(|e| TrawlError::new(e.code, e.message).with_retryable(e.retryable));
+    // Read while the store did not answer: said in `meta` (and on stderr), since the
+    // handles may not open later.
+    let store_unavailable = out.results.iter().any(|r| {
+        r.document.as_ref().is_some_and(|d| {
+            d.attempts
+                .iter()
+                .any(|a| a.outcome == trawl_agent::tools::STORE_UNAVAILABLE)
+        })
+    });
+    let meta = |started| {
+        let mut m = meta(started);
+        if store_unavailable {
+            m.extra.insert(
+                trawl_agent::tools::STORE_UNAVAILABLE.into(),
+                serde_json::Value::Bool(true),
+            );
+        }
+        m
+    };
+    if store_unavailable && !json {
+        eprintln!("warning: the store did not answer; read from the network and not kept");
+    }
     if json {
         if out.results.len() == 1 {
             let item = out.results.into_iter().next().expect("one result");

@@ -204,7 +204,9 @@ async fn healthz(State(app): State<AppState>) -> Response {
 }
 
 async fn metrics(State(app): State<AppState>) -> Response {
-    let text = app.server.metrics.render(app.server.gauges());
+    let mut text = app.server.metrics.render(app.server.gauges());
+    // Store latency and errors (either backend), kept by trawl-store's metered wrapper.
+    text.push_str(&trawl_store::render_metrics());
     let mut response = Response::new(Body::from(text));
     response.headers_mut().insert(
         header::CONTENT_TYPE,

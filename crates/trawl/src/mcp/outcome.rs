@@ -42,6 +42,31 @@ pub(super) fn success<T: Serialize>(
     Ok(result)
 }
 
+/// Marks an answer read while the store did not answer (a shared Redis gone away) with
+/// `_meta["trawl/store_unavailable"]`, so a client knows its handles may not open later.
+pub(super) fn note_store_unavailable(result: &mut CallToolResult) {
+    fn mentions(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => {
+                map.get("outcome").and_then(Value::as_str)
+                    == Some(trawl_agent::tools::STORE_UNAVAILABLE)
+                    || map.values().any(mentions)
+            }
+            Value::Array(items) => items.iter().any(mentions),
+            _ => false,
+        }
+    }
+    if result.structured_content.as_ref().is_some_and(mentions) {
+        let meta = result
+            .meta
+            .get_or_insert_with(|| MetaObject(JsonObject::new()));
+        meta.0.insert(
+            "trawl/store_unavailable".into(),
+            json!({"note": trawl_agent::tools::STORE_UNAVAILABLE}),
+        );
+    }
+}
+
 /// Structured content is an agent face too: page bodies (`markdown`) and found passages
 /// (`text`) are wrapped in the same fence as the text content; other strings from the web
 /// (titles, snippets, previews) have marker look-alikes neutralized.

@@ -190,7 +190,10 @@ impl TrawlMcp {
         let metrics = &self.state.metrics;
         let (result, outcome, details) = match ended {
             Ended::Done(value) => match success(&value, present) {
-                Ok(result) => (result, "ok".to_owned(), describe(&value, metrics)),
+                Ok(mut result) => {
+                    super::outcome::note_store_unavailable(&mut result);
+                    (result, "ok".to_owned(), describe(&value, metrics))
+                }
                 Err(err) => (failure(&err), err.code.as_str().to_owned(), Vec::new()),
             },
             Ended::Failed(err) => (failure(&err), err.code.as_str().to_owned(), Vec::new()),

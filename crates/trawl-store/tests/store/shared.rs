@@ -1,0 +1,189 @@
+use std::collections::HashSet;
+use std::sync::atomic::AtomicUsize;
+use std::time::Instant;
+
+use super::*;
+
+fn redis_pair(server: &RedisServer, prefix: &str) -> (RedisStore, RedisStore) {
+    let open = || RedisStore::open(&server.url(), prefix, StoreConfig::default()).unwrap();
+    (open(), open())
+}
+
+#[test]
+fn replicas_see_each_others_writes_and_prefixes_keep_stores_apart() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let (a, b) = redis_pair(&server, "team1:");
+    put(&a, 3, SystemTime::now());
+    let got = b.get_document("example.com~000000000003").unwrap().unwrap();
+    assert_eq!(got.document, document(3));
+    assert_eq!(b.find("zebra3", FindScope::All, 0).unwrap().len(), 1);
+    b.put_search("q", &json!([1]), None).unwrap();
+    assert!(a.get_search("q").unwrap().is_some());
+    // A key cool-down learned by one replica is what the next one reads.
+    let cooldown = json!({"health": "cooldown", "until": 1_800_000_000});
+    a.put_key_state("brave_api", "fp1", &cooldown).unwrap();
+    assert_eq!(
+        b.get_key_state("brave_api", "fp1").unwrap().unwrap().state,
+        cooldown
+    );
+    b.put_site_reader("example.com", "impersonate").unwrap();
+    assert_eq!(
+        a.get_site_reader("example.com").unwrap().unwrap().reader,
+        "impersonate"
+    );
+
+    let other = RedisStore::open(&server.url(), "team2:", StoreConfig::default()).unwrap();
+    assert!(
+        other
+            .get_document("example.com~000000000003")
+            .unwrap()
+            .is_none()
+    );
+    assert!(other.find("zebra3", FindScope::All, 0).unwrap().is_empty());
+    assert_eq!(other.stats().unwrap().documents, 0);
+    other.clear(&Section::ALL).unwrap();
+    assert!(
+        a.get_document("example.com~000000000003")
+            .unwrap()
+            .is_some()
+    );
+}
+
+#[test]
+fn unreachable_redis_is_an_open_error_naming_the_url_without_its_password() {
+    let port = trawl_testkit::free_port();
+    let url = format!("redis://user:hunter2@127.0.0.1:{port}/0");
+    let err = RedisStore::open(&url, "p:", StoreConfig::default()).unwrap_err();
+    let Error::Open { location, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(location, &format!("redis://****@127.0.0.1:{port}/0"));
+    assert!(!format!("{err} {err:?}").contains("hunter2"));
+}
+
+#[test]
+fn a_restarted_redis_is_used_again_without_reopening() {
+    let Some(mut server) = RedisServer::start() else {
+        return;
+    };
+    let store = RedisStore::open(&server.url(), "p:", StoreConfig::default()).unwrap();
+    put(&store, 1, SystemTime::now());
+    server.stop();
+    assert!(store.get_document("example.com~000000000001").is_err());
+    assert!(store.put_site_reader("example.com", "http").is_err());
+    server.restart();
+    // Nothing persisted (no save, no AOF); the pool's broken connections are replaced.
+    assert!(
+        store
+            .get_document("example.com~000000000001")
+            .unwrap()
+            .is_none()
+    );
+    put(&store, 2, SystemTime::now());
+    assert_eq!(store.find("zebra2", FindScope::All, 0).unwrap().len(), 1);
+}
+
+#[test]
+fn concurrent_writers_never_leave_a_passage_without_its_document() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let stores: Vec<Arc<RedisStore>> = (0..3)
+        .map(|_| Arc::new(RedisStore::open(&server.url(), "p:", StoreConfig::default()).unwrap()))
+        .collect();
+    std::thread::scope(|s| {
+        for (t, store) in stores.iter().enumerate() {
+            s.spawn(move || {
+                for round in 0..30 {
+                    let i = (t + round) % 5;
+                    put(&**store, i, SystemTime::now());
+                    if round % 7 == 0 {
+                        store.delete_document(&document(i).handle).unwrap();
+                    }
+                    // Finds racing the writers must not fail on half-written data.
+                    store.find("lazy dog", FindScope::All, 0).unwrap();
+                }
+            });
+        }
+    });
+    let store = &stores[0];
+    let stats = store.stats().unwrap();
+    let stored: HashSet<String> = (0..5)
+        .filter(|i| store.get_document(&document(*i).handle).unwrap().is_some())
+        .map(|i| document(i).handle)
+        .collect();
+    assert_eq!(stats.documents as usize, stored.len());
+    // Every passage found belongs to a stored document, and each stored one is found once
+    // per passage (no postings left from replaced copies).
+    let hits = store.find("lazy dog", FindScope::All, 0).unwrap();
+    assert_eq!(hits.len(), stored.len(), "{hits:?}");
+    assert!(hits.iter().all(|h| stored.contains(&h.handle)));
+    assert_eq!(
+        stats.passages as usize,
+        stored.len() * passages_of(&document(0)).len()
+    );
+}
+
+#[test]
+fn rate_limit_slots_are_global_across_replicas() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    let stores: Vec<RedisStore> = (0..3)
+        .map(|_| RedisStore::open(&server.url(), "p:", StoreConfig::default()).unwrap())
+        .collect();
+    let spacing = Duration::from_millis(250);
+    let taken = AtomicUsize::new(0);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for store in &stores {
+            for _ in 0..2 {
+                let taken = &taken;
+                s.spawn(move || {
+                    while start.elapsed() < Duration::from_millis(1100) {
+                        if let Some(lease) = store
+                            .try_acquire_slot("engine", spacing, 0, Duration::from_secs(5))
+                            .unwrap()
+                        {
+                            taken.fetch_add(1, Ordering::SeqCst);
+                            store.release_slot(&lease).unwrap();
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                });
+            }
+        }
+    });
+    // 1.1 s at one start per 250 ms: starts at 0, 250, 500, 750, 1000 ms.
+    let n = taken.load(Ordering::SeqCst);
+    assert!((4..=5).contains(&n), "{n} starts in 1.1 s");
+
+    // In-flight cap: two slots, the third caller on any replica is told busy.
+    let a = stores[0]
+        .try_acquire_slot("capped", Duration::ZERO, 2, Duration::from_secs(5))
+        .unwrap()
+        .unwrap();
+    let _b = stores[1]
+        .try_acquire_slot("capped", Duration::ZERO, 2, Duration::from_secs(5))
+        .unwrap()
+        .unwrap();
+    let busy = stores[2].try_acquire_slot("capped", Duration::ZERO, 2, Duration::from_secs(5));
+    assert!(busy.unwrap().is_none());
+    stores[0].release_slot(&a).unwrap();
+    let again = stores[2].try_acquire_slot("capped", Duration::ZERO, 2, Duration::from_secs(5));
+    assert!(again.unwrap().is_some());
+    // A lease a dead replica never released frees itself.
+    let _short = stores[0]
+        .try_acquire_slot("leased", Duration::ZERO, 1, Duration::from_millis(100))
+        .unwrap()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    assert!(
+        stores[1]
+            .try_acquire_slot("leased", Duration::ZERO, 1, Duration::from_secs(5))
+            .unwrap()
+            .is_some()
+    );
+}

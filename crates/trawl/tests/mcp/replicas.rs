@@ -1,0 +1,330 @@
+//! Several `trawl serve` replicas sharing one Redis (a private `redis-server` each test
+//! starts on loopback): handles, the search cache and rate limits are shared; a replica
+//! killed mid-batch loses nothing it acknowledged; a Redis restart under load is survived.
+
+use std::time::Instant;
+
+use trawl_store::{FindScope, RedisStore, Store, StoreConfig};
+use trawl_testkit::RedisServer;
+
+use super::*;
+
+/// `n` replicas of `trawl serve` on `redis`, with `extra` environment.
+fn replicas(
+    world: &World,
+    redis: &RedisServer,
+    n: usize,
+    extra: &[(&str, &str)],
+) -> Vec<HttpServer> {
+    let url = redis.url();
+    let mut env = vec![("TRAWL_REDIS_URL", url.as_str())];
+    env.extend_from_slice(extra);
+    (0..n)
+        .map(|_| HttpServer::start(world, &[], &env))
+        .collect()
+}
+
+/// Requests `server` received for `path`, whatever their query string.
+fn arrivals(server: &TestServer, path: &str) -> usize {
+    server
+        .seen()
+        .iter()
+        .filter(|s| s.path.split('?').next() == Some(path))
+        .count()
+}
+
+async fn fetch_handle(client: &Client, url: &str) -> String {
+    let result = client
+        .call_tool(call(
+            "web_fetch",
+            json!({"url": url, "page_size_tokens": 300}),
+        ))
+        .await
+        .unwrap();
+    structured(&result)["results"][0]["document"]["handle"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no handle: {}", text(&result)))
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_handle_read_through_one_replica_opens_pages_and_is_found_through_the_others() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let world = World::new();
+    let servers = replicas(&world, &redis, 3, &[]);
+    let (a, b, c) = (
+        servers[0].client(None).await,
+        servers[1].client(None).await,
+        servers[2].client(None).await,
+    );
+    let handle = fetch_handle(&a, &world.pages.url("/article")).await;
+    assert_eq!(world.pages.hits("/article"), 1);
+
+    let result = b
+        .call_tool(call(
+            "web_open",
+            json!({"handle": handle, "page": 2, "page_size_tokens": 300}),
+        ))
+        .await
+        .unwrap();
+    let page = structured(&result);
+    assert_eq!(page["page"], 2, "{page}");
+    assert!(page["markdown"].as_str().unwrap().contains("Paragraph"));
+
+    let result = c
+        .call_tool(call(
+            "web_open",
+            json!({"find": "harbour seals", "all": true}),
+        ))
+        .await
+        .unwrap();
+    let passages = structured(&result)["passages"].as_array().unwrap().clone();
+    assert!(!passages.is_empty());
+    assert!(passages.iter().all(|p| p["handle"] == handle.as_str()));
+
+    // Reading the same URL through C is answered from the shared store.
+    assert_eq!(fetch_handle(&c, &world.pages.url("/article")).await, handle);
+    assert_eq!(
+        world.pages.hits("/article"),
+        1,
+        "no second request to the page"
+    );
+    for client in [a, b, c] {
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_provider_limited_to_one_request_a_second_gets_that_across_three_replicas() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let world = World::new();
+    let servers = replicas(
+        &world,
+        &redis,
+        3,
+        &[("TRAWL_ARXIV_MIN_INTERVAL_MS", "1000")],
+    );
+    let mut clients = Vec::new();
+    for server in &servers {
+        clients.push(Arc::new(server.client(None).await));
+    }
+    let window = Duration::from_millis(3500);
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for (w, client) in clients.iter().cycle().take(6).enumerate() {
+        let client = Arc::clone(client);
+        workers.push(tokio::spawn(async move {
+            let mut i = 0;
+            while started.elapsed() < window {
+                let query = format!("electron proton w{w} n{i}");
+                let _ = client
+                    .call_tool(call("arxiv", json!({"query": query})))
+                    .await
+                    .unwrap();
+                i += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            i
+        }));
+    }
+    let mut calls = 0;
+    for w in workers {
+        calls += w.await.unwrap();
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let arrivals = arrivals(&world.engines, "/api/query");
+    // One start per second across all replicas: at most elapsed + 1 arrivals.
+    assert!(calls > 3 * arrivals, "{calls} calls, {arrivals} arrivals");
+    assert!(
+        arrivals >= 2 && arrivals as f64 <= elapsed.floor() + 1.0,
+        "{arrivals} arrivals in {elapsed:.2} s from 3 replicas"
+    );
+}
+
+/// 200 searches of 20 distinct queries, sent to `servers` round-robin; returns how many
+/// requests reached the engine.
+async fn upstream_requests_for(world: &World, servers: &[HttpServer]) -> usize {
+    let mut clients = Vec::new();
+    for server in servers {
+        clients.push(server.client(None).await);
+    }
+    for i in 0..200 {
+        let client = &clients[i % clients.len()];
+        let query = format!("python format {}", i % 20);
+        let result = client
+            .call_tool(call(
+                "web_search",
+                json!({"query": query, "engines": ["searxng"], "max_results": 5}),
+            ))
+            .await
+            .unwrap();
+        assert!(!structured(&result)["hits"].as_array().unwrap().is_empty());
+    }
+    arrivals(&world.engines, "/search")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_replicas_ask_the_engines_no_more_than_one() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let one = World::new();
+    let through_one = upstream_requests_for(
+        &one,
+        &replicas(&one, &redis, 1, &[("TRAWL_REDIS_PREFIX", "one:")]),
+    )
+    .await;
+    let three = World::new();
+    let through_three = upstream_requests_for(
+        &three,
+        &replicas(&three, &redis, 3, &[("TRAWL_REDIS_PREFIX", "three:")]),
+    )
+    .await;
+    assert_eq!(through_one, 20);
+    assert!(
+        through_three <= through_one,
+        "{through_three} > {through_one}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_killed_mid_batch_loses_no_acknowledged_document() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let world = World::new();
+    for i in 0..20 {
+        let body = article(&format!("Seal colony {i}"), 20).into_bytes();
+        let piece = body.len() / 4 + 1;
+        world.pages.route(
+            &format!("/slow/{i}"),
+            Reply::Trickle {
+                body,
+                piece,
+                pause: Duration::from_millis(40 * i as u64),
+            },
+        );
+    }
+    let mut servers = replicas(&world, &redis, 2, &[]);
+    let a = Arc::new(servers[0].client(None).await);
+    let (acked_tx, mut acked_rx) = tokio::sync::mpsc::unbounded_channel();
+    for i in 0..20 {
+        let a = Arc::clone(&a);
+        let url = world.pages.url(&format!("/slow/{i}"));
+        let acked_tx = acked_tx.clone();
+        tokio::spawn(async move {
+            if let Ok(result) = a.call_tool(call("web_fetch", json!({"url": url}))).await
+                && result.is_error != Some(true)
+                && let Some(h) = result.structured_content.as_ref().and_then(|s| {
+                    s["results"][0]["document"]["handle"]
+                        .as_str()
+                        .map(str::to_owned)
+                })
+            {
+                let _ = acked_tx.send(h);
+            }
+        });
+    }
+    drop(acked_tx);
+    let mut acked = Vec::new();
+    while acked.len() < 8 {
+        acked.push(acked_rx.recv().await.expect("8 reads finish"));
+    }
+    servers[0].child.kill().unwrap(); // SIGKILL
+    let _ = servers[0].child.wait();
+    while let Ok(Some(h)) = tokio::time::timeout(Duration::from_secs(2), acked_rx.recv()).await {
+        acked.push(h);
+    }
+    assert!(acked.len() < 20, "the kill came mid-batch");
+
+    let b = servers[1].client(None).await;
+    for handle in &acked {
+        let result = b
+            .call_tool(call("web_open", json!({"handle": handle, "page": 1})))
+            .await
+            .unwrap();
+        assert!(structured(&result)["markdown"].is_string(), "{handle}");
+    }
+    // The data in Redis is whole: every passage found belongs to a stored document.
+    let store = RedisStore::open(&redis.url(), "trawl:", StoreConfig::default()).unwrap();
+    let stats = store.stats().unwrap();
+    assert!(stats.documents as usize >= acked.len());
+    let hits = store.find("seals", FindScope::All, 0).unwrap();
+    assert!(!hits.is_empty());
+    for hit in hits {
+        assert!(
+            store.get_document(&hit.handle).unwrap().is_some(),
+            "{}",
+            hit.handle
+        );
+    }
+}
+
+/// Reads the next of the `/p/{i}` pages through `client`.
+async fn read_page(world: &World, client: &Client, i: &mut usize) -> CallToolResult {
+    let url = world.pages.url(&format!("/p/{i}"));
+    *i += 1;
+    client
+        .call_tool(call("web_fetch", json!({"url": url})))
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_restart_under_load_fails_no_open_of_a_later_read_and_panics_nothing() {
+    let Some(mut redis) = RedisServer::start() else {
+        return;
+    };
+    let world = World::new();
+    for i in 0..60 {
+        world.pages.route(
+            &format!("/p/{i}"),
+            Reply::html(article(&format!("Seal {i}"), 8)),
+        );
+    }
+    let servers = replicas(&world, &redis, 2, &[]);
+    let a = servers[0].client(None).await;
+    let b = servers[1].client(None).await;
+    let mut i = 0;
+    for _ in 0..10 {
+        read_page(&world, &a, &mut i).await;
+    }
+    redis.stop();
+    // Reads still answer, from the network, saying the store was unavailable.
+    for _ in 0..5 {
+        let result = read_page(&world, &a, &mut i).await;
+        assert!(
+            structured(&result)["results"][0]["ok"] == true,
+            "{}",
+            text(&result)
+        );
+        let meta = result
+            .meta
+            .as_ref()
+            .map(|m| m.0.clone())
+            .unwrap_or_default();
+        assert!(meta.contains_key("trawl/store_unavailable"), "{meta:?}");
+    }
+    redis.restart();
+    // Every read after the restart opens on the other replica, without restarting trawl.
+    for _ in 0..20 {
+        let result = read_page(&world, &a, &mut i).await;
+        let handle = structured(&result)["results"][0]["document"]["handle"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let opened = b
+            .call_tool(call("web_open", json!({"handle": handle, "page": 1})))
+            .await
+            .unwrap();
+        assert!(structured(&opened)["markdown"].is_string(), "{handle}");
+    }
+    for server in &servers {
+        let log = server.stderr.lock().unwrap().clone();
+        assert!(!log.contains("panicked"), "{log}");
+    }
+}
