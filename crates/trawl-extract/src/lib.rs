@@ -47,6 +47,30 @@ pub struct ExtractOptions {
 /// heuristics (the page may have named its content wrapper like boilerplate).
 const MIN_CONTENT_CHARS: usize = 250;
 
+/// The chosen block must hold at least NUM/DEN of the cleaned page's visible text, or the
+/// cleaned page is taken instead.
+const BROAD_RATIO_NUM: usize = 1;
+const BROAD_RATIO_DEN: usize = 2;
+
+fn visible_chars(s: &str) -> usize {
+    s.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+/// For debugging the reader (see `examples/extract_one.rs`): how the element holding
+/// `needle` and its ancestors fare in the boilerplate stage, one line each, innermost first.
+pub fn explain(html_bytes: &[u8], needle: &str) -> String {
+    let html = charset::decode_html(html_bytes, Some("text/html"));
+    let dom = parse::parse(&html);
+    let signals = boilerplate::class_signals(&dom);
+    let pass = Pass {
+        strip_unlikely: true,
+        weight_classes: true,
+        clean_conditionally: true,
+        include_comments: false,
+    };
+    content::trace(&dom, pass, &signals, needle)
+}
+
 /// Extract a document from `bytes` served as `content_type` from `url`.
 ///
 /// HTML goes through main-content extraction, PDF through text extraction, text/plain,
@@ -180,7 +204,20 @@ fn extract_html(
             break;
         }
     }
-    let (selection, mut text) = best.expect("at least one pass ran");
+    let (mut selection, mut text) = best.expect("at least one pass ran");
+    // Recall safety net: when the chosen block holds little of what the page shows once
+    // boilerplate is gone, the page is not one block of prose (a landing page, a listing,
+    // a thread): take the whole cleaned page instead of betting on one block.
+    let broad = content::select_broad(&dom, strict, &signals);
+    let broad_text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+    if visible_chars(&text) * BROAD_RATIO_DEN < visible_chars(&broad_text) * BROAD_RATIO_NUM {
+        let mut broad = broad;
+        for title in &meta.titles {
+            content::drop_title_heading(&dom, &mut broad, title);
+        }
+        text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+        selection = broad;
+    }
     let mut markdown = markdown::render(
         &dom,
         &selection.dropped,
@@ -326,19 +363,38 @@ fn sniff(bytes: &[u8], mime: Option<&str>) -> Body {
         .iter()
         .filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b))
         .count();
-    if !sample.is_empty()
-        && controls * 100 < sample.len()
-        && std::str::from_utf8(sample).is_ok_and(|_| true)
-        || sample.is_empty()
-    {
+    if sample.is_empty() || controls * 100 < sample.len() && is_utf8_prefix(sample, bytes.len()) {
         return Body::Text { markdown: false };
     }
     Body::Unsupported(mime.unwrap_or("binary").to_owned())
 }
 
+/// Whether `sample`, the first bytes of a body `total` bytes long, is UTF-8: a character
+/// cut by the end of the sample (at most 3 bytes of it) does not count against it.
+fn is_utf8_prefix(sample: &[u8], total: usize) -> bool {
+    match std::str::from_utf8(sample) {
+        Ok(_) => true,
+        Err(e) => {
+            e.error_len().is_none() && sample.len() < total && sample.len() - e.valid_up_to() < 4
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_text_cut_at_the_sniff_window_is_text() {
+        // 4,095 ASCII bytes, then a 3-byte character straddling byte 4,096.
+        let mut body = vec![b'a'; 4095];
+        body.extend_from_slice("€ and more text".as_bytes());
+        assert_eq!(classify(&body, None), Body::Text { markdown: false });
+        // A byte that can start no character, just before the window's end, is not text.
+        let mut bad = vec![b'a'; 4094];
+        bad.extend_from_slice(&[0xe2, 0x28, 0xa1, b'a']);
+        assert!(matches!(classify(&bad, None), Body::Unsupported(_)));
+    }
 
     #[test]
     fn classify_by_type_and_magic() {

@@ -137,6 +137,12 @@ impl Parser<'_> {
                 self.dom.attrs.truncate(attr_start as usize);
                 return end;
             }
+            // Some sites (Discourse's crawler view) serve the whole page inside
+            // `<noscript>`: markup of that size is read as if scripting were off.
+            Tag::Noscript if is_page_in_noscript(&src[end..]) => {
+                self.dom.attrs.truncate(attr_start as usize);
+                return end;
+            }
             _ => {}
         }
         self.close_implied(tag);
@@ -627,6 +633,16 @@ fn style_hides(style: &[u8]) -> bool {
     );
     memchr::memmem::find(&compact, b"display:none").is_some()
         || memchr::memmem::find(&compact, b"visibility:hidden").is_some()
+}
+
+/// Whether a `<noscript>` starting at `rest` holds a page's worth of markup (paragraphs,
+/// posts) rather than a "please enable JavaScript" line or a tracking pixel.
+fn is_page_in_noscript(rest: &[u8]) -> bool {
+    let close = find_end_tag(rest, 0, b"noscript");
+    let inner = &rest[..close.min(rest.len())];
+    inner.len() >= 2000
+        && memchr::memmem::find(inner, b"<p").is_some()
+        && memchr::memmem::find(inner, b"<div").is_some()
 }
 
 #[cfg(test)]
