@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// What kind of page this is, from JSON-LD `@type`, then `og:type`, then the URL's shape.
+/// What kind of page this is, from JSON-LD `@type`, `og:type`, the URL's shape and the
+/// page's structure (repeated items, prices, code blocks, post markup).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PageType {
@@ -11,6 +12,10 @@ pub enum PageType {
     Forum,
     Product,
     Listing,
+    /// A shop's category page: a grid of products with prices.
+    Collection,
+    /// A landing page for a service, course or offer: headline sections rather than prose.
+    Service,
     Profile,
     Video,
     Pdf,

@@ -147,9 +147,6 @@ fn drop_boilerplate(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> (Vec<bool
 /// little of the page (landing pages, listings, threads split over many blocks).
 pub(crate) fn select_broad(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selection {
     let (mut dropped, stats) = drop_boilerplate(dom, pass, signals);
-    let n = dom.nodes.len();
-    let score = vec![0f32; n];
-    let scored = vec![false; n];
     let page_text = stats[0].text;
     // The outermost kept element that holds (nearly) all of the text.
     let mut root: NodeId = 0;
@@ -171,17 +168,7 @@ pub(crate) fn select_broad(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Se
         vec![root]
     };
     for &r in &roots {
-        clean_conditionally(
-            dom,
-            r,
-            signals,
-            &score,
-            &scored,
-            &stats,
-            &mut dropped,
-            pass.weight_classes,
-        );
-        drop_link_runs(dom, r, &stats, &mut dropped);
+        clean_link_blocks(dom, r, &stats, &mut dropped);
     }
     let (text, link) = roots.iter().fold((0, 0), |(t, l), &r| {
         (t + stats[r as usize].text, l + stats[r as usize].link)
@@ -569,6 +556,34 @@ fn clean_conditionally(
                 cur = dom.nodes[cur].parent as usize;
             }
         }
+    }
+}
+
+/// The broad selection's pruning, gentler than `clean_conditionally` (a listing's items are
+/// links with a line of text each): drop, outermost first, blocks that are almost only
+/// links (menus, link farms), and forms.
+fn clean_link_blocks(dom: &Dom, root: NodeId, stats: &[Stats], dropped: &mut [bool]) {
+    let end = dom.subtree_end(root) as usize;
+    let mut i = root as usize + 1;
+    while i < end {
+        let node = &dom.nodes[i];
+        if dropped[i] || node.kind != Kind::Element {
+            i += 1;
+            continue;
+        }
+        let s = &stats[i];
+        let block = matches!(
+            node.tag,
+            Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Table | Tag::Form | Tag::Dl
+        );
+        let linky = s.text > 0 && link_density(s) > 0.75 && s.commas < 3 && s.code_blocks == 0;
+        if block && (linky || node.tag == Tag::Form && s.inputs > 0) {
+            let sub = dom.subtree_end(i as NodeId) as usize;
+            dropped[i..sub].fill(true);
+            i = sub;
+            continue;
+        }
+        i += 1;
     }
 }
 

@@ -26,6 +26,7 @@ mod dom;
 mod entities;
 mod markdown;
 mod metadata;
+mod page_type;
 mod parse;
 mod pdf;
 
@@ -49,8 +50,8 @@ const MIN_CONTENT_CHARS: usize = 250;
 
 /// The chosen block must hold at least NUM/DEN of the cleaned page's visible text, or the
 /// cleaned page is taken instead.
-const BROAD_RATIO_NUM: usize = 1;
-const BROAD_RATIO_DEN: usize = 2;
+const BROAD_RATIO: (usize, usize) = (1, 2);
+const BROAD_RATIO_MANY_BLOCKS: (usize, usize) = (4, 5);
 
 fn visible_chars(s: &str) -> usize {
     s.chars().filter(|c| !c.is_whitespace()).count()
@@ -208,9 +209,18 @@ fn extract_html(
     // Recall safety net: when the chosen block holds little of what the page shows once
     // boilerplate is gone, the page is not one block of prose (a landing page, a listing,
     // a thread): take the whole cleaned page instead of betting on one block.
+    // Pages made of many blocks (listings, shop grids, landing pages, product pages) need
+    // less of a gap to be read whole.
+    let page_type = page_type::page_type(&meta, url, page_type::shape(&dom));
+    let (num, den) = match page_type {
+        PageType::Listing | PageType::Collection | PageType::Service | PageType::Product => {
+            BROAD_RATIO_MANY_BLOCKS
+        }
+        _ => BROAD_RATIO,
+    };
     let broad = content::select_broad(&dom, strict, &signals);
     let broad_text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
-    if visible_chars(&text) * BROAD_RATIO_DEN < visible_chars(&broad_text) * BROAD_RATIO_NUM {
+    if visible_chars(&text) * den < visible_chars(&broad_text) * num {
         let mut broad = broad;
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut broad, title);
@@ -248,7 +258,7 @@ fn extract_html(
         link_density,
         semantic,
     );
-    doc.page_type = meta.page_type(url);
+    doc.page_type = page_type;
     doc.markdown = markdown;
     doc.text = text;
     doc.title = meta.title;
