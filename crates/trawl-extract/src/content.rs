@@ -60,7 +60,11 @@ pub(crate) struct Selection {
 
 /// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
 /// class/id words (soft drops). Returns the drop marks and the stats of what is left.
-fn drop_boilerplate(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> (Vec<bool>, Vec<Stats>) {
+pub(crate) fn drop_boilerplate(
+    dom: &Dom,
+    pass: Pass,
+    signals: &[ClassSignal],
+) -> (Vec<bool>, Vec<Stats>) {
     let n = dom.nodes.len();
     let mut dropped = vec![false; n];
     for i in 1..n {
@@ -145,8 +149,9 @@ fn drop_boilerplate(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> (Vec<bool
 
 /// The whole page minus boilerplate: the recall safety net when the best block holds
 /// little of the page (landing pages, listings, threads split over many blocks).
-pub(crate) fn select_broad(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selection {
-    let (mut dropped, stats) = drop_boilerplate(dom, pass, signals);
+/// `boiled` is `drop_boilerplate`'s answer for the strict pass.
+pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Selection {
+    let (mut dropped, stats) = boiled;
     let page_text = stats[0].text;
     // The outermost kept element that holds (nearly) all of the text.
     let mut root: NodeId = 0;
@@ -217,9 +222,15 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str
     out
 }
 
-pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selection {
+/// `boiled`, when given, is `drop_boilerplate`'s answer for this pass, computed earlier.
+pub(crate) fn select(
+    dom: &Dom,
+    pass: Pass,
+    signals: &[ClassSignal],
+    boiled: Option<(Vec<bool>, Vec<Stats>)>,
+) -> Selection {
     let n = dom.nodes.len();
-    let (mut dropped, stats) = drop_boilerplate(dom, pass, signals);
+    let (mut dropped, stats) = boiled.unwrap_or_else(|| drop_boilerplate(dom, pass, signals));
     let page_text = stats[0].text;
 
     // Score blocks of running text into their ancestors.

@@ -185,8 +185,11 @@ fn extract_html(
     ];
     let signals = boilerplate::class_signals(&dom);
     let mut best: Option<(Selection, String)> = None;
-    for pass in passes {
-        let mut selection = content::select(&dom, pass, &signals);
+    // The strict pass's boilerplate drops serve the broad selection too.
+    let strict_boiled = content::drop_boilerplate(&dom, strict, &signals);
+    for (pass_index, pass) in passes.into_iter().enumerate() {
+        let precomputed = (pass_index == 0).then(|| strict_boiled.clone());
+        let mut selection = content::select(&dom, pass, &signals, precomputed);
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut selection, title);
         }
@@ -218,7 +221,7 @@ fn extract_html(
         }
         _ => BROAD_RATIO,
     };
-    let broad = content::select_broad(&dom, strict, &signals);
+    let broad = content::select_broad(&dom, strict_boiled);
     let broad_text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
     if visible_chars(&text) * den < visible_chars(&broad_text) * num {
         let mut broad = broad;
