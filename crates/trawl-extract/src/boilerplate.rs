@@ -337,6 +337,8 @@ fn value_signal(value: &str) -> ClassSignal {
             signal.negative |= is_negative_word(word);
             last = Some(word);
         }
+        // Customer reviews are a product page's comments.
+        signal.comments |= lower_has_word(token, &["review", "reviews", "ugc"]);
         // In a compound name the last word says what the thing is: `post-author`,
         // `entry-meta` and `article-tags` are about the post, not the post itself.
         if last.is_some_and(is_negative_word) {
@@ -354,6 +356,14 @@ fn value_signal(value: &str) -> ClassSignal {
         signal.positive |= has(&POSITIVE_PARTS);
     }
     signal
+}
+
+/// Whether one of `words` is a whole word of `token` (split at anything not a letter or
+/// digit), so `reviews-list` matches `reviews` and `preview` does not.
+fn lower_has_word(token: &str, words: &[&str]) -> bool {
+    token
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| words.contains(&w))
 }
 
 /// Which of the letters a-z occur in `s`, one bit each.
