@@ -58,6 +58,10 @@ pub(crate) struct Selection {
     pub(crate) page_text: u32,
 }
 
+/// A hidden block holding this share of the page's text is shown: the page hides its
+/// content until a script runs (`defer-block`, lock-down plugins).
+const HIDDEN_SHOWN_SHARE: f32 = 0.4;
+
 /// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
 /// class/id words (soft drops). Returns the drop marks and the stats of what is left.
 pub(crate) fn drop_boilerplate(
@@ -137,7 +141,8 @@ pub(crate) fn drop_boilerplate(
         let by_comments = signal.comments && !pass.include_comments && !signal.positive;
         // Hidden until a script shows it: a node holding most of the page is shown.
         let by_hiding = node.hidden;
-        if (by_tag || by_role || by_class || by_hiding) && share < 0.5
+        if (by_tag || by_role || by_class) && share < 0.5
+            || by_hiding && share < HIDDEN_SHOWN_SHARE
             || by_comments && share < 0.75
         {
             dropped[i] = true;
