@@ -19,6 +19,8 @@ pub(crate) struct Pass {
     pub(crate) weight_classes: bool,
     pub(crate) clean_conditionally: bool,
     pub(crate) include_comments: bool,
+    /// A thread: each post's author line (`post-meta`, `topic-meta-data`) is content.
+    pub(crate) thread: bool,
 }
 
 /// Per-node sums over the node's kept subtree.
@@ -135,10 +137,13 @@ pub(crate) fn drop_boilerplate(
             .attr(id, AttrName::Role)
             .is_some_and(is_boilerplate_role);
         let by_class = pass.strip_unlikely
-            && (signal.strong || (signal.negative && !signal.positive))
+            && (signal.strong
+                || signal.negative && !signal.positive && !(pass.thread && is_post_meta(dom, id)))
             && !is_content_tag(node.tag)
             && !holds_main[i];
-        let by_comments = signal.comments && !pass.include_comments && !signal.positive;
+        // In a thread the replies are the content, not comments on it.
+        let by_comments =
+            signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
         // Hidden until a script shows it: a node holding most of the page is shown.
         let by_hiding = node.hidden;
         if (by_tag || by_role || by_class) && share < 0.5
@@ -357,7 +362,7 @@ pub(crate) fn select(
                 &scored,
                 &stats,
                 &mut dropped,
-                pass.weight_classes,
+                pass,
             );
             drop_link_runs(dom, root, &stats, &mut dropped);
         }
@@ -488,8 +493,9 @@ fn clean_conditionally(
     scored: &[bool],
     stats: &[Stats],
     dropped: &mut [bool],
-    weight_classes: bool,
+    pass: Pass,
 ) {
+    let weight_classes = pass.weight_classes;
     let end = dom.subtree_end(root) as usize;
     let mut stats = stats[root as usize..end].to_vec();
     let base = root as usize;
@@ -521,7 +527,11 @@ fn clean_conditionally(
         // Lists start below zero (their items are scored); only a class says "drop".
         let content_score = if scored[i] { score[i].max(0.0) } else { 0.0 };
         let is_list = matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl);
-        let drop = if weight + content_score < 0.0 {
+        // A post's author line in a thread: a name link and a date.
+        let post_meta = pass.thread && s.text < 100 && is_post_meta(dom, i as NodeId);
+        let drop = if post_meta {
+            false
+        } else if weight + content_score < 0.0 {
             true
         } else if s.commas >= 10
             || s.code_blocks > 0
@@ -806,6 +816,28 @@ fn is_content_tag(tag: Tag) -> bool {
             | Tag::Code
             | Tag::A
     )
+}
+
+/// A post's author line in a thread: short, with a link (the name) and a `<time>` or a
+/// date-like text.
+fn is_post_meta(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id);
+    let mut link = false;
+    let mut time = false;
+    let mut chars = 0;
+    for i in id..end {
+        let node = dom.node(i);
+        match node.kind {
+            Kind::Text => chars += dom.text(i).len(),
+            Kind::Element if node.tag == Tag::A => link = true,
+            Kind::Element if node.tag == Tag::Time => time = true,
+            _ => {}
+        }
+        if chars > 120 {
+            return false;
+        }
+    }
+    link && time
 }
 
 /// Tags never rendered, whatever the pass. Ruby annotations (`<rt>`, `<rp>`) go too: the

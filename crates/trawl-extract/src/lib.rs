@@ -68,6 +68,7 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         weight_classes: true,
         clean_conditionally: true,
         include_comments: false,
+        thread: false,
     };
     content::trace(&dom, pass, &signals, needle)
 }
@@ -157,6 +158,7 @@ fn extract_html(
     let meta = metadata::collect(&dom, url);
     let base = meta.base.clone().unwrap_or_else(|| url.clone());
 
+    let page_type = page_type::page_type(&meta, url, page_type::shape(&dom));
     // Strict first; each retry relaxes one heuristic, as readability does. Keep the pass
     // that found the most text if none reaches the minimum.
     let strict = Pass {
@@ -164,6 +166,7 @@ fn extract_html(
         weight_classes: true,
         clean_conditionally: true,
         include_comments: opts.include_comments,
+        thread: page_type == PageType::Forum,
     };
     let passes = [
         strict,
@@ -214,7 +217,6 @@ fn extract_html(
     // a thread): take the whole cleaned page instead of betting on one block.
     // Pages made of many blocks (listings, shop grids, landing pages, product pages) need
     // less of a gap to be read whole.
-    let page_type = page_type::page_type(&meta, url, page_type::shape(&dom));
     let (num, den) = match page_type {
         PageType::Listing | PageType::Collection | PageType::Service | PageType::Product => {
             BROAD_RATIO_MANY_BLOCKS

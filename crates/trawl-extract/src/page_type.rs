@@ -112,7 +112,7 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape) -> PageType {
     let by_url = page_type_of_url(url);
     let many_prices = shape.prices >= 8 && shape.repeated_items >= 6;
     match declared {
-        Some(PageType::Forum) => return PageType::Forum,
+        Some(t @ (PageType::Forum | PageType::Video | PageType::Profile)) => return t,
         Some(PageType::Documentation) => return PageType::Documentation,
         Some(PageType::Product) if !(many_prices && by_url == PageType::Listing) => {
             return PageType::Product;
