@@ -223,10 +223,22 @@ fn extract_html(
         }
         _ => BROAD_RATIO,
     };
-    let broad = content::select_broad(&dom, strict_boiled);
-    let broad_text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
-    if visible_chars(&text) * den < visible_chars(&broad_text) * num {
-        let mut broad = broad;
+    // The broad selection holds at most the page's text after the strict drops: when the
+    // chosen block already holds enough of that, the broad one cannot win.
+    let chosen = visible_chars(&text);
+    let page_text = strict_boiled.1[0].text as usize;
+    let broad =
+        (chosen * den < page_text * num).then(|| content::select_broad(&dom, strict_boiled));
+    if let Some(mut broad) = broad
+        && chosen * den
+            < visible_chars(&markdown::render(
+                &dom,
+                &broad.dropped,
+                &broad.roots,
+                &base,
+                Mode::Text,
+            )) * num
+    {
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut broad, title);
         }

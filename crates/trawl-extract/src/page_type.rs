@@ -49,7 +49,8 @@ pub(crate) fn shape(dom: &Dom) -> Shape {
         text[p] += text[i];
     }
     // Repeated items: per parent, the commonest class among linked element children.
-    let mut classes: Vec<&str> = Vec::new();
+    // Classes are compared by hash: sorting strings cost more than the rest of the pass.
+    let mut classes: Vec<u64> = Vec::new();
     for parent in 0..n as NodeId {
         if dom.node(parent).kind == Kind::Text {
             continue;
@@ -61,7 +62,9 @@ pub(crate) fn shape(dom: &Dom) -> Shape {
                 && has_link[c as usize]
                 && (20..2000).contains(&text[c as usize])
             {
-                classes.push(dom.attr(c, AttrName::Class).unwrap_or(tag_key(node.tag)));
+                classes.push(fnv(dom
+                    .attr(c, AttrName::Class)
+                    .unwrap_or(tag_key(node.tag))));
             }
         }
         if classes.len() < 4 {
@@ -81,6 +84,13 @@ pub(crate) fn shape(dom: &Dom) -> Shape {
         shape.repeated_items = shape.repeated_items.max(best);
     }
     shape
+}
+
+/// FNV-1a: a hash good enough to group equal class strings.
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 fn tag_key(tag: Tag) -> &'static str {
