@@ -173,25 +173,6 @@ impl Metadata {
                     .any(|w| w == "docs")
         })
     }
-
-    /// Page type from JSON-LD `@type`, then `og:type`, then the URL's shape.
-    #[cfg(test)]
-    pub(crate) fn page_type(&self, url: &Url) -> PageType {
-        self.page_type_hint
-            .iter()
-            .find_map(|t| page_type_of_schema(t))
-            .or_else(|| self.og_type.as_deref().and_then(page_type_of_og))
-            .or_else(|| {
-                // Doc generators (Sphinx, MkDocs, rustdoc) put "documentation"/"docs" in titles.
-                let title = self.title.as_deref()?.to_ascii_lowercase();
-                (title.contains("documentation")
-                    || title
-                        .split(|c: char| !c.is_alphanumeric())
-                        .any(|w| w == "docs"))
-                .then_some(PageType::Documentation)
-            })
-            .unwrap_or_else(|| page_type_of_url(url))
-    }
 }
 
 #[derive(Default)]
