@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// What kind of page this is, from JSON-LD `@type`, then `og:type`, then the URL's shape.
+/// What kind of page this is, from JSON-LD `@type`, `og:type`, the URL's shape and the
+/// page's structure (repeated items, prices, code blocks, post markup).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PageType {
@@ -16,6 +17,10 @@ pub enum PageType {
     Product,
     /// A list of links or items (category, search results, index).
     Listing,
+    /// A shop's category page: a grid of products with prices.
+    Collection,
+    /// A landing page for a service, course or offer: headline sections rather than prose.
+    Service,
     /// A person's or organisation's profile page.
     Profile,
     /// A page built around a video.

@@ -111,8 +111,6 @@ vars! {
     GITHUB_TOKEN = "GITHUB_TOKEN", ApiKey, "GitHub code and repository search";
     MARGINALIA_API_KEY = "MARGINALIA_API_KEY", ApiKey, "Marginalia search (default: the public key)";
     STACKEXCHANGE_KEY = "STACKEXCHANGE_KEY", ApiKey, "Stack Exchange API (raises the daily quota)";
-    EXTRACT_DEBUG = "TRAWL_EXTRACT_DEBUG", Development, "print the extractor's scoring to stderr";
-    EXTRACT_DEBUG_FIND = "TRAWL_EXTRACT_DEBUG_FIND", Development, "print why the node holding this text was kept or dropped";
     TEST_NETNS = "TRAWL_TEST_NETNS", Development, "set to `1` by scripts/test inside the loopback-only network namespace";
     BIN = "TRAWL_BIN", Development, "the trawl binary the load example drives";
 }

@@ -2,7 +2,8 @@
 //! `../shared/bench/extract/dev`: `html/<id>.html.gz` plus `ground-truth.json` (urls).
 //!
 //! `cargo run --release -p trawl-extract --example extract_bench -- CORPUS_DIR OUT_DIR`
-//! writes `OUT_DIR/<id>.md` and prints `pages=N seconds=S pages_per_s=R`. Only the
+//! writes `OUT_DIR/<id>.md`, the page type of each page to `OUT_DIR.page_types.json`, and
+//! prints `pages=N seconds=S pages_per_s=R`. Only the
 //! `extract` calls are timed (process CPU time, best of three passes, as the Python
 //! baselines are): reading, gunzip and writing happen outside the clock. The
 //! five slowest pages go to stderr. `bench/extract.sh` runs this pinned to one core.
@@ -76,10 +77,24 @@ fn main() {
         seconds = seconds.min((cpu_time() - started).as_secs_f64());
     }
 
+    let mut page_types = serde_json::Map::new();
     for ((id, _, _), doc) in pages.iter().zip(&outputs) {
         let markdown = doc.as_ref().map(|d| d.markdown.as_str()).unwrap_or("");
         std::fs::write(out_dir.join(format!("{id}.md")), markdown).expect("write output");
+        if let Ok(d) = doc {
+            page_types.insert(
+                id.clone(),
+                serde_json::to_value(d.page_type).expect("page type"),
+            );
+        }
     }
+    // Beside the outputs, not inside: score.py reads every file of OUT_DIR as a prediction.
+    let types_path = out_dir.with_extension("page_types.json");
+    std::fs::write(
+        &types_path,
+        serde_json::Value::Object(page_types).to_string(),
+    )
+    .expect("write page types");
     let mut slowest: Vec<(Duration, &str, usize)> = times
         .iter()
         .zip(&pages)

@@ -1,5 +1,6 @@
-//! Extract one saved page and print its Markdown: `extract_one FILE [URL]`. Set
-//! `TRAWL_EXTRACT_DEBUG=1` to see the chosen container and its siblings on stderr.
+//! Extract one saved page and print its Markdown: `extract_one FILE [URL [NEEDLE]]`. With
+//! NEEDLE, print instead how the element holding that text and its ancestors fare in the
+//! boilerplate stage (`trawl_extract::explain`).
 
 use std::io::Read;
 
@@ -20,6 +21,10 @@ fn main() {
     }
     let url =
         url::Url::parse(args.get(2).map_or("https://example.com/", String::as_str)).expect("URL");
+    if let Some(needle) = args.get(3) {
+        print!("{}", trawl_extract::explain(&bytes, needle));
+        return;
+    }
     match trawl_extract::extract(
         &bytes,
         Some("text/html"),

@@ -294,7 +294,13 @@ pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
             continue;
         }
         let class = signal_of(dom.attr(id, AttrName::Class));
-        let ident = signal_of(dom.attr(id, AttrName::Id));
+        // A section's id is usually its heading's slug (`more-on-lists`, `next-steps`),
+        // not a name for what the block is.
+        let ident = if names_its_heading(dom, id) {
+            ClassSignal::default()
+        } else {
+            signal_of(dom.attr(id, AttrName::Id))
+        };
         signals.push(ClassSignal {
             negative: class.negative || ident.negative,
             strong: class.strong || ident.strong,
@@ -303,6 +309,19 @@ pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
         });
     }
     signals
+}
+
+/// A `<section>`, or an element that opens with a heading: its id is the heading's slug.
+fn names_its_heading(dom: &Dom, id: NodeId) -> bool {
+    if dom.node(id).tag == Tag::Section {
+        return true;
+    }
+    dom.children(id)
+        .find(|&c| {
+            dom.node(c).kind == Kind::Element
+                || dom.node(c).kind == Kind::Text && !dom.text(c).trim().is_empty()
+        })
+        .is_some_and(|c| dom.node(c).tag.heading_level().is_some())
 }
 
 /// Classify the class and id of element `id`.
@@ -337,6 +356,8 @@ fn value_signal(value: &str) -> ClassSignal {
             signal.negative |= is_negative_word(word);
             last = Some(word);
         }
+        // Customer reviews are a product page's comments.
+        signal.comments |= lower_has_word(token, &["review", "reviews", "ugc"]);
         // In a compound name the last word says what the thing is: `post-author`,
         // `entry-meta` and `article-tags` are about the post, not the post itself.
         if last.is_some_and(is_negative_word) {
@@ -354,6 +375,14 @@ fn value_signal(value: &str) -> ClassSignal {
         signal.positive |= has(&POSITIVE_PARTS);
     }
     signal
+}
+
+/// Whether one of `words` is a whole word of `token` (split at anything not a letter or
+/// digit), so `reviews-list` matches `reviews` and `preview` does not.
+fn lower_has_word(token: &str, words: &[&str]) -> bool {
+    token
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| words.contains(&w))
 }
 
 /// Which of the letters a-z occur in `s`, one bit each.

@@ -19,6 +19,8 @@ pub(crate) struct Pass {
     pub(crate) weight_classes: bool,
     pub(crate) clean_conditionally: bool,
     pub(crate) include_comments: bool,
+    /// A thread: each post's author line (`post-meta`, `topic-meta-data`) is content.
+    pub(crate) thread: bool,
 }
 
 /// Per-node sums over the node's kept subtree.
@@ -58,16 +60,63 @@ pub(crate) struct Selection {
     pub(crate) page_text: u32,
 }
 
-pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selection {
+/// A hidden block holding this share of the page's text is shown: the page hides its
+/// content until a script runs (`defer-block`, lock-down plugins).
+const HIDDEN_SHOWN_SHARE: f32 = 0.4;
+
+/// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
+/// class/id words (soft drops). Returns the drop marks and the stats of what is left.
+pub(crate) fn drop_boilerplate(
+    dom: &Dom,
+    pass: Pass,
+    signals: &[ClassSignal],
+) -> (Vec<bool>, Vec<Stats>) {
     let n = dom.nodes.len();
     let mut dropped = vec![false; n];
     for i in 1..n {
         let node = &dom.nodes[i];
         dropped[i] = dropped[node.parent as usize]
-            || node.kind == Kind::Element && (node.hidden || is_hard_dropped(node.tag));
+            || node.kind == Kind::Element && is_hard_dropped(node.tag);
     }
     let stats = compute_stats(dom, &dropped);
     let total = stats[0].text.max(1);
+
+    // Wrappers of a declared content element (`<main>`, `<article>`, `role=main`) that
+    // holds a good share of the page are kept whatever their class says
+    // (`content-area newspaper-x-sidebar`, `newsletter-wrapper` around the post).
+    let mut holds_main = vec![false; n];
+    for i in 1..n {
+        let node = &dom.nodes[i];
+        if dropped[i] || node.kind != Kind::Element || stats[i].text * 4 < total {
+            continue;
+        }
+        let id = i as NodeId;
+        let declared = is_semantic_container(dom, id)
+            || dom
+                .attr(id, AttrName::Role)
+                .is_some_and(|r| r.eq_ignore_ascii_case("main"));
+        if declared {
+            holds_main[i] = true;
+            for a in ancestors(dom, id) {
+                if holds_main[a as usize] {
+                    break;
+                }
+                holds_main[a as usize] = true;
+            }
+        }
+    }
+    // And inside it, the wrapper that holds most of its text (`rich-text-newsletter-cms`).
+    for i in 1..n {
+        let parent = dom.nodes[i].parent as usize;
+        if parent != 0
+            && holds_main[parent]
+            && dom.nodes[i].kind == Kind::Element
+            && stats[i].text * 2 >= stats[parent].text
+            && stats[i].text * 4 >= total
+        {
+            holds_main[i] = true;
+        }
+    }
 
     // Soft drops: landmark elements, roles and class/id words. A node holding most of the
     // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
@@ -88,14 +137,110 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selectio
             .attr(id, AttrName::Role)
             .is_some_and(is_boilerplate_role);
         let by_class = pass.strip_unlikely
-            && (signal.strong || (signal.negative && !signal.positive))
-            && !is_content_tag(node.tag);
-        let by_comments = signal.comments && !pass.include_comments && !signal.positive;
-        if (by_tag || by_role || by_class) && share < 0.5 || by_comments && share < 0.75 {
+            && (signal.strong
+                || signal.negative && !signal.positive && !(pass.thread && is_post_meta(dom, id)))
+            && !is_content_tag(node.tag)
+            && !holds_main[i];
+        // In a thread the replies are the content, not comments on it.
+        let by_comments =
+            signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
+        // Hidden until a script shows it: a node holding most of the page is shown.
+        let by_hiding = node.hidden;
+        if (by_tag || by_role || by_class) && share < 0.5
+            || by_hiding && share < HIDDEN_SHOWN_SHARE
+            || by_comments && share < 0.75
+        {
             dropped[i] = true;
         }
     }
     let stats = compute_stats(dom, &dropped);
+    (dropped, stats)
+}
+
+/// The whole page minus boilerplate: the recall safety net when the best block holds
+/// little of the page (landing pages, listings, threads split over many blocks).
+/// `boiled` is `drop_boilerplate`'s answer for the strict pass.
+pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Selection {
+    let (mut dropped, stats) = boiled;
+    let page_text = stats[0].text;
+    // The outermost kept element that holds (nearly) all of the text.
+    let mut root: NodeId = 0;
+    loop {
+        let kept: Vec<NodeId> = dom
+            .children(root)
+            .filter(|&c| !dropped[c as usize] && stats[c as usize].text > 0)
+            .collect();
+        match kept.as_slice() {
+            [only] if dom.node(*only).kind == Kind::Element => root = *only,
+            _ => break,
+        }
+    }
+    let roots: Vec<NodeId> = if root == 0 {
+        dom.children(0)
+            .filter(|&c| !dropped[c as usize] && stats[c as usize].text > 0)
+            .collect()
+    } else {
+        vec![root]
+    };
+    for &r in &roots {
+        clean_link_blocks(dom, r, &stats, &mut dropped);
+    }
+    let (text, link) = roots.iter().fold((0, 0), |(t, l), &r| {
+        (t + stats[r as usize].text, l + stats[r as usize].link)
+    });
+    Selection {
+        roots,
+        dropped,
+        link_density: if text == 0 {
+            1.0
+        } else {
+            link as f32 / text as f32
+        },
+        semantic: false,
+        page_text,
+    }
+}
+
+/// For debugging: the chain of elements from the first text node containing `needle` up
+/// to the document, each with its tag, class, drop mark and visible text after the
+/// boilerplate drops of `pass`.
+pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str) -> String {
+    let (dropped, stats) = drop_boilerplate(dom, pass, signals);
+    let mut out = String::new();
+    let Some(t) = (0..dom.nodes.len())
+        .rev()
+        .find(|&i| dom.nodes[i].kind == Kind::Text && dom.text(i as NodeId).contains(needle))
+    else {
+        return "not found\n".into();
+    };
+    let mut cur = t;
+    while cur != NONE as usize {
+        let node = &dom.nodes[cur];
+        out.push_str(&format!(
+            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} signal={:?}\n",
+            node.tag,
+            dom.attr(cur as NodeId, AttrName::Class).unwrap_or(""),
+            dom.attr(cur as NodeId, AttrName::Id).unwrap_or(""),
+            dropped[cur],
+            node.hidden,
+            stats[cur].text,
+            stats[cur].link,
+            signals[cur],
+        ));
+        cur = node.parent as usize;
+    }
+    out
+}
+
+/// `boiled`, when given, is `drop_boilerplate`'s answer for this pass, computed earlier.
+pub(crate) fn select(
+    dom: &Dom,
+    pass: Pass,
+    signals: &[ClassSignal],
+    boiled: Option<(Vec<bool>, Vec<Stats>)>,
+) -> Selection {
+    let n = dom.nodes.len();
+    let (mut dropped, stats) = boiled.unwrap_or_else(|| drop_boilerplate(dom, pass, signals));
     let page_text = stats[0].text;
 
     // Score blocks of running text into their ancestors.
@@ -164,45 +309,6 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selectio
     };
     top = climb(dom, &score, &scored, &dropped, top);
     let top_id = top as NodeId;
-    if let Some(needle) = std::env::var_os(trawl_core::vars::EXTRACT_DEBUG_FIND) {
-        let needle = needle.to_string_lossy();
-        if let Some(t) = (0..n).find(|&i| {
-            dom.nodes[i].kind == Kind::Text && dom.text(i as NodeId).contains(needle.as_ref())
-        }) {
-            let mut cur = t;
-            while cur != NONE as usize {
-                eprintln!(
-                    "  ^ {:?}.{} dropped={} hidden={} score={:.1} text={}",
-                    dom.nodes[cur].tag,
-                    dom.attr(cur as NodeId, AttrName::Class).unwrap_or(""),
-                    dropped[cur],
-                    dom.nodes[cur].hidden,
-                    score[cur],
-                    stats[cur].text
-                );
-                cur = dom.nodes[cur].parent as usize;
-            }
-        }
-    }
-    if std::env::var_os(trawl_core::vars::EXTRACT_DEBUG).is_some() {
-        let describe = |i: usize| {
-            format!(
-                "{:?}.{} score={:.1} text={} link={}",
-                dom.nodes[i].tag,
-                dom.attr(i as NodeId, AttrName::Class).unwrap_or(""),
-                score[i],
-                stats[i].text,
-                stats[i].link
-            )
-        };
-        eprintln!("top: {}", describe(top));
-        for sib in dom.children(dom.nodes[top].parent) {
-            if dom.nodes[sib as usize].kind == Kind::Element && !dropped[sib as usize] {
-                eprintln!("  sibling: {}", describe(sib as usize));
-            }
-        }
-    }
-
     // Siblings that belong with the winner.
     let parent = dom.nodes[top].parent;
     // A wrapper's strength is its best candidate: climbing through only-children leaves
@@ -256,7 +362,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Selectio
                 &scored,
                 &stats,
                 &mut dropped,
-                pass.weight_classes,
+                pass,
             );
             drop_link_runs(dom, root, &stats, &mut dropped);
         }
@@ -390,8 +496,9 @@ fn clean_conditionally(
     scored: &[bool],
     stats: &[Stats],
     dropped: &mut [bool],
-    weight_classes: bool,
+    pass: Pass,
 ) {
+    let weight_classes = pass.weight_classes;
     let end = dom.subtree_end(root) as usize;
     let mut stats = stats[root as usize..end].to_vec();
     let base = root as usize;
@@ -423,7 +530,11 @@ fn clean_conditionally(
         // Lists start below zero (their items are scored); only a class says "drop".
         let content_score = if scored[i] { score[i].max(0.0) } else { 0.0 };
         let is_list = matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl);
-        let drop = if weight + content_score < 0.0 {
+        // A post's author line in a thread: a name link and a date.
+        let post_meta = pass.thread && s.text < 100 && is_post_meta(dom, i as NodeId);
+        let drop = if post_meta {
+            false
+        } else if weight + content_score < 0.0 {
             true
         } else if s.commas >= 10
             || s.code_blocks > 0
@@ -474,6 +585,34 @@ fn clean_conditionally(
                 cur = dom.nodes[cur].parent as usize;
             }
         }
+    }
+}
+
+/// The broad selection's pruning, gentler than `clean_conditionally` (a listing's items are
+/// links with a line of text each): drop, outermost first, blocks that are almost only
+/// links (menus, link farms), and forms.
+fn clean_link_blocks(dom: &Dom, root: NodeId, stats: &[Stats], dropped: &mut [bool]) {
+    let end = dom.subtree_end(root) as usize;
+    let mut i = root as usize + 1;
+    while i < end {
+        let node = &dom.nodes[i];
+        if dropped[i] || node.kind != Kind::Element {
+            i += 1;
+            continue;
+        }
+        let s = &stats[i];
+        let block = matches!(
+            node.tag,
+            Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Table | Tag::Form | Tag::Dl
+        );
+        let linky = s.text > 0 && link_density(s) > 0.75 && s.commas < 3 && s.code_blocks == 0;
+        if block && (linky || node.tag == Tag::Form && s.inputs > 0) {
+            let sub = dom.subtree_end(i as NodeId) as usize;
+            dropped[i..sub].fill(true);
+            i = sub;
+            continue;
+        }
+        i += 1;
     }
 }
 
@@ -682,11 +821,36 @@ fn is_content_tag(tag: Tag) -> bool {
     )
 }
 
-/// Tags never rendered, whatever the pass.
+/// A post's author line in a thread: short, with a link (the name) and a `<time>` or a
+/// date-like text.
+fn is_post_meta(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id);
+    let mut link = false;
+    let mut time = false;
+    let mut chars = 0;
+    for i in id..end {
+        let node = dom.node(i);
+        match node.kind {
+            Kind::Text => chars += dom.text(i).len(),
+            Kind::Element if node.tag == Tag::A => link = true,
+            Kind::Element if node.tag == Tag::Time => time = true,
+            _ => {}
+        }
+        if chars > 120 {
+            return false;
+        }
+    }
+    link && time
+}
+
+/// Tags never rendered, whatever the pass. Ruby annotations (`<rt>`, `<rp>`) go too: the
+/// text keeps the base characters only (漢字, not 漢kan字ji).
 fn is_hard_dropped(tag: Tag) -> bool {
     matches!(
         tag,
-        Tag::Script
+        Tag::Rt
+            | Tag::Rp
+            | Tag::Script
             | Tag::Style
             | Tag::Noscript
             | Tag::Template

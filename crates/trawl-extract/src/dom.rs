@@ -215,7 +215,7 @@ tags! {
     Noembed = b"noembed", Noframes = b"noframes", Noscript = b"noscript", Object = b"object",
     Ol = b"ol", Optgroup = b"optgroup", Option = b"option", Output = b"output", P = b"p",
     Param = b"param", Picture = b"picture", Plaintext = b"plaintext", Pre = b"pre",
-    Q = b"q", S = b"s", Samp = b"samp", Script = b"script", Section = b"section",
+    Q = b"q", Rp = b"rp", Rt = b"rt", Ruby = b"ruby", S = b"s", Samp = b"samp", Script = b"script", Section = b"section",
     Select = b"select", Small = b"small", Source = b"source", Span = b"span",
     Strike = b"strike", Strong = b"strong", Style = b"style", Sub = b"sub",
     Summary = b"summary", Sup = b"sup", Svg = b"svg", Table = b"table", Tbody = b"tbody",
@@ -282,6 +282,9 @@ impl Tag {
                 | Tag::U
                 | Tag::Var
                 | Tag::Wbr
+                | Tag::Ruby
+                | Tag::Rt
+                | Tag::Rp
                 | Tag::Picture
                 | Tag::Output
                 | Tag::Other

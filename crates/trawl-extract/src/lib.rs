@@ -28,6 +28,7 @@ mod dom;
 mod entities;
 mod markdown;
 mod metadata;
+mod page_type;
 mod parse;
 mod pdf;
 
@@ -48,6 +49,31 @@ pub struct ExtractOptions {
 /// A first pass that finds fewer visible characters than this is retried with looser
 /// heuristics (the page may have named its content wrapper like boilerplate).
 const MIN_CONTENT_CHARS: usize = 250;
+
+/// The chosen block must hold at least NUM/DEN of the cleaned page's visible text, or the
+/// cleaned page is taken instead.
+const BROAD_RATIO: (usize, usize) = (1, 2);
+const BROAD_RATIO_MANY_BLOCKS: (usize, usize) = (4, 5);
+
+fn visible_chars(s: &str) -> usize {
+    s.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+/// For debugging the reader (see `examples/extract_one.rs`): how the element holding
+/// `needle` and its ancestors fare in the boilerplate stage, one line each, innermost first.
+pub fn explain(html_bytes: &[u8], needle: &str) -> String {
+    let html = charset::decode_html(html_bytes, Some("text/html"));
+    let dom = parse::parse(&html);
+    let signals = boilerplate::class_signals(&dom);
+    let pass = Pass {
+        strip_unlikely: true,
+        weight_classes: true,
+        clean_conditionally: true,
+        include_comments: false,
+        thread: false,
+    };
+    content::trace(&dom, pass, &signals, needle)
+}
 
 /// Extract a document from `bytes` served as `content_type` from `url`.
 ///
@@ -134,6 +160,7 @@ fn extract_html(
     let meta = metadata::collect(&dom, url);
     let base = meta.base.clone().unwrap_or_else(|| url.clone());
 
+    let page_type = page_type::page_type(&meta, url, page_type::shape(&dom));
     // Strict first; each retry relaxes one heuristic, as readability does. Keep the pass
     // that found the most text if none reaches the minimum.
     let strict = Pass {
@@ -141,6 +168,7 @@ fn extract_html(
         weight_classes: true,
         clean_conditionally: true,
         include_comments: opts.include_comments,
+        thread: page_type == PageType::Forum,
     };
     let passes = [
         strict,
@@ -162,8 +190,11 @@ fn extract_html(
     ];
     let signals = boilerplate::class_signals(&dom);
     let mut best: Option<(Selection, String)> = None;
-    for pass in passes {
-        let mut selection = content::select(&dom, pass, &signals);
+    // The strict pass's boilerplate drops serve the broad selection too.
+    let strict_boiled = content::drop_boilerplate(&dom, strict, &signals);
+    for (pass_index, pass) in passes.into_iter().enumerate() {
+        let precomputed = (pass_index == 0).then(|| strict_boiled.clone());
+        let mut selection = content::select(&dom, pass, &signals, precomputed);
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut selection, title);
         }
@@ -182,7 +213,40 @@ fn extract_html(
             break;
         }
     }
-    let (selection, mut text) = best.expect("at least one pass ran");
+    let (mut selection, mut text) = best.expect("at least one pass ran");
+    // Recall safety net: when the chosen block holds little of what the page shows once
+    // boilerplate is gone, the page is not one block of prose (a landing page, a listing,
+    // a thread): take the whole cleaned page instead of betting on one block.
+    // Pages made of many blocks (listings, shop grids, landing pages, product pages) need
+    // less of a gap to be read whole.
+    let (num, den) = match page_type {
+        PageType::Listing | PageType::Collection | PageType::Service | PageType::Product => {
+            BROAD_RATIO_MANY_BLOCKS
+        }
+        _ => BROAD_RATIO,
+    };
+    // The broad selection holds at most the page's text after the strict drops: when the
+    // chosen block already holds enough of that, the broad one cannot win.
+    let chosen = visible_chars(&text);
+    let page_text = strict_boiled.1[0].text as usize;
+    let broad =
+        (chosen * den < page_text * num).then(|| content::select_broad(&dom, strict_boiled));
+    if let Some(mut broad) = broad
+        && chosen * den
+            < visible_chars(&markdown::render(
+                &dom,
+                &broad.dropped,
+                &broad.roots,
+                &base,
+                Mode::Text,
+            )) * num
+    {
+        for title in &meta.titles {
+            content::drop_title_heading(&dom, &mut broad, title);
+        }
+        text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+        selection = broad;
+    }
     let mut markdown = markdown::render(
         &dom,
         &selection.dropped,
@@ -213,7 +277,7 @@ fn extract_html(
         link_density,
         semantic,
     );
-    doc.page_type = meta.page_type(url);
+    doc.page_type = page_type;
     doc.markdown = markdown;
     doc.text = text;
     doc.title = meta.title;
@@ -328,19 +392,38 @@ fn sniff(bytes: &[u8], mime: Option<&str>) -> Body {
         .iter()
         .filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b))
         .count();
-    if !sample.is_empty()
-        && controls * 100 < sample.len()
-        && std::str::from_utf8(sample).is_ok_and(|_| true)
-        || sample.is_empty()
-    {
+    if sample.is_empty() || controls * 100 < sample.len() && is_utf8_prefix(sample, bytes.len()) {
         return Body::Text { markdown: false };
     }
     Body::Unsupported(mime.unwrap_or("binary").to_owned())
 }
 
+/// Whether `sample`, the first bytes of a body `total` bytes long, is UTF-8: a character
+/// cut by the end of the sample (at most 3 bytes of it) does not count against it.
+fn is_utf8_prefix(sample: &[u8], total: usize) -> bool {
+    match std::str::from_utf8(sample) {
+        Ok(_) => true,
+        Err(e) => {
+            e.error_len().is_none() && sample.len() < total && sample.len() - e.valid_up_to() < 4
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_text_cut_at_the_sniff_window_is_text() {
+        // 4,095 ASCII bytes, then a 3-byte character straddling byte 4,096.
+        let mut body = vec![b'a'; 4095];
+        body.extend_from_slice("€ and more text".as_bytes());
+        assert_eq!(classify(&body, None), Body::Text { markdown: false });
+        // A byte that can start no character, just before the window's end, is not text.
+        let mut bad = vec![b'a'; 4094];
+        bad.extend_from_slice(&[0xe2, 0x28, 0xa1, b'a']);
+        assert!(matches!(classify(&bad, None), Body::Unsupported(_)));
+    }
 
     #[test]
     fn classify_by_type_and_magic() {

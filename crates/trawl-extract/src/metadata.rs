@@ -155,22 +155,23 @@ pub(crate) fn collect(dom: &Dom, url: &Url) -> Metadata {
 }
 
 impl Metadata {
-    /// Page type from JSON-LD `@type`, then `og:type`, then the URL's shape.
-    pub(crate) fn page_type(&self, url: &Url) -> PageType {
+    /// The type the page declares (JSON-LD `@type`, then `og:type`), if specific.
+    pub(crate) fn declared_type(&self) -> Option<PageType> {
         self.page_type_hint
             .iter()
             .find_map(|t| page_type_of_schema(t))
             .or_else(|| self.og_type.as_deref().and_then(page_type_of_og))
-            .or_else(|| {
-                // Doc generators (Sphinx, MkDocs, rustdoc) put "documentation"/"docs" in titles.
-                let title = self.title.as_deref()?.to_ascii_lowercase();
-                (title.contains("documentation")
-                    || title
-                        .split(|c: char| !c.is_alphanumeric())
-                        .any(|w| w == "docs"))
-                .then_some(PageType::Documentation)
-            })
-            .unwrap_or_else(|| page_type_of_url(url))
+    }
+
+    /// Doc generators (Sphinx, MkDocs, rustdoc) put "documentation"/"docs" in titles.
+    pub(crate) fn title_says_docs(&self) -> bool {
+        self.title.as_deref().is_some_and(|title| {
+            let title = title.to_ascii_lowercase();
+            title.contains("documentation")
+                || title
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w == "docs")
+        })
     }
 }
 
@@ -424,7 +425,7 @@ fn page_type_of_og(og: &str) -> Option<PageType> {
     })
 }
 
-fn page_type_of_url(url: &Url) -> PageType {
+pub(crate) fn page_type_of_url(url: &Url) -> PageType {
     let host = url.host_str().unwrap_or("").to_ascii_lowercase();
     let path = url.path().to_ascii_lowercase();
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();

@@ -137,7 +137,16 @@ impl Parser<'_> {
                 self.dom.attrs.truncate(attr_start as usize);
                 return end;
             }
+            // Some sites (Discourse's crawler view) serve the whole page inside
+            // `<noscript>`: markup of that size is read as if scripting were off.
+            Tag::Noscript if is_page_in_noscript(&src[end..]) => {
+                self.dom.attrs.truncate(attr_start as usize);
+                return end;
+            }
             _ => {}
+        }
+        if breaks_out_of_foreign_content(tag) {
+            self.leave_foreign_content();
         }
         self.close_implied(tag);
         let id = self.append(Node {
@@ -352,6 +361,22 @@ impl Parser<'_> {
     }
 
     /// Close the elements that a start tag of `tag` implies are finished.
+    /// An HTML start tag such as `<div>` or `<p>` inside `<svg>`/`<math>` closes them, as the
+    /// spec's foreign-content rules say: an unclosed icon `<svg>` must not swallow the page.
+    /// What was opened inside the `<svg>` is foreign content too (a `<main>` there is an
+    /// SVG element to a browser), so it all closes with it.
+    fn leave_foreign_content(&mut self) {
+        for i in (1..self.stack.len()).rev() {
+            match self.dom.node(self.stack[i]).tag {
+                Tag::Svg | Tag::Math => {
+                    self.stack.truncate(i);
+                    return;
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn close_implied(&mut self, tag: Tag) {
         let closes_p = !tag.is_inline()
             && !matches!(
@@ -629,6 +654,63 @@ fn style_hides(style: &[u8]) -> bool {
         || memchr::memmem::find(&compact, b"visibility:hidden").is_some()
 }
 
+/// HTML start tags that end foreign content (the spec's list, less the rare ones).
+fn breaks_out_of_foreign_content(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::B
+            | Tag::Big
+            | Tag::Blockquote
+            | Tag::Br
+            | Tag::Center
+            | Tag::Code
+            | Tag::Dd
+            | Tag::Div
+            | Tag::Dl
+            | Tag::Dt
+            | Tag::Em
+            | Tag::Embed
+            | Tag::H1
+            | Tag::H2
+            | Tag::H3
+            | Tag::H4
+            | Tag::H5
+            | Tag::H6
+            | Tag::Hr
+            | Tag::I
+            | Tag::Img
+            | Tag::Li
+            | Tag::Menu
+            | Tag::Meta
+            | Tag::Ol
+            | Tag::P
+            | Tag::Pre
+            | Tag::Ruby
+            | Tag::S
+            | Tag::Small
+            | Tag::Span
+            | Tag::Strong
+            | Tag::Strike
+            | Tag::Sub
+            | Tag::Sup
+            | Tag::Table
+            | Tag::Tt
+            | Tag::U
+            | Tag::Ul
+            | Tag::Var
+    )
+}
+
+/// Whether a `<noscript>` starting at `rest` holds a page's worth of markup (paragraphs,
+/// posts) rather than a "please enable JavaScript" line or a tracking pixel.
+fn is_page_in_noscript(rest: &[u8]) -> bool {
+    let close = find_end_tag(rest, 0, b"noscript");
+    let inner = &rest[..close.min(rest.len())];
+    inner.len() >= 2000
+        && memchr::memmem::find(inner, b"<p").is_some()
+        && memchr::memmem::find(inner, b"<div").is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -644,6 +726,35 @@ mod tests {
     fn entities_are_decoded() {
         let dom = parse("<p>caf&eacute; &amp; &#8212; &#x41; &nbsp;x &bogus; &amp</p>");
         assert_eq!(texts(&dom), vec!["café & — A  x &bogus; &"]);
+    }
+
+    #[test]
+    fn an_unclosed_svg_does_not_swallow_the_page() {
+        let dom = parse(
+            "<header><svg class=icon><path d='M0'></header><main><div><p>Body</p></div></main>",
+        );
+        let p = (0..dom.nodes.len() as NodeId)
+            .find(|&i| dom.node(i).tag == Tag::P)
+            .unwrap();
+        let mut cur = dom.node(p).parent;
+        while cur != NONE && cur != 0 {
+            assert_ne!(
+                dom.node(cur).tag,
+                Tag::Svg,
+                "the paragraph ended up inside the svg"
+            );
+            cur = dom.node(cur).parent;
+        }
+    }
+
+    #[test]
+    fn a_page_inside_noscript_is_parsed() {
+        let post = "<div class=post><p>A reply with enough words to count as a post.</p></div>";
+        let html = format!("<body><noscript>{}</noscript></body>", post.repeat(40));
+        let dom = parse(&html);
+        assert_eq!(texts(&dom).len(), 40);
+        let tiny = parse("<noscript><p>Please enable JavaScript.</p></noscript><p>x</p>");
+        assert_eq!(texts(&tiny), vec!["x"]);
     }
 
     #[test]
