@@ -40,18 +40,22 @@ mod config;
 mod doctor;
 mod engine;
 pub mod engines;
+#[cfg(test)]
+mod fixture;
 pub mod fuse;
 mod html;
 mod keys;
 mod limiter;
 mod record;
 mod router;
+mod serp;
 mod types;
 
 pub use config::{EngineSettings, SearchConfig, http_client};
 pub use doctor::{EngineCheck, PROBE_QUERY, hint};
 pub use engine::{
-    Body, Capabilities, Engine, EngineRequest, KeyNeed, Method, ParseError, RawItem, RequestContext,
+    Body, Capabilities, Described, Engine, EngineRequest, EngineSpec, ErrorWords, Filter, KeyNeed,
+    Method, ParseError, ParseFn, RawItem, RequestContext, RequestFn,
 };
 pub use html::{clean_text, strip_tags};
 pub use keys::{InMemoryKeyStore, KeyState, KeyStateStore, KeyStatus, key_id};

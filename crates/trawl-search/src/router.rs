@@ -83,6 +83,8 @@ pub struct EngineInfo {
     pub capabilities: Capabilities,
     /// Parser confidence and fixture age.
     pub confidence: &'static str,
+    /// Where its parser's test fixtures come from (or why there are none).
+    pub fixtures: &'static str,
     /// Routes it belongs to right now.
     pub routes: Vec<&'static str>,
 }
@@ -137,19 +139,18 @@ impl Router {
         }
     }
 
-    /// Engines a route runs, by name.
+    /// Engines a route runs, by name: the route's members by description, the keyed and
+    /// URL-only ones (SearXNG) only when configured.
     pub fn route_engines(&self, route: Route) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = engines::route_members(route).to_vec();
-        if matches!(route, Route::Web | Route::All) {
-            for e in &self.engines {
-                let extra = e.name() == "searxng" || e.key_need() == KeyNeed::Required;
-                if extra && self.is_configured(e.as_ref()) && !names.contains(&e.name()) {
-                    names.push(e.name());
-                }
-            }
-        }
-        names.retain(|n| self.engine(n).is_some());
-        names
+        self.engines
+            .iter()
+            .filter(|e| e.spec().in_route(route))
+            .filter(|e| {
+                let needs_setup = e.key_need() == KeyNeed::Required || e.default_base().is_empty();
+                !needs_setup || self.is_configured(e.as_ref())
+            })
+            .map(|e| e.name())
+            .collect()
     }
 
     /// Every engine with its key need, configuration, group, capabilities and routes.
@@ -172,6 +173,7 @@ impl Router {
                 base: self.config.base_for(e.as_ref()).map(|u| u.to_string()),
                 capabilities: e.capabilities(),
                 confidence: e.confidence(),
+                fixtures: e.spec().fixtures,
                 routes: routes
                     .iter()
                     .filter(|(_, names)| names.contains(&e.name()))
@@ -668,7 +670,7 @@ mod tests {
         let r = Router::builder(cfg).build();
         let web = r.route_engines(Route::Web);
         assert!(web.contains(&"exa") && web.contains(&"searxng") && !web.contains(&"tavily"));
-        assert_eq!(r.route_engines(Route::Academic), ["arxiv", "wikipedia"]);
+        assert_eq!(r.route_engines(Route::Academic), ["wikipedia", "arxiv"]);
         let info = r.engines_info();
         let exa = info.iter().find(|i| i.name == "exa").unwrap();
         assert!(exa.configured && exa.routes.contains(&"web"));

@@ -142,6 +142,16 @@ pub enum Route {
 }
 
 impl Route {
+    /// The route's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Web => "web",
+            Self::Dev => "dev",
+            Self::Academic => "academic",
+            Self::All => "all",
+        }
+    }
+
     /// Parse `web|dev|academic|all`.
     pub fn parse(s: &str) -> Option<Self> {
         match s.to_ascii_lowercase().as_str() {

@@ -201,6 +201,21 @@ fn engines_lists_keys_groups_and_routes() {
     assert_eq!(by("arxiv")["capabilities"]["paging"], true);
     let human = run(trawl(&dir).arg("engines"));
     assert!(human.stdout.contains("needs TAVILY_API_KEY"));
+    // `trawl engines` is the engine table: same engines, order, groups, keys, filters.
+    let table = trawl_search::engines::all();
+    assert_eq!(list.len(), table.len());
+    for (row, e) in list.iter().zip(&table) {
+        let spec = e.spec();
+        assert_eq!(row["name"], spec.name);
+        assert_eq!(row["group"], spec.group);
+        assert_eq!(row["key_env"].as_str(), spec.key_env);
+        assert_eq!(row["confidence"], spec.confidence);
+        assert_eq!(row["fixtures"], spec.fixtures);
+        assert_eq!(
+            row["capabilities"],
+            serde_json::to_value(spec.filters).unwrap()
+        );
+    }
 }
 
 #[test]
