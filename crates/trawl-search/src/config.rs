@@ -53,6 +53,16 @@ pub struct SearchConfig {
     pub record_dir: Option<PathBuf>,
     /// Answer from saved responses instead of the network (`--replay DIR`).
     pub replay_dir: Option<PathBuf>,
+    /// Engines never asked, whatever the route or explicit list (`disabled_engines`).
+    pub disabled: Vec<String>,
+    /// Routes defined in the configuration, by name (they may redefine a built-in one).
+    pub routes: BTreeMap<String, Vec<String>>,
+}
+
+/// Environment variables this crate reads, named once (so a shared registry can take them).
+pub mod vars {
+    /// Comma-separated engines subtracted from every route and explicit list.
+    pub const DISABLED_ENGINES: &str = "TRAWL_DISABLED_ENGINES";
 }
 
 impl Default for SearchConfig {
@@ -74,6 +84,8 @@ impl Default for SearchConfig {
             tavily_keyless: false,
             record_dir: None,
             replay_dir: None,
+            disabled: Vec::new(),
+            routes: BTreeMap::new(),
         }
     }
 }
@@ -102,6 +114,9 @@ impl SearchConfig {
         cfg.tavily_keyless = vars
             .get("TRAWL_TAVILY_KEYLESS")
             .is_some_and(|v| matches!(v.as_str(), "1" | "true" | "yes"));
+        if let Some(v) = vars.get(vars::DISABLED_ENGINES) {
+            cfg.disabled = split_keys(&v.to_ascii_lowercase());
+        }
         for engine in crate::engines::all() {
             let name = engine.name();
             let mut s = EngineSettings::default();

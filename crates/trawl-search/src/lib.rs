@@ -51,7 +51,7 @@ mod router;
 mod serp;
 mod types;
 
-pub use config::{EngineSettings, SearchConfig, http_client};
+pub use config::{EngineSettings, SearchConfig, http_client, vars};
 pub use doctor::{EngineCheck, PROBE_QUERY, hint};
 pub use engine::{
     Body, Capabilities, Described, Engine, EngineRequest, EngineSpec, ErrorWords, Filter, KeyNeed,
@@ -62,5 +62,5 @@ pub use keys::{InMemoryKeyStore, KeyState, KeyStateStore, KeyStatus, key_id};
 pub use router::{EngineInfo, Router, RouterBuilder};
 pub use types::{
     EngineOutcome, Filters, Folded, Freshness, Hit, OutcomeKind, Provenance, Route, SafeSearch,
-    SearchData, SearchRequest,
+    SearchData, SearchRequest, Selection,
 };

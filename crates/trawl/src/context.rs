@@ -64,7 +64,15 @@ pub fn search_config(settings: &Settings) -> SearchConfig {
             vars.push(((*name).to_owned(), v.to_owned()));
         }
     }
-    SearchConfig::from_vars(vars)
+    let mut config = SearchConfig::from_vars(vars);
+    config.disabled = settings
+        .disabled_engines
+        .value
+        .iter()
+        .map(|e| e.trim().to_ascii_lowercase())
+        .collect();
+    config.routes = settings.routes.clone();
+    config
 }
 
 /// The fallback readers named by the settings, with their bases and keys.

@@ -37,6 +37,12 @@ pub struct FileConfig {
     /// API keys and other secrets, by environment-variable name (e.g. `BRAVE_API_KEY`).
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
+    /// Engines never asked, whatever the route or explicit list.
+    pub disabled_engines: Option<Vec<String>>,
+    /// Search routes by name: `[routes]` with `name = ["engine", …]` (may redefine a
+    /// built-in route).
+    #[serde(default)]
+    pub routes: BTreeMap<String, Vec<String>>,
 }
 
 /// Environment variables that hold secrets: masked wherever they are shown.
@@ -93,6 +99,10 @@ pub struct Settings {
     pub document_ttl_secs: Setting<f64>,
     pub search_ttl_secs: Setting<f64>,
     pub store_max_bytes: Setting<u64>,
+    /// Engines subtracted from every route and explicit list.
+    pub disabled_engines: Setting<Vec<String>>,
+    /// Routes from the config file, by name.
+    pub routes: BTreeMap<String, Vec<String>>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
     /// Read by the engines and readers that need keys, through [`Settings::secret`].
@@ -289,6 +299,14 @@ impl Settings {
                 file.store_max_bytes,
                 512 * 1024 * 1024,
             ),
+            disabled_engines: layer(
+                None,
+                env.var(trawl_search::vars::DISABLED_ENGINES)
+                    .map(|v| split_list(&v.to_ascii_lowercase())),
+                file.disabled_engines.clone(),
+                Vec::new(),
+            ),
+            routes: file.routes.clone(),
             keys,
             secret_values,
         };

@@ -196,7 +196,10 @@ fn engines_lists_keys_groups_and_routes() {
     let by = |n: &str| list.iter().find(|e| e["name"] == n).unwrap().clone();
     assert_eq!(by("duckduckgo")["group"], "bing");
     assert_eq!(by("exa")["configured"], true);
-    assert_eq!(by("exa")["routes"], serde_json::json!(["web", "all"]));
+    assert_eq!(
+        by("exa")["routes"],
+        serde_json::json!(["web", "all", "fast", "news"])
+    );
     assert_eq!(by("tavily")["configured"], false);
     assert_eq!(by("arxiv")["capabilities"]["paging"], true);
     let human = run(trawl(&dir).arg("engines"));
@@ -265,4 +268,97 @@ fn doctor_names_the_failure_and_finishes_offline() {
     ]));
     assert_eq!(out.code, 0, "{}", out.stdout);
     assert_eq!(out.json()["data"]["engines"][0]["outcome"]["count"], 10);
+}
+
+/// `disabled_engines` (config file, then TRAWL_DISABLED_ENGINES) subtracts from explicit
+/// lists and routes, a route defined in config.toml runs, and the answer's `meta` says
+/// which engines the route had, which were disabled and which were asked.
+#[test]
+fn routes_and_disabled_engines_from_the_config_file() {
+    let dir = temp_dir();
+    let s = engines_server();
+    let cfg = dir.join("trawl.toml");
+    std::fs::write(
+        &cfg,
+        "disabled_engines = [\"searxng\"]\n[routes]\npapers = [\"arxiv\", \"searxng\"]\n",
+    )
+    .unwrap();
+    let cfg = cfg.display().to_string();
+    let out = run(search_cmd(&dir, &s).args([
+        "--config",
+        &cfg,
+        "search",
+        "q",
+        "--engines",
+        "duckduckgo,searxng",
+        "--json",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(
+        v["meta"]["route_engines"],
+        serde_json::json!(["duckduckgo", "searxng"])
+    );
+    assert_eq!(v["meta"]["disabled"], serde_json::json!(["searxng"]));
+    assert_eq!(v["meta"]["asked"], serde_json::json!(["duckduckgo"]));
+    let engines = v["data"]["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 1);
+    assert_eq!(engines[0]["engine"], "duckduckgo");
+
+    // The config file's route, minus the disabled engine.
+    let out = run(search_cmd(&dir, &s).args([
+        "--config", &cfg, "search", "q", "--route", "papers", "--json",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["meta"]["route"], "papers");
+    assert_eq!(
+        v["meta"]["route_engines"],
+        serde_json::json!(["arxiv", "searxng"])
+    );
+    assert_eq!(v["meta"]["asked"], serde_json::json!(["arxiv"]));
+    assert_eq!(v["data"]["engines"][0]["engine"], "arxiv");
+
+    // Nothing left: a clear error and exit 2, no engine asked.
+    let asked_before = s.hits("/api/query");
+    let out = run(search_cmd(&dir, &s)
+        .env("TRAWL_DISABLED_ENGINES", "arxiv,searxng")
+        .args([
+            "--config", &cfg, "search", "q", "--route", "papers", "--json",
+        ]));
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    let v = out.json();
+    assert_eq!(v["error"]["code"], "invalid_input");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("disabled_engines") && msg.contains("papers"),
+        "{msg}"
+    );
+    assert_eq!(s.hits("/api/query"), asked_before);
+
+    // An unknown route is bad input too.
+    let out = run(search_cmd(&dir, &s).args(["--config", &cfg, "search", "q", "--route", "nope"]));
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("unknown route"), "{}", out.stderr);
+}
+
+/// The built-in `social` and `news` routes are the table's.
+#[test]
+fn social_and_news_routes_come_from_the_table() {
+    let dir = temp_dir();
+    let out = run(trawl(&dir).args(["engines", "--json"]));
+    let v = out.json();
+    let in_route = |route: &str| -> Vec<String> {
+        v["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["routes"].as_array().unwrap().iter().any(|r| r == route))
+            .map(|e| e["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(in_route("social"), ["hackernews", "reddit"]);
+    assert!(in_route("news").contains(&"duckduckgo".to_owned()));
+    // Keyed engines join `fast` only when configured.
+    assert!(in_route("fast").is_empty());
 }

@@ -21,6 +21,12 @@ pub enum RouteArg {
     Academic,
     /// Every configured engine.
     All,
+    /// A few fast keyed APIs (those configured).
+    Fast,
+    /// Reddit, Hacker News, V2EX, X.
+    Social,
+    /// Engines that can restrict by date (give `freshness`).
+    News,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -61,7 +61,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://www.bing.com",
     browser_like: true,
     confidence: "medium: only a 2020 page (before ck/a wrapping); selectors agreed by 4 sources",
-    routes: &[Route::All],
+    routes: &[Route::All, Route::News],
     fixtures: "real: ../shared/fixtures/serp/bing (PROVENANCE.md)",
     request,
     parse,

@@ -63,7 +63,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://search.brave.com",
     browser_like: true,
     confidence: "medium-low: no real page saved; sources disagree and classes are build hashes; tested on a minimal page from the documented shapes",
-    routes: &[Route::Web, Route::All],
+    routes: &[Route::Web, Route::All, Route::News],
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

@@ -118,7 +118,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://api.search.brave.com",
     browser_like: false,
     confidence: "high: official versioned API; real web and news responses ≈2025-01",
-    routes: &[Route::Web, Route::All],
+    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
     fixtures: "real: ../shared/fixtures/serp/brave-api (PROVENANCE.md)",
     request,
     parse,

@@ -163,7 +163,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://html.duckduckgo.com",
     browser_like: true,
     confidence: "high for parsing (3 real pages 2026-02 + 2020 page); getting through: medium (IP blocks, captchas)",
-    routes: &[Route::Web, Route::All],
+    routes: &[Route::Web, Route::All, Route::News],
     fixtures: "real: ../shared/fixtures/serp/duckduckgo (PROVENANCE.md)",
     request,
     parse,

@@ -89,7 +89,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://api.exa.ai",
     browser_like: false,
     confidence: "medium-high: no saved response; tested on a minimal response built from the 2026-07 SDK's fields",
-    routes: &[Route::Web, Route::All],
+    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

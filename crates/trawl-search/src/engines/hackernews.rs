@@ -78,7 +78,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://hn.algolia.com",
     browser_like: false,
     confidence: "high: stable API; no saved response, tested on a minimal response built from the documented fields",
-    routes: &[Route::Dev, Route::All],
+    routes: &[Route::Dev, Route::All, Route::Social],
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

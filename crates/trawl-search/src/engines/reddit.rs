@@ -103,7 +103,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://www.reddit.com",
     browser_like: false,
     confidence: "high for shape (2016 real listing), medium for access (blocking)",
-    routes: &[Route::All],
+    routes: &[Route::All, Route::Social],
     fixtures: "real: ../shared/fixtures/serp/reddit (PROVENANCE.md)",
     request,
     parse,

@@ -86,7 +86,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://google.serper.dev",
     browser_like: false,
     confidence: "medium-high: one ≈2022 sample (Serper's own docs); simple stable schema",
-    routes: &[Route::Web, Route::All],
+    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
     fixtures: "real: ../shared/fixtures/serp/serper (PROVENANCE.md)",
     request,
     parse,

@@ -102,7 +102,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     base: "https://api.tavily.com",
     browser_like: false,
     confidence: "high: three real responses 2026-03; SDK 2026-06",
-    routes: &[Route::Web, Route::All],
+    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
     fixtures: "real: ../shared/fixtures/serp/tavily (PROVENANCE.md)",
     request,
     parse,
