@@ -141,7 +141,7 @@ pub enum Route {
     All,
     /// A small set of fast keyed APIs (those configured).
     Fast,
-    /// Where people discuss things: Reddit, Hacker News, V2EX, X.
+    /// Where people discuss things: Reddit, Hacker News, SOV2EX (V2EX topics).
     Social,
     /// Engines that can restrict by date, for news (give `--freshness`).
     News,

@@ -255,6 +255,14 @@ fn doctor_names_the_failure_and_finishes_offline() {
     );
     let ax = out.stdout.lines().find(|l| l.contains("arxiv")).unwrap();
     assert!(ax.contains("cannot connect"), "{ax}");
+    assert!(!ax.contains("no real response"), "{ax}");
+
+    // An engine whose parser was never tested on a real response says so.
+    let out = run(trawl(&dir)
+        .env("TRAWL_SOV2EX_URL", "http://127.0.0.1:9")
+        .args(["doctor", "--engine", "sov2ex", "--timeout", "3"]));
+    let line = out.stdout.lines().find(|l| l.contains("sov2ex")).unwrap();
+    assert!(line.contains("parser tested on no real response"), "{line}");
 
     s.route(
         "/html/",
@@ -357,7 +365,7 @@ fn social_and_news_routes_come_from_the_table() {
             .map(|e| e["name"].as_str().unwrap().to_owned())
             .collect()
     };
-    assert_eq!(in_route("social"), ["hackernews", "reddit"]);
+    assert_eq!(in_route("social"), ["hackernews", "reddit", "sov2ex"]);
     assert!(in_route("news").contains(&"duckduckgo".to_owned()));
     // Keyed engines join `fast` only when configured.
     assert!(in_route("fast").is_empty());

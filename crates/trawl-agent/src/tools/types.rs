@@ -23,7 +23,7 @@ pub enum RouteArg {
     All,
     /// A few fast keyed APIs (those configured).
     Fast,
-    /// Reddit, Hacker News, V2EX, X.
+    /// Reddit, Hacker News, SOV2EX (V2EX topics).
     Social,
     /// Engines that can restrict by date (give `freshness`).
     News,

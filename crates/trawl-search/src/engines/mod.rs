@@ -30,11 +30,13 @@ pub mod reddit;
 pub mod searxng;
 pub mod serpapi;
 pub mod serper;
+pub mod sov2ex;
 pub mod stackexchange;
 pub mod startpage;
 pub mod tavily;
 pub mod wikipedia;
 pub mod yahoo;
+pub mod yandex;
 
 /// Every engine trawl knows, in display order.
 pub fn all() -> Vec<Arc<dyn Engine>> {
@@ -46,12 +48,14 @@ pub fn all() -> Vec<Arc<dyn Engine>> {
         Arc::new(Described(&bing::SPEC)),
         Arc::new(Described(&yahoo::SPEC)),
         Arc::new(Described(&startpage::SPEC)),
+        Arc::new(Described(&yandex::SPEC)),
         Arc::new(searxng::Searxng),
         Arc::new(Described(&arxiv::SPEC)),
         Arc::new(github::GitHub),
         Arc::new(Described(&hackernews::SPEC)),
         Arc::new(Described(&stackexchange::SPEC)),
         Arc::new(Described(&reddit::SPEC)),
+        Arc::new(Described(&sov2ex::SPEC)),
         Arc::new(Described(&brave_api::SPEC)),
         Arc::new(tavily::Tavily),
         Arc::new(Described(&exa::SPEC)),
@@ -128,6 +132,7 @@ pub fn upstream_group(name: &str) -> String {
         "github" => "github",
         "stackoverflow" | "stackexchange" | "superuser" | "askubuntu" => "stackexchange",
         "hackernews" | "hacker news" => "hackernews",
+        "yandex" => "yandex",
         other => other,
     };
     g.to_owned()
@@ -174,11 +179,10 @@ mod tests {
     fn names_are_unique_and_lowercase() {
         let engines = all();
         let mut names: Vec<_> = engines.iter().map(|e| e.name()).collect();
-        assert!(
-            names
-                .iter()
-                .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
-        );
+        assert!(names.iter().all(|n| {
+            n.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        }));
         names.sort();
         names.dedup();
         assert_eq!(names.len(), engines.len());

@@ -270,7 +270,8 @@ async fn fetch_only_serves_reading_tools() {
 #[tokio::test]
 async fn web_search_routes_and_disabled_engines() {
     let world = World::new();
-    // The social route's engines, on loopback: Hacker News answers empty, Reddit 404s.
+    // The social route's engines, on loopback: Hacker News answers empty, Reddit and
+    // SOV2EX 404.
     let social = TestServer::start();
     social.route(
         "/api/v1/search",
@@ -283,6 +284,7 @@ async fn web_search_routes_and_disabled_engines() {
         .envs(world.env())
         .env("TRAWL_HACKERNEWS_URL", social.base())
         .env("TRAWL_REDDIT_URL", social.base())
+        .env("TRAWL_SOV2EX_URL", social.base())
         .env("TRAWL_DISABLED_ENGINES", "arxiv");
     let (transport, _stderr) = TokioChildProcess::builder(cmd)
         .stderr(Stdio::null())
@@ -329,7 +331,7 @@ async fn web_search_routes_and_disabled_engines() {
     assert_eq!(data["selection"]["route"], "social");
     assert_eq!(
         data["selection"]["route_engines"],
-        json!(["hackernews", "reddit"])
+        json!(["hackernews", "reddit", "sov2ex"])
     );
     let asked: Vec<String> = social.seen().into_iter().map(|s| s.path).collect();
     assert!(
