@@ -64,6 +64,19 @@ pub fn search_config(settings: &Settings) -> SearchConfig {
             vars.push(((*name).to_owned(), v.to_owned()));
         }
     }
+    let has_token = vars
+        .iter()
+        .any(|(k, v)| k == crate::github_token::GITHUB_TOKEN_VAR && !v.trim().is_empty());
+    let github_base = vars
+        .iter()
+        .find(|(k, _)| k == crate::github_token::GITHUB_URL_VAR)
+        .map(|(_, v)| v.clone());
+    if !has_token
+        && crate::github_token::may_send_token_to(github_base.as_deref())
+        && let Some(token) = crate::github_token::from_gh()
+    {
+        vars.push((crate::github_token::GITHUB_TOKEN_VAR.to_owned(), token));
+    }
     let mut config = SearchConfig::from_vars(vars);
     config.disabled = settings
         .disabled_engines

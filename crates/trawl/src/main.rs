@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod context;
+mod github_token;
 mod mcp;
 mod output;
 mod reader;

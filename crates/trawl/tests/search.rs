@@ -370,3 +370,78 @@ fn social_and_news_routes_come_from_the_table() {
     // Keyed engines join `fast` only when configured.
     assert!(in_route("fast").is_empty());
 }
+
+/// Without GITHUB_TOKEN, a logged-in `gh` (a fake one on PATH here) lends its token to
+/// GitHub search; the token is sent as the key and never printed. With GITHUB_TOKEN set,
+/// `gh` is not asked; with GitHub moved to a non-GitHub host, its token is not lent.
+#[test]
+fn github_falls_back_to_gh_auth_token() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir();
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = dir.join("gh-calls");
+    let gh = bin.join("gh");
+    std::fs::write(
+        &gh,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> {}\nif [ \"$1 $2\" = \"auth token\" ]; then echo gho_FAKE1234token; exit 0; fi\nexit 1\n",
+            calls.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let s = TestServer::start();
+    s.route(
+        "/search/repositories",
+        Reply::ok(
+            "application/json",
+            fixture("github/search-repositories-2014-pygithub.json"),
+        ),
+    );
+    let out = run(trawl(&dir)
+        .env("PATH", &path)
+        .env("TRAWL_GITHUB_URL", s.base())
+        .args(["search", "q", "--engines", "github", "--json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("gho_FAKE1234token") && !out.stderr.contains("gho_FAKE"));
+    let sent: Vec<String> = s
+        .seen()
+        .into_iter()
+        .filter_map(|r| r.headers.get("authorization").cloned())
+        .collect();
+    assert_eq!(sent, ["Bearer gho_FAKE1234token"]);
+    assert_eq!(std::fs::read_to_string(&calls).unwrap(), "auth token\n");
+    let engines = run(trawl(&dir)
+        .env("PATH", &path)
+        .env("TRAWL_GITHUB_URL", s.base())
+        .args(["engines", "--json"]));
+    let list = engines.json()["data"].as_array().unwrap().clone();
+    let github = list.iter().find(|e| e["name"] == "github").unwrap();
+    assert_eq!(github["keys"], 1);
+
+    // GITHUB_TOKEN wins and `gh` is not asked.
+    std::fs::remove_file(&calls).unwrap();
+    let out = run(trawl(&dir)
+        .env("PATH", &path)
+        .env("TRAWL_GITHUB_URL", s.base())
+        .env("GITHUB_TOKEN", "ghp_ENV")
+        .args(["search", "q", "--engines", "github", "--json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!calls.exists());
+
+    // GitHub moved off GitHub's host: the gh token is not lent (and gh not asked).
+    let out = run(trawl(&dir)
+        .env("PATH", &path)
+        .env("TRAWL_GITHUB_URL", "http://github-mirror.invalid")
+        .args(["engines", "--json"]));
+    let list = out.json()["data"].as_array().unwrap().clone();
+    let github = list.iter().find(|e| e["name"] == "github").unwrap();
+    assert_eq!(github["keys"], 0);
+    assert!(!calls.exists());
+}
