@@ -56,6 +56,7 @@ pub const SECRET_VARS: &[&str] = &[
     "FIRECRAWL_API_KEY",
     "GITHUB_TOKEN",
     "MARGINALIA_API_KEY",
+    "PARALLEL_API_KEY",
     "STACKEXCHANGE_KEY",
     "TRAWL_TOKEN",
 ];

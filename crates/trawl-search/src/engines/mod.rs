@@ -26,6 +26,7 @@ pub mod hackernews;
 pub mod jina;
 pub mod marginalia;
 pub mod mojeek;
+pub mod parallel;
 pub mod reddit;
 pub mod searxng;
 pub mod serpapi;
@@ -64,6 +65,7 @@ pub fn all() -> Vec<Arc<dyn Engine>> {
         Arc::new(Described(&jina::SPEC)),
         Arc::new(Described(&firecrawl::SPEC)),
         Arc::new(Described(&marginalia::SPEC)),
+        Arc::new(Described(&parallel::SPEC)),
     ]
 }
 
@@ -133,6 +135,7 @@ pub fn upstream_group(name: &str) -> String {
         "stackoverflow" | "stackexchange" | "superuser" | "askubuntu" => "stackexchange",
         "hackernews" | "hacker news" => "hackernews",
         "yandex" => "yandex",
+        "parallel" => "parallel",
         other => other,
     };
     g.to_owned()

@@ -299,3 +299,26 @@ async fn new_engines_report_rate_limits_captchas_and_bad_bodies() {
     let data = search_with("sov2ex", &html, 8000).await;
     assert_eq!(outcome(&data, "sov2ex").outcome, OutcomeKind::ParseError);
 }
+
+/// Parallel (keyed): a refused key is an `auth` failure that marks the key, a 429 is rate
+/// limiting; the key never shows in the outcome.
+#[tokio::test]
+async fn parallel_reports_auth_and_rate_limits() {
+    for (status, kind) in [
+        (401, OutcomeKind::AuthFailed),
+        (429, OutcomeKind::RateLimited),
+    ] {
+        let fake =
+            serve(move |_| Reply::status(status, br#"{"error":{"message":"no"}}"#.to_vec())).await;
+        let mut cfg = crate::config(&[("PARALLEL_API_KEY", "par-secret-1".to_owned())]);
+        cfg.set_base("parallel", fake.url());
+        let router = crate::router(cfg);
+        let mut req = SearchRequest::new("q");
+        req.engines = vec!["parallel".into()];
+        let data = router.search(&req).await;
+        let o = outcome(&data, "parallel");
+        assert_eq!(o.outcome, kind, "{o:?}");
+        assert!(!format!("{o:?}").contains("par-secret-1"));
+        assert_eq!(fake.hits(), 1);
+    }
+}
