@@ -100,6 +100,7 @@ vars! {
     ALLOWED_ORIGINS = "TRAWL_ALLOWED_ORIGINS", Setting, "serve: browser origins accepted besides loopback";
     PUBLIC_HOSTS = "TRAWL_PUBLIC_HOSTS", Setting, "serve: `Host` names accepted besides loopback and the listen address";
     TOKEN = "TRAWL_TOKEN", Secret, "serve: the bearer token clients must send (empty is refused)";
+    DISABLED_ENGINES = "TRAWL_DISABLED_ENGINES", Setting, "comma-separated engines removed from every route and explicit list";
     SEARXNG_URL = "TRAWL_SEARXNG_URL", UrlOverride, "a SearXNG instance with `format=json` enabled (no default)";
     BRAVE_API_KEY = "BRAVE_API_KEY", ApiKey, "Brave Search API (comma-separated keys are tried in order)";
     TAVILY_API_KEY = "TAVILY_API_KEY", ApiKey, "Tavily search and reader";
@@ -111,6 +112,7 @@ vars! {
     GITHUB_TOKEN = "GITHUB_TOKEN", ApiKey, "GitHub code and repository search";
     MARGINALIA_API_KEY = "MARGINALIA_API_KEY", ApiKey, "Marginalia search (default: the public key)";
     STACKEXCHANGE_KEY = "STACKEXCHANGE_KEY", ApiKey, "Stack Exchange API (raises the daily quota)";
+    PARALLEL_API_KEY = "PARALLEL_API_KEY", ApiKey, "Parallel Search API (LLM-ready excerpts)";
     TEST_NETNS = "TRAWL_TEST_NETNS", Development, "set to `1` by scripts/test inside the loopback-only network namespace";
     BIN = "TRAWL_BIN", Development, "the trawl binary the load example drives";
 }

@@ -14,40 +14,35 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use trawl_search::engines::searxng::Searxng;
-use trawl_search::{
-    Capabilities, Engine, EngineRequest, ParseError, RawItem, RequestContext, Router, SearchConfig,
-    SearchRequest,
-};
+use trawl_search::engines::searxng;
+use trawl_search::{Engine, EngineSpec, Router, SearchConfig, SearchRequest};
 use url::Url;
 
 /// SearXNG's request and parser under another name and correlation group.
 #[derive(Debug)]
 struct Named {
-    name: &'static str,
+    spec: &'static EngineSpec,
+}
+
+impl Named {
+    /// Leaked once per engine for the process's life: the trait hands out `&'static`.
+    fn new(name: &'static str) -> Self {
+        let spec = EngineSpec {
+            name,
+            group: name,
+            routes: &[],
+            confidence: "benchmark fixture",
+            ..searxng::SPEC
+        };
+        Self {
+            spec: Box::leak(Box::new(spec)),
+        }
+    }
 }
 
 impl Engine for Named {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn group(&self) -> &'static str {
-        self.name
-    }
-    fn capabilities(&self) -> Capabilities {
-        Searxng.capabilities()
-    }
-    fn default_base(&self) -> &'static str {
-        ""
-    }
-    fn confidence(&self) -> &'static str {
-        "benchmark fixture"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        Searxng.request(query, req, ctx)
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        Searxng.parse(body)
+    fn spec(&self) -> &'static EngineSpec {
+        self.spec
     }
 }
 
@@ -101,7 +96,7 @@ async fn main() {
     for (name, base) in targets {
         let name: &'static str = Box::leak(name.into_boxed_str());
         config.set_base(name, Url::parse(&base).expect("engine URL"));
-        list.push(Arc::new(Named { name }));
+        list.push(Arc::new(Named::new(name)));
         names.push(name.to_owned());
     }
     let router = Router::builder(config).engines(list).build();

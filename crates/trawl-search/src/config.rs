@@ -58,6 +58,10 @@ pub struct SearchConfig {
     pub record_dir: Option<PathBuf>,
     /// Answer from saved responses instead of the network (`--replay DIR`).
     pub replay_dir: Option<PathBuf>,
+    /// Engines never asked, whatever the route or explicit list (`disabled_engines`).
+    pub disabled: Vec<String>,
+    /// Routes defined in the configuration, by name (they may redefine a built-in one).
+    pub routes: BTreeMap<String, Vec<String>>,
 }
 
 impl Default for SearchConfig {
@@ -79,6 +83,8 @@ impl Default for SearchConfig {
             tavily_keyless: false,
             record_dir: None,
             replay_dir: None,
+            disabled: Vec::new(),
+            routes: BTreeMap::new(),
         }
     }
 }
@@ -107,6 +113,9 @@ impl SearchConfig {
         cfg.tavily_keyless = vars
             .get(vars::TAVILY_KEYLESS)
             .is_some_and(|v| matches!(v.as_str(), "1" | "true" | "yes"));
+        if let Some(v) = vars.get(vars::DISABLED_ENGINES) {
+            cfg.disabled = split_keys(&v.to_ascii_lowercase());
+        }
         for engine in crate::engines::all() {
             let name = engine.name();
             let mut s = EngineSettings::default();

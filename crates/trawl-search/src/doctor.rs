@@ -29,6 +29,9 @@ pub struct EngineCheck {
     pub hint: Option<String>,
     /// Parser confidence and fixture age.
     pub confidence: &'static str,
+    /// Where its parser's test fixtures come from (`none real: …` when no real response
+    /// was found to test on).
+    pub fixtures: &'static str,
 }
 
 impl EngineCheck {
@@ -77,6 +80,7 @@ impl Router {
                     default_route: web.contains(&o.engine.as_str()),
                     hint: hint(&o, info.and_then(|i| i.key_env)),
                     confidence: info.map_or("", |i| i.confidence),
+                    fixtures: info.map_or("", |i| i.fixtures),
                     outcome: o,
                 }
             })

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use url::Url;
 
-use crate::types::{Filters, SearchRequest};
+use crate::types::{Filters, Route, SearchRequest};
 
 /// One result as an engine reported it, before fusion.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -49,6 +49,33 @@ impl ParseError {
     pub fn malformed(e: impl std::fmt::Display) -> Self {
         Self::Malformed(e.to_string())
     }
+
+    /// Read an API's error message by the words it uses for each kind of failure
+    /// (case-insensitive), so every keyed engine types its envelopes alike.
+    pub fn from_message(msg: String, words: &ErrorWords) -> Self {
+        let lower = msg.to_lowercase();
+        let has = |list: &[&str]| list.iter().any(|w| lower.contains(w));
+        if has(words.rate) {
+            Self::RateLimited(msg)
+        } else if has(words.quota) {
+            Self::Quota(msg)
+        } else if has(words.auth) {
+            Self::Auth(msg)
+        } else {
+            Self::Malformed(msg)
+        }
+    }
+}
+
+/// The words an API's error messages use for each kind of failure (lower case).
+#[derive(Debug, Clone, Copy)]
+pub struct ErrorWords {
+    /// Slow down.
+    pub rate: &'static [&'static str],
+    /// Quota or credits used up.
+    pub quota: &'static [&'static str],
+    /// Key refused.
+    pub auth: &'static [&'static str],
 }
 
 /// Which filters an engine can honour.
@@ -68,7 +95,75 @@ pub struct Capabilities {
     pub paging: bool,
 }
 
+/// One filter an engine may honour, for [`Capabilities::of`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    /// `--site`.
+    Site,
+    /// `--freshness`.
+    Freshness,
+    /// `--language`.
+    Language,
+    /// `--region`.
+    Region,
+    /// `--safesearch`.
+    SafeSearch,
+    /// `--page`.
+    Paging,
+}
+
 impl Capabilities {
+    /// Every filter.
+    pub const ALL: Self = Self::of(&[
+        Filter::Site,
+        Filter::Freshness,
+        Filter::Language,
+        Filter::Region,
+        Filter::SafeSearch,
+        Filter::Paging,
+    ]);
+
+    /// The capabilities naming exactly `filters` (usable in a `const` engine description).
+    pub const fn of(filters: &[Filter]) -> Self {
+        let mut c = Self {
+            site: false,
+            freshness: false,
+            language: false,
+            region: false,
+            safesearch: false,
+            paging: false,
+        };
+        let mut i = 0;
+        while i < filters.len() {
+            match filters[i] {
+                Filter::Site => c.site = true,
+                Filter::Freshness => c.freshness = true,
+                Filter::Language => c.language = true,
+                Filter::Region => c.region = true,
+                Filter::SafeSearch => c.safesearch = true,
+                Filter::Paging => c.paging = true,
+            }
+            i += 1;
+        }
+        c
+    }
+
+    /// The filters as six letters, `-` where absent: s=site f=freshness l=language
+    /// r=region x=safesearch p=paging (`trawl engines`, the README table).
+    pub fn letters(&self) -> String {
+        [
+            (self.site, 's'),
+            (self.freshness, 'f'),
+            (self.language, 'l'),
+            (self.region, 'r'),
+            (self.safesearch, 'x'),
+            (self.paging, 'p'),
+        ]
+        .iter()
+        .map(|(on, ch)| if *on { *ch } else { '-' })
+        .collect()
+    }
+
     /// The names of the requested filters this engine cannot honour.
     pub fn unsupported(&self, f: &Filters) -> Vec<&'static str> {
         let mut out = Vec::new();
@@ -104,6 +199,77 @@ pub enum KeyNeed {
     Optional,
     /// Does not run without one.
     Required,
+}
+
+/// One engine described as data: what `trawl engines`, routing, docs and `doctor` read.
+/// Each engine module holds one `const SPEC` and the engine returns it from
+/// [`Engine::spec`]; the behaviour (request builder, parser) stays code.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct EngineSpec {
+    /// Stable lower-case name (`duckduckgo`, `brave_api`, …).
+    pub name: &'static str,
+    /// Correlation group: engines sharing an upstream index share one (DDG and Yahoo are `bing`).
+    pub group: &'static str,
+    /// Whether it needs a key.
+    pub key: KeyNeed,
+    /// The environment variable holding its key(s) or credentials; comma-separated keys rotate.
+    pub key_env: Option<&'static str>,
+    /// Its default base URL (empty: the user must give one); `TRAWL_<NAME>_URL` overrides it.
+    pub base: &'static str,
+    /// Which filters it honours.
+    pub filters: Capabilities,
+    /// The routes it belongs to (keyed engines and URL-only engines join only when configured).
+    pub routes: &'static [Route],
+    /// Whether it scrapes a page meant for browsers (it then gets a browser User-Agent and
+    /// Accept headers; APIs get trawl's own descriptive User-Agent, as Wikimedia asks).
+    pub browser_like: bool,
+    /// How far its parser can be trusted and why; `doctor` and `trawl engines` print this.
+    pub confidence: &'static str,
+    /// Where the saved responses its parser tests run on come from (or why there are none).
+    pub fixtures: &'static str,
+    /// Its request builder.
+    #[serde(skip)]
+    pub request: RequestFn,
+    /// Its parser: bytes in, items out.
+    #[serde(skip)]
+    pub parse: ParseFn,
+}
+
+/// An engine's request builder: the query phrasing, the request, where and with which key.
+pub type RequestFn = fn(&str, &SearchRequest, &RequestContext<'_>) -> EngineRequest;
+
+/// An engine's pure parser.
+pub type ParseFn = fn(&[u8]) -> Result<Vec<RawItem>, ParseError>;
+
+impl EngineSpec {
+    /// A keyless engine in its own correlation group, with no filters, routes or fixtures
+    /// yet: the start of a `const` description, filled in with struct update syntax.
+    pub const fn new(
+        name: &'static str,
+        base: &'static str,
+        request: RequestFn,
+        parse: ParseFn,
+    ) -> Self {
+        Self {
+            name,
+            group: name,
+            request,
+            parse,
+            key: KeyNeed::None,
+            key_env: None,
+            base,
+            filters: Capabilities::of(&[]),
+            routes: &[],
+            browser_like: false,
+            confidence: "",
+            fixtures: "",
+        }
+    }
+
+    /// Whether it belongs to `route` by description.
+    pub fn in_route(&self, route: Route) -> bool {
+        self.routes.contains(&route)
+    }
 }
 
 /// The HTTP method of an engine request.
@@ -176,28 +342,44 @@ pub struct RequestContext<'a> {
 
 /// A search engine or search API: its endpoint, its request, its parser.
 pub trait Engine: Send + Sync + std::fmt::Debug {
+    /// Its description: name, group, key, base URL, filters, routes, confidence, fixtures.
+    fn spec(&self) -> &'static EngineSpec;
     /// Stable lower-case name (`duckduckgo`, `brave_api`, …).
-    fn name(&self) -> &'static str;
-    /// Correlation group: engines sharing an upstream index share one (DDG and Yahoo are `bing`).
-    fn group(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.spec().name
+    }
+    /// Correlation group.
+    fn group(&self) -> &'static str {
+        self.spec().group
+    }
     /// Which filters it honours.
-    fn capabilities(&self) -> Capabilities;
+    fn capabilities(&self) -> Capabilities {
+        self.spec().filters
+    }
     /// Whether it needs a key.
     fn key_need(&self) -> KeyNeed {
-        KeyNeed::None
+        self.spec().key
     }
     /// The environment variable holding its key(s), comma-separated.
     fn key_env(&self) -> Option<&'static str> {
-        None
+        self.spec().key_env
     }
     /// Its default base URL; `TRAWL_<NAME>_URL` overrides it.
-    fn default_base(&self) -> &'static str;
+    fn default_base(&self) -> &'static str {
+        self.spec().base
+    }
     /// How far its parser can be trusted and why (fixture age); `doctor` prints this.
-    fn confidence(&self) -> &'static str;
+    fn confidence(&self) -> &'static str {
+        self.spec().confidence
+    }
     /// The request for one query. `query` is the phrasing (main or an `--expand` one).
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest;
+    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+        (self.spec().request)(query, req, ctx)
+    }
     /// Turn a 200 body into ranked items. Pure: bytes in, items out.
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError>;
+    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
+        (self.spec().parse)(body)
+    }
     /// `parse`, for engines whose items depend on the request (Wikipedia builds URLs for
     /// the asked language).
     fn parse_for(&self, body: &[u8], _req: &SearchRequest) -> Result<Vec<RawItem>, ParseError> {
@@ -214,14 +396,33 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn note_from_headers(&self, _headers: &[(String, String)]) -> Option<String> {
         None
     }
-    /// Whether it scrapes a page meant for browsers (it then gets a browser User-Agent and
-    /// Accept headers; APIs get trawl's own descriptive User-Agent, as Wikimedia asks).
+    /// Whether it scrapes a page meant for browsers.
     fn browser_like(&self) -> bool {
-        false
+        self.spec().browser_like
     }
     /// A non-default reading of a status, before the generic one (DDG's 202 is rate limiting).
     fn classify_status(&self, _status: u16) -> Option<ParseError> {
         None
+    }
+}
+
+/// An engine that is only its description: request builder and parser from the table,
+/// no state and no special readings of statuses or headers.
+#[derive(Debug, Clone, Copy)]
+pub struct Described(pub &'static EngineSpec);
+
+impl Engine for Described {
+    fn spec(&self) -> &'static EngineSpec {
+        self.0
+    }
+}
+
+/// `query` restricted to `--site` when one is asked, for engines that take `site:` in the
+/// query itself.
+pub fn with_site(query: &str, f: &Filters) -> String {
+    match &f.site {
+        Some(site) => format!("{query} site:{site}"),
+        None => query.to_owned(),
     }
 }
 

@@ -46,13 +46,6 @@ pub(crate) fn first_text(el: ElementRef<'_>, s: &Selector) -> String {
     el.select(s).next().map(text_of).unwrap_or_default()
 }
 
-/// The `attr` of the first match of `s` under `el`.
-pub(crate) fn first_attr(el: ElementRef<'_>, s: &Selector, attr: &str) -> Option<String> {
-    el.select(s)
-        .find_map(|e| e.value().attr(attr))
-        .map(str::to_owned)
-}
-
 /// Strip tags from an HTML fragment (API snippets with `<strong>`, `<span class=searchmatch>`).
 pub fn strip_tags(fragment: &str) -> String {
     if !fragment.contains('<') && !fragment.contains('&') {

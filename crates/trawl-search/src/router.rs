@@ -18,7 +18,7 @@ use crate::fuse::{self, EngineList};
 use crate::keys::{InMemoryKeyStore, KeyStateStore, KeyStatus, key_id};
 use crate::limiter::{Limiter, SharedLimiter, SharedSlot, SlotGuard, policy_with};
 use crate::record::{self, Recording};
-use crate::types::{EngineOutcome, OutcomeKind, Route, SearchData, SearchRequest};
+use crate::types::{EngineOutcome, OutcomeKind, Route, SearchData, SearchRequest, Selection};
 
 /// Builds a [`Router`].
 #[derive(Debug)]
@@ -92,6 +92,8 @@ pub struct EngineInfo {
     pub capabilities: Capabilities,
     /// Parser confidence and fixture age.
     pub confidence: &'static str,
+    /// Where its parser's test fixtures come from (or why there are none).
+    pub fixtures: &'static str,
     /// Routes it belongs to right now.
     pub routes: Vec<&'static str>,
 }
@@ -155,29 +157,26 @@ impl Router {
         }
     }
 
-    /// Engines a route runs, by name.
+    /// Engines a route runs, by name: the route's members by description, the keyed and
+    /// URL-only ones (SearXNG) only when configured.
     pub fn route_engines(&self, route: Route) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = engines::route_members(route).to_vec();
-        if matches!(route, Route::Web | Route::All) {
-            for e in &self.engines {
-                let extra = e.name() == "searxng" || e.key_need() == KeyNeed::Required;
-                if extra && self.is_configured(e.as_ref()) && !names.contains(&e.name()) {
-                    names.push(e.name());
-                }
-            }
-        }
-        names.retain(|n| self.engine(n).is_some());
-        names
+        self.engines
+            .iter()
+            .filter(|e| e.spec().in_route(route))
+            .filter(|e| {
+                let needs_setup = e.key_need() == KeyNeed::Required || e.default_base().is_empty();
+                !needs_setup || self.is_configured(e.as_ref())
+            })
+            .map(|e| e.name())
+            .collect()
     }
 
     /// Every engine with its key need, configuration, group, capabilities and routes.
     pub fn engines_info(&self) -> Vec<EngineInfo> {
-        let routes = [
-            ("web", self.route_engines(Route::Web)),
-            ("dev", self.route_engines(Route::Dev)),
-            ("academic", self.route_engines(Route::Academic)),
-            ("all", self.route_engines(Route::All)),
-        ];
+        let routes: Vec<(&'static str, Vec<&'static str>)> = Route::BUILT_IN
+            .iter()
+            .map(|r| (r.name(), self.route_engines(*r)))
+            .collect();
         self.engines
             .iter()
             .map(|e| EngineInfo {
@@ -190,6 +189,7 @@ impl Router {
                 base: self.config.base_for(e.as_ref()).map(|u| u.to_string()),
                 capabilities: e.capabilities(),
                 confidence: e.confidence(),
+                fixtures: e.spec().fixtures,
                 routes: routes
                     .iter()
                     .filter(|(_, names)| names.contains(&e.name()))
@@ -219,7 +219,9 @@ impl Router {
         } else {
             deadline
         };
-        let (run, mut outcomes) = self.select(req);
+        // Callers that must refuse an empty plan call `plan` first; here it just runs nothing.
+        let selection = self.plan(req).unwrap_or_default();
+        let (run, mut outcomes) = self.select(&selection.asked);
         let mut calls = Vec::new();
         for (qi, q) in queries.iter().enumerate() {
             let qidx = expanded.then_some(qi as u32);
@@ -253,26 +255,67 @@ impl Router {
             engines: outcomes,
             folded,
             next_page: more.then(|| req.filters.page() + 1),
+            selection,
         }
     }
 
-    /// The engines to run, and outcomes for those asked for that cannot run.
-    fn select(&self, req: &SearchRequest) -> (Vec<Arc<dyn Engine>>, Vec<EngineOutcome>) {
-        let names: Vec<String> = if req.engines.is_empty() {
-            self.route_engines(req.route)
-                .into_iter()
-                .map(str::to_owned)
-                .collect()
+    /// Which engines a request asks: its explicit list, else its configured route, else its
+    /// built-in route; minus `disabled_engines`. An error says why nothing is left.
+    pub fn plan(&self, req: &SearchRequest) -> Result<Selection, String> {
+        let mut sel = Selection::default();
+        let listed: Vec<String> = if !req.engines.is_empty() {
+            req.engines.clone()
+        } else if let Some(name) = &req.route_name {
+            sel.route = Some(name.clone());
+            self.config
+                .routes
+                .get(name)
+                .cloned()
+                .ok_or_else(|| format!("unknown route {name:?}"))?
         } else {
-            let mut v: Vec<String> = Vec::new();
-            for n in &req.engines {
-                let n = n.trim().to_ascii_lowercase();
-                if !n.is_empty() && !v.contains(&n) {
-                    v.push(n);
-                }
+            let name = req.route.name();
+            sel.route = Some(name.to_owned());
+            match self.config.routes.get(name) {
+                Some(custom) => custom.clone(),
+                None => self
+                    .route_engines(req.route)
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
             }
-            v
         };
+        for n in listed {
+            let n = n.trim().to_ascii_lowercase();
+            if !n.is_empty() && !sel.route_engines.contains(&n) {
+                sel.route_engines.push(n);
+            }
+        }
+        for n in &sel.route_engines {
+            if self.config.disabled.contains(n) {
+                sel.disabled.push(n.clone());
+            } else {
+                sel.asked.push(n.clone());
+            }
+        }
+        if sel.asked.is_empty() {
+            let from = match &sel.route {
+                Some(r) => format!("route {r:?}"),
+                None => "the engines asked for".to_owned(),
+            };
+            return Err(if sel.disabled.is_empty() {
+                format!("{from} has no engine that can run here (see `trawl engines`)")
+            } else {
+                format!(
+                    "no engine left: disabled_engines removes every engine of {from} ({})",
+                    sel.disabled.join(", ")
+                )
+            });
+        }
+        Ok(sel)
+    }
+
+    /// The engines to run, and outcomes for those asked for that cannot run.
+    fn select(&self, names: &[String]) -> (Vec<Arc<dyn Engine>>, Vec<EngineOutcome>) {
         let mut run = Vec::new();
         let mut not_run = Vec::new();
         for n in names {
@@ -285,7 +328,7 @@ impl Router {
                 detail: Some(detail),
                 query: None,
             };
-            match self.engine(&n) {
+            match self.engine(n) {
                 None => not_run.push(outcome(
                     OutcomeKind::Skipped,
                     format!("unknown engine `{n}`"),
@@ -708,9 +751,35 @@ mod tests {
         let r = Router::builder(cfg).build();
         let web = r.route_engines(Route::Web);
         assert!(web.contains(&"exa") && web.contains(&"searxng") && !web.contains(&"tavily"));
-        assert_eq!(r.route_engines(Route::Academic), ["arxiv", "wikipedia"]);
+        assert_eq!(r.route_engines(Route::Academic), ["wikipedia", "arxiv"]);
         let info = r.engines_info();
         let exa = info.iter().find(|i| i.name == "exa").unwrap();
         assert!(exa.configured && exa.routes.contains(&"web"));
+    }
+
+    #[test]
+    fn plan_subtracts_disabled_engines_and_says_when_nothing_is_left() {
+        let mut cfg = SearchConfig {
+            disabled: vec!["arxiv".into()],
+            ..SearchConfig::default()
+        };
+        cfg.routes
+            .insert("mine".into(), vec!["arxiv".into(), "GitHub".into()]);
+        let r = Router::builder(cfg).build();
+        let mut req = SearchRequest::new("q");
+        req.route = Route::Academic;
+        let sel = r.plan(&req).unwrap();
+        assert_eq!(sel.route.as_deref(), Some("academic"));
+        assert_eq!(sel.route_engines, ["wikipedia", "arxiv"]);
+        assert_eq!(sel.disabled, ["arxiv"]);
+        assert_eq!(sel.asked, ["wikipedia"]);
+        req.route_name = Some("mine".into());
+        assert_eq!(r.plan(&req).unwrap().asked, ["github"]);
+        req.engines = vec!["arxiv".into()];
+        let err = r.plan(&req).unwrap_err();
+        assert!(err.contains("disabled_engines"), "{err}");
+        req.engines.clear();
+        req.route_name = Some("nope".into());
+        assert!(r.plan(&req).unwrap_err().contains("unknown route"));
     }
 }

@@ -140,18 +140,43 @@ pub enum Route {
     Academic,
     /// Every engine that can run.
     All,
+    /// A small set of fast keyed APIs (those configured).
+    Fast,
+    /// Where people discuss things: Reddit, Hacker News, SOV2EX (V2EX topics).
+    Social,
+    /// Engines that can restrict by date, for news (give `--freshness`).
+    News,
 }
 
 impl Route {
-    /// Parse `web|dev|academic|all`.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.to_ascii_lowercase().as_str() {
-            "web" => Some(Self::Web),
-            "dev" => Some(Self::Dev),
-            "academic" => Some(Self::Academic),
-            "all" => Some(Self::All),
-            _ => None,
+    /// The route's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Web => "web",
+            Self::Dev => "dev",
+            Self::Academic => "academic",
+            Self::All => "all",
+            Self::Fast => "fast",
+            Self::Social => "social",
+            Self::News => "news",
         }
+    }
+
+    /// Every built-in route.
+    pub const BUILT_IN: [Self; 7] = [
+        Self::Web,
+        Self::Dev,
+        Self::Academic,
+        Self::All,
+        Self::Fast,
+        Self::Social,
+        Self::News,
+    ];
+
+    /// Parse a built-in route's name (`web`, `dev`, `academic`, `all`, `fast`, `social`, `news`).
+    pub fn parse(s: &str) -> Option<Self> {
+        let s = s.trim().to_ascii_lowercase();
+        Self::BUILT_IN.into_iter().find(|r| r.name() == s)
     }
 }
 
@@ -164,6 +189,10 @@ pub struct SearchRequest {
     pub expand: Vec<String>,
     /// The engine set to use when `engines` is empty.
     pub route: Route,
+    /// A route defined in the configuration (`[routes]` in config.toml), by name; used
+    /// instead of `route` when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route_name: Option<String>,
     /// Explicit engine names; overrides `route`.
     pub engines: Vec<String>,
     /// How many fused hits to return; 0 means no limit.
@@ -325,6 +354,23 @@ pub struct SearchData {
     /// The page to ask for next, when any engine said there is more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_page: Option<u32>,
+    /// Which engines were chosen and why (also echoed in the answer's `meta`).
+    #[serde(default)]
+    pub selection: Selection,
+}
+
+/// How the engines of one search were chosen.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    /// The route's name, when no explicit engines were given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// The route's engines (or the explicit list) before `disabled_engines`.
+    pub route_engines: Vec<String>,
+    /// The engines `disabled_engines` took away from them.
+    pub disabled: Vec<String>,
+    /// The engines actually asked.
+    pub asked: Vec<String>,
 }
 
 impl SearchData {

@@ -183,8 +183,9 @@ pub struct SearchArgs {
     /// What to search for (several words are joined).
     #[arg(value_name = "QUERY", required = true, num_args = 1..)]
     pub query: Vec<String>,
-    /// Which set of engines to ask.
-    #[arg(long, default_value = "web", value_parser = ["web", "dev", "academic", "all"])]
+    /// Which set of engines to ask: web, dev, academic, all, fast, social, news, or a route
+    /// named in the config file's `[routes]`.
+    #[arg(long, default_value = "web")]
     pub route: String,
     /// Exact engines to ask, comma-separated (overrides --route; see `trawl engines`).
     #[arg(long, value_delimiter = ',', value_name = "A,B")]

@@ -118,7 +118,28 @@ pub fn service_client(settings: &Settings) -> Result<reqwest::Client, TrawlError
 
 /// Search settings: the environment's search variables and base-URL overrides, and the keys.
 pub fn search_config(settings: &Settings) -> SearchConfig {
-    SearchConfig::from_vars(settings.search_vars())
+    let mut vars = settings.search_vars();
+    // Without GITHUB_TOKEN, a logged-in `gh` CLI lends its token, but only for GitHub's own
+    // API (or a loopback stand-in): never for a base URL moved elsewhere.
+    let has_token = vars
+        .iter()
+        .any(|(k, v)| k == crate::github_token::GITHUB_TOKEN_VAR && !v.trim().is_empty());
+    let github_base = settings.url_override(&crate::github_token::github_url_var());
+    if !has_token
+        && crate::github_token::may_send_token_to(github_base)
+        && let Some(token) = crate::github_token::from_gh()
+    {
+        vars.push((crate::github_token::GITHUB_TOKEN_VAR.to_owned(), token));
+    }
+    let mut config = SearchConfig::from_vars(vars);
+    config.disabled = settings
+        .disabled_engines
+        .value
+        .iter()
+        .map(|e| e.trim().to_ascii_lowercase())
+        .collect();
+    config.routes = settings.routes.clone();
+    config
 }
 
 /// The fallback readers named by the settings, with their bases and keys. A base comes

@@ -8,6 +8,7 @@ mod cli;
 mod commands;
 mod context;
 mod dotenv;
+mod github_token;
 mod mcp;
 mod output;
 mod reader;

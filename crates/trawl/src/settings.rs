@@ -58,6 +58,12 @@ pub struct FileConfig {
     /// API keys and other secrets, by environment-variable name (e.g. `BRAVE_API_KEY`).
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
+    /// Engines never asked, whatever the route or explicit list.
+    pub disabled_engines: Option<Vec<String>>,
+    /// Search routes by name: `[routes]` with `name = ["engine", …]` (may redefine a
+    /// built-in route).
+    #[serde(default)]
+    pub routes: BTreeMap<String, Vec<String>>,
 }
 
 /// Where a value came from, for `config show`.
@@ -118,6 +124,10 @@ pub struct Settings {
     pub redis: Setting<Option<String>>,
     pub redis_prefix: Setting<String>,
     pub store_fallback: Setting<String>,
+    /// Engines subtracted from every route and explicit list.
+    pub disabled_engines: Setting<Vec<String>>,
+    /// Routes from the config file, by name.
+    pub routes: BTreeMap<String, Vec<String>>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
     /// The variables of `trawl_core::vars` set in the environment, with their trust class
@@ -404,6 +414,14 @@ impl Settings {
                 Source::Default,
             ),
             store_fallback: Setting::new("none".to_owned(), Source::Default),
+            disabled_engines: layer(
+                None,
+                env.var(trawl_search::vars::DISABLED_ENGINES)
+                    .map(|v| split_list(&v.to_ascii_lowercase())),
+                file.disabled_engines.clone(),
+                Vec::new(),
+            ),
+            routes: file.routes.clone(),
             keys,
             environment: env
                 .vars()

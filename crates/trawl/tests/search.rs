@@ -196,11 +196,29 @@ fn engines_lists_keys_groups_and_routes() {
     let by = |n: &str| list.iter().find(|e| e["name"] == n).unwrap().clone();
     assert_eq!(by("duckduckgo")["group"], "bing");
     assert_eq!(by("exa")["configured"], true);
-    assert_eq!(by("exa")["routes"], serde_json::json!(["web", "all"]));
+    assert_eq!(
+        by("exa")["routes"],
+        serde_json::json!(["web", "all", "fast", "news"])
+    );
     assert_eq!(by("tavily")["configured"], false);
     assert_eq!(by("arxiv")["capabilities"]["paging"], true);
     let human = run(trawl(&dir).arg("engines"));
     assert!(human.stdout.contains("needs TAVILY_API_KEY"));
+    // `trawl engines` is the engine table: same engines, order, groups, keys, filters.
+    let table = trawl_search::engines::all();
+    assert_eq!(list.len(), table.len());
+    for (row, e) in list.iter().zip(&table) {
+        let spec = e.spec();
+        assert_eq!(row["name"], spec.name);
+        assert_eq!(row["group"], spec.group);
+        assert_eq!(row["key_env"].as_str(), spec.key_env);
+        assert_eq!(row["confidence"], spec.confidence);
+        assert_eq!(row["fixtures"], spec.fixtures);
+        assert_eq!(
+            row["capabilities"],
+            serde_json::to_value(spec.filters).unwrap()
+        );
+    }
 }
 
 #[test]
@@ -237,6 +255,14 @@ fn doctor_names_the_failure_and_finishes_offline() {
     );
     let ax = out.stdout.lines().find(|l| l.contains("arxiv")).unwrap();
     assert!(ax.contains("cannot connect"), "{ax}");
+    assert!(!ax.contains("no real response"), "{ax}");
+
+    // An engine whose parser was never tested on a real response says so.
+    let out = run(trawl(&dir)
+        .env("TRAWL_SOV2EX_URL", "http://127.0.0.1:9")
+        .args(["doctor", "--engine", "sov2ex", "--timeout", "3"]));
+    let line = out.stdout.lines().find(|l| l.contains("sov2ex")).unwrap();
+    assert!(line.contains("parser tested on no real response"), "{line}");
 
     s.route(
         "/html/",
@@ -250,4 +276,172 @@ fn doctor_names_the_failure_and_finishes_offline() {
     ]));
     assert_eq!(out.code, 0, "{}", out.stdout);
     assert_eq!(out.json()["data"]["engines"][0]["outcome"]["count"], 10);
+}
+
+/// `disabled_engines` (config file, then TRAWL_DISABLED_ENGINES) subtracts from explicit
+/// lists and routes, a route defined in config.toml runs, and the answer's `meta` says
+/// which engines the route had, which were disabled and which were asked.
+#[test]
+fn routes_and_disabled_engines_from_the_config_file() {
+    let dir = temp_dir();
+    let s = engines_server();
+    let cfg = dir.join("trawl.toml");
+    std::fs::write(
+        &cfg,
+        "disabled_engines = [\"searxng\"]\n[routes]\npapers = [\"arxiv\", \"searxng\"]\n",
+    )
+    .unwrap();
+    let cfg = cfg.display().to_string();
+    let out = run(search_cmd(&dir, &s).args([
+        "--config",
+        &cfg,
+        "search",
+        "q",
+        "--engines",
+        "duckduckgo,searxng",
+        "--json",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(
+        v["meta"]["route_engines"],
+        serde_json::json!(["duckduckgo", "searxng"])
+    );
+    assert_eq!(v["meta"]["disabled"], serde_json::json!(["searxng"]));
+    assert_eq!(v["meta"]["asked"], serde_json::json!(["duckduckgo"]));
+    let engines = v["data"]["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 1);
+    assert_eq!(engines[0]["engine"], "duckduckgo");
+
+    // The config file's route, minus the disabled engine.
+    let out = run(search_cmd(&dir, &s).args([
+        "--config", &cfg, "search", "q", "--route", "papers", "--json",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["meta"]["route"], "papers");
+    assert_eq!(
+        v["meta"]["route_engines"],
+        serde_json::json!(["arxiv", "searxng"])
+    );
+    assert_eq!(v["meta"]["asked"], serde_json::json!(["arxiv"]));
+    assert_eq!(v["data"]["engines"][0]["engine"], "arxiv");
+
+    // Nothing left: a clear error and exit 2, no engine asked.
+    let asked_before = s.hits("/api/query");
+    let out = run(search_cmd(&dir, &s)
+        .env("TRAWL_DISABLED_ENGINES", "arxiv,searxng")
+        .args([
+            "--config", &cfg, "search", "q", "--route", "papers", "--json",
+        ]));
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    let v = out.json();
+    assert_eq!(v["error"]["code"], "invalid_input");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("disabled_engines") && msg.contains("papers"),
+        "{msg}"
+    );
+    assert_eq!(s.hits("/api/query"), asked_before);
+
+    // An unknown route is bad input too.
+    let out = run(search_cmd(&dir, &s).args(["--config", &cfg, "search", "q", "--route", "nope"]));
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("unknown route"), "{}", out.stderr);
+}
+
+/// The built-in `social` and `news` routes are the table's.
+#[test]
+fn social_and_news_routes_come_from_the_table() {
+    let dir = temp_dir();
+    let out = run(trawl(&dir).args(["engines", "--json"]));
+    let v = out.json();
+    let in_route = |route: &str| -> Vec<String> {
+        v["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["routes"].as_array().unwrap().iter().any(|r| r == route))
+            .map(|e| e["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(in_route("social"), ["hackernews", "reddit", "sov2ex"]);
+    assert!(in_route("news").contains(&"duckduckgo".to_owned()));
+    // Keyed engines join `fast` only when configured.
+    assert!(in_route("fast").is_empty());
+}
+
+/// Without GITHUB_TOKEN, a logged-in `gh` (a fake one on PATH here) lends its token to
+/// GitHub search; the token is sent as the key and never printed. With GITHUB_TOKEN set,
+/// `gh` is not asked; with GitHub moved to a non-GitHub host, its token is not lent.
+#[test]
+fn github_falls_back_to_gh_auth_token() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir();
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = dir.join("gh-calls");
+    let gh = bin.join("gh");
+    std::fs::write(
+        &gh,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> {}\nif [ \"$1 $2\" = \"auth token\" ]; then echo gho_FAKE1234token; exit 0; fi\nexit 1\n",
+            calls.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let s = TestServer::start();
+    s.route(
+        "/search/repositories",
+        Reply::ok(
+            "application/json",
+            fixture("github/search-repositories-2014-pygithub.json"),
+        ),
+    );
+    let out = run(trawl(&dir)
+        .env("PATH", &path)
+        .env("TRAWL_GITHUB_URL", s.base())
+        .args(["search", "q", "--engines", "github", "--json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("gho_FAKE1234token") && !out.stderr.contains("gho_FAKE"));
+    let sent: Vec<String> = s
+        .seen()
+        .into_iter()
+        .filter_map(|r| r.headers.get("authorization").cloned())
+        .collect();
+    assert_eq!(sent, ["Bearer gho_FAKE1234token"]);
+    assert_eq!(std::fs::read_to_string(&calls).unwrap(), "auth token\n");
+    let engines = run(trawl(&dir)
+        .env("PATH", &path)
+        .env("TRAWL_GITHUB_URL", s.base())
+        .args(["engines", "--json"]));
+    let list = engines.json()["data"].as_array().unwrap().clone();
+    let github = list.iter().find(|e| e["name"] == "github").unwrap();
+    assert_eq!(github["keys"], 1);
+
+    // GITHUB_TOKEN wins and `gh` is not asked.
+    std::fs::remove_file(&calls).unwrap();
+    let out = run(trawl(&dir)
+        .env("PATH", &path)
+        .env("TRAWL_GITHUB_URL", s.base())
+        .env("GITHUB_TOKEN", "ghp_ENV")
+        .args(["search", "q", "--engines", "github", "--json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!calls.exists());
+
+    // GitHub moved off GitHub's host: the gh token is not lent (and gh not asked).
+    let out = run(trawl(&dir)
+        .env("PATH", &path)
+        .env("TRAWL_GITHUB_URL", "http://github-mirror.invalid")
+        .args(["engines", "--json"]));
+    let list = out.json()["data"].as_array().unwrap().clone();
+    let github = list.iter().find(|e| e["name"] == "github").unwrap();
+    assert_eq!(github["keys"], 0);
+    assert!(!calls.exists());
 }

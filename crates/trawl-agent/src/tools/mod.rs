@@ -224,6 +224,9 @@ impl Agent {
             RouteArg::Dev => Route::Dev,
             RouteArg::Academic => Route::Academic,
             RouteArg::All => Route::All,
+            RouteArg::Fast => Route::Fast,
+            RouteArg::Social => Route::Social,
+            RouteArg::News => Route::News,
         };
         let mut request = SearchRequest::new(query.clone());
         request.expand = expand;
@@ -247,6 +250,9 @@ impl Agent {
             }),
             page: args.page,
         };
+        self.router()?
+            .plan(&request)
+            .map_err(|why| invalid("engines", why))?;
         let mut data = self.search_cached(&request).await?;
         let any_answered = data
             .engines

@@ -22,6 +22,12 @@ pub enum RouteArg {
     Academic,
     /// Every configured engine.
     All,
+    /// A few fast keyed APIs (those configured).
+    Fast,
+    /// Reddit, Hacker News, SOV2EX (V2EX topics).
+    Social,
+    /// Engines that can restrict by date (give `freshness`).
+    News,
 }
 
 /// How recent results must be.

@@ -5,15 +5,8 @@
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, ParseError, RawItem, RequestContext, endpoint_with,
-};
+use super::prelude::*;
 use crate::html::clean_text;
-use crate::types::SearchRequest;
-
-/// The arXiv engine.
-#[derive(Debug, Default)]
-pub struct Arxiv;
 
 /// One arXiv paper with its typed fields (also put in `RawItem::extra`).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -46,57 +39,36 @@ pub struct Paper {
     pub journal_ref: Option<String>,
 }
 
-impl Engine for Arxiv {
-    fn name(&self) -> &'static str {
-        "arxiv"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let mut sq = search_query(query);
+    if let Some(fr) = f.freshness {
+        let from = super::yyyymmdd_days_ago(fr.days());
+        let to = super::yyyymmdd_days_ago(0);
+        sq = format!("({sq}) AND submittedDate:[{from}0000 TO {to}2359]");
     }
-    fn group(&self) -> &'static str {
-        "arxiv"
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: false,
-            freshness: true,
-            language: false,
-            region: false,
-            safesearch: false,
-            paging: true,
-        }
-    }
-    fn default_base(&self) -> &'static str {
-        "https://export.arxiv.org"
-    }
-    fn confidence(&self) -> &'static str {
-        "high: real feeds in both formats (2025-08 old, 2025-11 new)"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let mut sq = search_query(query);
-        if let Some(fr) = f.freshness {
-            let from = super::yyyymmdd_days_ago(fr.days());
-            let to = super::yyyymmdd_days_ago(0);
-            sq = format!("({sq}) AND submittedDate:[{from}0000 TO {to}2359]");
-        }
-        let p = [
-            ("search_query", sq),
-            ("start", ((f.page() - 1) * 10).to_string()),
-            ("max_results", "10".to_owned()),
-        ];
-        EngineRequest::get(endpoint_with(ctx.base, "/api/query", &p))
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        Ok(parse_papers(body)?
-            .into_iter()
-            .map(|p| RawItem {
-                url: p.abs_url.clone().unwrap_or_else(|| p.id.clone()),
-                title: p.title.clone(),
-                snippet: p.summary.clone(),
-                published: p.published.clone(),
-                extra: serde_json::to_value(&p).ok(),
-                ..RawItem::default()
-            })
-            .collect())
-    }
+    let p = [
+        ("search_query", sq),
+        ("start", ((f.page() - 1) * 10).to_string()),
+        ("max_results", "10".to_owned()),
+    ];
+    EngineRequest::get(endpoint_with(ctx.base, "/api/query", &p))
+}
+
+/// Parse a response into items.
+pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
+    Ok(parse_papers(body)?
+        .into_iter()
+        .map(|p| RawItem {
+            url: p.abs_url.clone().unwrap_or_else(|| p.id.clone()),
+            title: p.title.clone(),
+            snippet: p.summary.clone(),
+            published: p.published.clone(),
+            extra: serde_json::to_value(&p).ok(),
+            ..RawItem::default()
+        })
+        .collect())
 }
 
 /// The `search_query` for free text: every word must match somewhere (`all:a AND all:b`);
@@ -272,99 +244,21 @@ fn on_element(p: &mut Paper, name: &str, e: &quick_xml::events::BytesStart<'_>) 
     }
 }
 
+/// arxiv, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "arxiv",
+    group: "arxiv",
+    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    key: KeyNeed::None,
+    key_env: None,
+    base: "https://export.arxiv.org",
+    browser_like: false,
+    confidence: "high: real feeds in both formats (2025-08 old, 2025-11 new)",
+    routes: &[Route::Academic, Route::All],
+    fixtures: "real: ../shared/fixtures/serp/arxiv (PROVENANCE.md)",
+    request,
+    parse,
+};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!(
-            "{}/../../../shared/fixtures/serp/arxiv/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap()
-    }
-
-    fn check_full(papers: &[Paper]) {
-        assert!(!papers.is_empty());
-        for p in papers {
-            assert!(p.id.contains("arxiv.org/abs/"), "{}", p.id);
-            assert!(!p.title.is_empty() && !p.summary.is_empty());
-            assert!(!p.authors.is_empty());
-            assert!(!p.categories.is_empty());
-            assert!(p.primary_category.is_some());
-            assert!(p.published.is_some() && p.updated.is_some());
-            assert!(p.abs_url.as_deref().is_some_and(|u| u.contains("/abs/")));
-            assert!(p.pdf_url.as_deref().is_some_and(|u| u.contains("/pdf/")));
-        }
-    }
-
-    // 2025-11-11, new format: bare `<link href>` elements.
-    #[test]
-    fn new_format_query() {
-        let papers =
-            parse_papers(&fixture("query-electron-proton-2025-11-new-format.xml")).unwrap();
-        check_full(&papers);
-        assert!(
-            papers[0]
-                .abs_url
-                .as_deref()
-                .unwrap()
-                .starts_with("https://")
-        );
-    }
-
-    // 2025-08-20, old format: `rel="alternate"` and `title="pdf"` links.
-    #[test]
-    fn old_format_query() {
-        let papers =
-            parse_papers(&fixture("query-electron-proton-2025-08-old-format.xml")).unwrap();
-        check_full(&papers);
-        let new = parse_papers(&fixture("query-electron-proton-2025-11-new-format.xml")).unwrap();
-        assert_eq!(papers.len(), new.len());
-    }
-
-    #[test]
-    fn empty_feeds() {
-        for f in [
-            "query-empty-2025-08-old-format.xml",
-            "query-empty-2025-11-new-format.xml",
-        ] {
-            assert_eq!(parse_papers(&fixture(f)).unwrap(), vec![], "{f}");
-        }
-    }
-
-    // `id_list` with 4 ids of which one exists.
-    #[test]
-    fn missing_ids() {
-        for f in [
-            "query-missing-id-2025-08-old-format.xml",
-            "query-missing-id-2025-11-new-format.xml",
-        ] {
-            let papers = parse_papers(&fixture(f)).unwrap();
-            assert_eq!(papers.len(), 1, "{f}");
-            check_full(&papers);
-        }
-    }
-
-    #[test]
-    fn free_text_becomes_an_and_of_words() {
-        assert_eq!(
-            search_query("electron proton"),
-            "all:electron AND all:proton"
-        );
-        assert_eq!(
-            search_query("au:einstein AND ti:relativity"),
-            "au:einstein AND ti:relativity"
-        );
-        assert_eq!(search_query("\"quantum\""), "all:quantum");
-    }
-
-    #[test]
-    fn error_entry_and_garbage() {
-        let body = br#"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#x</id><title>Error</title><summary>malformed id</summary></entry></feed>"#;
-        assert!(
-            matches!(parse_papers(body), Err(ParseError::Malformed(m)) if m.contains("malformed id"))
-        );
-        assert!(parse_papers(b"\x00\x01garbage").is_err());
-    }
-}
+mod tests;

@@ -2,84 +2,42 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, KeyNeed, ParseError, RawItem, RequestContext,
-    endpoint_with, json_body,
-};
+use super::prelude::*;
 use crate::html::strip_tags;
-use crate::types::{Freshness, SearchRequest};
+use crate::types::Freshness;
 
-/// The Brave Search API engine.
-#[derive(Debug, Default)]
-pub struct BraveApi;
-
-impl Engine for BraveApi {
-    fn name(&self) -> &'static str {
-        "brave_api"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let q = with_site(query, f);
+    let mut p = vec![("q", q), ("count", "10".to_owned())];
+    if f.page() > 1 {
+        p.push(("offset", (f.page() - 1).min(9).to_string()));
     }
-    fn group(&self) -> &'static str {
-        "brave"
+    if let Some(s) = f.safesearch {
+        p.push(("safesearch", s.word().into()));
     }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: true,
-            freshness: true,
-            language: true,
-            region: true,
-            safesearch: true,
-            paging: true,
-        }
-    }
-    fn key_need(&self) -> KeyNeed {
-        KeyNeed::Required
-    }
-    fn key_env(&self) -> Option<&'static str> {
-        Some("BRAVE_API_KEY")
-    }
-    fn default_base(&self) -> &'static str {
-        "https://api.search.brave.com"
-    }
-    fn confidence(&self) -> &'static str {
-        "high: official versioned API; real web and news responses ≈2025-01"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let q = match &f.site {
-            Some(site) => format!("{query} site:{site}"),
-            None => query.to_owned(),
+    if let Some(fr) = f.freshness {
+        let v = match fr {
+            Freshness::Day => "pd",
+            Freshness::Week => "pw",
+            Freshness::Month => "pm",
+            Freshness::Year => "py",
         };
-        let mut p = vec![("q", q), ("count", "10".to_owned())];
-        if f.page() > 1 {
-            p.push(("offset", (f.page() - 1).min(9).to_string()));
-        }
-        if let Some(s) = f.safesearch {
-            p.push(("safesearch", s.word().into()));
-        }
-        if let Some(fr) = f.freshness {
-            let v = match fr {
-                Freshness::Day => "pd",
-                Freshness::Week => "pw",
-                Freshness::Month => "pm",
-                Freshness::Year => "py",
-            };
-            p.push(("freshness", v.into()));
-        }
-        if let Some(r) = &f.region {
-            p.push(("country", r.to_lowercase()));
-        }
-        if let Some(l) = &f.language {
-            p.push(("search_lang", l.to_lowercase()));
-        }
-        let mut r = EngineRequest::get(endpoint_with(ctx.base, "/res/v1/web/search", &p))
-            .header("Accept", "application/json");
-        if let Some(k) = ctx.key {
-            r = r.header("X-Subscription-Token", k);
-        }
-        r
+        p.push(("freshness", v.into()));
     }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
+    if let Some(r) = &f.region {
+        p.push(("country", r.to_lowercase()));
     }
+    if let Some(l) = &f.language {
+        p.push(("search_lang", l.to_lowercase()));
+    }
+    let mut r = EngineRequest::get(endpoint_with(ctx.base, "/res/v1/web/search", &p))
+        .header("Accept", "application/json");
+    if let Some(k) = ctx.key {
+        r = r.header("X-Subscription-Token", k);
+    }
+    r
 }
 
 #[derive(Deserialize)]
@@ -150,39 +108,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
+/// brave_api, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "brave_api",
+    group: "brave",
+    filters: Capabilities::ALL,
+    key: KeyNeed::Required,
+    key_env: Some("BRAVE_API_KEY"),
+    base: "https://api.search.brave.com",
+    browser_like: false,
+    confidence: "high: official versioned API; real web and news responses ≈2025-01",
+    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
+    fixtures: "real: ../shared/fixtures/serp/brave-api (PROVENANCE.md)",
+    request,
+    parse,
+};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const DIR: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/serp/brave-api/"
-    );
-
-    // ≈2024-12-31 real `web/search?q=hello world`.
-    #[test]
-    fn web_search() {
-        let items =
-            parse(&std::fs::read(format!("{DIR}web-search-hello-world.json")).unwrap()).unwrap();
-        assert_eq!(items.len(), 20);
-        assert!(
-            items
-                .iter()
-                .all(|i| i.url.starts_with("http") && !i.title.contains("<strong>"))
-        );
-    }
-
-    // ≈early 2025 real `news/search`.
-    #[test]
-    fn news_search() {
-        let items = parse(&std::fs::read(format!("{DIR}news-search.json")).unwrap()).unwrap();
-        assert!(!items.is_empty());
-        assert!(items.iter().all(|i| i.url.starts_with("http")));
-    }
-
-    #[test]
-    fn error_response() {
-        let body = br#"{"type":"ErrorResponse","error":{"code":"SUBSCRIPTION_TOKEN_INVALID","detail":"bad","status":401}}"#;
-        assert!(matches!(parse(body), Err(ParseError::Auth(_))));
-    }
-}
+mod tests;

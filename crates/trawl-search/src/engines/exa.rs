@@ -2,73 +2,33 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Body, Capabilities, Engine, EngineRequest, KeyNeed, ParseError, RawItem, RequestContext,
-    endpoint, json_body,
-};
-use crate::types::SearchRequest;
+use super::prelude::*;
 
-/// The Exa engine.
-#[derive(Debug, Default)]
-pub struct Exa;
-
-impl Engine for Exa {
-    fn name(&self) -> &'static str {
-        "exa"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let mut body = serde_json::json!({
+        "query": query,
+        "type": "auto",
+        "numResults": 10,
+        "contents": { "highlights": { "numSentences": 2 } },
+    });
+    if let Some(site) = &f.site {
+        body["includeDomains"] = serde_json::json!([site]);
     }
-    fn group(&self) -> &'static str {
-        "exa"
+    if let Some(fr) = f.freshness {
+        let d = super::yyyymmdd_days_ago(fr.days());
+        body["startPublishedDate"] =
+            format!("{}-{}-{}T00:00:00.000Z", &d[..4], &d[4..6], &d[6..]).into();
     }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: true,
-            freshness: true,
-            language: false,
-            region: true,
-            safesearch: false,
-            paging: false,
-        }
+    if let Some(r) = &f.region {
+        body["userLocation"] = r.to_uppercase().into();
     }
-    fn key_need(&self) -> KeyNeed {
-        KeyNeed::Required
+    let mut r = EngineRequest::post(endpoint(ctx.base, "/search"), Body::Json(body));
+    if let Some(k) = ctx.key {
+        r = r.header("x-api-key", k);
     }
-    fn key_env(&self) -> Option<&'static str> {
-        Some("EXA_API_KEY")
-    }
-    fn default_base(&self) -> &'static str {
-        "https://api.exa.ai"
-    }
-    fn confidence(&self) -> &'static str {
-        "medium-high: no saved response; tested on a minimal response built from the 2026-07 SDK's fields"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let mut body = serde_json::json!({
-            "query": query,
-            "type": "auto",
-            "numResults": 10,
-            "contents": { "highlights": { "numSentences": 2 } },
-        });
-        if let Some(site) = &f.site {
-            body["includeDomains"] = serde_json::json!([site]);
-        }
-        if let Some(fr) = f.freshness {
-            let d = super::yyyymmdd_days_ago(fr.days());
-            body["startPublishedDate"] =
-                format!("{}-{}-{}T00:00:00.000Z", &d[..4], &d[4..6], &d[6..]).into();
-        }
-        if let Some(r) = &f.region {
-            body["userLocation"] = r.to_uppercase().into();
-        }
-        let mut r = EngineRequest::post(endpoint(ctx.base, "/search"), Body::Json(body));
-        if let Some(k) = ctx.key {
-            r = r.header("x-api-key", k);
-        }
-        r
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
-    }
+    r
 }
 
 #[derive(Deserialize)]
@@ -119,19 +79,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// exa, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "exa",
+    group: "exa",
+    filters: Capabilities::of(&[Filter::Site, Filter::Freshness, Filter::Region]),
+    key: KeyNeed::Required,
+    key_env: Some("EXA_API_KEY"),
+    base: "https://api.exa.ai",
+    browser_like: false,
+    confidence: "medium-high: no saved response; tested on a minimal response built from the 2026-07 SDK's fields",
+    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
+    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    request,
+    parse,
+};
 
-    // No saved Exa response exists (ENGINES.md §8): built from the SDK's documented fields.
-    #[test]
-    fn documented_shape_parses() {
-        let body = br#"{"requestId":"r","resolvedSearchType":"neural","results":[
-          {"id":"https://a.example/","url":"https://a.example/","title":"A","score":0.9,"publishedDate":"2026-01-01T00:00:00.000Z","author":null,"highlights":["one.","two."]},
-          {"id":"b","url":"https://b.example/","title":null,"text":"body text"}],"costDollars":{"total":0.005}}"#;
-        let items = parse(body).unwrap();
-        assert_eq!(items.len(), 2);
-        assert_eq!(items[0].snippet, "one. … two.");
-        assert_eq!(items[1].snippet, "body text");
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -2,69 +2,26 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Body, Capabilities, Engine, EngineRequest, KeyNeed, ParseError, RawItem, RequestContext,
-    endpoint, json_body,
-};
-use crate::types::SearchRequest;
+use super::prelude::*;
 
-/// The Firecrawl search engine.
-#[derive(Debug, Default)]
-pub struct Firecrawl;
-
-impl Engine for Firecrawl {
-    fn name(&self) -> &'static str {
-        "firecrawl"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let q = with_site(query, f);
+    // No scrapeOptions: a search here wants the result list, not every page's content
+    // (which costs credits and time).
+    let mut body = serde_json::json!({ "query": q, "limit": 10 });
+    if let Some(fr) = f.freshness {
+        body["tbs"] = format!("qdr:{}", fr.letter()).into();
     }
-    fn group(&self) -> &'static str {
-        "firecrawl"
+    if let Some(r) = &f.region {
+        body["country"] = r.to_uppercase().into();
     }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: true,
-            freshness: true,
-            language: false,
-            region: true,
-            safesearch: false,
-            paging: false,
-        }
+    let mut r = EngineRequest::post(endpoint(ctx.base, "/v2/search"), Body::Json(body));
+    if let Some(k) = ctx.key {
+        r = r.header("Authorization", format!("Bearer {k}"));
     }
-    fn key_need(&self) -> KeyNeed {
-        KeyNeed::Required
-    }
-    fn key_env(&self) -> Option<&'static str> {
-        Some("FIRECRAWL_API_KEY")
-    }
-    fn default_base(&self) -> &'static str {
-        "https://api.firecrawl.dev"
-    }
-    fn confidence(&self) -> &'static str {
-        "high: real v2 search and scrape responses 2025-10"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let q = match &f.site {
-            Some(site) => format!("{query} site:{site}"),
-            None => query.to_owned(),
-        };
-        // No scrapeOptions: a search here wants the result list, not every page's content
-        // (which costs credits and time).
-        let mut body = serde_json::json!({ "query": q, "limit": 10 });
-        if let Some(fr) = f.freshness {
-            body["tbs"] = format!("qdr:{}", fr.letter()).into();
-        }
-        if let Some(r) = &f.region {
-            body["country"] = r.to_uppercase().into();
-        }
-        let mut r = EngineRequest::post(endpoint(ctx.base, "/v2/search"), Body::Json(body));
-        if let Some(k) = ctx.key {
-            r = r.header("Authorization", format!("Bearer {k}"));
-        }
-        r
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
-    }
+    r
 }
 
 #[derive(Deserialize)]
@@ -83,21 +40,19 @@ struct Item {
     description: Option<String>,
 }
 
+/// The words of Firecrawl's `error` field.
+const ERRORS: ErrorWords = ErrorWords {
+    rate: &["rate limit"],
+    quota: &["credits"],
+    auth: &["unauthorized", "api key"],
+};
+
 /// Parse a v2 `/search` response (`data.web[]`; v1's flat `data[]` is accepted too).
 pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     let r: Response = json_body(body)?;
     if r.success == Some(false) {
         let msg = r.error.unwrap_or_else(|| "success: false".into());
-        let lower = msg.to_lowercase();
-        return Err(if lower.contains("credits") {
-            ParseError::Quota(msg)
-        } else if lower.contains("rate limit") {
-            ParseError::RateLimited(msg)
-        } else if lower.contains("unauthorized") || lower.contains("api key") {
-            ParseError::Auth(msg)
-        } else {
-            ParseError::Malformed(msg)
-        });
+        return Err(ParseError::from_message(msg, &ERRORS));
     }
     let data = r
         .data
@@ -128,63 +83,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
+/// firecrawl, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "firecrawl",
+    group: "firecrawl",
+    filters: Capabilities::of(&[Filter::Site, Filter::Freshness, Filter::Region]),
+    key: KeyNeed::Required,
+    key_env: Some("FIRECRAWL_API_KEY"),
+    base: "https://api.firecrawl.dev",
+    browser_like: false,
+    confidence: "high: real v2 search and scrape responses 2025-10",
+    routes: &[Route::Web, Route::All],
+    fixtures: "real: ../shared/fixtures/serp/firecrawl (PROVENANCE.md)",
+    request,
+    parse,
+};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const DIR: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/serp/firecrawl/"
-    );
-
-    fn read(n: &str) -> Vec<u8> {
-        std::fs::read(format!("{DIR}{n}")).unwrap()
-    }
-
-    // 2025-10-29 real `/v2/search` (5 web results with markdown), with its request.
-    #[test]
-    fn v2_search() {
-        let items = parse(&read("v2-search-firecrawl.json")).unwrap();
-        assert_eq!(items.len(), 5);
-        assert!(
-            items
-                .iter()
-                .all(|i| i.url.starts_with("http") && !i.title.is_empty())
-        );
-        let recorded: serde_json::Value =
-            serde_json::from_slice(&read("v2-search-firecrawl.request.json")).unwrap();
-        let base = url::Url::parse("https://api.firecrawl.dev").unwrap();
-        let ours = Firecrawl.request(
-            "firecrawl",
-            &SearchRequest::new("firecrawl"),
-            &RequestContext {
-                base: &base,
-                key: None,
-            },
-        );
-        assert_eq!(ours.url.as_str(), recorded["uri"].as_str().unwrap());
-        let Some(Body::Json(b)) = ours.body else {
-            panic!()
-        };
-        assert_eq!(b["query"], recorded["body"]["query"]);
-    }
-
-    // The scrape response (and its request) is the page-read shape; a search parser
-    // must refuse it rather than invent results.
-    #[test]
-    fn v2_scrape_is_not_a_search() {
-        assert!(matches!(
-            parse(&read("v2-scrape.json")),
-            Err(ParseError::Malformed(_))
-        ));
-        let req: serde_json::Value =
-            serde_json::from_slice(&read("v2-scrape.request.json")).unwrap();
-        assert!(req["uri"].as_str().unwrap().ends_with("/v2/scrape"));
-    }
-
-    #[test]
-    fn no_credits() {
-        let body = br#"{"success":false,"error":"Insufficient credits to perform this request."}"#;
-        assert!(matches!(parse(body), Err(ParseError::Quota(_))));
-    }
-}
+mod tests;

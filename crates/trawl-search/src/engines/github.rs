@@ -3,11 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, KeyNeed, ParseError, RawItem, RequestContext,
-    endpoint_with, json_body,
-};
-use crate::types::SearchRequest;
+use super::prelude::*;
 
 /// The GitHub engine.
 #[derive(Debug, Default)]
@@ -66,57 +62,31 @@ pub fn rate_limit(headers: &[(String, String)]) -> Option<RateLimit> {
     (rl.limit.is_some() || rl.remaining.is_some()).then_some(rl)
 }
 
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let mut q = query.to_owned();
+    if let Some(fr) = f.freshness {
+        let d = super::yyyymmdd_days_ago(fr.days());
+        q.push_str(&format!(" pushed:>{}-{}-{}", &d[..4], &d[4..6], &d[6..]));
+    }
+    let p = [
+        ("q", q),
+        ("per_page", "10".to_owned()),
+        ("page", f.page().to_string()),
+    ];
+    let mut r = EngineRequest::get(endpoint_with(ctx.base, "/search/repositories", &p))
+        .header("Accept", "application/vnd.github+json")
+        .header("X-GitHub-Api-Version", "2022-11-28");
+    if let Some(k) = ctx.key {
+        r = r.header("Authorization", format!("Bearer {k}"));
+    }
+    r
+}
+
 impl Engine for GitHub {
-    fn name(&self) -> &'static str {
-        "github"
-    }
-    fn group(&self) -> &'static str {
-        "github"
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: false,
-            freshness: true,
-            language: false,
-            region: false,
-            safesearch: false,
-            paging: true,
-        }
-    }
-    fn key_need(&self) -> KeyNeed {
-        KeyNeed::Optional
-    }
-    fn key_env(&self) -> Option<&'static str> {
-        Some("GITHUB_TOKEN")
-    }
-    fn default_base(&self) -> &'static str {
-        "https://api.github.com"
-    }
-    fn confidence(&self) -> &'static str {
-        "high: stable API; real responses from 2014 (repositories) and 2022 (issues, with rate-limit headers)"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let mut q = query.to_owned();
-        if let Some(fr) = f.freshness {
-            let d = super::yyyymmdd_days_ago(fr.days());
-            q.push_str(&format!(" pushed:>{}-{}-{}", &d[..4], &d[4..6], &d[6..]));
-        }
-        let p = [
-            ("q", q),
-            ("per_page", "10".to_owned()),
-            ("page", f.page().to_string()),
-        ];
-        let mut r = EngineRequest::get(endpoint_with(ctx.base, "/search/repositories", &p))
-            .header("Accept", "application/vnd.github+json")
-            .header("X-GitHub-Api-Version", "2022-11-28");
-        if let Some(k) = ctx.key {
-            r = r.header("Authorization", format!("Bearer {k}"));
-        }
-        r
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
+    fn spec(&self) -> &'static EngineSpec {
+        &SPEC
     }
     fn note_from_headers(&self, headers: &[(String, String)]) -> Option<String> {
         let rl = rate_limit(headers)?;
@@ -215,76 +185,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
+/// github, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "github",
+    group: "github",
+    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    key: KeyNeed::Optional,
+    key_env: Some("GITHUB_TOKEN"),
+    base: "https://api.github.com",
+    browser_like: false,
+    confidence: "high: stable API; real responses from 2014 (repositories) and 2022 (issues, with rate-limit headers)",
+    routes: &[Route::Dev, Route::All],
+    fixtures: "real: ../shared/fixtures/serp/github (PROVENANCE.md)",
+    request,
+    parse,
+};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const DIR: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/serp/github/"
-    );
-
-    // 2014-03-03 PyGithub replay: no topics/license/visibility, which are optional.
-    #[test]
-    fn repositories_2014() {
-        let body = std::fs::read(format!("{DIR}search-repositories-2014-pygithub.json")).unwrap();
-        let items = parse(&body).unwrap();
-        assert!(items.len() >= 10);
-        let first = &items[0];
-        assert!(first.url.starts_with("https://github.com/"));
-        let extra = first.extra.as_ref().unwrap();
-        assert!(extra["stars"].as_u64().unwrap() > 0);
-        assert_eq!(extra["language"], "Python");
-        let headers: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(format!(
-                "{DIR}search-repositories-2014-pygithub.headers.json"
-            ))
-            .unwrap(),
-        )
-        .unwrap();
-        let pairs: Vec<(String, String)> = headers["headers"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-            .collect();
-        assert_eq!(rate_limit(&pairs).unwrap().remaining, Some(29));
-    }
-
-    // 2022-07-19 octokit fixture: the issues endpoint body plus raw rate-limit headers.
-    #[test]
-    fn issues_2022_with_rate_limit_headers() {
-        let raw: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(format!("{DIR}search-issues-2022-octokit-raw.json")).unwrap(),
-        )
-        .unwrap();
-        let body = serde_json::to_vec(&raw["response"]).unwrap();
-        let items = parse(&body).unwrap();
-        assert!(!items.is_empty());
-        assert!(
-            items
-                .iter()
-                .all(|i| i.url.starts_with("https://github.com/") && !i.title.is_empty())
-        );
-        let flat: Vec<String> = raw["rawHeaders"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap_or_default().to_owned())
-            .collect();
-        let pairs: Vec<(String, String)> = flat
-            .chunks(2)
-            .map(|c| (c[0].clone(), c.get(1).cloned().unwrap_or_default()))
-            .collect();
-        let rl = rate_limit(&pairs).unwrap();
-        assert_eq!(rl.limit, Some(30));
-        assert_eq!(rl.resource.as_deref(), Some("search"));
-        assert!(GitHub.note_from_headers(&pairs).unwrap().contains("29/30"));
-    }
-
-    #[test]
-    fn rate_limit_message() {
-        let body = br#"{"message":"API rate limit exceeded for 1.2.3.4.","documentation_url":"x"}"#;
-        assert!(matches!(parse(body), Err(ParseError::RateLimited(_))));
-    }
-}
+mod tests;

@@ -2,57 +2,23 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, ParseError, RawItem, RequestContext, endpoint_with,
-    json_body,
-};
+use super::prelude::*;
 use crate::html::strip_tags;
-use crate::types::SearchRequest;
 
-/// The Hacker News engine.
-#[derive(Debug, Default)]
-pub struct HackerNews;
-
-impl Engine for HackerNews {
-    fn name(&self) -> &'static str {
-        "hackernews"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let mut p = vec![
+        ("query", query.to_owned()),
+        ("tags", "story".to_owned()),
+        ("hitsPerPage", "10".to_owned()),
+        ("page", (f.page() - 1).to_string()),
+    ];
+    if let Some(fr) = f.freshness {
+        let since = super::unix_now().saturating_sub(fr.days() * 86_400);
+        p.push(("numericFilters", format!("created_at_i>{since}")));
     }
-    fn group(&self) -> &'static str {
-        "hackernews"
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: false,
-            freshness: true,
-            language: false,
-            region: false,
-            safesearch: false,
-            paging: true,
-        }
-    }
-    fn default_base(&self) -> &'static str {
-        "https://hn.algolia.com"
-    }
-    fn confidence(&self) -> &'static str {
-        "high: stable API; no saved response, tested on a minimal response built from the documented fields"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let mut p = vec![
-            ("query", query.to_owned()),
-            ("tags", "story".to_owned()),
-            ("hitsPerPage", "10".to_owned()),
-            ("page", (f.page() - 1).to_string()),
-        ];
-        if let Some(fr) = f.freshness {
-            let since = super::unix_now().saturating_sub(fr.days() * 86_400);
-            p.push(("numericFilters", format!("created_at_i>{since}")));
-        }
-        EngineRequest::get(endpoint_with(ctx.base, "/api/v1/search", &p))
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
-    }
+    EngineRequest::get(endpoint_with(ctx.base, "/api/v1/search", &p))
 }
 
 #[derive(Deserialize)]
@@ -102,33 +68,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
+/// hackernews, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "hackernews",
+    group: "hackernews",
+    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    key: KeyNeed::None,
+    key_env: None,
+    base: "https://hn.algolia.com",
+    browser_like: false,
+    confidence: "high: stable API; no saved response, tested on a minimal response built from the documented fields",
+    routes: &[Route::Dev, Route::All, Route::Social],
+    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    request,
+    parse,
+};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    // No saved HN Algolia response exists (ENGINES.md §8): documented shape.
-    #[test]
-    fn documented_shape_parses() {
-        let body = br#"{"hits":[
-          {"objectID":"1","title":"Show HN: X","url":"","author":"a","points":10,"num_comments":2,"story_text":"<p>Hi &amp; bye</p>","created_at":"2026-01-01T00:00:00Z","_tags":["story"]},
-          {"objectID":"2","title":"Y","url":"https://y.example/","author":"b","points":5,"num_comments":0,"created_at":"2026-01-02T00:00:00Z"}],
-          "nbHits":2,"page":0,"nbPages":1,"hitsPerPage":10,"query":"x","params":"query=x"}"#;
-        let items = parse(body).unwrap();
-        assert_eq!(items[0].url, "https://news.ycombinator.com/item?id=1");
-        assert_eq!(items[0].snippet, "Hi & bye");
-        assert_eq!(items[1].url, "https://y.example/");
-        assert_eq!(items[1].extra.as_ref().unwrap()["points"], 5);
-    }
-
-    /// HN's `story_text` separates paragraphs with `<p>` alone: the words on either side
-    /// must not run together.
-    #[test]
-    fn paragraphs_are_joined_with_a_space() {
-        let body = br#"{"hits":[{"objectID":"7","title":"Ask HN: Y","url":null,"story_text":"I built this using Claude AI.<p>The problem is <i>scale</i>.<p>Thoughts?","_tags":["story"]}]}"#;
-        let items = parse(body).unwrap();
-        assert_eq!(
-            items[0].snippet,
-            "I built this using Claude AI. The problem is scale. Thoughts?"
-        );
-    }
-}
+mod tests;

@@ -2,57 +2,21 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, KeyNeed, ParseError, RawItem, RequestContext,
-    endpoint_with, json_body,
-};
-use crate::types::SearchRequest;
+use super::prelude::*;
 
-/// The Jina search engine.
-#[derive(Debug, Default)]
-pub struct Jina;
-
-impl Engine for Jina {
-    fn name(&self) -> &'static str {
-        "jina"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let mut r = EngineRequest::get(endpoint_with(ctx.base, "/", &[("q", query.to_owned())]))
+        .header("Accept", "application/json")
+        // Only the result list is wanted here, not every page's full content.
+        .header("X-Respond-With", "no-content");
+    if let Some(site) = &req.filters.site {
+        r = r.header("X-Site", site.clone());
     }
-    fn group(&self) -> &'static str {
-        "jina"
+    if let Some(k) = ctx.key {
+        r = r.header("Authorization", format!("Bearer {k}"));
     }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: true,
-            ..Capabilities::default()
-        }
-    }
-    fn key_need(&self) -> KeyNeed {
-        KeyNeed::Required
-    }
-    fn key_env(&self) -> Option<&'static str> {
-        Some("JINA_API_KEY")
-    }
-    fn default_base(&self) -> &'static str {
-        "https://s.jina.ai"
-    }
-    fn confidence(&self) -> &'static str {
-        "medium: no saved response; tested on a minimal response built from the docs; limits change over time"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let mut r = EngineRequest::get(endpoint_with(ctx.base, "/", &[("q", query.to_owned())]))
-            .header("Accept", "application/json")
-            // Only the result list is wanted here, not every page's full content.
-            .header("X-Respond-With", "no-content");
-        if let Some(site) = &req.filters.site {
-            r = r.header("X-Site", site.clone());
-        }
-        if let Some(k) = ctx.key {
-            r = r.header("Authorization", format!("Bearer {k}"));
-        }
-        r
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
-    }
+    r
 }
 
 #[derive(Deserialize)]
@@ -101,16 +65,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// jina, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "jina",
+    group: "jina",
+    filters: Capabilities::of(&[Filter::Site]),
+    key: KeyNeed::Required,
+    key_env: Some("JINA_API_KEY"),
+    base: "https://s.jina.ai",
+    browser_like: false,
+    confidence: "medium: no saved response; tested on a minimal response built from the docs; limits change over time",
+    routes: &[Route::Web, Route::All],
+    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    request,
+    parse,
+};
 
-    // No saved Jina response exists (ENGINES.md §8): documented shape.
-    #[test]
-    fn documented_shape_parses() {
-        let body = br#"{"code":200,"status":20000,"data":[{"title":"J","url":"https://j.example/","description":"d","content":"","usage":{"tokens":5}}]}"#;
-        assert_eq!(parse(body).unwrap()[0].url, "https://j.example/");
-        let err = br#"{"code":402,"name":"InsufficientBalanceError","message":"balance"}"#;
-        assert!(matches!(parse(err), Err(ParseError::Quota(_))));
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -2,8 +2,17 @@
 
 use std::sync::Arc;
 
-use crate::engine::Engine;
+use crate::engine::{Described, Engine, KeyNeed};
 use crate::types::Route;
+
+/// What every engine module needs: the engine trait, its description and request types.
+mod prelude {
+    pub(crate) use crate::engine::{
+        Body, Capabilities, Engine, EngineRequest, EngineSpec, ErrorWords, Filter, KeyNeed,
+        ParseError, RawItem, RequestContext, endpoint, endpoint_with, json_body, with_site,
+    };
+    pub(crate) use crate::types::{Route, SearchRequest};
+}
 
 pub mod arxiv;
 pub mod bing;
@@ -17,65 +26,94 @@ pub mod hackernews;
 pub mod jina;
 pub mod marginalia;
 pub mod mojeek;
+pub mod parallel;
 pub mod reddit;
 pub mod searxng;
 pub mod serpapi;
 pub mod serper;
+pub mod sov2ex;
 pub mod stackexchange;
 pub mod startpage;
 pub mod tavily;
 pub mod wikipedia;
 pub mod yahoo;
+pub mod yandex;
 
 /// Every engine trawl knows, in display order.
 pub fn all() -> Vec<Arc<dyn Engine>> {
     vec![
         Arc::new(duckduckgo::DuckDuckGo::default()),
-        Arc::new(mojeek::Mojeek),
-        Arc::new(brave::Brave),
+        Arc::new(Described(&mojeek::SPEC)),
+        Arc::new(Described(&brave::SPEC)),
         Arc::new(wikipedia::Wikipedia),
-        Arc::new(bing::Bing),
-        Arc::new(yahoo::Yahoo),
-        Arc::new(startpage::Startpage),
+        Arc::new(Described(&bing::SPEC)),
+        Arc::new(Described(&yahoo::SPEC)),
+        Arc::new(Described(&startpage::SPEC)),
+        Arc::new(Described(&yandex::SPEC)),
         Arc::new(searxng::Searxng),
-        Arc::new(arxiv::Arxiv),
+        Arc::new(Described(&arxiv::SPEC)),
         Arc::new(github::GitHub),
-        Arc::new(hackernews::HackerNews),
-        Arc::new(stackexchange::StackExchange),
-        Arc::new(reddit::Reddit),
-        Arc::new(brave_api::BraveApi),
+        Arc::new(Described(&hackernews::SPEC)),
+        Arc::new(Described(&stackexchange::SPEC)),
+        Arc::new(Described(&reddit::SPEC)),
+        Arc::new(Described(&sov2ex::SPEC)),
+        Arc::new(Described(&brave_api::SPEC)),
         Arc::new(tavily::Tavily),
-        Arc::new(exa::Exa),
-        Arc::new(serper::Serper),
-        Arc::new(serpapi::SerpApi),
-        Arc::new(jina::Jina),
-        Arc::new(firecrawl::Firecrawl),
-        Arc::new(marginalia::Marginalia),
+        Arc::new(Described(&exa::SPEC)),
+        Arc::new(Described(&serper::SPEC)),
+        Arc::new(Described(&serpapi::SPEC)),
+        Arc::new(Described(&jina::SPEC)),
+        Arc::new(Described(&firecrawl::SPEC)),
+        Arc::new(Described(&marginalia::SPEC)),
+        Arc::new(Described(&parallel::SPEC)),
     ]
 }
 
-/// The keyless engines a route always includes. `web` also takes every configured keyed
-/// engine and SearXNG, `all` takes everything that can run; the router adds those.
-pub fn route_members(route: Route) -> &'static [&'static str] {
-    match route {
-        Route::Web => &["duckduckgo", "mojeek", "brave", "wikipedia"],
-        Route::Dev => &["github", "stackexchange", "hackernews"],
-        Route::Academic => &["arxiv", "wikipedia"],
-        Route::All => &[
-            "duckduckgo",
-            "mojeek",
-            "brave",
-            "wikipedia",
-            "bing",
-            "yahoo",
-            "startpage",
-            "arxiv",
-            "github",
-            "hackernews",
-            "stackexchange",
-            "reddit",
-        ],
+/// The engines whose description puts them in `route`, in display order. The router
+/// keeps the keyed and URL-only ones among them only when they are configured.
+pub fn route_members(route: Route) -> Vec<&'static str> {
+    all()
+        .iter()
+        .filter(|e| e.spec().in_route(route))
+        .map(|e| e.name())
+        .collect()
+}
+
+/// The engine table as Markdown, one row per engine in display order: what the README's
+/// engine list must say (a test compares them).
+pub fn markdown_table() -> String {
+    let mut out = String::from(
+        "| engine | group | key | filters | routes | parser confidence |\n|---|---|---|---|---|---|\n",
+    );
+    for e in all() {
+        let s = e.spec();
+        let key = match (s.key, s.key_env) {
+            (KeyNeed::None, _) => "none".to_owned(),
+            (KeyNeed::Optional, Some(v)) => format!("optional `{v}`"),
+            (_, Some(v)) => format!("`{v}`"),
+            (_, None) => "URL".to_owned(),
+        };
+        let key = if s.base.is_empty() {
+            "`TRAWL_SEARXNG_URL`".to_owned()
+        } else {
+            key
+        };
+        let routes: Vec<String> = s.routes.iter().map(|r| r.name().to_owned()).collect();
+        out.push_str(&format!(
+            "| {} | {} | {} | `{}` | {} | {} |\n",
+            s.name,
+            s.group,
+            key,
+            s.filters.letters(),
+            if routes.is_empty() {
+                "-".to_owned()
+            } else {
+                routes.join(", ")
+            },
+            s.confidence.replace('|', "/"),
+        ));
     }
+    out
 }
 
 /// The correlation group of an engine named by a meta-engine (SearXNG's upstream names).
@@ -96,6 +134,8 @@ pub fn upstream_group(name: &str) -> String {
         "github" => "github",
         "stackoverflow" | "stackexchange" | "superuser" | "askubuntu" => "stackexchange",
         "hackernews" | "hacker news" => "hackernews",
+        "yandex" => "yandex",
+        "parallel" => "parallel",
         other => other,
     };
     g.to_owned()
@@ -142,17 +182,39 @@ mod tests {
     fn names_are_unique_and_lowercase() {
         let engines = all();
         let mut names: Vec<_> = engines.iter().map(|e| e.name()).collect();
-        assert!(
-            names
-                .iter()
-                .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
-        );
+        assert!(names.iter().all(|n| {
+            n.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        }));
         names.sort();
         names.dedup();
         assert_eq!(names.len(), engines.len());
         for e in &engines {
             assert!(!e.confidence().is_empty());
         }
+    }
+
+    /// The README's engine list is the table's: regenerate the block between the markers
+    /// with `TRAWL_BLESS=1 cargo test -p trawl-search readme_engine_list`.
+    #[test]
+    fn readme_engine_list_matches_the_table() {
+        const BEGIN: &str = "<!-- engines:begin (generated from the engine table) -->\n";
+        const END: &str = "<!-- engines:end -->";
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+        let readme = std::fs::read_to_string(path).unwrap();
+        let (head, rest) = readme
+            .split_once(BEGIN)
+            .expect("README engine list markers");
+        let (block, tail) = rest.split_once(END).expect("README engine list end marker");
+        let want = markdown_table();
+        if block != want && std::env::var_os("TRAWL_BLESS").is_some() {
+            std::fs::write(path, format!("{head}{BEGIN}{want}{END}{tail}")).unwrap();
+            return;
+        }
+        assert_eq!(
+            block, want,
+            "README engine list differs from the engine table"
+        );
     }
 
     #[test]
@@ -179,11 +241,7 @@ mod tests {
     // is not the WML layout, so no web parser here may invent results from it.
     #[test]
     fn legacy_google_page_is_not_mistaken_for_results() {
-        let body = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/fixtures/serp/google/legacy-2020-bisoncorps-google.html"
-        ))
-        .unwrap();
+        let body = crate::fixture::serp("google/legacy-2020-bisoncorps-google.html");
         assert!(duckduckgo::parse(&body).is_err());
         assert!(bing::parse(&body).is_err());
         assert!(yahoo::parse(&body).is_err());

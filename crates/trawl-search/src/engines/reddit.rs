@@ -3,65 +3,32 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, ParseError, RawItem, RequestContext, endpoint_with,
-    json_body,
-};
-use crate::types::{Freshness, SafeSearch, SearchRequest};
+use super::prelude::*;
+use crate::types::{Freshness, SafeSearch};
 
-/// The Reddit engine.
-#[derive(Debug, Default)]
-pub struct Reddit;
-
-impl Engine for Reddit {
-    fn name(&self) -> &'static str {
-        "reddit"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let mut p = vec![
+        ("q", query.to_owned()),
+        ("sort", "relevance".to_owned()),
+        ("limit", "10".to_owned()),
+        ("type", "link".to_owned()),
+        ("raw_json", "1".to_owned()),
+    ];
+    if let Some(fr) = f.freshness {
+        let t = match fr {
+            Freshness::Day => "day",
+            Freshness::Week => "week",
+            Freshness::Month => "month",
+            Freshness::Year => "year",
+        };
+        p.push(("t", t.into()));
     }
-    fn group(&self) -> &'static str {
-        "reddit"
+    if f.safesearch == Some(SafeSearch::Off) {
+        p.push(("include_over_18", "on".into()));
     }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: false,
-            freshness: true,
-            language: false,
-            region: false,
-            safesearch: true,
-            paging: false,
-        }
-    }
-    fn default_base(&self) -> &'static str {
-        "https://www.reddit.com"
-    }
-    fn confidence(&self) -> &'static str {
-        "high for shape (2016 real listing), medium for access (blocking)"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let mut p = vec![
-            ("q", query.to_owned()),
-            ("sort", "relevance".to_owned()),
-            ("limit", "10".to_owned()),
-            ("type", "link".to_owned()),
-            ("raw_json", "1".to_owned()),
-        ];
-        if let Some(fr) = f.freshness {
-            let t = match fr {
-                Freshness::Day => "day",
-                Freshness::Week => "week",
-                Freshness::Month => "month",
-                Freshness::Year => "year",
-            };
-            p.push(("t", t.into()));
-        }
-        if f.safesearch == Some(SafeSearch::Off) {
-            p.push(("include_over_18", "on".into()));
-        }
-        EngineRequest::get(endpoint_with(ctx.base, "/search.json", &p))
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
-    }
+    EngineRequest::get(endpoint_with(ctx.base, "/search.json", &p))
 }
 
 #[derive(Deserialize)]
@@ -126,24 +93,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// reddit, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "reddit",
+    group: "reddit",
+    filters: Capabilities::of(&[Filter::Freshness, Filter::SafeSearch]),
+    key: KeyNeed::None,
+    key_env: None,
+    base: "https://www.reddit.com",
+    browser_like: false,
+    confidence: "high for shape (2016 real listing), medium for access (blocking)",
+    routes: &[Route::All, Route::Social],
+    fixtures: "real: ../shared/fixtures/serp/reddit (PROVENANCE.md)",
+    request,
+    parse,
+};
 
-    // 2016-07-12 real listing (oauth host, same shape as the public search.json).
-    #[test]
-    fn listing_2016() {
-        let body = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/fixtures/serp/reddit/r-all-search-praw-oauth-search-2016.json"
-        ))
-        .unwrap();
-        let items = parse(&body).unwrap();
-        assert_eq!(items.len(), 6);
-        assert!(
-            items
-                .iter()
-                .all(|i| i.url.starts_with("https://") && !i.title.is_empty())
-        );
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -4,64 +4,36 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, ParseError, RawItem, RequestContext, endpoint_with,
-    json_body,
-};
-use crate::types::SearchRequest;
+use super::prelude::*;
 
 /// The SearXNG engine. It has no default base: `TRAWL_SEARXNG_URL` must be set.
 #[derive(Debug, Default)]
 pub struct Searxng;
 
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let q = with_site(query, f);
+    let mut p = vec![
+        ("q", q),
+        ("format", "json".to_owned()),
+        ("pageno", f.page().to_string()),
+    ];
+    if let Some(fr) = f.freshness {
+        p.push(("time_range", fr.word().into()));
+    }
+    if let Some(s) = f.safesearch {
+        p.push(("safesearch", s.level().to_string()));
+    }
+    if let Some(l) = &f.language {
+        p.push(("language", l.clone()));
+    }
+    EngineRequest::get(endpoint_with(ctx.base, "/search", &p)).header("Accept", "application/json")
+}
+
 impl Engine for Searxng {
-    fn name(&self) -> &'static str {
-        "searxng"
-    }
-    fn group(&self) -> &'static str {
-        "searxng"
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: true,
-            freshness: true,
-            language: true,
-            region: false,
-            safesearch: true,
-            paging: true,
-        }
-    }
-    fn default_base(&self) -> &'static str {
-        ""
-    }
-    fn confidence(&self) -> &'static str {
-        "high: real 2024 response; matches 2026 code (number_of_results now optional); the instance must enable format=json"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let q = match &f.site {
-            Some(site) => format!("{query} site:{site}"),
-            None => query.to_owned(),
-        };
-        let mut p = vec![
-            ("q", q),
-            ("format", "json".to_owned()),
-            ("pageno", f.page().to_string()),
-        ];
-        if let Some(fr) = f.freshness {
-            p.push(("time_range", fr.word().into()));
-        }
-        if let Some(s) = f.safesearch {
-            p.push(("safesearch", s.level().to_string()));
-        }
-        if let Some(l) = &f.language {
-            p.push(("language", l.clone()));
-        }
-        EngineRequest::get(endpoint_with(ctx.base, "/search", &p))
-            .header("Accept", "application/json")
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
+    fn spec(&self) -> &'static EngineSpec {
+        &SPEC
     }
     fn note_from_body(&self, body: &[u8]) -> Option<String> {
         unresponsive(body)
@@ -151,59 +123,27 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     Ok(out)
 }
 
+/// searxng, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "searxng",
+    group: "searxng",
+    filters: Capabilities::of(&[
+        Filter::Site,
+        Filter::Freshness,
+        Filter::Language,
+        Filter::SafeSearch,
+        Filter::Paging,
+    ]),
+    key: KeyNeed::None,
+    key_env: None,
+    base: "",
+    browser_like: false,
+    confidence: "high: real 2024 response; matches 2026 code (number_of_results now optional); the instance must enable format=json",
+    routes: &[Route::Web, Route::All],
+    fixtures: "real: ../shared/fixtures/serp/searxng (PROVENANCE.md)",
+    request,
+    parse,
+};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    // Real ≈2024-04 response: 30 results from bing, qwant, duckduckgo, google, wikipedia.
-    #[test]
-    fn real_response_splits_by_upstream() {
-        let body = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/fixtures/serp/searxng/search-python-format-json.json"
-        ))
-        .unwrap();
-        let items = parse(&body).unwrap();
-        assert_eq!(items.len(), 30);
-        assert_eq!(items[0].url, "https://www.python.org/");
-        assert_eq!(
-            items[0].upstream,
-            vec![
-                ("bing".into(), 1),
-                ("qwant".into(), 1),
-                ("duckduckgo".into(), 1)
-            ]
-        );
-        assert_eq!(
-            items[1].upstream,
-            vec![
-                ("bing".into(), 4),
-                ("qwant".into(), 3),
-                ("duckduckgo".into(), 2)
-            ]
-        );
-        let ups: std::collections::BTreeSet<_> = items
-            .iter()
-            .flat_map(|i| i.upstream.iter().map(|(e, _)| e.as_str()))
-            .collect();
-        assert!(ups.contains("google") && ups.contains("wikipedia"));
-    }
-
-    #[test]
-    fn unresponsive_upstreams_are_noted() {
-        let body = br#"{"query":"x","results":[],"unresponsive_engines":[["brave","Suspended: too many requests"]]}"#;
-        assert_eq!(
-            unresponsive(body).as_deref(),
-            Some("upstream failures: brave (Suspended: too many requests)")
-        );
-        assert_eq!(
-            unresponsive(br#"{"results":[],"unresponsive_engines":[]}"#),
-            None
-        );
-    }
-
-    #[test]
-    fn error_body() {
-        assert!(parse(br#"{"error":"search error"}"#).is_err());
-    }
-}
+mod tests;

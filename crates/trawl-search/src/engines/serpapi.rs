@@ -3,83 +3,41 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, KeyNeed, ParseError, RawItem, RequestContext,
-    endpoint_with, json_body,
-};
-use crate::types::{SafeSearch, SearchRequest};
+use super::prelude::*;
+use crate::types::SafeSearch;
 
-/// The SerpAPI engine.
-#[derive(Debug, Default)]
-pub struct SerpApi;
-
-impl Engine for SerpApi {
-    fn name(&self) -> &'static str {
-        "serpapi"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let q = with_site(query, f);
+    let mut p = vec![("engine", "google".to_owned()), ("q", q)];
+    if f.page() > 1 {
+        p.push(("start", ((f.page() - 1) * 10).to_string()));
     }
-    fn group(&self) -> &'static str {
-        "google"
+    if let Some(s) = f.safesearch {
+        p.push((
+            "safe",
+            if s == SafeSearch::Off {
+                "off"
+            } else {
+                "active"
+            }
+            .into(),
+        ));
     }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: true,
-            freshness: true,
-            language: true,
-            region: true,
-            safesearch: true,
-            paging: true,
-        }
+    if let Some(fr) = f.freshness {
+        p.push(("tbs", format!("qdr:{}", fr.letter())));
     }
-    fn key_need(&self) -> KeyNeed {
-        KeyNeed::Required
+    if let Some(r) = &f.region {
+        p.push(("gl", r.to_lowercase()));
     }
-    fn key_env(&self) -> Option<&'static str> {
-        Some("SERPAPI_API_KEY")
+    if let Some(l) = &f.language {
+        p.push(("hl", l.to_lowercase()));
     }
-    fn default_base(&self) -> &'static str {
-        "https://serpapi.com"
+    if let Some(k) = ctx.key {
+        p.push(("api_key", k.to_owned()));
     }
-    fn confidence(&self) -> &'static str {
-        "medium-high: no saved response; tested on a minimal response built from the documented fields"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let q = match &f.site {
-            Some(site) => format!("{query} site:{site}"),
-            None => query.to_owned(),
-        };
-        let mut p = vec![("engine", "google".to_owned()), ("q", q)];
-        if f.page() > 1 {
-            p.push(("start", ((f.page() - 1) * 10).to_string()));
-        }
-        if let Some(s) = f.safesearch {
-            p.push((
-                "safe",
-                if s == SafeSearch::Off {
-                    "off"
-                } else {
-                    "active"
-                }
-                .into(),
-            ));
-        }
-        if let Some(fr) = f.freshness {
-            p.push(("tbs", format!("qdr:{}", fr.letter())));
-        }
-        if let Some(r) = &f.region {
-            p.push(("gl", r.to_lowercase()));
-        }
-        if let Some(l) = &f.language {
-            p.push(("hl", l.to_lowercase()));
-        }
-        if let Some(k) = ctx.key {
-            p.push(("api_key", k.to_owned()));
-        }
-        EngineRequest::get(endpoint_with(ctx.base, "/search.json", &p))
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
-    }
+    EngineRequest::get(endpoint_with(ctx.base, "/search.json", &p))
 }
 
 #[derive(Deserialize)]
@@ -99,6 +57,13 @@ struct Item {
     date: Option<String>,
 }
 
+/// The words of SerpAPI's `error` field.
+const ERRORS: ErrorWords = ErrorWords {
+    rate: &[],
+    quota: &["run out of searches", "plan"],
+    auth: &["api key"],
+};
+
 /// Parse a `search.json` response.
 pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     let r: Response = json_body(body)?;
@@ -107,15 +72,7 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         if lower.contains("hasn't returned any results") {
             return Ok(Vec::new());
         }
-        return Err(
-            if lower.contains("run out of searches") || lower.contains("plan") {
-                ParseError::Quota(e)
-            } else if lower.contains("api key") {
-                ParseError::Auth(e)
-            } else {
-                ParseError::Malformed(e)
-            },
-        );
+        return Err(ParseError::from_message(e, &ERRORS));
     }
     Ok(r.organic_results
         .into_iter()
@@ -129,20 +86,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// serpapi, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "serpapi",
+    group: "google",
+    filters: Capabilities::ALL,
+    key: KeyNeed::Required,
+    key_env: Some("SERPAPI_API_KEY"),
+    base: "https://serpapi.com",
+    browser_like: false,
+    confidence: "medium-high: no saved response; tested on a minimal response built from the documented fields",
+    routes: &[Route::Web, Route::All],
+    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    request,
+    parse,
+};
 
-    // No saved SerpAPI response exists (ENGINES.md §8): documented shape.
-    #[test]
-    fn documented_shape_parses() {
-        let body = br#"{"search_metadata":{"status":"Success"},"organic_results":[
-          {"position":1,"title":"T","link":"https://t.example/","displayed_link":"t.example","snippet":"S"}]}"#;
-        let items = parse(body).unwrap();
-        assert_eq!(items[0].url, "https://t.example/");
-        let out = br#"{"error":"Your account has run out of searches."}"#;
-        assert!(matches!(parse(out), Err(ParseError::Quota(_))));
-        let bad = br#"{"error":"Invalid API key. Your API key should be here: ..."}"#;
-        assert!(matches!(parse(bad), Err(ParseError::Auth(_))));
-    }
-}
+#[cfg(test)]
+mod tests;

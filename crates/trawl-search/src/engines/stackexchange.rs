@@ -2,68 +2,28 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, KeyNeed, ParseError, RawItem, RequestContext,
-    endpoint_with, json_body,
-};
+use super::prelude::*;
 use crate::html::strip_tags;
-use crate::types::SearchRequest;
 
-/// The StackExchange engine.
-#[derive(Debug, Default)]
-pub struct StackExchange;
-
-impl Engine for StackExchange {
-    fn name(&self) -> &'static str {
-        "stackexchange"
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let f = &req.filters;
+    let mut p = vec![
+        ("q", query.to_owned()),
+        ("site", "stackoverflow".to_owned()),
+        ("sort", "relevance".to_owned()),
+        ("order", "desc".to_owned()),
+        ("pagesize", "10".to_owned()),
+        ("page", f.page().to_string()),
+    ];
+    if let Some(fr) = f.freshness {
+        let since = super::unix_now().saturating_sub(fr.days() * 86_400);
+        p.push(("fromdate", since.to_string()));
     }
-    fn group(&self) -> &'static str {
-        "stackexchange"
+    if let Some(k) = ctx.key {
+        p.push(("key", k.to_owned()));
     }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: false,
-            freshness: true,
-            language: false,
-            region: false,
-            safesearch: false,
-            paging: true,
-        }
-    }
-    fn key_need(&self) -> KeyNeed {
-        KeyNeed::Optional
-    }
-    fn key_env(&self) -> Option<&'static str> {
-        Some("STACKEXCHANGE_KEY")
-    }
-    fn default_base(&self) -> &'static str {
-        "https://api.stackexchange.com"
-    }
-    fn confidence(&self) -> &'static str {
-        "high: stable API; no saved response, tested on a minimal response built from the documented fields"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let f = &req.filters;
-        let mut p = vec![
-            ("q", query.to_owned()),
-            ("site", "stackoverflow".to_owned()),
-            ("sort", "relevance".to_owned()),
-            ("order", "desc".to_owned()),
-            ("pagesize", "10".to_owned()),
-            ("page", f.page().to_string()),
-        ];
-        if let Some(fr) = f.freshness {
-            let since = super::unix_now().saturating_sub(fr.days() * 86_400);
-            p.push(("fromdate", since.to_string()));
-        }
-        if let Some(k) = ctx.key {
-            p.push(("key", k.to_owned()));
-        }
-        EngineRequest::get(endpoint_with(ctx.base, "/2.3/search/advanced", &p))
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body)
-    }
+    EngineRequest::get(endpoint_with(ctx.base, "/2.3/search/advanced", &p))
 }
 
 #[derive(Deserialize)]
@@ -132,28 +92,21 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         .collect())
 }
 
+/// stackexchange, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "stackexchange",
+    group: "stackexchange",
+    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    key: KeyNeed::Optional,
+    key_env: Some("STACKEXCHANGE_KEY"),
+    base: "https://api.stackexchange.com",
+    browser_like: false,
+    confidence: "high: stable API; no saved response, tested on a minimal response built from the documented fields",
+    routes: &[Route::Dev, Route::All],
+    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    request,
+    parse,
+};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    // No saved StackExchange response exists (ENGINES.md §8): documented shape.
-    #[test]
-    fn documented_shape_parses() {
-        let body = br#"{"items":[{"tags":["rust","serde"],"owner":{"display_name":"x"},"is_answered":true,
-          "answer_count":3,"score":42,"creation_date":1700000000,"question_id":77,
-          "link":"https://stackoverflow.com/questions/77/how-to","title":"How to &quot;derive&quot;?"}],
-          "has_more":false,"quota_max":300,"quota_remaining":299}"#;
-        let items = parse(body).unwrap();
-        assert_eq!(items[0].title, "How to \"derive\"?");
-        assert_eq!(
-            items[0].url,
-            "https://stackoverflow.com/questions/77/how-to"
-        );
-    }
-
-    #[test]
-    fn throttle_is_rate_limited() {
-        let body = br#"{"error_id":502,"error_name":"throttle_violation","error_message":"too many requests"}"#;
-        assert!(matches!(parse(body), Err(ParseError::RateLimited(_))));
-    }
-}
+mod tests;

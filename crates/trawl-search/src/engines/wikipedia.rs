@@ -2,12 +2,8 @@
 
 use serde::Deserialize;
 
-use crate::engine::{
-    Capabilities, Engine, EngineRequest, ParseError, RawItem, RequestContext, endpoint_with,
-    json_body,
-};
+use super::prelude::*;
 use crate::html::strip_tags;
-use crate::types::SearchRequest;
 
 /// The Wikipedia engine.
 #[derive(Debug, Default)]
@@ -15,54 +11,39 @@ pub struct Wikipedia;
 
 const DEFAULT_BASE: &str = "https://en.wikipedia.org";
 
+/// The request for one query.
+pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
+    let mut base = ctx.base.clone();
+    // The language picks the wiki, but only on the real host (an override stays as set).
+    if let Some(lang) = &req.filters.language
+        && ctx.base.as_str().trim_end_matches('/') == DEFAULT_BASE
+        && lang.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
+    {
+        let _ = base.set_host(Some(&format!("{}.wikipedia.org", lang.to_lowercase())));
+    }
+    let offset = (req.filters.page() - 1) * 10;
+    let p = [
+        ("action", "query".to_owned()),
+        ("list", "search".to_owned()),
+        ("srsearch", query.to_owned()),
+        ("srlimit", "10".to_owned()),
+        ("sroffset", offset.to_string()),
+        ("srprop", "snippet|timestamp|wordcount".to_owned()),
+        ("format", "json".to_owned()),
+        ("formatversion", "2".to_owned()),
+        ("utf8", "1".to_owned()),
+    ];
+    EngineRequest::get(endpoint_with(&base, "/w/api.php", &p))
+}
+
+/// Parse an English Wikipedia answer (the table's parser; the engine parses per language).
+fn parse_en(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
+    parse(body, "en")
+}
+
 impl Engine for Wikipedia {
-    fn name(&self) -> &'static str {
-        "wikipedia"
-    }
-    fn group(&self) -> &'static str {
-        "wikipedia"
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            site: false,
-            freshness: false,
-            language: true,
-            region: false,
-            safesearch: false,
-            paging: true,
-        }
-    }
-    fn default_base(&self) -> &'static str {
-        DEFAULT_BASE
-    }
-    fn confidence(&self) -> &'static str {
-        "high: stable documented API; no saved response, tested on a minimal response built from the MediaWiki API help"
-    }
-    fn request(&self, query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
-        let mut base = ctx.base.clone();
-        // The language picks the wiki, but only on the real host (an override stays as set).
-        if let Some(lang) = &req.filters.language
-            && ctx.base.as_str().trim_end_matches('/') == DEFAULT_BASE
-            && lang.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
-        {
-            let _ = base.set_host(Some(&format!("{}.wikipedia.org", lang.to_lowercase())));
-        }
-        let offset = (req.filters.page() - 1) * 10;
-        let p = [
-            ("action", "query".to_owned()),
-            ("list", "search".to_owned()),
-            ("srsearch", query.to_owned()),
-            ("srlimit", "10".to_owned()),
-            ("sroffset", offset.to_string()),
-            ("srprop", "snippet|timestamp|wordcount".to_owned()),
-            ("format", "json".to_owned()),
-            ("formatversion", "2".to_owned()),
-            ("utf8", "1".to_owned()),
-        ];
-        EngineRequest::get(endpoint_with(&base, "/w/api.php", &p))
-    }
-    fn parse(&self, body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
-        parse(body, "en")
+    fn spec(&self) -> &'static EngineSpec {
+        &SPEC
     }
     fn parse_for(&self, body: &[u8], req: &SearchRequest) -> Result<Vec<RawItem>, ParseError> {
         parse(body, req.filters.language.as_deref().unwrap_or("en"))
@@ -146,33 +127,21 @@ const WIKI_TITLE: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
     .add(b'^')
     .add(b'`');
 
+/// wikipedia, as data: what `trawl engines`, routing, docs and `doctor` read.
+pub const SPEC: EngineSpec = EngineSpec {
+    name: "wikipedia",
+    group: "wikipedia",
+    filters: Capabilities::of(&[Filter::Language, Filter::Paging]),
+    key: KeyNeed::None,
+    key_env: None,
+    base: DEFAULT_BASE,
+    browser_like: false,
+    confidence: "high: stable documented API; no saved response, tested on a minimal response built from the MediaWiki API help",
+    routes: &[Route::Web, Route::Academic, Route::All],
+    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    request,
+    parse: parse_en,
+};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    // No saved Wikipedia response exists (ENGINES.md §5.5). This is the documented
-    // formatversion=2 shape from the MediaWiki API help.
-    #[test]
-    fn documented_shape_parses() {
-        let body = br#"{"batchcomplete":true,"continue":{"sroffset":10,"continue":"-||"},
-          "query":{"searchinfo":{"totalhits":5060},"search":[
-            {"ns":0,"title":"Rust (programming language)","pageid":29414838,"size":151000,"wordcount":12000,
-             "snippet":"<span class=\"searchmatch\">Rust</span> is a general-purpose language &amp; more","timestamp":"2026-11-01T10:00:00Z"}]}}"#;
-        let items = parse(body, "en").unwrap();
-        assert_eq!(items.len(), 1);
-        assert_eq!(
-            items[0].url,
-            "https://en.wikipedia.org/wiki/Rust_(programming_language)"
-        );
-        assert_eq!(
-            items[0].snippet,
-            "Rust is a general-purpose language & more"
-        );
-    }
-
-    #[test]
-    fn api_error_is_reported() {
-        let body = br#"{"error":{"code":"ratelimited","info":"slow down"}}"#;
-        assert!(matches!(parse(body, "en"), Err(ParseError::RateLimited(_))));
-    }
-}
+mod tests;

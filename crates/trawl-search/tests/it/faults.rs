@@ -268,3 +268,57 @@ async fn zero_timeout_means_no_deadline() {
     let data = search_with("arxiv", &slow, 0).await;
     assert_eq!(outcome(&data, "arxiv").outcome, OutcomeKind::Ok);
 }
+
+/// The engines added with the table fail like the others, through the router: a 429 is
+/// rate limiting (not retried), Yandex's captcha page is a block, a SOV2EX answer that is
+/// not its JSON is a parse error; the healthy engine's results stay.
+#[tokio::test]
+async fn new_engines_report_rate_limits_captchas_and_bad_bodies() {
+    for name in ["yandex", "sov2ex"] {
+        let limited = serve(|_| Reply::status(429, b"slow down".to_vec())).await;
+        let data = search_with(name, &limited, 8000).await;
+        assert_eq!(
+            outcome(&data, name).outcome,
+            OutcomeKind::RateLimited,
+            "{name}"
+        );
+        assert_eq!(limited.hits(), 1, "{name}: a 429 is not retried");
+    }
+    let captcha = serve(|_| {
+        Reply::ok(
+            br#"<html><head><title>Oops!</title></head><body><form action="/checkcaptcha" method="post">
+            <div class="CheckboxCaptcha"><input type="checkbox"></div></form></body></html>"#
+                .to_vec(),
+        )
+        .with_header("x-yandex-captcha", "captcha")
+    })
+    .await;
+    let data = search_with("yandex", &captcha, 8000).await;
+    assert_eq!(outcome(&data, "yandex").outcome, OutcomeKind::Blocked);
+    let html = serve(|_| Reply::ok(b"<html><body>maintenance</body></html>".to_vec())).await;
+    let data = search_with("sov2ex", &html, 8000).await;
+    assert_eq!(outcome(&data, "sov2ex").outcome, OutcomeKind::ParseError);
+}
+
+/// Parallel (keyed): a refused key is an `auth` failure that marks the key, a 429 is rate
+/// limiting; the key never shows in the outcome.
+#[tokio::test]
+async fn parallel_reports_auth_and_rate_limits() {
+    for (status, kind) in [
+        (401, OutcomeKind::AuthFailed),
+        (429, OutcomeKind::RateLimited),
+    ] {
+        let fake =
+            serve(move |_| Reply::status(status, br#"{"error":{"message":"no"}}"#.to_vec())).await;
+        let mut cfg = crate::config(&[("PARALLEL_API_KEY", "par-secret-1".to_owned())]);
+        cfg.set_base("parallel", fake.url());
+        let router = crate::router(cfg);
+        let mut req = SearchRequest::new("q");
+        req.engines = vec!["parallel".into()];
+        let data = router.search(&req).await;
+        let o = outcome(&data, "parallel");
+        assert_eq!(o.outcome, kind, "{o:?}");
+        assert!(!format!("{o:?}").contains("par-secret-1"));
+        assert_eq!(fake.hits(), 1);
+    }
+}

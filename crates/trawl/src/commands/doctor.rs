@@ -123,8 +123,15 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
             .as_deref()
             .map(|h| format!("  {h}"))
             .unwrap_or_default();
+        // A parser never tested on a real response is said, so a failure there is read
+        // as possibly ours.
+        let untested = if c.fixtures.starts_with("none real") {
+            "  (parser tested on no real response)"
+        } else {
+            ""
+        };
         println!(
-            "{mark} {:<14} {:<18} {:>6} ms{hint}",
+            "{mark} {:<14} {:<18} {:>6} ms{hint}{untested}",
             c.engine, what, c.outcome.latency_ms
         );
     }

@@ -46,9 +46,10 @@ pub fn engines(args: &JsonFlag, settings: &Settings) -> i32 {
     }
     println!();
     println!("filters: s=site f=freshness l=language r=region x=safesearch p=paging");
-    println!("parser confidence:");
+    println!("parser confidence (and the saved responses it is tested on):");
     for i in &infos {
         println!("  {:<14} {}", i.name, i.confidence);
+        println!("  {:<14} fixtures: {}", "", i.fixtures);
     }
     0
 }
@@ -65,16 +66,5 @@ fn key(i: &EngineInfo) -> String {
 }
 
 fn filters(i: &EngineInfo) -> String {
-    let c = &i.capabilities;
-    [
-        (c.site, 's'),
-        (c.freshness, 'f'),
-        (c.language, 'l'),
-        (c.region, 'r'),
-        (c.safesearch, 'x'),
-        (c.paging, 'p'),
-    ]
-    .iter()
-    .map(|(on, ch)| if *on { *ch } else { '-' })
-    .collect()
+    i.capabilities.letters()
 }

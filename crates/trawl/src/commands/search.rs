@@ -4,7 +4,7 @@ use std::time::Instant;
 use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
 use trawl_search::{
     Freshness, InMemoryKeyStore, KeyStateStore, Route, Router, SafeSearch, SearchData,
-    SearchRequest,
+    SearchRequest, Selection,
 };
 
 use crate::cli::SearchArgs;
@@ -59,8 +59,12 @@ fn request(args: &SearchArgs) -> Result<SearchRequest, TrawlError> {
     }
     let mut req = SearchRequest::new(query);
     req.expand = args.expand.clone();
-    req.route = Route::parse(&args.route)
-        .ok_or_else(|| TrawlError::invalid_input(format!("unknown route {:?}", args.route)))?;
+    // A built-in route, unless the config file defines one by that name (checked when
+    // the router plans the search).
+    match Route::parse(&args.route) {
+        Some(r) => req.route = r,
+        None => req.route_name = Some(args.route.trim().to_owned()),
+    }
     req.engines = args
         .engines
         .iter()
@@ -106,6 +110,7 @@ pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
                 )));
             }
         }
+        router.plan(&req).map_err(TrawlError::invalid_input)?;
         Ok((req, router))
     });
     let (req, router) = match prepared {
@@ -113,6 +118,12 @@ pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
         Err(err) => return report_error(&err, args.json, meta(started)),
     };
     let mut data = router.search(&req).await;
+    let selection = data.selection.clone();
+    let meta = |started: Instant| {
+        let mut m = meta(started);
+        insert_selection(&mut m, &selection);
+        m
+    };
     if args.read_top > 0 && !data.all_failed() {
         match crate::context::build_agent(settings) {
             Ok(agent) => {
@@ -149,6 +160,13 @@ pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
         print_human(&data);
     }
     0
+}
+
+/// Echo how the engines were chosen into the answer's `meta`.
+pub fn insert_selection(meta: &mut Meta, selection: &Selection) {
+    if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(selection) {
+        meta.extra.extend(map);
+    }
 }
 
 fn print_human(data: &SearchData) {

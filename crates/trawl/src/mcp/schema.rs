@@ -86,7 +86,18 @@ static SEARCH_OUTPUT: LazyLock<Arc<JsonObject>> = LazyLock::new(|| {
                     }
                 }
             },
-            "next_page": { "type": "integer", "description": "The page to ask for next, when there is more." }
+            "next_page": { "type": "integer", "description": "The page to ask for next, when there is more." },
+            "selection": {
+                "type": "object",
+                "description": "How the engines were chosen: the route, its engines, those disabled_engines removed, those asked.",
+                "properties": {
+                    "route": { "type": "string" },
+                    "route_engines": { "type": "array", "items": { "type": "string" } },
+                    "disabled": { "type": "array", "items": { "type": "string" } },
+                    "asked": { "type": "array", "items": { "type": "string" } }
+                },
+                "required": ["route_engines", "disabled", "asked"]
+            }
         }
     });
     match schema {
@@ -112,6 +123,7 @@ mod tests {
             engines: Vec::new(),
             folded: Vec::new(),
             next_page: None,
+            selection: trawl_search::Selection::default(),
         };
         let value = serde_json::to_value(&data).unwrap();
         let schema = search_output();

@@ -264,3 +264,79 @@ async fn fetch_only_serves_reading_tools() {
     assert_eq!(names, ["web_fetch", "web_open"]);
     client.cancel().await.unwrap();
 }
+
+/// `web_search` over MCP: the `social` route, `disabled_engines` from the environment,
+/// the selection echoed in the answer, and a clear error when nothing is left.
+#[tokio::test]
+async fn web_search_routes_and_disabled_engines() {
+    let world = World::new();
+    // The social route's engines, on loopback: Hacker News answers empty, Reddit and
+    // SOV2EX 404.
+    let social = TestServer::start();
+    social.route(
+        "/api/v1/search",
+        Reply::ok("application/json", r#"{"hits":[]}"#),
+    );
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_trawl"));
+    cmd.arg("mcp")
+        .current_dir(&world.dir)
+        .env_clear()
+        .envs(world.env())
+        .env("TRAWL_HACKERNEWS_URL", social.base())
+        .env("TRAWL_REDDIT_URL", social.base())
+        .env("TRAWL_SOV2EX_URL", social.base())
+        .env("TRAWL_DISABLED_ENGINES", "arxiv");
+    let (transport, _stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn trawl mcp");
+    let client = serve_client(transport).await;
+
+    let result = client
+        .call_tool(call(
+            "web_search",
+            json!({"query": "python format", "engines": ["searxng", "arxiv"]}),
+        ))
+        .await
+        .unwrap();
+    let data = structured(&result);
+    assert_eq!(
+        data["selection"]["route_engines"],
+        json!(["searxng", "arxiv"])
+    );
+    assert_eq!(data["selection"]["disabled"], json!(["arxiv"]));
+    assert_eq!(data["selection"]["asked"], json!(["searxng"]));
+    assert_eq!(data["engines"].as_array().unwrap().len(), 1);
+
+    let result = client
+        .call_tool(call(
+            "web_search",
+            json!({"query": "q", "engines": ["arxiv"]}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&result), "invalid_input");
+    assert!(
+        text(&result).contains("disabled_engines"),
+        "{}",
+        text(&result)
+    );
+
+    // The social route: Reddit and Hacker News by the table (both keyless).
+    let result = client
+        .call_tool(call("web_search", json!({"query": "q", "route": "social"})))
+        .await
+        .unwrap();
+    let data = structured(&result);
+    assert_eq!(data["selection"]["route"], "social");
+    assert_eq!(
+        data["selection"]["route_engines"],
+        json!(["hackernews", "reddit", "sov2ex"])
+    );
+    let asked: Vec<String> = social.seen().into_iter().map(|s| s.path).collect();
+    assert!(
+        asked.iter().any(|p| p.starts_with("/api/v1/search")),
+        "{asked:?}"
+    );
+    client.cancel().await.unwrap();
+}
