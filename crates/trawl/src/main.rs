@@ -17,6 +17,9 @@ use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {
+    // The browser binary is taken from the real environment only: a `.env` in a cloned
+    // repository must not choose what trawl executes.
+    settings::capture_browser_from_real_env();
     // `.env` sits between the config file and the real environment: dotenvy never
     // overrides a variable that is already set.
     let _ = dotenvy::dotenv();

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use trawl_core::TrawlError;
-use trawl_fetch::{DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule};
+use trawl_fetch::{
+    DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule, RenderConfig,
+    RenderMode,
+};
 
 use crate::cli::NetArgs;
 
@@ -34,9 +37,29 @@ pub struct FileConfig {
     pub search_ttl: Option<f64>,
     /// Upper bound on stored documents' total size in bytes (oldest evicted); 0 = none.
     pub store_max_bytes: Option<u64>,
+    /// Render pages in a headless browser: `auto` (app shells only), `never`, `always`.
+    pub render: Option<String>,
+    /// The browser binary (default: `chromium` on the PATH).
+    pub browser: Option<PathBuf>,
+    /// Pages rendered at the same time.
+    pub render_tabs: Option<usize>,
+    /// Deadline for rendering one page, in seconds.
+    pub render_timeout: Option<f64>,
     /// API keys and other secrets, by environment-variable name (e.g. `BRAVE_API_KEY`).
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
+}
+
+/// `TRAWL_BROWSER` as the real environment had it, before `.env` was loaded.
+static REAL_BROWSER: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+
+/// Remember `TRAWL_BROWSER` from the real environment; call before loading `.env`.
+pub fn capture_browser_from_real_env() {
+    let _ = REAL_BROWSER.set(
+        std::env::var_os("TRAWL_BROWSER")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+    );
 }
 
 /// Environment variables that hold secrets: masked wherever they are shown.
@@ -93,6 +116,10 @@ pub struct Settings {
     pub document_ttl_secs: Setting<f64>,
     pub search_ttl_secs: Setting<f64>,
     pub store_max_bytes: Setting<u64>,
+    pub render: Setting<String>,
+    pub browser: Setting<Option<PathBuf>>,
+    pub render_tabs: Setting<usize>,
+    pub render_timeout_secs: Setting<f64>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
     /// Read by the engines and readers that need keys, through [`Settings::secret`].
@@ -289,6 +316,30 @@ impl Settings {
                 file.store_max_bytes,
                 512 * 1024 * 1024,
             ),
+            render: layer(
+                net.render.clone(),
+                env.var("TRAWL_RENDER"),
+                file.render.clone(),
+                RenderMode::Auto.as_str().to_owned(),
+            ),
+            browser: layer(
+                None,
+                REAL_BROWSER.get().cloned().flatten().map(Some),
+                file.browser.clone().map(Some),
+                None,
+            ),
+            render_tabs: layer(
+                None,
+                parse_env(env, "TRAWL_RENDER_TABS")?,
+                file.render_tabs,
+                RenderConfig::default().tabs,
+            ),
+            render_timeout_secs: layer(
+                None,
+                parse_env(env, "TRAWL_RENDER_TIMEOUT")?,
+                file.render_timeout,
+                RenderConfig::default().page_timeout.as_secs_f64(),
+            ),
             keys,
             secret_values,
         };
@@ -297,9 +348,17 @@ impl Settings {
     }
 
     fn validate(&self) -> Result<(), TrawlError> {
+        RenderMode::parse(&self.render.value)?;
+        if !(1..=32).contains(&self.render_tabs.value) {
+            return Err(TrawlError::invalid_input(format!(
+                "render_tabs must be between 1 and 32, got {}",
+                self.render_tabs.value
+            )));
+        }
         for (name, secs) in [
             ("timeout", self.timeout_secs.value),
             ("connect_timeout", self.connect_timeout_secs.value),
+            ("render_timeout", self.render_timeout_secs.value),
         ] {
             if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
                 return Err(TrawlError::invalid_input(format!(
@@ -376,6 +435,13 @@ impl Settings {
                 allow_private_hosts: self.allow_private_hosts.value,
                 allow_hosts,
             },
+            render: RenderConfig {
+                mode: RenderMode::parse(&self.render.value)?,
+                browser: self.browser.value.clone(),
+                tabs: self.render_tabs.value,
+                page_timeout: Duration::from_secs_f64(self.render_timeout_secs.value),
+                ..RenderConfig::default()
+            },
         })
     }
 
@@ -421,6 +487,36 @@ mod tests {
         assert_eq!(s.proxy.value.as_deref(), Some("socks5h://q:2"));
         assert_eq!(s.proxy.source, Source::Flag);
         assert_eq!(s.connect_timeout_secs.source, Source::Default);
+    }
+
+    #[test]
+    fn render_mode_layers_and_is_checked() {
+        let file: FileConfig = toml::from_str("render = \"never\"").unwrap();
+        let env = MapEnv([("TRAWL_RENDER", "always")].into());
+        let s = Settings::resolve(None, file.clone(), &env, &NetArgs::default(), None).unwrap();
+        assert_eq!(s.fetch_config().unwrap().render.mode, RenderMode::Always);
+        let s = Settings::resolve(
+            None,
+            file,
+            &MapEnv(BTreeMap::new()),
+            &NetArgs::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.fetch_config().unwrap().render.mode, RenderMode::Never);
+        let net = NetArgs {
+            render: Some("sometimes".into()),
+            ..NetArgs::default()
+        };
+        let err = Settings::resolve(
+            None,
+            FileConfig::default(),
+            &MapEnv(BTreeMap::new()),
+            &net,
+            None,
+        )
+        .unwrap_err();
+        assert!(err.message.contains("sometimes"), "{}", err.message);
     }
 
     #[test]

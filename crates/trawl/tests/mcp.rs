@@ -9,6 +9,7 @@
 
 mod access;
 mod limits;
+mod render;
 mod tools;
 
 use std::collections::BTreeMap;
