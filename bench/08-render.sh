@@ -35,6 +35,6 @@ python3 "$BENCH/treemeasure.py" --runs "$RUNS" --label tier0 --expect '"fetched_
 python3 "$BENCH/treemeasure.py" --runs "$RUNS" --label rendered --expect 'Paragraph 59' -- $(read_cmd always) >> "$D/results.jsonl"
 python3 "$BENCH/treemeasure.py" --runs "$RUNS" --label auto --expect 'Paragraph 59' -- $(read_cmd auto) >> "$D/results.jsonl"
 cat "$D/results.jsonl"
-( cd "$SRC_ROOT" && cargo run --release --locked -q -p trawl-fetch --example render_share -- \
+( cd "$SRC_ROOT" && cargo run --locked -q -p trawl-fetch --example render_share -- \
     "$SHARED/bench/extract/wcxb-dev/html" ) > "$D/share.txt"
 tail -1 "$D/share.txt"

@@ -2,7 +2,7 @@
 //! decision ([`trawl_fetch::escalate`]) on every `*.html` / `*.html.gz` file of a directory
 //! and prints the share, with the reason for each page it would render.
 //!
-//! cargo run --release -p trawl-fetch --example render_share -- /work/shared/bench/extract/wcxb-dev/html
+//! cargo run -p trawl-fetch --example render_share -- /work/shared/bench/extract/wcxb-dev/html
 
 use std::io::Read;
 

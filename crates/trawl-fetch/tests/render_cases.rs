@@ -465,3 +465,39 @@ async fn concurrent_pages_share_one_browser_and_leave_nothing_behind() {
         .collect();
     assert!(left.is_empty(), "browser processes left: {left:?}");
 }
+
+#[tokio::test]
+async fn a_browser_past_its_memory_cap_is_replaced() {
+    require_browser!();
+    let server = TestServer::start_on("127.0.0.2");
+    server.route(
+        "/",
+        Reply::html(format!(
+            r#"<html><body><div id="root"></div><script>document.getElementById('root').textContent = {WORDS:?};</script></body></html>"#
+        )),
+    );
+    let f = Fetcher::new(FetchConfig {
+        policy: GuardPolicy {
+            allow_private_hosts: false,
+            allow_hosts: vec![HostRule::parse("127.0.0.2").unwrap()],
+        },
+        render: RenderConfig {
+            mode: RenderMode::Auto,
+            // Any browser is over one byte: each page finds the last one over the cap.
+            memory_cap: 1,
+            ..RenderConfig::default()
+        },
+        ..FetchConfig::default()
+    })
+    .unwrap();
+    let renderer = f.renderer().unwrap();
+    assert_eq!(f.fetch(&server.url("/")).await.unwrap().via, FetchedVia::Render);
+    let first = renderer.browser_pid().await.unwrap();
+    assert_eq!(f.fetch(&server.url("/")).await.unwrap().via, FetchedVia::Render);
+    let second = renderer.browser_pid().await.unwrap();
+    assert_ne!(first, second);
+    assert_eq!(renderer.launches().await, 2);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!trawl_fetch::render::process_alive(first), "the old browser still runs");
+    f.shutdown().await;
+}
