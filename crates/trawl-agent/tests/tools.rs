@@ -348,6 +348,10 @@ async fn a_site_that_needed_rendering_is_remembered() {
     let second = agent.web_fetch(read("/two"), None).await.unwrap();
     let doc = second.results[0].document.as_ref().unwrap();
     assert_eq!(doc.attempts[0].reader, "render", "{:?}", doc.attempts);
-    assert_eq!(site.hits("/two"), 1, "only the browser asked: no doomed tier-0 request");
+    assert_eq!(
+        site.hits("/two"),
+        1,
+        "only the browser asked: no doomed tier-0 request"
+    );
     fetcher.shutdown().await;
 }

@@ -491,13 +491,22 @@ async fn a_browser_past_its_memory_cap_is_replaced() {
     })
     .unwrap();
     let renderer = f.renderer().unwrap();
-    assert_eq!(f.fetch(&server.url("/")).await.unwrap().via, FetchedVia::Render);
+    assert_eq!(
+        f.fetch(&server.url("/")).await.unwrap().via,
+        FetchedVia::Render
+    );
     let first = renderer.browser_pid().await.unwrap();
-    assert_eq!(f.fetch(&server.url("/")).await.unwrap().via, FetchedVia::Render);
+    assert_eq!(
+        f.fetch(&server.url("/")).await.unwrap().via,
+        FetchedVia::Render
+    );
     let second = renderer.browser_pid().await.unwrap();
     assert_ne!(first, second);
     assert_eq!(renderer.launches().await, 2);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(!trawl_fetch::render::process_alive(first), "the old browser still runs");
+    assert!(
+        !trawl_fetch::render::process_alive(first),
+        "the old browser still runs"
+    );
     f.shutdown().await;
 }

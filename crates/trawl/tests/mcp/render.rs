@@ -69,7 +69,8 @@ async fn eight_concurrent_renders_share_a_browser_and_leave_nothing_behind() {
         return;
     }
     let world = World::new();
-    let words = "Script-built text long enough to be the main content of the page here. ".repeat(12);
+    let words =
+        "Script-built text long enough to be the main content of the page here. ".repeat(12);
     world.pages.route(
         "/app",
         Reply::html(format!(
