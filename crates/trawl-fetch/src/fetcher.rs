@@ -168,7 +168,11 @@ impl Fetcher {
         let mode = self.config.render.mode;
         let mut early = Vec::new();
         let unconditional = conditional.etag.is_none() && conditional.last_modified.is_none();
-        if start == Tier::Render && mode != RenderMode::Never && unconditional {
+        if start == Tier::Render
+            && mode != RenderMode::Never
+            && unconditional
+            && self.render_unavailable().is_none()
+        {
             match self.render(&requested).await {
                 Some(Ok(mut page)) => {
                     for a in &mut page.attempts {
