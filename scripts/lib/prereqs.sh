@@ -41,6 +41,8 @@ missing_packages() {
   have_libclang || echo libclang-dev
   # The shared-store tests start their own redis-server (never the system service).
   command -v redis-server >/dev/null 2>&1 || echo redis-server
+  # The rendering tier's tests drive Debian's headless chromium.
+  command -v chromium >/dev/null 2>&1 || echo chromium
 }
 
 # Installs what missing_packages lists, with apt-get (as root, or through sudo when it

@@ -308,3 +308,73 @@ async fn bad_arguments_name_the_field() {
         .unwrap_err();
     assert!(err.message.contains("handle"));
 }
+
+/// A site whose page needed the browser goes straight to it next time (site memory), in
+/// scripts/test's namespace with Debian's chromium (a failure under CI without it).
+#[tokio::test]
+async fn a_site_that_needed_rendering_is_remembered() {
+    trawl_testkit::require_isolation!();
+    let have_browser = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join("chromium").is_file());
+    if !trawl_fetch::RENDER_AVAILABLE || !have_browser {
+        assert!(
+            std::env::var_os("CI").is_none() || !have_browser && !trawl_fetch::RENDER_AVAILABLE,
+            "CI: this test needs Debian's chromium"
+        );
+        eprintln!("skipped: rendering not compiled in or no chromium");
+        return;
+    }
+    let site = TestServer::start();
+    let shell = format!(
+        r#"<html><body><div id="root"></div><script>document.getElementById('root').innerHTML =
+        '<article><h1>Built by script</h1><p>' + {:?}.repeat(20) + '</p></article>';</script></body></html>"#,
+        "Words that only a browser will ever see on this page. "
+    );
+    site.route("/one", Reply::html(shell.clone()));
+    site.route("/two", Reply::html(shell));
+    let fetcher = Fetcher::new(FetchConfig {
+        timeout: Duration::from_secs(10),
+        policy: GuardPolicy {
+            allow_private_hosts: false,
+            allow_hosts: vec![HostRule::parse("127.0.0.1").unwrap()],
+        },
+        render: trawl_fetch::RenderConfig {
+            mode: trawl_fetch::RenderMode::Auto,
+            ..trawl_fetch::RenderConfig::default()
+        },
+        ..FetchConfig::default()
+    })
+    .unwrap();
+    let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
+    let router = Router::builder(SearchConfig::default()).build();
+    let agent = Agent::new(
+        fetcher.clone(),
+        store,
+        router,
+        Vec::new(),
+        reqwest::Client::new(),
+        AgentConfig::default(),
+    );
+    let read = |path: &str| WebFetchArgs {
+        url: Some(site.url(path)),
+        ..WebFetchArgs::default()
+    };
+    let first = agent.web_fetch(read("/one"), None).await.unwrap();
+    let doc = first.results[0].document.as_ref().unwrap();
+    let steps: Vec<String> = doc
+        .attempts
+        .iter()
+        .map(|a| format!("{}:{}", a.reader, a.outcome))
+        .collect();
+    assert_eq!(steps, ["http:app_shell", "render:ok"]);
+    assert!(doc.markdown.contains("Built by script"), "{}", doc.markdown);
+    let second = agent.web_fetch(read("/two"), None).await.unwrap();
+    let doc = second.results[0].document.as_ref().unwrap();
+    assert_eq!(doc.attempts[0].reader, "render", "{:?}", doc.attempts);
+    assert_eq!(
+        site.hits("/two"),
+        1,
+        "only the browser asked: no doomed tier-0 request"
+    );
+    fetcher.shutdown().await;
+}

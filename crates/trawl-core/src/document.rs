@@ -45,6 +45,8 @@ pub enum FetchedVia {
     Http,
     /// Browser TLS impersonation (tier 1), after an anti-bot challenge.
     Impersonate,
+    /// A local headless browser (tier 2), for a page that builds its text with scripts.
+    Render,
     /// A local file.
     File,
     /// Standard input.

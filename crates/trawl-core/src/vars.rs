@@ -77,6 +77,10 @@ vars! {
     ALLOW_HOSTS = "TRAWL_ALLOW_HOSTS", Setting, "comma-separated hosts, IPs or CIDR ranges opened past the guard";
     USER_AGENT = "TRAWL_USER_AGENT", Setting, "User-Agent for page fetches and API engines";
     TLS_SYSTEM_ROOTS = "TRAWL_TLS_SYSTEM_ROOTS", Setting, "`1` makes HTTPS trust the system CA store (honours `SSL_CERT_FILE`/`SSL_CERT_DIR`) besides Mozilla's roots, compiled in";
+    RENDER = "TRAWL_RENDER", Setting, "render script-built pages in a local headless browser: `auto` (app shells only, default), `never`, `always`";
+    BROWSER = "TRAWL_BROWSER", Setting, "the browser binary for rendering (default `chromium` on the PATH); never read from `.env`";
+    RENDER_TABS = "TRAWL_RENDER_TABS", Setting, "pages rendered at the same time (default 4)";
+    RENDER_TIMEOUT = "TRAWL_RENDER_TIMEOUT", Setting, "deadline for rendering one page, in seconds";
     READERS = "TRAWL_READERS", Setting, "hosted fallback readers, in order (`jina,tavily,firecrawl,exa` or `none`); default: those whose key is set";
     READERS_QUERY_SECRETS = "TRAWL_READERS_QUERY_SECRETS", Setting, "readers that may receive URLs with credentials-like query parameters (`api_key`, `token`, …); default none";
     MIN_CHARS = "TRAWL_MIN_CHARS", Setting, "reads shorter than this many characters try the fallback readers (default 400)";

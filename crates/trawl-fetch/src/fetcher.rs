@@ -2,7 +2,6 @@
 //! a streamed body cap, and anti-bot detection.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
@@ -11,51 +10,11 @@ use trawl_core::{Attempt, ErrorCode, FetchedVia, TrawlError};
 use url::Url;
 
 use crate::block::{self, Block};
-use crate::guard::{Guard, GuardPolicy, Lookup, SystemLookup};
-use crate::transport::{Answer, PlainTransport, Transport};
-
-/// A current desktop browser's User-Agent: many sites serve bots a different page.
-pub const DEFAULT_USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 \
-     (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
-
-/// Default body cap: 10 MiB.
-pub const DEFAULT_MAX_BYTES: u64 = 10 * 1024 * 1024;
-
-/// How the fetcher behaves. `Default` gives trawl's embedded defaults.
-#[derive(Debug, Clone)]
-pub struct FetchConfig {
-    /// User-Agent sent with every request.
-    pub user_agent: String,
-    /// Deadline for opening one connection.
-    pub connect_timeout: Duration,
-    /// Deadline for the whole fetch, redirects and body included.
-    pub timeout: Duration,
-    /// Body cap in bytes; 0 means no cap.
-    pub max_bytes: u64,
-    /// Redirects followed before giving up (each hop is checked by the guard).
-    pub max_redirects: usize,
-    /// Egress proxy: http, https, socks5 or socks5h URL.
-    pub proxy: Option<String>,
-    /// What the guard lets through.
-    pub policy: GuardPolicy,
-    /// Which certificate authorities HTTPS requests trust.
-    pub tls_roots: crate::TlsRoots,
-}
-
-impl Default for FetchConfig {
-    fn default() -> Self {
-        FetchConfig {
-            user_agent: DEFAULT_USER_AGENT.to_owned(),
-            connect_timeout: Duration::from_secs(10),
-            timeout: Duration::from_secs(30),
-            max_bytes: DEFAULT_MAX_BYTES,
-            max_redirects: 10,
-            proxy: None,
-            policy: GuardPolicy::default(),
-            tls_roots: crate::TlsRoots::default(),
-        }
-    }
-}
+use crate::config::{FetchConfig, RenderMode, normalize_proxy};
+use crate::escalate;
+use crate::guard::{Guard, Lookup, SystemLookup};
+use crate::plain::PlainTransport;
+use crate::transport::{Answer, Transport};
 
 /// Validators for a conditional request.
 #[derive(Debug, Clone, Default)]
@@ -104,6 +63,10 @@ pub struct Fetcher {
     tier0: Arc<dyn Transport>,
     /// Browser TLS impersonation, tried only after a detected anti-bot challenge.
     tier1: Option<Arc<dyn Transport>>,
+    /// The headless browser, tried when tier 0/1 brought back an app shell. Its browser
+    /// process starts on first use.
+    #[cfg(feature = "render")]
+    tier2: Option<Arc<crate::render::RenderTransport>>,
     guard: Guard,
     config: Arc<FetchConfig>,
 }
@@ -113,32 +76,9 @@ impl std::fmt::Debug for Fetcher {
         f.debug_struct("Fetcher")
             .field("guard", &self.guard)
             .field("tier1", &self.tier1.is_some())
+            .field("render", &self.config.render.mode)
             .finish_non_exhaustive()
     }
-}
-
-/// Normalize and validate a proxy URL. `socks5://` becomes `socks5h://` so that names are
-/// resolved by the proxy, never locally (no DNS leak).
-pub fn normalize_proxy(raw: &str) -> Result<Url, TrawlError> {
-    let mut url = Url::parse(raw.trim())
-        .map_err(|e| TrawlError::invalid_input(format!("invalid proxy URL: {e}")))?;
-    match url.scheme() {
-        "http" | "https" | "socks5h" => {}
-        "socks5" => {
-            let rest = &url.as_str()["socks5".len()..];
-            url = Url::parse(&format!("socks5h{rest}"))
-                .map_err(|e| TrawlError::invalid_input(format!("invalid proxy URL: {e}")))?;
-        }
-        other => {
-            return Err(TrawlError::invalid_input(format!(
-                "unsupported proxy scheme {other:?}: use http, https, socks5 or socks5h"
-            )));
-        }
-    }
-    if url.host_str().is_none() {
-        return Err(TrawlError::invalid_input("proxy URL has no host"));
-    }
-    Ok(url)
 }
 
 /// Which client a fetch starts with.
@@ -149,10 +89,16 @@ pub enum Tier {
     Plain,
     /// Tier 1: browser TLS impersonation (falls back to tier 0 when not compiled in).
     Impersonate,
+    /// Tier 2: a headless browser (a site remembered to need it; falls back to tier 0 when
+    /// rendering is off, not compiled in, or fails).
+    Render,
 }
 
 /// Whether browser TLS impersonation (tier 1) is compiled into this build.
 pub const IMPERSONATION_AVAILABLE: bool = cfg!(feature = "impersonate");
+
+/// Whether rendering in a headless browser (tier 2) is compiled into this build.
+pub const RENDER_AVAILABLE: bool = cfg!(feature = "render");
 
 impl Fetcher {
     /// A fetcher with the system resolver. Fails on a bad proxy URL or client set-up.
@@ -172,9 +118,19 @@ impl Fetcher {
         ));
         #[cfg(not(feature = "impersonate"))]
         let tier1: Option<Arc<dyn Transport>> = None;
+        #[cfg(feature = "render")]
+        let tier2 = (config.render.mode != RenderMode::Never).then(|| {
+            Arc::new(crate::render::RenderTransport::new(
+                &config,
+                &guard,
+                proxy.clone(),
+            ))
+        });
         Ok(Fetcher {
             tier0,
             tier1,
+            #[cfg(feature = "render")]
+            tier2,
             guard,
             config: Arc::new(config),
         })
@@ -210,16 +166,141 @@ impl Fetcher {
 
     /// Like [`fetch_conditional`](Self::fetch_conditional), starting at `start`: a site
     /// known to challenge plain clients goes straight to impersonation (when compiled in),
-    /// saving a doomed request.
+    /// and one known to need a browser straight to rendering, saving a doomed request.
+    ///
+    /// The escalation policy, in one place: tier 0 (or 1) first; a detected anti-bot
+    /// challenge goes to tier 1; an HTML page that is an app shell (see
+    /// [`escalate::render_reason`]) goes to tier 2 under `--render auto`, every HTML page
+    /// under `always`, none under `never`. A failed render keeps the tier-0 page in `auto`.
     pub async fn fetch_from(
         &self,
         raw_url: &str,
         conditional: &Conditional,
         start: Tier,
     ) -> Result<FetchedPage, TrawlError> {
+        let requested = self.guard.check_raw(raw_url, None)?;
+        let mode = self.config.render.mode;
+        let mut early = Vec::new();
+        let unconditional = conditional.etag.is_none() && conditional.last_modified.is_none();
+        if start == Tier::Render
+            && mode != RenderMode::Never
+            && unconditional
+            && self.render_unavailable().is_none()
+        {
+            match self.render(&requested).await {
+                Some(Ok(mut page)) => {
+                    for a in &mut page.attempts {
+                        a.detail
+                            .get_or_insert_with(|| "remembered for this site".into());
+                    }
+                    return Ok(page);
+                }
+                Some(Err(e)) => early.push(attempt("render", &e)),
+                None => {}
+            }
+        }
+        let http_start = if start == Tier::Impersonate {
+            Tier::Impersonate
+        } else {
+            Tier::Plain
+        };
+        let mut page = self
+            .fetch_http(raw_url, &requested, conditional, http_start)
+            .await?;
+        if !early.is_empty() {
+            early.append(&mut page.attempts);
+            page.attempts = early;
+        }
+        let Some(reason) = escalate::render_reason(mode, &page) else {
+            return Ok(page);
+        };
+        if let Some(last) = page.attempts.last_mut() {
+            last.outcome = "app_shell".into();
+            last.detail = Some(reason);
+        }
+        if let Some(why) = self.render_unavailable() {
+            if mode == RenderMode::Always {
+                return Err(why);
+            }
+            // A hint in the attempts, never a failure: the page as fetched is kept.
+            page.attempts.push(Attempt {
+                reader: "render".into(),
+                outcome: "unavailable".into(),
+                detail: Some(why.message),
+            });
+            return Ok(page);
+        }
+        match self.render(&requested).await {
+            Some(Ok(mut rendered)) => {
+                page.attempts.append(&mut rendered.attempts);
+                rendered.attempts = page.attempts;
+                Ok(rendered)
+            }
+            Some(Err(e)) if mode == RenderMode::Always => Err(e),
+            Some(Err(e)) => {
+                // The thin page is still the best there is; the attempt says why.
+                page.attempts.push(attempt("render", &e));
+                Ok(page)
+            }
+            None => Ok(page),
+        }
+    }
+
+    /// Render `url` in the browser tier; `None` when that tier is off or not compiled in.
+    async fn render(&self, url: &Url) -> Option<Result<FetchedPage, TrawlError>> {
+        #[cfg(feature = "render")]
+        if let Some(tier2) = &self.tier2 {
+            return Some(
+                self.fetch_with(tier2.as_ref(), url, &Conditional::default())
+                    .await
+                    .map_err(Failure::into_error),
+            );
+        }
+        let _ = url;
+        None
+    }
+
+    /// Why the browser tier cannot run (not compiled in, turned off, no browser found).
+    fn render_unavailable(&self) -> Option<TrawlError> {
+        #[cfg(feature = "render")]
+        {
+            match &self.tier2 {
+                Some(tier2) => tier2.unavailable(),
+                None => Some(TrawlError::new(ErrorCode::Upstream, "rendering is off")),
+            }
+        }
+        #[cfg(not(feature = "render"))]
+        Some(TrawlError::new(
+            ErrorCode::Upstream,
+            "rendering is not compiled into this build (rebuild with --features render)",
+        ))
+    }
+
+    /// Stop the browser (if one was started) and everything it runs. Call before exit.
+    pub async fn shutdown(&self) {
+        #[cfg(feature = "render")]
+        if let Some(tier2) = &self.tier2 {
+            tier2.shutdown().await;
+        }
+    }
+
+    /// The browser tier, for `doctor` and for tests that count its processes.
+    #[cfg(feature = "render")]
+    pub fn renderer(&self) -> Option<&crate::render::RenderTransport> {
+        self.tier2.as_deref()
+    }
+
+    /// Tiers 0 and 1 within the configured total deadline.
+    async fn fetch_http(
+        &self,
+        raw_url: &str,
+        requested: &Url,
+        conditional: &Conditional,
+        start: Tier,
+    ) -> Result<FetchedPage, TrawlError> {
         let deadline = self.config.timeout;
         let work = async {
-            let requested = self.guard.check_raw(raw_url, None)?;
+            let requested = requested.clone();
             if start == Tier::Impersonate
                 && let Some(tier1) = &self.tier1
             {
@@ -298,6 +379,12 @@ impl Fetcher {
                 }
             }
             let answer = transport.get(&current, extra).await?;
+            if let Some(landed) = answer.final_url.clone() {
+                // The transport followed redirects itself (each hop through the guard).
+                return self
+                    .finish(transport, requested.clone(), landed, redirects, answer)
+                    .await;
+            }
             let status = answer.status;
             if (300..400).contains(&status) && status != 304 {
                 let location = answer
@@ -352,6 +439,8 @@ impl Fetcher {
             headers,
             content_length,
             body: mut stream,
+            notes,
+            ..
         } = answer;
         let text_header = |name: header::HeaderName| {
             headers
@@ -393,7 +482,7 @@ impl Fetcher {
             attempts: vec![Attempt {
                 reader: transport.name().to_owned(),
                 outcome: "ok".to_owned(),
-                detail: None,
+                detail: (!notes.is_empty()).then(|| notes.join("; ")),
             }],
         })
     }

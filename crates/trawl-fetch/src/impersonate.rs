@@ -7,7 +7,7 @@ use reqwest::header::HeaderMap;
 use trawl_core::{FetchedVia, TrawlError};
 use url::Url;
 
-use crate::fetcher::FetchConfig;
+use crate::config::FetchConfig;
 use crate::guard::Guard;
 use crate::resolver::GuardedResolver;
 use crate::transport::{Answer, AnswerFuture, Transport, browser_headers, transport_error};
@@ -71,6 +71,8 @@ impl Transport for ImpersonatingTransport {
                 headers,
                 content_length,
                 body: Box::pin(body),
+                final_url: None,
+                notes: Vec::new(),
             })
         })
     }

@@ -4,23 +4,35 @@
 //! literal addresses) and again at connect time through reqwest's resolver hook, so the
 //! connection goes to exactly the addresses that were checked. The [`Fetcher`] follows
 //! redirects by hand, caps the body while streaming it, and recognises anti-bot answers.
+//!
+//! Tiers are transports side by side: plain HTTP (`plain`), browser TLS impersonation
+//! (`impersonate`, feature `impersonate`) and a headless browser (`render`, feature
+//! `render`) whose every request goes through a guard proxy inside trawl. One escalation
+//! policy ([`Fetcher::fetch_from`], [`escalate`]) chooses between them.
 
 #![forbid(unsafe_code)]
 
 mod block;
+mod config;
+pub mod escalate;
 mod fetcher;
 mod guard;
 #[cfg(feature = "impersonate")]
 mod impersonate;
 mod ip;
+mod plain;
+#[cfg(feature = "render")]
+pub mod render;
 mod resolver;
 mod tls;
 mod transport;
 
 pub use block::{Block, Vendor, detect as detect_block};
+pub use config::{
+    DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, RenderConfig, RenderMode, normalize_proxy,
+};
 pub use fetcher::{
-    Conditional, DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, FetchedPage, Fetcher,
-    IMPERSONATION_AVAILABLE, Tier, normalize_proxy,
+    Conditional, FetchedPage, Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, Tier,
 };
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;

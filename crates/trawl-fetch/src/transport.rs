@@ -1,10 +1,11 @@
-//! Transports: the one thing that differs between fetch tiers is the HTTP client that sends
-//! a single GET. Redirects, guard checks, the body cap and block detection are shared and
-//! live in the fetcher.
+//! Transports: every fetch tier (plain, impersonate, render) is one implementation of
+//! [`Transport`], side by side; the fetcher's escalation policy chooses between them.
+//! Redirects, guard checks, the body cap and block detection are shared and live in the
+//! fetcher (a browser follows its own redirects, through the guard proxy, and says so with
+//! [`Answer::final_url`]).
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 
 use bytes::Bytes;
 use futures_util::Stream;
@@ -12,9 +13,7 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use trawl_core::{ErrorCode, FetchedVia, TrawlError};
 use url::Url;
 
-use crate::fetcher::FetchConfig;
-use crate::guard::Guard;
-use crate::resolver::{GuardRefusal, GuardedResolver};
+use crate::resolver::GuardRefusal;
 
 pub(crate) type BodyStream = Pin<Box<dyn Stream<Item = Result<Bytes, TrawlError>> + Send>>;
 
@@ -24,6 +23,10 @@ pub(crate) struct Answer {
     pub headers: HeaderMap,
     pub content_length: Option<u64>,
     pub body: BodyStream,
+    /// Set by a transport that followed redirects itself: where it ended up.
+    pub final_url: Option<Url>,
+    /// What the transport wants recorded in the attempt (refused browser requests).
+    pub notes: Vec<String>,
 }
 
 pub(crate) type AnswerFuture<'a> =
@@ -49,81 +52,6 @@ pub(crate) fn browser_headers() -> HeaderMap {
         HeaderValue::from_static("en-US,en;q=0.9"),
     );
     headers
-}
-
-/// Tier 0: reqwest with rustls.
-pub(crate) struct PlainTransport {
-    client: reqwest::Client,
-}
-
-impl PlainTransport {
-    pub(crate) fn new(
-        config: &FetchConfig,
-        guard: &Guard,
-        proxy: Option<&Url>,
-    ) -> Result<Self, TrawlError> {
-        let mut builder = reqwest::Client::builder()
-            .tls_backend_preconfigured(crate::tls::client_config(config.tls_roots)?)
-            .user_agent(config.user_agent.clone())
-            .default_headers(browser_headers())
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(config.connect_timeout)
-            .dns_resolver(Arc::new(GuardedResolver {
-                guard: guard.clone(),
-                proxy_host: proxy.and_then(|p| p.host_str().map(str::to_owned)),
-            }))
-            // No system proxy: a proxy is used only when configured, and then it is the
-            // only way out (a dead proxy fails closed; there is no direct fallback).
-            .no_proxy();
-        if let Some(proxy) = proxy {
-            let p = reqwest::Proxy::all(proxy.as_str())
-                .map_err(|e| TrawlError::invalid_input(format!("invalid proxy: {e}")))?;
-            builder = builder.proxy(p);
-        }
-        let client = builder
-            .build()
-            .map_err(|e| TrawlError::internal(format!("could not build HTTP client: {e}")))?;
-        Ok(PlainTransport { client })
-    }
-}
-
-impl Transport for PlainTransport {
-    fn get<'a>(&'a self, url: &'a Url, extra: HeaderMap) -> AnswerFuture<'a> {
-        Box::pin(async move {
-            let response = self
-                .client
-                .get(url.clone())
-                .headers(extra)
-                .send()
-                .await
-                .map_err(|e| transport_error(&e))?;
-            let status = response.status().as_u16();
-            let headers = response.headers().clone();
-            let content_length = response.content_length();
-            let body = futures_util::stream::unfold(Some(response), |state| async move {
-                let mut response = state?;
-                match response.chunk().await {
-                    Ok(Some(chunk)) => Some((Ok(chunk), Some(response))),
-                    Ok(None) => None,
-                    Err(e) => Some((Err(transport_error(&e)), None)),
-                }
-            });
-            Ok(Answer {
-                status,
-                headers,
-                content_length,
-                body: Box::pin(body),
-            })
-        })
-    }
-
-    fn via(&self) -> FetchedVia {
-        FetchedVia::Http
-    }
-
-    fn name(&self) -> &'static str {
-        "http"
-    }
 }
 
 /// Map a client error, recovering a guard refusal raised inside the connector.

@@ -6,8 +6,12 @@
 //! - `faults`: resets, 5xx, 429/402, truncated gzip, a 50 MB body, garbage, wrong charset.
 //! - `ssrf`: the shared SSRF table (trawl_testkit::ssrf) through `Fetcher::fetch`: direct,
 //!   behind every redirect status, through proxies, and a rebinding resolver.
+//! - `render_cases` (feature `render`): tier 2 in Debian's chromium: script-built pages,
+//!   the guard proxy against private and metadata addresses, deadlines, popups, downloads.
 
 mod faults;
 mod fetch_cases;
 mod guard_cases;
+#[cfg(feature = "render")]
+mod render_cases;
 mod ssrf;

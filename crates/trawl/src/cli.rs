@@ -137,6 +137,10 @@ pub struct NetArgs {
     /// Allow one host name, IP or CIDR range despite the private-address guard (repeatable).
     #[arg(long = "allow-host", value_name = "HOST|CIDR")]
     pub allow_hosts: Vec<String>,
+    /// Render pages in a local headless browser: auto (app shells only), never, always;
+    /// also TRAWL_RENDER. The browser is Debian's `chromium`, or TRAWL_BROWSER.
+    #[arg(long, value_name = "auto|never|always")]
+    pub render: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -22,9 +22,11 @@ use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {
-    // The Redis variables come from the real environment only (a `.env` never reaches
-    // the process environment, see dotenv.rs); recorded once for the store backend.
+    // The Redis variables and the browser binary come from the real environment only (a
+    // `.env` never reaches the process environment, see dotenv.rs, and must not choose
+    // what trawl executes); recorded once.
     backend::capture_process_env();
+    settings::capture_browser_from_real_env();
     let cli = Cli::parse();
     let code = run(cli);
     std::process::exit(code);

@@ -15,7 +15,9 @@ use trawl_agent::tools::ReaderKind;
 use trawl_core::TrawlError;
 use trawl_core::vars::{self, Trust};
 use trawl_fetch::{
-    DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule, TlsRoots,
+    DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule, RenderConfig,
+    RenderMode, TlsRoots,
+};
 };
 
 use crate::cli::NetArgs;
@@ -55,6 +57,14 @@ pub struct FileConfig {
     pub redis_prefix: Option<String>,
     /// When the Redis does not answer at start: `memory` (a private store) or `none`.
     pub store_fallback: Option<String>,
+    /// Render pages in a headless browser: `auto` (app shells only), `never`, `always`.
+    pub render: Option<String>,
+    /// The browser binary (default: `chromium` on the PATH).
+    pub browser: Option<PathBuf>,
+    /// Pages rendered at the same time.
+    pub render_tabs: Option<usize>,
+    /// Deadline for rendering one page, in seconds.
+    pub render_timeout: Option<f64>,
     /// API keys and other secrets, by environment-variable name (e.g. `BRAVE_API_KEY`).
     #[serde(default)]
     pub keys: BTreeMap<String, String>,
@@ -64,6 +74,18 @@ pub struct FileConfig {
     /// built-in route).
     #[serde(default)]
     pub routes: BTreeMap<String, Vec<String>>,
+}
+
+/// `TRAWL_BROWSER` as the real environment had it (a `.env` never sets it).
+static REAL_BROWSER: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+
+/// Remember `TRAWL_BROWSER` from the real environment; call once at start.
+pub fn capture_browser_from_real_env() {
+    let _ = REAL_BROWSER.set(
+        std::env::var_os(vars::BROWSER)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+    );
 }
 
 /// Where a value came from, for `config show`.
@@ -128,6 +150,14 @@ pub struct Settings {
     pub disabled_engines: Setting<Vec<String>>,
     /// Routes from the config file, by name.
     pub routes: BTreeMap<String, Vec<String>>,
+    /// When pages are rendered in a headless browser: `auto`, `never` or `always`.
+    pub render: Setting<String>,
+    /// The browser binary (default: `chromium` on the PATH).
+    pub browser: Setting<Option<PathBuf>>,
+    /// Pages rendered at the same time.
+    pub render_tabs: Setting<usize>,
+    /// Deadline for rendering one page, in seconds.
+    pub render_timeout_secs: Setting<f64>,
     /// Secrets by variable name, already masked for display; values live in `secret_values`.
     pub keys: BTreeMap<String, Setting<String>>,
     /// The variables of `trawl_core::vars` set in the environment, with their trust class
@@ -422,6 +452,30 @@ impl Settings {
                 Vec::new(),
             ),
             routes: file.routes.clone(),
+            render: layer(
+                net.render.clone(),
+                env.var(vars::RENDER),
+                file.render.clone(),
+                RenderMode::Auto.as_str().to_owned(),
+            ),
+            browser: layer(
+                None,
+                REAL_BROWSER.get().cloned().flatten().map(Some),
+                file.browser.clone().map(Some),
+                None,
+            ),
+            render_tabs: layer(
+                None,
+                parse_env(env, vars::RENDER_TABS)?,
+                file.render_tabs,
+                RenderConfig::default().tabs,
+            ),
+            render_timeout_secs: layer(
+                None,
+                parse_env(env, vars::RENDER_TIMEOUT)?,
+                file.render_timeout,
+                RenderConfig::default().page_timeout.as_secs_f64(),
+            ),
             keys,
             environment: env
                 .vars()
@@ -439,9 +493,17 @@ impl Settings {
     }
 
     fn validate(&self) -> Result<(), TrawlError> {
+        RenderMode::parse(&self.render.value)?;
+        if !(1..=32).contains(&self.render_tabs.value) {
+            return Err(TrawlError::invalid_input(format!(
+                "render_tabs must be between 1 and 32, got {}",
+                self.render_tabs.value
+            )));
+        }
         for (name, secs) in [
             ("timeout", self.timeout_secs.value),
             ("connect_timeout", self.connect_timeout_secs.value),
+            ("render_timeout", self.render_timeout_secs.value),
         ] {
             if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
                 return Err(TrawlError::invalid_input(format!(
@@ -603,6 +665,13 @@ impl Settings {
                 allow_hosts,
             },
             tls_roots: self.tls_roots(),
+            render: RenderConfig {
+                mode: RenderMode::parse(&self.render.value)?,
+                browser: self.browser.value.clone(),
+                tabs: self.render_tabs.value,
+                page_timeout: Duration::from_secs_f64(self.render_timeout_secs.value),
+                ..RenderConfig::default()
+            },
         })
     }
 
@@ -678,6 +747,36 @@ mod tests {
         assert_eq!(s.proxy.value.as_deref(), Some("socks5h://q:2"));
         assert_eq!(s.proxy.source, Source::Flag);
         assert_eq!(s.connect_timeout_secs.source, Source::Default);
+    }
+
+    #[test]
+    fn render_mode_layers_and_is_checked() {
+        let file: FileConfig = toml::from_str("render = \"never\"").unwrap();
+        let env = MapEnv([("TRAWL_RENDER", "always")].into());
+        let s = Settings::resolve(None, file.clone(), &env, &NetArgs::default(), None).unwrap();
+        assert_eq!(s.fetch_config().unwrap().render.mode, RenderMode::Always);
+        let s = Settings::resolve(
+            None,
+            file,
+            &MapEnv(BTreeMap::new()),
+            &NetArgs::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.fetch_config().unwrap().render.mode, RenderMode::Never);
+        let net = NetArgs {
+            render: Some("sometimes".into()),
+            ..NetArgs::default()
+        };
+        let err = Settings::resolve(
+            None,
+            FileConfig::default(),
+            &MapEnv(BTreeMap::new()),
+            &net,
+            None,
+        )
+        .unwrap_err();
+        assert!(err.message.contains("sometimes"), "{}", err.message);
     }
 
     #[test]

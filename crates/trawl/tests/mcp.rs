@@ -10,6 +10,7 @@
 mod access;
 mod limits;
 mod replicas;
+mod render;
 mod tools;
 
 use std::collections::BTreeMap;

@@ -242,10 +242,10 @@ impl Agent {
                 )),
             }
         }
-        let tier = if remembered == Some("impersonate") {
-            Tier::Impersonate
-        } else {
-            Tier::Plain
+        let tier = match remembered {
+            Some("impersonate") => Tier::Impersonate,
+            Some("render") => Tier::Render,
+            _ => Tier::Plain,
         };
         let local: Result<(Document, FetchedPage), TrawlError> = async {
             let page = self

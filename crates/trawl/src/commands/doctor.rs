@@ -21,6 +21,7 @@ struct DoctorData {
     /// The shared Redis store, when one is configured.
     #[serde(skip_serializing_if = "Option::is_none")]
     store: Option<crate::backend::RedisCheck>,
+    browser: BrowserCheck,
     /// Whether everything required works: the page fetch and at least one engine of the
     /// default route.
     healthy: bool,
@@ -35,6 +36,71 @@ struct FetchCheck {
     error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<String>,
+}
+
+/// The rendering tier's browser: found, started, and answering over CDP.
+#[derive(Debug, Serialize)]
+struct BrowserCheck {
+    /// `auto`, `never` or `always`.
+    render: String,
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+}
+
+async fn check_browser(settings: &Settings, deadline: Duration) -> BrowserCheck {
+    let mut check = BrowserCheck {
+        render: settings.render.value.clone(),
+        ok: false,
+        path: None,
+        version: None,
+        error: None,
+        hint: None,
+    };
+    let fetcher = match settings.fetch_config().and_then(Fetcher::new) {
+        Ok(f) => f,
+        Err(e) => {
+            check.error = Some(e.message);
+            return check;
+        }
+    };
+    #[cfg(feature = "render")]
+    {
+        let Some(renderer) = fetcher.renderer() else {
+            check.ok = true;
+            check.error = Some("not checked (--render never)".into());
+            return check;
+        };
+        // A cold browser start takes a few seconds; the engine deadline is too short.
+        let deadline = deadline.max(Duration::from_secs(20));
+        match tokio::time::timeout(deadline, renderer.check()).await {
+            Ok(Ok((path, version))) => {
+                check.ok = true;
+                check.path = Some(path.display().to_string());
+                check.version = Some(version);
+            }
+            Ok(Err(e)) => {
+                check.error = Some(e.message);
+                check.hint = Some(
+                    "install Debian's chromium, or set TRAWL_BROWSER; pages that need a browser are then read without one".into(),
+                );
+            }
+            Err(_) => check.error = Some("the browser did not answer before the deadline".into()),
+        }
+        fetcher.shutdown().await;
+    }
+    #[cfg(not(feature = "render"))]
+    {
+        let _ = (fetcher, deadline);
+        check.error = Some("rendering is not compiled into this build".into());
+    }
+    check
 }
 
 /// `trawl doctor [--engine NAME]`: a live check of each configured engine (one tiny
@@ -56,13 +122,27 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         }
     }
     let checking_fetch = names.is_empty();
-    let (engines, fetch) = tokio::join!(router.check(&names, deadline), async {
-        if checking_fetch {
-            Some(check_fetch(settings, deadline).await)
-        } else {
-            None
+    let (engines, fetch, browser) = tokio::join!(
+        router.check(&names, deadline),
+        async {
+            if checking_fetch {
+                Some(check_fetch(settings, deadline).await)
+            } else {
+                None
+            }
+        },
+        async {
+            if checking_fetch {
+                Some(check_browser(settings, deadline).await)
+            } else {
+                None
+            }
         }
-    });
+    );
+    // The browser is required only when every page must be rendered.
+    let browser_ok = browser
+        .as_ref()
+        .is_none_or(|b| b.ok || b.render != "always");
     let engines_ok = if names.is_empty() {
         engines.iter().any(|c| c.default_route && c.healthy())
     } else {
@@ -71,7 +151,15 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
     let fetch_ok = fetch.as_ref().is_none_or(|f| f.ok);
     let store = crate::backend::check_redis(settings).await;
     let store_ok = store.as_ref().is_none_or(|s| s.ok);
-    let healthy = engines_ok && fetch_ok && store_ok;
+    let healthy = engines_ok && fetch_ok && store_ok && browser_ok;
+    let browser = browser.unwrap_or(BrowserCheck {
+        render: settings.render.value.clone(),
+        ok: true,
+        path: None,
+        version: None,
+        error: Some("not checked (--engine given)".into()),
+        hint: None,
+    });
     let fetch = fetch.unwrap_or(FetchCheck {
         url: PROBE_PAGE.into(),
         ok: true,
@@ -88,6 +176,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
             engines,
             fetch,
             store,
+            browser,
             healthy,
         };
         if healthy {
@@ -150,6 +239,25 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         println!(
             "{mark} {:<14} {:<18} {:>6} ms{why}{hint}",
             "fetch", fetch.url, fetch.latency_ms
+        );
+        let mark = match (browser.ok, browser.render.as_str()) {
+            (true, _) => "ok  ",
+            (false, "always") => "FAIL",
+            (false, _) => "warn",
+        };
+        let what = browser
+            .version
+            .clone()
+            .or_else(|| browser.error.clone())
+            .unwrap_or_default();
+        let hint = browser
+            .hint
+            .as_deref()
+            .map(|h| format!(" ({h})"))
+            .unwrap_or_default();
+        println!(
+            "{mark} {:<14} render={} {what}{hint}",
+            "browser", browser.render
         );
     }
     if let Some(s) = &store {

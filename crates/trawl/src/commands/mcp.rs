@@ -10,8 +10,11 @@ use crate::settings::Settings;
 pub async fn mcp(args: &McpArgs, settings: &Settings) -> i32 {
     let result = async {
         let agent = build_agent(settings)?;
+        let fetcher = agent.fetcher().clone();
         let prepared = mcp::prepare(agent, &args.server, store_file(settings), "stdio")?;
-        mcp::serve_stdio(prepared).await
+        let served = mcp::serve_stdio(prepared).await;
+        fetcher.shutdown().await;
+        served
     }
     .await;
     let code = match result {

@@ -44,6 +44,17 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
         }
         m
     };
+    // A page that needed a browser and found none: one hint for the whole run.
+    if let Some(hint) = out
+        .results
+        .iter()
+        .filter_map(|r| r.document.as_ref())
+        .flat_map(|d| d.attempts.iter())
+        .find(|a| a.reader == "render" && a.outcome == "unavailable")
+        .and_then(|a| a.detail.clone())
+    {
+        eprintln!("hint: a page looked script-built but was read without a browser: {hint}");
+    }
     let first_error = out
         .results
         .iter()
@@ -116,6 +127,17 @@ async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlErro
         ..AgentConfig::default()
     };
     let agent = build_agent_with(settings, config)?;
+    let out = read_with(&agent, args, &extract).await;
+    // Nothing outlives `trawl read`: the browser (if a page needed one) is closed here.
+    agent.fetcher().shutdown().await;
+    out
+}
+
+async fn read_with(
+    agent: &trawl_agent::tools::Agent,
+    args: &ReadArgs,
+    extract: &ExtractOptions,
+) -> Result<FetchOut, TrawlError> {
     let inputs: Vec<Input> = args
         .inputs
         .iter()

@@ -34,6 +34,8 @@ pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
         let token = token(args, settings)?;
         mcp::check_bind_policy(args.listen, token.as_ref(), args.insecure_no_auth)?;
         let agent = build_agent(settings)?;
+        // One browser for every call; closed when the server stops.
+        let fetcher = agent.fetcher().clone();
         let prepared = mcp::prepare(agent, &args.server, store_file(settings), "http")?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
@@ -45,7 +47,9 @@ pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
             public_hosts: args.public_hosts.clone(),
             allowed_origins: args.allow_origins.clone(),
         };
-        mcp::serve_http(prepared, listener, &options).await
+        let served = mcp::serve_http(prepared, listener, &options).await;
+        fetcher.shutdown().await;
+        served
     }
     .await;
     match result {

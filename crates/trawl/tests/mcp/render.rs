@@ -1,0 +1,149 @@
+//! `trawl serve` rendering app shells: 8 concurrent calls share one browser, and no
+//! browser process or tab outlives the calls (renderers) or SIGTERM (anything), counted
+//! from /proc.
+
+use super::*;
+
+/// Every process under `root`, with its command line, from /proc.
+fn descendants(root: u32) -> Vec<(u32, String)> {
+    let mut parent_of = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        if fields.first() == Some(&"Z") {
+            continue;
+        }
+        if let Some(ppid) = fields.get(1).and_then(|p| p.parse::<u32>().ok()) {
+            parent_of.push((pid, ppid));
+        }
+    }
+    let mut tree = vec![root];
+    let mut i = 0;
+    while i < tree.len() {
+        let p = tree[i];
+        tree.extend(parent_of.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+        i += 1;
+    }
+    tree.into_iter()
+        .skip(1)
+        .map(|pid| {
+            let cmd = std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
+                .unwrap_or_default();
+            (pid, cmd)
+        })
+        .collect()
+}
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            s.rfind(')')
+                .map(|i| s[i + 1..].trim_start().starts_with('Z'))
+        })
+        .is_some_and(|zombie| !zombie)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_concurrent_renders_share_a_browser_and_leave_nothing_behind() {
+    trawl_testkit::require_isolation!();
+    if which_chromium().is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI: this test needs Debian's chromium (apt-get install chromium)"
+        );
+        eprintln!("skipped: no chromium on the PATH");
+        return;
+    }
+    let world = World::new();
+    let words =
+        "Script-built text long enough to be the main content of the page here. ".repeat(12);
+    world.pages.route(
+        "/app",
+        Reply::html(format!(
+            r#"<html><head><title>App</title></head><body><div id="root"></div><script>
+            setTimeout(function () {{ document.getElementById('root').innerHTML =
+              '<article><h1>Rendered app</h1><p>{words}</p></article>'; }}, 50);</script></body></html>"#
+        )),
+    );
+    let server = HttpServer::start(&world, &["--render", "auto"], &[]);
+    let client = Arc::new(server.client(None).await);
+    let calls = (0..8).map(|i| {
+        let client = client.clone();
+        let url = world.pages.url(&format!("/app?n={i}"));
+        tokio::spawn(async move {
+            client
+                .call_tool(call("web_fetch", json!({"url": url})))
+                .await
+                .unwrap()
+        })
+    });
+    for call in futures_util::future::join_all(calls).await {
+        let result = call.unwrap();
+        let doc = &structured(&result)["results"][0]["document"];
+        assert_eq!(doc["fetched_via"], "render", "{doc}");
+        assert!(
+            doc["markdown"].as_str().unwrap().contains("Rendered app"),
+            "{doc}"
+        );
+    }
+    let pid = server.child.id();
+    let browsers: Vec<(u32, String)> = descendants(pid)
+        .into_iter()
+        .filter(|(_, cmd)| cmd.contains("trawl-browser-"))
+        .collect();
+    let mains = browsers
+        .iter()
+        .filter(|(_, cmd)| !cmd.contains("--type="))
+        .count();
+    assert_eq!(mains, 1, "one shared browser: {browsers:#?}");
+    // The calls are over: every page's tab (each in its own browser context, so its own
+    // renderer process) is gone; what may remain is the browser's initial about:blank tab.
+    let mut renderers = Vec::new();
+    for _ in 0..50 {
+        renderers = descendants(pid)
+            .into_iter()
+            .filter(|(_, cmd)| cmd.contains("--type=renderer"))
+            .collect();
+        if renderers.len() <= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        renderers.len() <= 1,
+        "tabs left after the calls: {renderers:#?}"
+    );
+    let status = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut server = server;
+    until(async || server.child.try_wait().unwrap().is_some()).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let left: Vec<&(u32, String)> = browsers.iter().filter(|(p, _)| alive(*p)).collect();
+    assert!(
+        left.is_empty(),
+        "browser processes left after SIGTERM: {left:#?}"
+    );
+}
+
+fn which_chromium() -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join("chromium"))
+        .find(|p| p.is_file())
+}
