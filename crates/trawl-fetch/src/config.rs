@@ -92,6 +92,7 @@ pub enum RenderMode {
 }
 
 impl RenderMode {
+    /// Parse `auto`, `never` or `always` (any case).
     pub fn parse(raw: &str) -> Result<Self, TrawlError> {
         match raw.trim().to_ascii_lowercase().as_str() {
             "auto" => Ok(RenderMode::Auto),
@@ -103,6 +104,7 @@ impl RenderMode {
         }
     }
 
+    /// The mode's name as settings spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             RenderMode::Auto => "auto",
@@ -115,6 +117,7 @@ impl RenderMode {
 /// The browser tier's limits. The browser itself is started on first use only.
 #[derive(Debug, Clone)]
 pub struct RenderConfig {
+    /// When pages are rendered.
     pub mode: RenderMode,
     /// The browser binary; `None` looks for Debian's `chromium` on the PATH.
     pub browser: Option<std::path::PathBuf>,

@@ -50,6 +50,7 @@ pub struct ShellSignals {
     pub inline_script_bytes: usize,
     /// `<script src=…>` elements.
     pub external_scripts: usize,
+    /// A `<noscript>` asks the reader to turn JavaScript on.
     pub noscript_asks_for_js: bool,
     /// The id of an empty `<div id="root|app|__next|…">`.
     pub empty_mount: Option<String>,

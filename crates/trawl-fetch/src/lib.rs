@@ -10,7 +10,7 @@
 //! `render`) whose every request goes through a guard proxy inside trawl. One escalation
 //! policy ([`Fetcher::fetch_from`], [`escalate`]) chooses between them.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)] // allowed only in render::browser (process control: prctl, waitpid, kill)
 
 mod block;
 mod config;

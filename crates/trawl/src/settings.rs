@@ -18,7 +18,6 @@ use trawl_fetch::{
     DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, GuardPolicy, HostRule, RenderConfig,
     RenderMode, TlsRoots,
 };
-};
 
 use crate::cli::NetArgs;
 use crate::dotenv::{DotEnv, IgnoredLine};
@@ -752,30 +751,16 @@ mod tests {
     #[test]
     fn render_mode_layers_and_is_checked() {
         let file: FileConfig = toml::from_str("render = \"never\"").unwrap();
-        let env = MapEnv([("TRAWL_RENDER", "always")].into());
-        let s = Settings::resolve(None, file.clone(), &env, &NetArgs::default(), None).unwrap();
+        let env = MapEnv([(vars::RENDER, "always")].into());
+        let s = resolve(file.clone(), &env, &NetArgs::default()).unwrap();
         assert_eq!(s.fetch_config().unwrap().render.mode, RenderMode::Always);
-        let s = Settings::resolve(
-            None,
-            file,
-            &MapEnv(BTreeMap::new()),
-            &NetArgs::default(),
-            None,
-        )
-        .unwrap();
+        let s = resolve(file, &MapEnv(BTreeMap::new()), &NetArgs::default()).unwrap();
         assert_eq!(s.fetch_config().unwrap().render.mode, RenderMode::Never);
         let net = NetArgs {
             render: Some("sometimes".into()),
             ..NetArgs::default()
         };
-        let err = Settings::resolve(
-            None,
-            FileConfig::default(),
-            &MapEnv(BTreeMap::new()),
-            &net,
-            None,
-        )
-        .unwrap_err();
+        let err = resolve(FileConfig::default(), &MapEnv(BTreeMap::new()), &net).unwrap_err();
         assert!(err.message.contains("sometimes"), "{}", err.message);
     }
 

@@ -9,8 +9,8 @@
 
 mod access;
 mod limits;
-mod replicas;
 mod render;
+mod replicas;
 mod tools;
 
 use std::collections::BTreeMap;

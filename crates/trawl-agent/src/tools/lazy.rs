@@ -79,6 +79,11 @@ impl<T> Lazy<T> {
         result.as_ref().map_err(Clone::clone)
     }
 
+    /// The value if it has been built (without building it).
+    pub fn built(&self) -> Option<&T> {
+        self.inner.value.get().and_then(|r| r.as_ref().ok())
+    }
+
     /// Whether the value has been built (or its build failed).
     pub fn is_built(&self) -> bool {
         self.inner.value.get().is_some()

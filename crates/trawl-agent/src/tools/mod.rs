@@ -162,6 +162,18 @@ impl Agent {
         self.router.get()
     }
 
+    /// The fetcher as a handle that outlives the agent (not built by asking).
+    pub fn lazy_fetcher(&self) -> Lazy<Fetcher> {
+        self.fetcher.clone()
+    }
+
+    /// Closes what the fetcher started (a browser), if it was ever built.
+    pub async fn shutdown(&self) {
+        if let Some(fetcher) = self.fetcher.built() {
+            fetcher.shutdown().await;
+        }
+    }
+
     /// The fetcher (built now if no tool has needed it yet).
     pub fn fetcher(&self) -> Result<&Fetcher, TrawlError> {
         self.fetcher.get()

@@ -2,6 +2,11 @@
 //! gets a fresh profile, trawl's flags and no others, its own process group and a parent-
 //! death signal (it dies with trawl, even when trawl is killed), then driven over CDP.
 
+#![allow(
+    unsafe_code,
+    reason = "process control the standard library does not offer: a parent-death signal in pre_exec, waitpid and kill on the browser's own process group"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;

@@ -10,10 +10,12 @@ use crate::settings::Settings;
 pub async fn mcp(args: &McpArgs, settings: &Settings) -> i32 {
     let result = async {
         let agent = build_agent(settings)?;
-        let fetcher = agent.fetcher().clone();
+        let fetcher = agent.lazy_fetcher();
         let prepared = mcp::prepare(agent, &args.server, store_file(settings), "stdio")?;
         let served = mcp::serve_stdio(prepared).await;
-        fetcher.shutdown().await;
+        if let Some(fetcher) = fetcher.built() {
+            fetcher.shutdown().await;
+        }
         served
     }
     .await;

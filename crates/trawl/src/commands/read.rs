@@ -129,7 +129,7 @@ async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlErro
     let agent = build_agent_with(settings, config)?;
     let out = read_with(&agent, args, &extract).await;
     // Nothing outlives `trawl read`: the browser (if a page needed one) is closed here.
-    agent.fetcher().shutdown().await;
+    agent.shutdown().await;
     out
 }
 
@@ -157,7 +157,7 @@ async fn read_with(
                 "a file or - must be the only input",
             ));
         }
-        let doc = reader::read_local(&inputs[0], args.url.as_deref(), &extract)?;
+        let doc = reader::read_local(&inputs[0], args.url.as_deref(), extract)?;
         return agent
             .read_document(doc, args.page, args.page_size_tokens)
             .await;

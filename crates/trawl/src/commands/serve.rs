@@ -35,7 +35,7 @@ pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
         mcp::check_bind_policy(args.listen, token.as_ref(), args.insecure_no_auth)?;
         let agent = build_agent(settings)?;
         // One browser for every call; closed when the server stops.
-        let fetcher = agent.fetcher().clone();
+        let fetcher = agent.lazy_fetcher();
         let prepared = mcp::prepare(agent, &args.server, store_file(settings), "http")?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
@@ -48,7 +48,9 @@ pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
             allowed_origins: args.allow_origins.clone(),
         };
         let served = mcp::serve_http(prepared, listener, &options).await;
-        fetcher.shutdown().await;
+        if let Some(fetcher) = fetcher.built() {
+            fetcher.shutdown().await;
+        }
         served
     }
     .await;
