@@ -7,6 +7,9 @@
 //! header against loopback names, the listen address and `--public-host`, and the `Origin`
 //! header (when a browser sends one) against loopback origins and `--allow-origin`, which
 //! answers a DNS-rebinding page with 403.
+//!
+//! What one client can hold is bounded: connections by [`super::conn`], MCP sessions by
+//! [`super::sessions`], request bodies by `--max-message-bytes`.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -21,22 +24,28 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::StreamExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::BearerToken;
+use super::conn::{self, ConnLimits, Registry};
+use super::metrics::HttpGauges;
 use super::server::{ServerState, TrawlMcp};
+use super::sessions::BoundedSessions;
 
-/// How `/mcp` is guarded.
-#[derive(Debug, Clone, Default)]
+/// How `/mcp` is guarded and what clients may hold.
+#[derive(Debug, Clone)]
 pub struct HttpOptions {
     pub token: Option<BearerToken>,
     /// Extra `Host` header values accepted besides loopback names and the listen address.
     pub public_hosts: Vec<String>,
     /// Extra browser origins accepted besides loopback ones.
     pub allowed_origins: Vec<String>,
+    pub limits: ConnLimits,
+    pub max_sessions: usize,
+    pub session_idle_timeout: Duration,
+    pub max_message_bytes: usize,
 }
 
 /// `Host` values accepted: loopback names, the listen address, and the operator's names.
@@ -74,6 +83,15 @@ struct AppState {
     server: Arc<ServerState>,
     token: Option<BearerToken>,
     tools: Arc<Vec<String>>,
+    connections: Arc<Registry>,
+    sessions: Arc<BoundedSessions>,
+}
+
+/// The HTTP app and what serving it needs besides.
+pub struct App {
+    pub router: Router,
+    pub connections: Arc<Registry>,
+    pub limits: ConnLimits,
 }
 
 /// The whole HTTP app: `/mcp`, `/healthz`, `/metrics`.
@@ -83,25 +101,30 @@ pub fn app(
     options: &HttpOptions,
     listen: SocketAddr,
     sessions_ct: CancellationToken,
-) -> Router {
+) -> App {
     let mut config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(allowed_hosts(listen, &options.public_hosts))
         .with_allowed_origins(allowed_origins(&options.allowed_origins))
-        .with_cancellation_token(sessions_ct);
+        .with_max_request_body_bytes(options.max_message_bytes)
+        .with_cancellation_token(sessions_ct.clone());
     // `--public-host '*'`: any Host (behind a reverse proxy that rewrites it).
     if options.public_hosts.iter().any(|h| h == "*") {
         config = config.disable_allowed_hosts();
     }
     let tools = Arc::new(mcp.tool_names());
-    let service = StreamableHttpService::new(
-        move || Ok(mcp.clone()),
-        LocalSessionManager::default().into(),
-        config,
-    );
+    let sessions = Arc::new(BoundedSessions::new(
+        options.max_sessions,
+        options.session_idle_timeout,
+    ));
+    sessions.spawn_trimmer(sessions_ct);
+    let service = StreamableHttpService::new(move || Ok(mcp.clone()), sessions.clone(), config);
+    let connections = Arc::new(Registry::default());
     let app_state = AppState {
         server: state,
         token: options.token.clone(),
         tools,
+        connections: connections.clone(),
+        sessions,
     };
     let guarded = Router::new()
         .nest_service("/mcp", service)
@@ -110,14 +133,19 @@ pub fn app(
             app_state.clone(),
             require_bearer,
         ));
-    Router::new()
+    let router = Router::new()
         .route("/healthz", get(healthz))
         .merge(guarded)
         .layer(middleware::from_fn_with_state(
             app_state.clone(),
             count_requests,
         ))
-        .with_state(app_state)
+        .with_state(app_state);
+    App {
+        router,
+        connections,
+        limits: options.limits,
+    }
 }
 
 async fn require_bearer(State(app): State<AppState>, request: Request, next: Next) -> Response {
@@ -184,7 +212,16 @@ async fn healthz(State(app): State<AppState>) -> Response {
 }
 
 async fn metrics(State(app): State<AppState>) -> Response {
-    let text = app.server.metrics.render(app.server.gauges());
+    let mut gauges = app.server.gauges();
+    let connections = app.connections.counts();
+    gauges.http = Some(HttpGauges {
+        open_connections: connections.open,
+        connections_evicted: connections.evicted,
+        connections_refused: connections.refused,
+        live_sessions: app.sessions.live(),
+        sessions_evicted: app.sessions.evicted(),
+    });
+    let text = app.server.metrics.render(gauges);
     let mut response = Response::new(Body::from(text));
     response.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -198,25 +235,24 @@ async fn metrics(State(app): State<AppState>) -> Response {
 /// finish, end the MCP sessions (their event streams), and return.
 pub async fn serve(
     listener: TcpListener,
-    app: Router,
+    app: App,
     state: Arc<ServerState>,
     sessions_ct: CancellationToken,
     shutdown: impl Future<Output = ()>,
     grace: Duration,
 ) -> std::io::Result<()> {
     let stop_accepting = CancellationToken::new();
-    // Replies go out as several small SSE writes; without TCP_NODELAY, Nagle plus delayed
-    // ACKs add ~40 ms to every call (measured in BENCHMARKS.md, section 6).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let server = axum::serve(listener, app)
-        .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
-        .into_future();
+    let server = conn::serve(
+        listener,
+        app.router,
+        app.limits,
+        app.connections,
+        stop_accepting.clone(),
+    );
     let mut server = tokio::spawn(server);
     tokio::select! {
         result = &mut server => {
-            return result.unwrap_or_else(|e| Err(std::io::Error::other(e)));
+            return result.map_err(std::io::Error::other);
         }
         () = shutdown => {}
     }

@@ -16,6 +16,7 @@
 
 pub mod args;
 mod auth;
+mod conn;
 mod gate;
 mod http;
 mod log;
@@ -23,6 +24,8 @@ mod metrics;
 mod outcome;
 mod schema;
 mod server;
+mod sessions;
+mod stdio;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,6 +38,7 @@ use trawl_core::{ErrorCode, TrawlError};
 
 pub use args::{McpArgs, ServeArgs, ToolServerArgs};
 pub use auth::{BearerToken, check_bind_policy};
+pub use conn::{ConnLimits, effective_cap, raise_descriptor_limit};
 pub use http::HttpOptions;
 pub use server::{ServerState, TrawlMcp};
 
@@ -45,7 +49,7 @@ use metrics::Metrics;
 /// Tools that need a search engine.
 const SEARCH_TOOLS: [&str; 3] = ["web_search", "arxiv", "github"];
 
-fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
+pub fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
     if (0.0..=86_400.0).contains(&value) {
         Ok(Duration::from_secs_f64(value))
     } else {
@@ -82,6 +86,8 @@ pub struct Prepared {
     pub server: TrawlMcp,
     pub state: Arc<ServerState>,
     pub grace: Duration,
+    /// Longest JSON-RPC message accepted.
+    pub max_message_bytes: usize,
 }
 
 /// Check the flags and the engines, open the request log, and build the handler.
@@ -128,6 +134,7 @@ pub fn prepare(
         server,
         state,
         grace,
+        max_message_bytes: args.max_message_bytes,
     })
 }
 
@@ -161,11 +168,14 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
         server,
         state,
         grace,
+        max_message_bytes,
     } = prepared;
     let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
+    let transport =
+        stdio::BoundedStdio::new(tokio::io::stdin(), tokio::io::stdout(), max_message_bytes);
     let running = tokio::select! {
-        running = server.serve(rmcp::transport::stdio()) => running.map_err(|e| {
+        running = server.serve(transport) => running.map_err(|e| {
             TrawlError::new(
                 ErrorCode::Upstream,
                 format!("MCP handshake on stdio failed: {e}"),
@@ -215,6 +225,7 @@ pub async fn serve_http(
         server,
         state,
         grace,
+        ..
     } = prepared;
     let listen = listener
         .local_addr()
@@ -234,6 +245,11 @@ pub async fn serve_http(
                 }
                 .to_owned(),
             ),
+            (
+                "max_connections",
+                options.limits.max_connections.to_string(),
+            ),
+            ("max_sessions", options.max_sessions.to_string()),
         ],
     );
     http::serve(listener, app, state, sessions_ct, shutdown_signal(), grace)
