@@ -10,6 +10,7 @@
 mod access;
 mod bounds;
 mod limits;
+mod protocol;
 mod tools;
 
 use std::collections::BTreeMap;

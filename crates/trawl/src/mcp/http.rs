@@ -30,6 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::auth::BearerToken;
 use super::conn::{self, ConnLimits, Registry};
+use super::jsonrpc;
 use super::metrics::HttpGauges;
 use super::server::{ServerState, TrawlMcp};
 use super::sessions::BoundedSessions;
@@ -126,6 +127,12 @@ pub fn app(
         connections: connections.clone(),
         sessions,
     };
+    let service = tower::ServiceBuilder::new()
+        .layer(middleware::from_fn_with_state(
+            options.max_message_bytes,
+            jsonrpc::reject_malformed,
+        ))
+        .service(service);
     let guarded = Router::new()
         .nest_service("/mcp", service)
         .route("/metrics", get(metrics))

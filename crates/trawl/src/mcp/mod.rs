@@ -19,6 +19,7 @@ mod auth;
 mod conn;
 mod gate;
 mod http;
+mod jsonrpc;
 mod log;
 mod metrics;
 mod outcome;

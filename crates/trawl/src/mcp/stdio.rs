@@ -18,13 +18,11 @@ use std::borrow::Cow;
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-/// JSON-RPC 2.0 error codes.
-const PARSE_ERROR: i64 = -32700;
-const INVALID_REQUEST: i64 = -32600;
+use super::jsonrpc::{INVALID_REQUEST, Refused, parse_message};
 
 pub struct BoundedStdio<R> {
     input: BufReader<R>,
@@ -104,32 +102,10 @@ impl<R: AsyncRead + Unpin + Send + 'static> BoundedStdio<R> {
         }
     }
 
-    async fn answer_error(out: &mpsc::Sender<Vec<u8>>, id: Value, code: i64, message: String) {
-        let reply = json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "error": {"code": code, "message": message},
-        });
-        let mut line = reply.to_string().into_bytes();
+    async fn answer_error(out: &mpsc::Sender<Vec<u8>>, refused: Refused) {
+        let mut line = refused.to_json().to_string().into_bytes();
         line.push(b'\n');
         let _ = out.send(line).await;
-    }
-
-    /// The message on one line, or the error that answers it.
-    fn parse(line: &[u8]) -> Result<ClientJsonRpcMessage, (Value, i64, String)> {
-        let value: Value = serde_json::from_slice(line)
-            .map_err(|e| (Value::Null, PARSE_ERROR, format!("Parse error: {e}")))?;
-        let id = match value.get("id") {
-            Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
-            _ => Value::Null,
-        };
-        serde_json::from_value(value).map_err(|e| {
-            (
-                id,
-                INVALID_REQUEST,
-                format!("Invalid Request: not a JSON-RPC 2.0 message ({e})"),
-            )
-        })
     }
 }
 
@@ -166,11 +142,9 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStd
                     if line.iter().all(u8::is_ascii_whitespace) {
                         continue;
                     }
-                    match Self::parse(line) {
+                    match parse_message(line) {
                         Ok(message) => return Some(message),
-                        Err((id, code, message)) => {
-                            Self::answer_error(&self.out, id, code, message).await;
-                        }
+                        Err(refused) => Self::answer_error(&self.out, refused).await,
                     }
                 }
                 Ok(Line::TooLong) => {
@@ -179,7 +153,12 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStd
                          it was discarded",
                         self.max_bytes
                     );
-                    Self::answer_error(&self.out, Value::Null, INVALID_REQUEST, message).await;
+                    let refused = Refused {
+                        id: Value::Null,
+                        code: INVALID_REQUEST,
+                        message,
+                    };
+                    Self::answer_error(&self.out, refused).await;
                 }
                 Ok(Line::End) | Err(_) => return None,
             }
@@ -194,6 +173,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStd
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcp::jsonrpc::PARSE_ERROR;
 
     #[tokio::test]
     async fn malformed_and_oversized_lines_are_answered_and_good_ones_pass() {
