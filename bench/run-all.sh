@@ -18,11 +18,11 @@ SECTIONS=()
 for a in "$@"; do
   case "$a" in
     --quick) QUICK=--quick ;;
-    [1-7]) SECTIONS+=("$a") ;;
+    [1-8]) SECTIONS+=("$a") ;;
     *) echo "usage: bench/run-all.sh [--quick] [SECTION ...]" >&2; exit 2 ;;
   esac
 done
-[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(1 2 3 4 5 6 7)
+[ ${#SECTIONS[@]} -gt 0 ] || SECTIONS=(1 2 3 4 5 6 7 8)
 export OUT=${OUT:-/tmp/trawl-bench}
 mkdir -p "$OUT"
 

@@ -8,6 +8,7 @@
 //! - `access`: bearer token, Host and Origin checks, the open-listener refusal.
 
 mod access;
+mod blocking;
 mod bounds;
 mod limits;
 mod protocol;

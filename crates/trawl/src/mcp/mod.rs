@@ -184,6 +184,7 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
         })?,
         () = &mut shutdown => {
             state.log.event("stopped", &[("reason", "signal before the handshake".to_owned())]);
+            flush_log(&state).await;
             return Ok(());
         }
     };
@@ -193,6 +194,7 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
     tokio::select! {
         _ = &mut waiting => {
             state.log.event("stopped", &[("reason", "stdin closed".to_owned())]);
+            flush_log(&state).await;
             return Ok(());
         }
         () = &mut shutdown => {}
@@ -213,7 +215,14 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
     state
         .log
         .event("stopped", &[("all_calls_finished", finished.to_string())]);
+    flush_log(&state).await;
     Ok(())
+}
+
+/// Wait for the request log's last lines to be written, before the process exits.
+async fn flush_log(state: &Arc<ServerState>) {
+    let state = state.clone();
+    let _ = tokio::task::spawn_blocking(move || state.log.flush()).await;
 }
 
 /// Serve MCP over HTTP on `listener` until a shutdown signal.
@@ -253,9 +262,17 @@ pub async fn serve_http(
             ("max_sessions", options.max_sessions.to_string()),
         ],
     );
-    http::serve(listener, app, state, sessions_ct, shutdown_signal(), grace)
-        .await
-        .map_err(|e| TrawlError::internal(format!("HTTP server failed: {e}")))
+    let served = http::serve(
+        listener,
+        app,
+        state.clone(),
+        sessions_ct,
+        shutdown_signal(),
+        grace,
+    )
+    .await;
+    flush_log(&state).await;
+    served.map_err(|e| TrawlError::internal(format!("HTTP server failed: {e}")))
 }
 
 #[cfg(test)]
