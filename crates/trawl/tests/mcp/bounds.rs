@@ -41,9 +41,34 @@ fn rss_bytes(pid: u32) -> u64 {
     kb * 1024
 }
 
+/// Not a test of its own: run by the test below in a child process (this same test
+/// binary), so the 1,100 sockets and the raised descriptor limit stay out of the process
+/// that runs the other tests. Opens the connections to TRAWL_HOLD_ADDR, says `ready`, and
+/// holds them until stdin closes; then says whether the oldest one had been closed.
+#[test]
+#[ignore = "a helper run by idle_connections_beyond_the_descriptor_limit_leave_healthz_answering"]
+fn hold_idle_connections() {
+    let Ok(addr) = std::env::var("TRAWL_HOLD_ADDR") else {
+        return;
+    };
+    raise_own_descriptor_limit(1_300);
+    let idle: Vec<TcpStream> = (0..1_100)
+        .map(|i| TcpStream::connect(&addr).unwrap_or_else(|e| panic!("connection {i}: {e}")))
+        .collect();
+    println!("ready");
+    let mut rest = String::new();
+    let _ = std::io::stdin().read_to_string(&mut rest);
+    let mut first = &idle[0];
+    first
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut buf = [0u8; 16];
+    let closed = first.read(&mut buf).unwrap_or(0) == 0;
+    println!("oldest closed: {closed}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_beyond_the_descriptor_limit_leave_healthz_answering() {
-    raise_own_descriptor_limit(1_300);
     let world = World::new();
     // The descriptor limit as a default Linux session has it; a header timeout long enough
     // that only the connection cap can be what keeps /healthz up.
@@ -53,11 +78,28 @@ async fn idle_connections_beyond_the_descriptor_limit_leave_healthz_answering() 
         &[],
         Some(1_024),
     );
-    let addr = addr(&server);
-    let idle: Vec<TcpStream> = (0..1_100)
-        .map(|i| TcpStream::connect(&addr).unwrap_or_else(|e| panic!("connection {i}: {e}")))
-        .collect();
-    // The newest connections are served; let the server accept them all.
+    let mut holder = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "mcp::bounds::hold_idle_connections",
+            "--ignored",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env("TRAWL_HOLD_ADDR", addr(&server))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut said = BufReader::new(holder.stdout.take().unwrap()).lines();
+    assert!(
+        said.by_ref()
+            .map_while(Result::ok)
+            .any(|l| l.ends_with("ready")),
+        "the helper could not open 1,100 connections"
+    );
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(20))
         .build()
@@ -78,17 +120,13 @@ async fn idle_connections_beyond_the_descriptor_limit_leave_healthz_answering() 
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| panic!("no eviction counter:\n{metrics}"));
     assert!(evicted >= 1_100 - 768, "evicted {evicted}:\n{metrics}");
-    let mut first = &idle[0];
-    first
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    let mut buf = [0u8; 16];
-    assert_eq!(
-        first.read(&mut buf).unwrap_or(0),
-        0,
-        "the oldest idle connection was closed"
+    drop(holder.stdin.take());
+    assert!(
+        said.map_while(Result::ok)
+            .any(|l| l.contains("oldest closed: true")),
+        "the oldest idle connection was not closed"
     );
-    drop(idle);
+    let _ = holder.wait();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
