@@ -11,9 +11,11 @@
 //!   answers, keeping the best and listing the folded.
 //! - [`passages`]: split a document into passages for full-text find, and rank them with
 //!   BM25 for query-aware previews without a store.
+//! - [`cpu`]: CPU-heavy work on a bounded pool off the async workers.
 
 #![forbid(unsafe_code)]
 
+pub mod cpu;
 pub mod fence;
 pub mod neardup;
 pub mod pager;

@@ -103,6 +103,12 @@ vars! {
     TOKEN_FILE = "TRAWL_TOKEN_FILE", Setting, "serve: file holding the bearer token";
     ALLOWED_ORIGINS = "TRAWL_ALLOWED_ORIGINS", Setting, "serve: browser origins accepted besides loopback";
     PUBLIC_HOSTS = "TRAWL_PUBLIC_HOSTS", Setting, "serve: `Host` names accepted besides loopback and the listen address";
+    MAX_CONNECTIONS = "TRAWL_MAX_CONNECTIONS", Setting, "serve: open connections at most (the longest-idle one makes room)";
+    HEADER_TIMEOUT = "TRAWL_HEADER_TIMEOUT", Setting, "serve: seconds a request's headers may take (idle keep-alive too)";
+    IDLE_TIMEOUT = "TRAWL_IDLE_TIMEOUT", Setting, "serve: seconds a connection may stay silent both ways";
+    MAX_SESSIONS = "TRAWL_MAX_SESSIONS", Setting, "serve: live MCP sessions at most (the longest-idle one ends to make room)";
+    SESSION_IDLE_TIMEOUT = "TRAWL_SESSION_IDLE_TIMEOUT", Setting, "serve: seconds an unused MCP session lives";
+    MAX_MESSAGE_BYTES = "TRAWL_MAX_MESSAGE_BYTES", Setting, "MCP: largest message (stdio line or HTTP body) in bytes";
     TOKEN = "TRAWL_TOKEN", Secret, "serve: the bearer token clients must send (empty is refused)";
     DISABLED_ENGINES = "TRAWL_DISABLED_ENGINES", Setting, "comma-separated engines removed from every route and explicit list";
     SEARXNG_URL = "TRAWL_SEARXNG_URL", UrlOverride, "a SearXNG instance with `format=json` enabled (no default)";
@@ -118,6 +124,7 @@ vars! {
     STACKEXCHANGE_KEY = "STACKEXCHANGE_KEY", ApiKey, "Stack Exchange API (raises the daily quota)";
     PARALLEL_API_KEY = "PARALLEL_API_KEY", ApiKey, "Parallel Search API (LLM-ready excerpts)";
     TEST_NETNS = "TRAWL_TEST_NETNS", Development, "set to `1` by scripts/test inside the loopback-only network namespace";
+    TEST_HOLD_EXTRACT = "TRAWL_TEST_HOLD_EXTRACT", Development, "tests: a FIFO every extraction waits on (holds one extraction without a timer)";
     BIN = "TRAWL_BIN", Development, "the trawl binary the load example drives";
 }
 

@@ -1,7 +1,7 @@
 //! The `trawl` binary: parses the command line, resolves settings, runs one command, and
 //! turns its outcome into an exit status (0 ok, 1 request-level error, 2 bad usage).
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)] // allowed only in mcp::conn (descriptor limit) and mcp::sessions (malloc_trim)
 
 mod backend;
 mod cli;
@@ -72,11 +72,13 @@ fn run(cli: Cli) -> i32 {
         Ok(s) => s,
         Err(err) => return report_error(&err, json, Meta::default()),
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    // Two async workers unless TOKIO_WORKER_THREADS (read by tokio itself) says otherwise;
+    // CPU work runs on the blocking pool, not on these.
+    if std::env::var_os("TOKIO_WORKER_THREADS").is_none() {
+        builder.worker_threads(2);
+    }
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error[internal]: cannot start the async runtime: {e}");

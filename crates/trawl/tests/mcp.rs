@@ -7,8 +7,16 @@
 //! - `limits`: cancellation, over-limit calls, SIGTERM with a call running.
 //! - `access`: bearer token, Host and Origin checks, the open-listener refusal.
 
+#![allow(
+    unsafe_code,
+    reason = "the bounds tests set descriptor limits (setrlimit in pre_exec) and make FIFOs (mkfifo); std has no wrappers"
+)]
+
 mod access;
+mod blocking;
+mod bounds;
 mod limits;
+mod protocol;
 mod render;
 mod replicas;
 mod tools;
@@ -203,7 +211,36 @@ impl Drop for HttpServer {
 
 impl HttpServer {
     fn start(world: &World, args: &[&str], extra_env: &[(&str, &str)]) -> HttpServer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trawl"))
+        Self::start_limited(world, args, extra_env, None)
+    }
+
+    /// Like `start`, with the server's open-file limit (soft and hard) set to
+    /// `descriptors` before it runs.
+    fn start_limited(
+        world: &World,
+        args: &[&str],
+        extra_env: &[(&str, &str)],
+        descriptors: Option<u64>,
+    ) -> HttpServer {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_trawl"));
+        if let Some(limit) = descriptors {
+            use std::os::unix::process::CommandExt;
+            let rlimit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            // SAFETY: setrlimit is async-signal-safe and only touches the child's limits.
+            unsafe {
+                command.pre_exec(move || {
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &rlimit) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
+        let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0"])
             .args(args)
             .current_dir(&world.dir)
@@ -235,6 +272,10 @@ impl HttpServer {
             .recv_timeout(Duration::from_secs(60))
             .unwrap_or_else(|_| panic!("trawl serve did not start:\n{}", stderr.lock().unwrap()));
         HttpServer { child, url, stderr }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     fn base(&self) -> String {

@@ -4,16 +4,17 @@
 use trawl_search::{KeyState, KeyStateStore};
 use trawl_store::SharedStore;
 
-/// [`KeyStateStore`] over the store. Calls are short single-row SQLite reads and writes,
-/// done inline: the router asks once per engine call.
+use crate::cpu::blocking_in_place;
+
+/// [`KeyStateStore`] over the store. Calls are short single-row SQLite reads and writes
+/// that the router makes synchronously once per engine call; they run through
+/// [`blocking_in_place`] so the async worker they happen on hands its other tasks off first.
 #[derive(Debug, Clone)]
 pub struct StoredKeyStates(pub SharedStore);
 
 impl KeyStateStore for StoredKeyStates {
     fn load(&self, engine: &str, key_id: &str) -> KeyState {
-        self.0
-            .store()
-            .get_key_state(engine, key_id)
+        blocking_in_place(|| self.0.store().get_key_state(engine, key_id))
             .ok()
             .flatten()
             .and_then(|k| serde_json::from_value(k.state).ok())
@@ -23,7 +24,7 @@ impl KeyStateStore for StoredKeyStates {
     fn save(&self, engine: &str, key_id: &str, state: KeyState) {
         if let Ok(value) = serde_json::to_value(state) {
             // Losing one health update only costs a retry later; never fail the search.
-            let _ = self.0.store().put_key_state(engine, key_id, &value);
+            let _ = blocking_in_place(|| self.0.store().put_key_state(engine, key_id, &value));
         }
     }
 }

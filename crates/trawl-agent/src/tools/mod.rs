@@ -299,18 +299,35 @@ impl Agent {
             .enumerate()
             .collect();
         let reads = futures_util::stream::iter(top)
-            .map(|(i, url)| async move { (i, self.read_url(&url, false).await) })
+            .map(|(i, url)| async move {
+                let read = self.read_url(&url, false).await;
+                // Splitting and ranking passages is CPU work: off the async workers.
+                let preview = match &read {
+                    Ok(read) => {
+                        let markdown = read.record.document.markdown.clone();
+                        let query = query.to_owned();
+                        Some(
+                            crate::cpu::run(move || {
+                                let parts =
+                                    passages::split(&markdown, crate::pager::DEFAULT_PAGE_TOKENS);
+                                passages::preview(&parts, &query, None, 600)
+                            })
+                            .await,
+                        )
+                    }
+                    Err(_) => None,
+                };
+                (i, read, preview)
+            })
             .buffer_unordered(self.config.batch_concurrency.max(1))
             .collect::<Vec<_>>()
             .await;
-        for (i, read) in reads {
+        for (i, read, preview) in reads {
             let hit = &mut data.hits[i];
             match read {
                 Ok(read) => {
-                    let doc = &read.record.document;
-                    let parts = passages::split(&doc.markdown, crate::pager::DEFAULT_PAGE_TOKENS);
-                    hit.handle = Some(doc.handle.clone());
-                    hit.preview = Some(passages::preview(&parts, query, None, 600));
+                    hit.handle = Some(read.record.document.handle.clone());
+                    hit.preview = preview;
                 }
                 Err(e) => {
                     hit.preview = None;

@@ -11,7 +11,7 @@ use url::Url;
 
 use super::readers::{self, ReaderKind};
 use super::{Agent, NotStored};
-use crate::{pager, passages};
+use crate::{cpu, pager, passages};
 
 /// A document as the tools use it, and whether it came from the store without a request.
 pub(crate) struct Read {
@@ -252,12 +252,18 @@ impl Agent {
                 .fetcher()?
                 .fetch_from(url.as_str(), &Conditional::default(), tier)
                 .await?;
-            let mut doc = extract(
-                &page.body,
-                page.content_type.as_deref(),
-                &page.final_url,
-                &self.config.extract,
-            )?;
+            // Extraction (PDF text included) is CPU work: off the async workers.
+            let (body, content_type, final_url) = (
+                page.body.clone(),
+                page.content_type.clone(),
+                page.final_url.clone(),
+            );
+            let options = self.config.extract.clone();
+            let mut doc = cpu::run(move || {
+                cpu::test_hold(&final_url);
+                extract(&body, content_type.as_deref(), &final_url, &options)
+            })
+            .await?;
             doc.url = url.to_string();
             doc.final_url = page.final_url.to_string();
             doc.handle = handle_for_url(&page.final_url);
@@ -419,13 +425,16 @@ impl Agent {
         let mut record = record.clone();
         // The store keeps Markdown; plain text is derived on demand.
         record.document.text.clear();
-        let passages: Vec<trawl_store::Passage> =
-            passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
-                .into_iter()
-                .map(Into::into)
-                .collect();
         self.store
-            .run(move |s| s.put_document(&record, &passages))
+            .run(move |s| {
+                // Splitting is CPU work too; it runs here, on the store's blocking thread.
+                let passages: Vec<trawl_store::Passage> =
+                    passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
+                        .into_iter()
+                        .map(Into::into)
+                        .collect();
+                s.put_document(&record, &passages)
+            })
             .await
     }
 

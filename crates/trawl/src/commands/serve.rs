@@ -5,7 +5,7 @@ use trawl_core::{TrawlError, vars};
 
 use crate::commands::mcp::store_file;
 use crate::context::build_agent;
-use crate::mcp::{self, BearerToken, HttpOptions, ServeArgs};
+use crate::mcp::{self, BearerToken, ConnLimits, HttpOptions, ServeArgs};
 use crate::output::exit_code;
 use crate::settings::Settings;
 
@@ -28,6 +28,31 @@ fn token(args: &ServeArgs, settings: &Settings) -> Result<Option<BearerToken>, T
     }
 }
 
+/// The connection limits, with the descriptor limit raised first so the cap can use it.
+fn limits(args: &ServeArgs) -> Result<ConnLimits, TrawlError> {
+    let header_timeout = mcp::seconds("--header-timeout", args.header_timeout)?;
+    let idle_timeout = mcp::seconds("--idle-timeout", args.idle_timeout)?;
+    if header_timeout.is_zero() {
+        return Err(TrawlError::invalid_input(
+            "--header-timeout must be above 0",
+        ));
+    }
+    // Answers in progress send a keep-alive every 15 s; a shorter idle timeout would cut
+    // them.
+    if idle_timeout <= std::time::Duration::from_secs(15) {
+        return Err(TrawlError::invalid_input(format!(
+            "--idle-timeout must be above 15 seconds (the keep-alive interval of answers), got {}",
+            args.idle_timeout
+        )));
+    }
+    let descriptors = mcp::raise_descriptor_limit();
+    Ok(ConnLimits {
+        max_connections: mcp::effective_cap(args.max_connections.max(1), descriptors),
+        header_timeout,
+        idle_timeout,
+    })
+}
+
 /// Serve until SIGTERM or Ctrl-C.
 pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
     let result = async {
@@ -46,6 +71,13 @@ pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
             token,
             public_hosts: args.public_hosts.clone(),
             allowed_origins: args.allow_origins.clone(),
+            limits: limits(args)?,
+            max_sessions: args.max_sessions.max(1),
+            session_idle_timeout: mcp::seconds(
+                "--session-idle-timeout",
+                args.session_idle_timeout,
+            )?,
+            max_message_bytes: args.server.max_message_bytes,
         };
         let served = mcp::serve_http(prepared, listener, &options).await;
         if let Some(fetcher) = fetcher.built() {

@@ -56,6 +56,15 @@ pub struct ToolServerArgs {
     /// Rotated log files to keep (FILE.1 … FILE.N).
     #[arg(long, env = vars::LOG_KEEP, default_value_t = 5, value_name = "N")]
     pub log_keep: usize,
+    /// Largest JSON-RPC message accepted, in bytes: one line on stdio, one request body
+    /// over HTTP. A longer one is refused with a JSON-RPC error.
+    #[arg(
+        long,
+        env = vars::MAX_MESSAGE_BYTES,
+        default_value_t = 4 * 1024 * 1024,
+        value_name = "BYTES"
+    )]
+    pub max_message_bytes: usize,
     /// Don't write the request log to stderr.
     #[arg(long, env = vars::LOG_QUIET, value_parser = BoolishValueParser::new())]
     pub log_quiet: bool,
@@ -106,6 +115,53 @@ pub struct ServeArgs {
         value_name = "HOST"
     )]
     pub public_hosts: Vec<String>,
+    /// Most HTTP connections open at once. At the limit a new connection replaces the one
+    /// idle longest; it is refused only when all are busy. Never more than the descriptor
+    /// limit (raised to its hard limit at start) minus 256.
+    #[arg(
+        long,
+        env = vars::MAX_CONNECTIONS,
+        default_value_t = 1024,
+        value_name = "N"
+    )]
+    pub max_connections: usize,
+    /// Seconds a connection may take to send a request's headers, counted from when it opens
+    /// or its previous response ended; then it is closed.
+    #[arg(
+        long,
+        env = vars::HEADER_TIMEOUT,
+        allow_negative_numbers = true,
+        default_value_t = 10.0,
+        value_name = "SECONDS"
+    )]
+    pub header_timeout: f64,
+    /// Seconds a connection may go without a byte in either direction before it is closed
+    /// (answers send a keep-alive every 15 s, so this must be longer).
+    #[arg(
+        long,
+        env = vars::IDLE_TIMEOUT,
+        allow_negative_numbers = true,
+        default_value_t = 60.0,
+        value_name = "SECONDS"
+    )]
+    pub idle_timeout: f64,
+    /// Most MCP sessions alive at once; a new session ends the one idle longest.
+    #[arg(
+        long,
+        env = vars::MAX_SESSIONS,
+        default_value_t = 1000,
+        value_name = "N"
+    )]
+    pub max_sessions: usize,
+    /// Seconds an MCP session lives without a request before it ends.
+    #[arg(
+        long,
+        env = vars::SESSION_IDLE_TIMEOUT,
+        allow_negative_numbers = true,
+        default_value_t = 300.0,
+        value_name = "SECONDS"
+    )]
+    pub session_idle_timeout: f64,
     #[command(flatten)]
     pub server: ToolServerArgs,
     #[command(flatten)]

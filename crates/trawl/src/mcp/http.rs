@@ -8,6 +8,9 @@
 //! header (when a browser sends one) against loopback origins and `--allow-origin`, which
 //! answers a DNS-rebinding page with 403; `/metrics` gets the same checks from
 //! [`super::rebinding`].
+//!
+//! What one client can hold is bounded: connections by [`super::conn`], MCP sessions by
+//! [`super::sessions`], request bodies by `--max-message-bytes`.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -22,23 +25,30 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::StreamExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::BearerToken;
+use super::conn::{self, ConnLimits, Registry};
+use super::jsonrpc;
+use super::metrics::HttpGauges;
 use super::rebinding::RebindingPolicy;
 use super::server::{ServerState, TrawlMcp};
+use super::sessions::BoundedSessions;
 
-/// How `/mcp` is guarded.
-#[derive(Debug, Clone, Default)]
+/// How `/mcp` is guarded and what clients may hold.
+#[derive(Debug, Clone)]
 pub struct HttpOptions {
     pub token: Option<BearerToken>,
     /// Extra `Host` header values accepted besides loopback names and the listen address.
     pub public_hosts: Vec<String>,
     /// Extra browser origins accepted besides loopback ones.
     pub allowed_origins: Vec<String>,
+    pub limits: ConnLimits,
+    pub max_sessions: usize,
+    pub session_idle_timeout: Duration,
+    pub max_message_bytes: usize,
 }
 
 /// `Host` values accepted: loopback names, the listen address, and the operator's names.
@@ -76,6 +86,15 @@ struct AppState {
     server: Arc<ServerState>,
     token: Option<BearerToken>,
     tools: Arc<Vec<String>>,
+    connections: Arc<Registry>,
+    sessions: Arc<BoundedSessions>,
+}
+
+/// The HTTP app and what serving it needs besides.
+pub struct App {
+    pub router: Router,
+    pub connections: Arc<Registry>,
+    pub limits: ConnLimits,
 }
 
 /// The whole HTTP app: `/mcp`, `/healthz`, `/metrics`.
@@ -85,7 +104,7 @@ pub fn app(
     options: &HttpOptions,
     listen: SocketAddr,
     sessions_ct: CancellationToken,
-) -> Router {
+) -> App {
     let mut rebinding = RebindingPolicy {
         hosts: allowed_hosts(listen, &options.public_hosts),
         origins: allowed_origins(&options.allowed_origins),
@@ -93,22 +112,27 @@ pub fn app(
     let mut config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(rebinding.hosts.clone())
         .with_allowed_origins(rebinding.origins.clone())
-        .with_cancellation_token(sessions_ct);
+        .with_max_request_body_bytes(options.max_message_bytes)
+        .with_cancellation_token(sessions_ct.clone());
     // `--public-host '*'`: any Host (behind a reverse proxy that rewrites it).
     if options.public_hosts.iter().any(|h| h == "*") {
         config = config.disable_allowed_hosts();
         rebinding.hosts.clear();
     }
     let tools = Arc::new(mcp.tool_names());
-    let service = StreamableHttpService::new(
-        move || Ok(mcp.clone()),
-        LocalSessionManager::default().into(),
-        config,
-    );
+    let sessions = Arc::new(BoundedSessions::new(
+        options.max_sessions,
+        options.session_idle_timeout,
+    ));
+    sessions.spawn_trimmer(sessions_ct);
+    let service = StreamableHttpService::new(move || Ok(mcp.clone()), sessions.clone(), config);
+    let connections = Arc::new(Registry::default());
     let app_state = AppState {
         server: state,
         token: options.token.clone(),
         tools,
+        connections: connections.clone(),
+        sessions,
     };
     // `/mcp` gets these checks from rmcp; `/metrics` gets the same ones here.
     let rebinding = Arc::new(rebinding);
@@ -123,6 +147,12 @@ pub fn app(
                 }
             }
         }));
+    let service = tower::ServiceBuilder::new()
+        .layer(middleware::from_fn_with_state(
+            options.max_message_bytes,
+            jsonrpc::reject_malformed,
+        ))
+        .service(service);
     let guarded = Router::new()
         .nest_service("/mcp", service)
         .merge(metrics_route)
@@ -130,14 +160,19 @@ pub fn app(
             app_state.clone(),
             require_bearer,
         ));
-    Router::new()
+    let router = Router::new()
         .route("/healthz", get(healthz))
         .merge(guarded)
         .layer(middleware::from_fn_with_state(
             app_state.clone(),
             count_requests,
         ))
-        .with_state(app_state)
+        .with_state(app_state);
+    App {
+        router,
+        connections,
+        limits: options.limits,
+    }
 }
 
 async fn require_bearer(State(app): State<AppState>, request: Request, next: Next) -> Response {
@@ -204,7 +239,16 @@ async fn healthz(State(app): State<AppState>) -> Response {
 }
 
 async fn metrics(State(app): State<AppState>) -> Response {
-    let mut text = app.server.metrics.render(app.server.gauges());
+    let mut gauges = app.server.gauges();
+    let connections = app.connections.counts();
+    gauges.http = Some(HttpGauges {
+        open_connections: connections.open,
+        connections_evicted: connections.evicted,
+        connections_refused: connections.refused,
+        live_sessions: app.sessions.live(),
+        sessions_evicted: app.sessions.evicted(),
+    });
+    let mut text = app.server.metrics.render(gauges);
     // Store latency and errors (either backend), kept by trawl-store's metered wrapper.
     text.push_str(&trawl_store::render_metrics());
     let mut response = Response::new(Body::from(text));
@@ -220,25 +264,24 @@ async fn metrics(State(app): State<AppState>) -> Response {
 /// finish, end the MCP sessions (their event streams), and return.
 pub async fn serve(
     listener: TcpListener,
-    app: Router,
+    app: App,
     state: Arc<ServerState>,
     sessions_ct: CancellationToken,
     shutdown: impl Future<Output = ()>,
     grace: Duration,
 ) -> std::io::Result<()> {
     let stop_accepting = CancellationToken::new();
-    // Replies go out as several small SSE writes; without TCP_NODELAY, Nagle plus delayed
-    // ACKs add ~40 ms to every call (measured in BENCHMARKS.md, section 6).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let server = axum::serve(listener, app)
-        .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
-        .into_future();
+    let server = conn::serve(
+        listener,
+        app.router,
+        app.limits,
+        app.connections,
+        stop_accepting.clone(),
+    );
     let mut server = tokio::spawn(server);
     tokio::select! {
         result = &mut server => {
-            return result.unwrap_or_else(|e| Err(std::io::Error::other(e)));
+            return result.map_err(std::io::Error::other);
         }
         () = shutdown => {}
     }

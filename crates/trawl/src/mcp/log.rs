@@ -7,11 +7,15 @@
 //! output (rmcp's own spans) would then have to be filtered out of this log.
 //! Never logged: page bodies, tool answers, tokens, keys, or URL query values that look
 //! like credentials.
+//!
+//! Lines are written by a thread of the log's own, so a slow disk or a full stderr pipe
+//! never holds an async worker (nor a lock) while the file is written.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::mpsc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Longest value written for one field; longer values are cut with `…`.
@@ -31,23 +35,54 @@ pub struct LogConfig {
 /// The request log of one server.
 #[derive(Debug)]
 pub struct RequestLog {
-    stderr: bool,
-    file: Option<Mutex<RotatingFile>>,
+    /// To the writer thread; `None` once closed.
+    lines: Mutex<Option<mpsc::Sender<Message>>>,
+    writer: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+#[derive(Debug)]
+enum Message {
+    Line(String),
+    /// Answered once every line sent before it has been written.
+    Flush(mpsc::Sender<()>),
 }
 
 impl RequestLog {
     pub fn open(config: &LogConfig) -> std::io::Result<Self> {
-        let file = match &config.file {
-            Some(path) => Some(Mutex::new(RotatingFile::open(
+        let mut file = match &config.file {
+            Some(path) => Some(RotatingFile::open(
                 path,
                 config.max_bytes,
                 config.keep.max(1),
-            )?)),
+            )?),
             None => None,
         };
+        let stderr = config.stderr;
+        let (tx, rx) = mpsc::channel::<Message>();
+        let writer = std::thread::Builder::new()
+            .name("trawl-request-log".into())
+            .spawn(move || {
+                for message in rx {
+                    match message {
+                        Message::Line(line) => {
+                            if stderr {
+                                let _ = std::io::stderr().lock().write_all(line.as_bytes());
+                            }
+                            if let Some(file) = &mut file
+                                && let Err(e) = file.write_line(line.as_bytes())
+                            {
+                                eprintln!("trawl: cannot write the request log: {e}");
+                            }
+                        }
+                        Message::Flush(done) => {
+                            let _ = done.send(());
+                        }
+                    }
+                }
+            })?;
         Ok(RequestLog {
-            stderr: config.stderr,
-            file,
+            lines: Mutex::new(Some(tx)),
+            writer: Mutex::new(Some(writer)),
         })
     }
 
@@ -61,14 +96,32 @@ impl RequestLog {
             line.push_str(&quote(value));
         }
         line.push('\n');
-        if self.stderr {
-            let _ = std::io::stderr().lock().write_all(line.as_bytes());
+        if let Some(tx) = &*self.lines.lock().unwrap_or_else(|p| p.into_inner()) {
+            let _ = tx.send(Message::Line(line));
         }
-        if let Some(file) = &self.file {
-            let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
-            if let Err(e) = file.write_line(line.as_bytes()) {
-                eprintln!("trawl: cannot write the request log: {e}");
-            }
+    }
+
+    /// Wait until every line logged so far is written (blocking: call it off the runtime,
+    /// or at exit).
+    pub fn flush(&self) {
+        let (done, written) = mpsc::channel();
+        let sent = self
+            .lines
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_some_and(|tx| tx.send(Message::Flush(done)).is_ok());
+        if sent {
+            let _ = written.recv();
+        }
+    }
+}
+
+impl Drop for RequestLog {
+    fn drop(&mut self) {
+        self.lines.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(writer) = self.writer.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = writer.join();
         }
     }
 }
@@ -270,6 +323,7 @@ mod tests {
         for i in 0..40 {
             log.event("tick", &[("n", i.to_string())]);
         }
+        log.flush();
         let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
         let rotated = |n: usize| PathBuf::from(format!("{}.{n}", path.display()));
         assert!(size(&path) > 0 && size(&path) <= 300);

@@ -49,6 +49,18 @@ pub struct Gauges {
     pub uptime_secs: f64,
     /// Bytes of the local store on disk, when the store is a file.
     pub store_bytes: Option<u64>,
+    /// Connections and sessions, under `trawl serve`.
+    pub http: Option<HttpGauges>,
+}
+
+/// What `trawl serve` holds open.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HttpGauges {
+    pub open_connections: usize,
+    pub connections_evicted: u64,
+    pub connections_refused: u64,
+    pub live_sessions: usize,
+    pub sessions_evicted: u64,
 }
 
 /// Process-wide metrics of one server.
@@ -213,6 +225,44 @@ impl Metrics {
             );
             let _ = writeln!(out, "trawl_store_bytes {bytes}");
         }
+        if let Some(http) = gauges.http {
+            let rows: [(&str, &str, &str, u64); 5] = [
+                (
+                    "trawl_open_connections",
+                    "gauge",
+                    "HTTP connections open now.",
+                    http.open_connections as u64,
+                ),
+                (
+                    "trawl_connections_evicted_total",
+                    "counter",
+                    "Idle connections closed to make room under --max-connections.",
+                    http.connections_evicted,
+                ),
+                (
+                    "trawl_connections_refused_total",
+                    "counter",
+                    "Connections refused because every open one was busy.",
+                    http.connections_refused,
+                ),
+                (
+                    "trawl_live_sessions",
+                    "gauge",
+                    "MCP sessions alive now.",
+                    http.live_sessions as u64,
+                ),
+                (
+                    "trawl_sessions_evicted_total",
+                    "counter",
+                    "Idle MCP sessions closed to make room under --max-sessions.",
+                    http.sessions_evicted,
+                ),
+            ];
+            for (name, kind, help, value) in rows {
+                header(&mut out, name, kind, help);
+                let _ = writeln!(out, "{name} {value}");
+            }
+        }
         out
     }
 }
@@ -256,6 +306,10 @@ mod tests {
             max_concurrent: 16,
             uptime_secs: 2.0,
             store_bytes: Some(4096),
+            http: Some(HttpGauges {
+                live_sessions: 3,
+                ..HttpGauges::default()
+            }),
         });
         for line in [
             "trawl_http_requests_total{route=\"/mcp\",status=\"200\"} 2",
@@ -271,6 +325,7 @@ mod tests {
             "trawl_rejected_calls_total{reason=\"busy\"} 1",
             "trawl_inflight_calls 1",
             "trawl_store_bytes 4096",
+            "trawl_live_sessions 3",
         ] {
             assert!(
                 text.lines().any(|l| l == line),

@@ -16,14 +16,18 @@
 
 pub mod args;
 mod auth;
+mod conn;
 mod gate;
 mod http;
+mod jsonrpc;
 mod log;
 mod metrics;
 mod outcome;
 mod rebinding;
 mod schema;
 mod server;
+mod sessions;
+mod stdio;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -36,6 +40,7 @@ use trawl_core::{ErrorCode, TrawlError};
 
 pub use args::{McpArgs, ServeArgs, ToolServerArgs};
 pub use auth::{BearerToken, check_bind_policy};
+pub use conn::{ConnLimits, effective_cap, raise_descriptor_limit};
 pub use http::HttpOptions;
 pub use server::{ServerState, TrawlMcp};
 
@@ -46,7 +51,7 @@ use metrics::Metrics;
 /// Tools that need a search engine.
 const SEARCH_TOOLS: [&str; 3] = ["web_search", "arxiv", "github"];
 
-fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
+pub fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
     if (0.0..=86_400.0).contains(&value) {
         Ok(Duration::from_secs_f64(value))
     } else {
@@ -83,6 +88,8 @@ pub struct Prepared {
     pub server: TrawlMcp,
     pub state: Arc<ServerState>,
     pub grace: Duration,
+    /// Longest JSON-RPC message accepted.
+    pub max_message_bytes: usize,
 }
 
 /// Check the flags and the engines, open the request log, and build the handler.
@@ -129,6 +136,7 @@ pub fn prepare(
         server,
         state,
         grace,
+        max_message_bytes: args.max_message_bytes,
     })
 }
 
@@ -162,11 +170,14 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
         server,
         state,
         grace,
+        max_message_bytes,
     } = prepared;
     let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
+    let transport =
+        stdio::BoundedStdio::new(tokio::io::stdin(), tokio::io::stdout(), max_message_bytes);
     let running = tokio::select! {
-        running = server.serve(rmcp::transport::stdio()) => running.map_err(|e| {
+        running = server.serve(transport) => running.map_err(|e| {
             TrawlError::new(
                 ErrorCode::Upstream,
                 format!("MCP handshake on stdio failed: {e}"),
@@ -174,6 +185,7 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
         })?,
         () = &mut shutdown => {
             state.log.event("stopped", &[("reason", "signal before the handshake".to_owned())]);
+            flush_log(&state).await;
             return Ok(());
         }
     };
@@ -183,6 +195,7 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
     tokio::select! {
         _ = &mut waiting => {
             state.log.event("stopped", &[("reason", "stdin closed".to_owned())]);
+            flush_log(&state).await;
             return Ok(());
         }
         () = &mut shutdown => {}
@@ -203,7 +216,14 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
     state
         .log
         .event("stopped", &[("all_calls_finished", finished.to_string())]);
+    flush_log(&state).await;
     Ok(())
+}
+
+/// Wait for the request log's last lines to be written, before the process exits.
+async fn flush_log(state: &Arc<ServerState>) {
+    let state = state.clone();
+    let _ = tokio::task::spawn_blocking(move || state.log.flush()).await;
 }
 
 /// Serve MCP over HTTP on `listener` until a shutdown signal.
@@ -216,6 +236,7 @@ pub async fn serve_http(
         server,
         state,
         grace,
+        ..
     } = prepared;
     let listen = listener
         .local_addr()
@@ -235,11 +256,24 @@ pub async fn serve_http(
                 }
                 .to_owned(),
             ),
+            (
+                "max_connections",
+                options.limits.max_connections.to_string(),
+            ),
+            ("max_sessions", options.max_sessions.to_string()),
         ],
     );
-    http::serve(listener, app, state, sessions_ct, shutdown_signal(), grace)
-        .await
-        .map_err(|e| TrawlError::internal(format!("HTTP server failed: {e}")))
+    let served = http::serve(
+        listener,
+        app,
+        state.clone(),
+        sessions_ct,
+        shutdown_signal(),
+        grace,
+    )
+    .await;
+    flush_log(&state).await;
+    served.map_err(|e| TrawlError::internal(format!("HTTP server failed: {e}")))
 }
 
 #[cfg(test)]

@@ -94,14 +94,65 @@ fn fence_structured(value: &mut serde_json::Value, fence: &Fence) {
 /// it would not match the tool's output schema.
 pub(super) fn failure(err: &TrawlError) -> CallToolResult {
     let retry = if err.retryable { " (retryable)" } else { "" };
+    let message = clip_echoes(&err.message);
     let mut result = CallToolResult::error(vec![ContentBlock::text(format!(
-        "error[{}]: {}{retry}",
-        err.code, err.message
+        "error[{}]: {message}{retry}",
+        err.code
     ))]);
+    let mut body = ErrorBody::from(err.clone());
+    body.message = message;
     let mut meta = rmcp::model::JsonObject::new();
-    meta.insert("trawl/error".into(), json!(ErrorBody::from(err.clone())));
+    meta.insert("trawl/error".into(), json!(body));
     result.meta = Some(MetaObject(meta));
     result
+}
+
+/// Longest quoted value an error message repeats back (a bad argument, a URL).
+const MAX_ECHO_CHARS: usize = 64;
+/// Longest error message, whatever it quotes.
+const MAX_MESSAGE_CHARS: usize = 2_000;
+
+/// An error message with each quoted value (`"…"`, as serde and trawl quote arguments) cut
+/// to [`MAX_ECHO_CHARS`], and the whole cut to [`MAX_MESSAGE_CHARS`]: a 1 MB bad argument
+/// must not come back as a 1 MB error.
+pub(super) fn clip_echoes(message: &str) -> String {
+    let mut out = String::new();
+    let mut kept = 0usize;
+    let mut push = |out: &mut String, c: char| {
+        out.push(c);
+        kept += 1;
+        kept <= MAX_MESSAGE_CHARS
+    };
+    // Characters seen inside the current quoted value, when in one.
+    let mut quoted: Option<usize> = None;
+    let mut escaped = false;
+    for c in message.chars() {
+        let room = match quoted {
+            None => {
+                if c == '"' {
+                    quoted = Some(0);
+                }
+                push(&mut out, c)
+            }
+            Some(n) if c == '"' && !escaped => {
+                quoted = None;
+                (n <= MAX_ECHO_CHARS || push(&mut out, '…')) && push(&mut out, '"')
+            }
+            Some(n) => {
+                escaped = c == '\\' && !escaped;
+                quoted = Some(n + 1);
+                n >= MAX_ECHO_CHARS || push(&mut out, c)
+            }
+        };
+        if !room {
+            out.push('…');
+            return out;
+        }
+    }
+    if matches!(quoted, Some(n) if n > MAX_ECHO_CHARS) {
+        out.push('…');
+    }
+    out
 }
 
 pub(super) fn refusal_error(refusal: Refusal) -> TrawlError {
@@ -255,5 +306,25 @@ pub(super) fn check_arguments(
         "arxiv" => typed::<ArxivArgs>(value),
         "github" => typed::<GithubArgs>(value),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoed_values_are_cut_and_short_messages_kept() {
+        let short = "page_size_tokens: invalid type: string \"ten\", expected usize";
+        assert_eq!(clip_echoes(short), short);
+        let big = "A".repeat(1_000_000);
+        let message = format!("handle: invalid type: string \"{big}\", expected a handle");
+        let clipped = clip_echoes(&message);
+        assert!(clipped.len() < 200, "{clipped}");
+        assert!(clipped.ends_with("…\", expected a handle"), "{clipped}");
+        let escaped = clip_echoes("bad \"a\\\"b\" here");
+        assert_eq!(escaped, "bad \"a\\\"b\" here");
+        let unquoted = "x".repeat(10_000);
+        assert!(clip_echoes(&unquoted).chars().count() <= MAX_MESSAGE_CHARS + 2);
     }
 }

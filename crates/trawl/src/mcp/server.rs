@@ -63,6 +63,7 @@ impl ServerState {
             max_concurrent: self.gate.max_concurrent(),
             uptime_secs: self.started.elapsed().as_secs_f64(),
             store_bytes: self.store_path.as_ref().and_then(|p| store_bytes(p)),
+            http: None,
         }
     }
 }

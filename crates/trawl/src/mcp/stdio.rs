@@ -1,0 +1,223 @@
+//! The stdio transport of `trawl mcp`: one JSON-RPC message per line, each line at most
+//! `--max-message-bytes` long.
+//!
+//! rmcp's own stdio transport reads lines of any length and drops a line it cannot parse
+//! without a word, so a client that sent a broken message waited forever and a 50 MB line
+//! was held in memory whole. Here a line that is not JSON is answered with a JSON-RPC parse
+//! error (-32700), JSON that is not a message with an invalid-request error (-32600, with
+//! its id when it has one), and a line over the limit is discarded as it streams in and
+//! answered with -32600. Answers and these errors share one writer, so lines never
+//! interleave.
+//!
+//! The line reader is written here because tokio-util's `FramedRead` ends the stream after
+//! a codec's first error (such as a line over its length limit), which would end the
+//! session instead of answering the one bad line.
+
+use std::borrow::Cow;
+
+use rmcp::RoleServer;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+use super::jsonrpc::{INVALID_REQUEST, Refused, parse_message};
+
+pub struct BoundedStdio<R> {
+    input: BufReader<R>,
+    out: mpsc::Sender<Vec<u8>>,
+    max_bytes: usize,
+}
+
+/// One line read from the input.
+enum Line {
+    Complete(Vec<u8>),
+    /// Longer than the limit; its bytes were read and dropped.
+    TooLong,
+    End,
+}
+
+/// Read up to and including the next `\n`, keeping at most `max` bytes of it.
+async fn read_bounded_line<R: AsyncRead + Unpin>(
+    input: &mut BufReader<R>,
+    max: usize,
+) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    loop {
+        let available = input.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(if too_long {
+                Line::TooLong
+            } else if line.is_empty() {
+                Line::End
+            } else {
+                Line::Complete(line)
+            });
+        }
+        let (chunk, found) = match memchr::memchr(b'\n', available) {
+            Some(at) => (&available[..at], Some(at + 1)),
+            None => (available, None),
+        };
+        if !too_long {
+            if line.len() + chunk.len() > max {
+                too_long = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        let consumed = found.unwrap_or(available.len());
+        input.consume(consumed);
+        if found.is_some() {
+            return Ok(if too_long {
+                Line::TooLong
+            } else {
+                Line::Complete(line)
+            });
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin + Send + 'static> BoundedStdio<R> {
+    /// Read messages from `input` and write answers to `output` (on a task of its own).
+    pub fn new<W: AsyncWrite + Unpin + Send + 'static>(
+        input: R,
+        mut output: W,
+        max_bytes: usize,
+    ) -> Self {
+        let (out, mut rx) = mpsc::channel::<Vec<u8>>(64);
+        tokio::spawn(async move {
+            while let Some(line) = rx.recv().await {
+                if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+                    return;
+                }
+            }
+        });
+        BoundedStdio {
+            input: BufReader::with_capacity(64 * 1024, input),
+            out,
+            max_bytes,
+        }
+    }
+
+    async fn answer_error(out: &mpsc::Sender<Vec<u8>>, refused: Refused) {
+        let mut line = refused.to_json().to_string().into_bytes();
+        line.push(b'\n');
+        let _ = out.send(line).await;
+    }
+}
+
+fn trim_line(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStdio<R> {
+    type Error = std::io::Error;
+
+    fn name() -> Cow<'static, str> {
+        "stdio".into()
+    }
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let out = self.out.clone();
+        async move {
+            let mut line = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
+            line.push(b'\n');
+            out.send(line)
+                .await
+                .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout closed"))
+        }
+    }
+
+    async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
+        loop {
+            match read_bounded_line(&mut self.input, self.max_bytes).await {
+                Ok(Line::Complete(chunk)) => {
+                    let line = trim_line(&chunk);
+                    if line.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    match parse_message(line) {
+                        Ok(message) => return Some(message),
+                        Err(refused) => Self::answer_error(&self.out, refused).await,
+                    }
+                }
+                Ok(Line::TooLong) => {
+                    let message = format!(
+                        "Invalid Request: message longer than {} bytes (--max-message-bytes); \
+                         it was discarded",
+                        self.max_bytes
+                    );
+                    let refused = Refused {
+                        id: Value::Null,
+                        code: INVALID_REQUEST,
+                        message,
+                    };
+                    Self::answer_error(&self.out, refused).await;
+                }
+                Ok(Line::End) | Err(_) => return None,
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::jsonrpc::PARSE_ERROR;
+
+    #[tokio::test]
+    async fn malformed_and_oversized_lines_are_answered_and_good_ones_pass() {
+        let (mut client, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, client_out) = tokio::io::duplex(1 << 16);
+        let mut transport = BoundedStdio::new(server_in, server_out, 1024);
+        let writer = tokio::spawn(async move {
+            client.write_all(b"{not json\n").await.unwrap();
+            client
+                .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"nonsense\":true}\n")
+                .await
+                .unwrap();
+            client.write_all(&vec![b'x'; 5000]).await.unwrap();
+            client.write_all(b"\n\n").await.unwrap();
+            client
+                .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+                .await
+                .unwrap();
+            client
+        });
+        let message = transport.receive().await.expect("the good line");
+        assert!(
+            matches!(message, ClientJsonRpcMessage::Notification(_)),
+            "{message:?}"
+        );
+        let _client = writer.await.unwrap();
+        let mut answers = BufReader::new(client_out).lines();
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            let line = answers.next_line().await.unwrap().unwrap();
+            seen.push(serde_json::from_str::<Value>(&line).unwrap());
+        }
+        assert_eq!(seen[0]["error"]["code"], PARSE_ERROR);
+        assert_eq!(seen[0]["id"], Value::Null);
+        assert_eq!(seen[1]["error"]["code"], INVALID_REQUEST);
+        assert_eq!(seen[1]["id"], 7);
+        assert_eq!(seen[2]["error"]["code"], INVALID_REQUEST);
+        assert!(
+            seen[2]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("1024 bytes"),
+            "{}",
+            seen[2]
+        );
+    }
+}
