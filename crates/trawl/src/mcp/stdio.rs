@@ -26,6 +26,7 @@ use super::jsonrpc::{INVALID_REQUEST, Refused, parse_message};
 
 pub struct BoundedStdio<R> {
     input: BufReader<R>,
+    partial: PartialLine,
     out: mpsc::Sender<Vec<u8>>,
     max_bytes: usize,
 }
@@ -38,43 +39,55 @@ enum Line {
     End,
 }
 
-/// Read up to and including the next `\n`, keeping at most `max` bytes of it.
+/// The line being read, kept between calls: rmcp polls `receive` inside `select!` and drops
+/// the future when another branch wins, so nothing read may live only in that future (a
+/// line split over two reads would lose its first half and its request would go
+/// unanswered).
+#[derive(Default)]
+struct PartialLine {
+    bytes: Vec<u8>,
+    too_long: bool,
+}
+
+/// Read up to and including the next `\n`, keeping at most `max` bytes of it. Cancel-safe:
+/// every byte consumed from `input` is first moved into `partial`.
 async fn read_bounded_line<R: AsyncRead + Unpin>(
     input: &mut BufReader<R>,
+    partial: &mut PartialLine,
     max: usize,
 ) -> std::io::Result<Line> {
-    let mut line = Vec::new();
-    let mut too_long = false;
     loop {
         let available = input.fill_buf().await?;
         if available.is_empty() {
-            return Ok(if too_long {
+            let line = std::mem::take(partial);
+            return Ok(if line.too_long {
                 Line::TooLong
-            } else if line.is_empty() {
+            } else if line.bytes.is_empty() {
                 Line::End
             } else {
-                Line::Complete(line)
+                Line::Complete(line.bytes)
             });
         }
         let (chunk, found) = match memchr::memchr(b'\n', available) {
             Some(at) => (&available[..at], Some(at + 1)),
             None => (available, None),
         };
-        if !too_long {
-            if line.len() + chunk.len() > max {
-                too_long = true;
-                line = Vec::new();
+        if !partial.too_long {
+            if partial.bytes.len() + chunk.len() > max {
+                partial.too_long = true;
+                partial.bytes = Vec::new();
             } else {
-                line.extend_from_slice(chunk);
+                partial.bytes.extend_from_slice(chunk);
             }
         }
         let consumed = found.unwrap_or(available.len());
         input.consume(consumed);
         if found.is_some() {
-            return Ok(if too_long {
+            let line = std::mem::take(partial);
+            return Ok(if line.too_long {
                 Line::TooLong
             } else {
-                Line::Complete(line)
+                Line::Complete(line.bytes)
             });
         }
     }
@@ -97,6 +110,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> BoundedStdio<R> {
         });
         BoundedStdio {
             input: BufReader::with_capacity(64 * 1024, input),
+            partial: PartialLine::default(),
             out,
             max_bytes,
         }
@@ -136,7 +150,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStd
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
         loop {
-            match read_bounded_line(&mut self.input, self.max_bytes).await {
+            match read_bounded_line(&mut self.input, &mut self.partial, self.max_bytes).await {
                 Ok(Line::Complete(chunk)) => {
                     let line = trim_line(&chunk);
                     if line.iter().all(u8::is_ascii_whitespace) {
@@ -174,6 +188,27 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStd
 mod tests {
     use super::*;
     use crate::mcp::jsonrpc::PARSE_ERROR;
+
+    /// rmcp drops `receive` when another `select!` branch wins: a line that arrived in two
+    /// parts around such a drop must still come through whole.
+    #[tokio::test]
+    async fn a_dropped_receive_keeps_the_half_line_it_read() {
+        let (mut client, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, _client_out) = tokio::io::duplex(1 << 16);
+        let mut transport = BoundedStdio::new(server_in, server_out, 1024);
+        let line = b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+        client.write_all(&line[..20]).await.unwrap();
+        // The first half is read, then the future is dropped (as `select!` does).
+        let dropped =
+            tokio::time::timeout(std::time::Duration::from_millis(50), transport.receive()).await;
+        assert!(dropped.is_err(), "no whole line yet");
+        client.write_all(&line[20..]).await.unwrap();
+        let message = transport.receive().await.expect("the whole line");
+        assert!(
+            matches!(message, ClientJsonRpcMessage::Notification(_)),
+            "{message:?}"
+        );
+    }
 
     #[tokio::test]
     async fn malformed_and_oversized_lines_are_answered_and_good_ones_pass() {

@@ -112,11 +112,15 @@ async fn eight_concurrent_renders_share_a_browser_and_leave_nothing_behind() {
     assert_eq!(mains, 1, "one shared browser: {browsers:#?}");
     // The calls are over: every page's tab (each in its own browser context, so its own
     // renderer process) is gone; what may remain is the browser's initial about:blank tab.
+    // A `--top-chrome-webui` renderer draws the browser's own UI, not a page: some
+    // Chromium builds start one, so it is not counted as a tab.
     let mut renderers = Vec::new();
     for _ in 0..50 {
         renderers = descendants(pid)
             .into_iter()
-            .filter(|(_, cmd)| cmd.contains("--type=renderer"))
+            .filter(|(_, cmd)| {
+                cmd.contains("--type=renderer") && !cmd.contains("--top-chrome-webui")
+            })
             .collect();
         if renderers.len() <= 1 {
             break;
