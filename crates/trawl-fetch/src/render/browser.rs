@@ -197,7 +197,10 @@ impl Running {
         process_alive(self.pid)
     }
 
-    /// Resident memory of the browser and all its descendants, in bytes.
+    /// Memory of the browser and all its descendants, in bytes: the sum of each process's
+    /// proportional set size, so pages shared between Chromium's processes count once
+    /// (summed RSS counted them in every process and tripped the memory cap on a browser
+    /// with a few tabs, restarting it mid-batch).
     pub(crate) fn rss(&self) -> u64 {
         process_tree(self.pid).iter().map(|p| rss_of(*p)).sum()
     }
@@ -317,12 +320,15 @@ fn proc_state(pid: u32) -> Option<char> {
 }
 
 fn rss_of(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
+    let field = |path: String, name: &str| {
+        std::fs::read_to_string(path).ok().and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
+                .find(|l| l.starts_with(name))
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
         })
+    };
+    // Pss from smaps_rollup (Linux 4.14+); VmRSS where it cannot be read.
+    field(format!("/proc/{pid}/smaps_rollup"), "Pss:")
+        .or_else(|| field(format!("/proc/{pid}/status"), "VmRSS:"))
         .map_or(0, |kb| kb * 1024)
 }
