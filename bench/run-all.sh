@@ -18,7 +18,7 @@ SECTIONS=()
 for a in "$@"; do
   case "$a" in
     --quick) QUICK=--quick ;;
-    [1-8]) SECTIONS+=("$a") ;;
+    [1-9]|10|11) SECTIONS+=("$a") ;;
     *) echo "usage: bench/run-all.sh [--quick] [SECTION ...]" >&2; exit 2 ;;
   esac
 done
@@ -51,7 +51,7 @@ start=$(date +%s)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT/run.txt"
 for s in "${SECTIONS[@]}"; do
   t0=$(date +%s)
-  script=$(ls "$BENCH"/0"$s"-*.sh)
+  script=$(ls "$BENCH"/"$(printf %02d "$s")"-*.sh)
   echo "== section $s: $(basename "$script")" >&2
   if [ "$s" = 1 ]; then "$script" $QUICK >/dev/null; else "$script" >/dev/null; fi
   echo "section $s: $(( $(date +%s) - t0 )) s" | tee -a "$OUT/run.txt" >&2
