@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Section 8: does a batch read use every core? 20 real saved pages
+# Section 11: does a batch read use every core? 20 real saved pages
 # (../shared/bench/extract/dev, the 20 largest, decompressed once and served from memory
 # on loopback so the fixture costs little CPU) read in one `trawl read URL x20` call, pinned to 2 cores
 # (taskset -c 0,1). Reported: the process's CPU time (user + system, from wait4) divided
