@@ -185,17 +185,10 @@ pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Select
     for &r in &roots {
         clean_link_blocks(dom, r, &stats, &mut dropped);
     }
-    let (text, link) = roots.iter().fold((0, 0), |(t, l), &r| {
-        (t + stats[r as usize].text, l + stats[r as usize].link)
-    });
     Selection {
+        link_density: roots_link_density(&roots, &stats),
         roots,
         dropped,
-        link_density: if text == 0 {
-            1.0
-        } else {
-            link as f32 / text as f32
-        },
         semantic: false,
         page_text,
     }
@@ -372,17 +365,10 @@ pub(crate) fn select(
     }
     let semantic = is_semantic_container(dom, top_id)
         || ancestors(dom, top_id).any(|a| is_semantic_container(dom, a));
-    let (text, link) = roots.iter().fold((0, 0), |(t, l), &r| {
-        (t + stats[r as usize].text, l + stats[r as usize].link)
-    });
     Selection {
+        link_density: roots_link_density(&roots, &stats),
         roots,
         dropped,
-        link_density: if text == 0 {
-            1.0
-        } else {
-            link as f32 / text as f32
-        },
         semantic,
         page_text,
     }
@@ -770,6 +756,18 @@ fn measure(text: &str) -> (u32, u32) {
         commas += u32::from(b == b',');
     }
     (len, commas)
+}
+
+/// Link text over all text of the chosen roots together; 1.0 when they hold no text.
+fn roots_link_density(roots: &[NodeId], stats: &[Stats]) -> f32 {
+    let (text, link) = roots.iter().fold((0, 0), |(t, l), &r| {
+        (t + stats[r as usize].text, l + stats[r as usize].link)
+    });
+    if text == 0 {
+        1.0
+    } else {
+        link as f32 / text as f32
+    }
 }
 
 pub(crate) fn link_density(s: &Stats) -> f32 {

@@ -172,6 +172,11 @@ pub(crate) fn to_millis(t: SystemTime) -> i64 {
     }
 }
 
+/// When something stored at `from` (ms) expires: `ttl` later, or never when `ttl` is 0.
+pub(crate) fn expiry(from: i64, ttl: Duration) -> Option<i64> {
+    (!ttl.is_zero()).then(|| from.saturating_add(duration_millis(ttl)))
+}
+
 pub(crate) fn from_millis(ms: i64) -> SystemTime {
     if ms >= 0 {
         SystemTime::UNIX_EPOCH + Duration::from_millis(ms.unsigned_abs())

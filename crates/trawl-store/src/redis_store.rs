@@ -318,10 +318,6 @@ impl RedisStore {
         Some(ms.max(1))
     }
 
-    fn expiry(from: i64, ttl: Duration) -> Option<i64> {
-        (!ttl.is_zero()).then(|| from.saturating_add(duration_millis(ttl)))
-    }
-
     fn decode_document(fields: HashMap<String, String>) -> Result<Option<DocumentRecord>> {
         let Some(body) = fields.get("body") else {
             return Ok(None);
@@ -628,7 +624,7 @@ impl Store for RedisStore {
         let fetched_at = to_millis(record.fetched_at);
         let expires_at = match record.expires_at {
             Some(t) => Some(to_millis(t)),
-            None => Self::expiry(fetched_at, self.config.document_ttl),
+            None => crate::expiry(fetched_at, self.config.document_ttl),
         };
         let doc = &record.document;
         let mut fields = vec![
@@ -720,7 +716,7 @@ impl Store for RedisStore {
         let fetched_at = to_millis(revalidation.fetched_at);
         let expires_at = match revalidation.expires_at {
             Some(t) => Some(to_millis(t)),
-            None => Self::expiry(fetched_at, self.config.document_ttl),
+            None => crate::expiry(fetched_at, self.config.document_ttl),
         };
         let payload = json!({
             "handle": handle,
@@ -775,7 +771,7 @@ impl Store for RedisStore {
     ) -> Result<()> {
         let now = self.now();
         let ttl = ttl.unwrap_or(self.config.search_ttl);
-        let expires_at = Self::expiry(now, ttl);
+        let expires_at = crate::expiry(now, ttl);
         let k = self.key(&format!("s:{key}"));
         let value = value.to_string();
         self.with_conn(|conn| {

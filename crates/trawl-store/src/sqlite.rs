@@ -170,11 +170,6 @@ impl SqliteStore {
         to_millis(self.config.clock.now())
     }
 
-    /// `from + ttl`, or `None` (never) when the TTL is 0.
-    fn expiry(from: i64, ttl: Duration) -> Option<i64> {
-        (!ttl.is_zero()).then(|| from.saturating_add(duration_millis(ttl)))
-    }
-
     /// Evicts the oldest documents (by `fetched_at`) until the total is back under 90 % of
     /// the bound, so that a store at its bound does not evict on every write. `keep` (the
     /// document just written) is never evicted.
@@ -260,7 +255,7 @@ impl Store for SqliteStore {
         let fetched_at = to_millis(record.fetched_at);
         let expires_at = match record.expires_at {
             Some(t) => Some(to_millis(t)),
-            None => Self::expiry(fetched_at, self.config.document_ttl),
+            None => crate::expiry(fetched_at, self.config.document_ttl),
         };
         let handle = record.handle();
         let mut conn = self.pool.get()?;
@@ -324,7 +319,7 @@ impl Store for SqliteStore {
         let fetched_at = to_millis(revalidation.fetched_at);
         let expires_at = match revalidation.expires_at {
             Some(t) => Some(to_millis(t)),
-            None => Self::expiry(fetched_at, self.config.document_ttl),
+            None => crate::expiry(fetched_at, self.config.document_ttl),
         };
         let conn = self.pool.get()?;
         let changed = conn.execute(
@@ -389,7 +384,7 @@ impl Store for SqliteStore {
         ttl: Option<Duration>,
     ) -> Result<()> {
         let now = self.now();
-        let expires_at = Self::expiry(now, ttl.unwrap_or(self.config.search_ttl));
+        let expires_at = crate::expiry(now, ttl.unwrap_or(self.config.search_ttl));
         let conn = self.pool.get()?;
         conn.execute(
             "INSERT OR REPLACE INTO search_cache (key, value, stored_at, expires_at)
@@ -818,10 +813,7 @@ mod tests {
 
     #[test]
     fn expiry_zero_means_never() {
-        assert_eq!(SqliteStore::expiry(1000, Duration::ZERO), None);
-        assert_eq!(
-            SqliteStore::expiry(1000, Duration::from_secs(1)),
-            Some(2000)
-        );
+        assert_eq!(crate::expiry(1000, Duration::ZERO), None);
+        assert_eq!(crate::expiry(1000, Duration::from_secs(1)), Some(2000));
     }
 }
