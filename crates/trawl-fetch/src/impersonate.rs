@@ -66,14 +66,12 @@ impl Transport for ImpersonatingTransport {
             let body = response
                 .bytes_stream()
                 .map(|chunk| chunk.map_err(|e| transport_error(&e)));
-            Ok(Answer {
+            Ok(Answer::direct(
                 status,
                 headers,
                 content_length,
-                body: Box::pin(body),
-                final_url: None,
-                notes: Vec::new(),
-            })
+                Box::pin(body),
+            ))
         })
     }
 

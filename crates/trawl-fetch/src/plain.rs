@@ -68,14 +68,12 @@ impl Transport for PlainTransport {
                     Err(e) => Some((Err(transport_error(&e)), None)),
                 }
             });
-            Ok(Answer {
+            Ok(Answer::direct(
                 status,
                 headers,
                 content_length,
-                body: Box::pin(body),
-                final_url: None,
-                notes: Vec::new(),
-            })
+                Box::pin(body),
+            ))
         })
     }
 

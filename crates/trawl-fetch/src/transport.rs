@@ -29,6 +29,26 @@ pub(crate) struct Answer {
     pub notes: Vec<String>,
 }
 
+impl Answer {
+    /// An answer as a client library returned it, redirects not followed and nothing to note:
+    /// what the plain and the impersonating transports both hand back.
+    pub(crate) fn direct(
+        status: u16,
+        headers: HeaderMap,
+        content_length: Option<u64>,
+        body: BodyStream,
+    ) -> Answer {
+        Answer {
+            status,
+            headers,
+            content_length,
+            body,
+            final_url: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
 pub(crate) type AnswerFuture<'a> =
     Pin<Box<dyn Future<Output = Result<Answer, TrawlError>> + Send + 'a>>;
 
