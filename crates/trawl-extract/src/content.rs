@@ -21,6 +21,12 @@ pub(crate) struct Pass {
     pub(crate) include_comments: bool,
     /// A thread: each post's author line (`post-meta`, `topic-meta-data`) is content.
     pub(crate) thread: bool,
+    /// Render hidden nodes too: the last resort when nothing visible reads as content
+    /// (the page keeps its body hidden until a script shows it).
+    pub(crate) show_hidden: bool,
+    /// Take the declared content container around the best block when it is link-poor
+    /// and not much bigger (see `widen`): pages made of sections, not one run of prose.
+    pub(crate) widen: bool,
 }
 
 /// Per-node sums over the node's kept subtree.
@@ -144,8 +150,13 @@ pub(crate) fn drop_boilerplate(
         // In a thread the replies are the content, not comments on it.
         let by_comments =
             signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
-        // Hidden until a script shows it: a node holding most of the page is shown.
-        let by_hiding = node.hidden;
+        // Hidden until a script shows it: a node holding most of the page is shown. A
+        // hidden tab panel is one of several views of the content (code in each language).
+        let by_hiding = node.hidden
+            && !pass.show_hidden
+            && !dom
+                .attr(id, AttrName::Role)
+                .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"));
         if (by_tag || by_role || by_class) && share < 0.5
             || by_hiding && share < HIDDEN_SHOWN_SHARE
             || by_comments && share < 0.75
@@ -301,6 +312,9 @@ pub(crate) fn select(
         };
     };
     top = climb(dom, &score, &scored, &dropped, top);
+    if pass.widen {
+        top = widen(dom, signals, &stats, &dropped, top);
+    }
     let top_id = top as NodeId;
     // Siblings that belong with the winner.
     let parent = dom.nodes[top].parent;
@@ -402,6 +416,42 @@ pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &s
             }
         }
     }
+}
+
+/// How much more text than the winner a declared content container may hold and still be
+/// taken whole.
+const WIDEN_TEXT_RATIO: u32 = 2;
+/// The most link text (share of its text) such a container may hold.
+const WIDEN_MAX_LINK_DENSITY: f32 = 0.2;
+
+/// Move the winner up to the declared content container around it (`<main>`, `<article>`,
+/// `role=main`, a `content`/`main` class) when that container is link-poor and not much
+/// bigger: the best block is then one section of a longer page (a manual page's options,
+/// a reference page's members) and the container is the page's body.
+fn widen(
+    dom: &Dom,
+    signals: &[ClassSignal],
+    stats: &[Stats],
+    dropped: &[bool],
+    top: usize,
+) -> usize {
+    let mut best = top;
+    let limit = stats[top].text.saturating_mul(WIDEN_TEXT_RATIO);
+    for a in ancestors(dom, top as NodeId) {
+        let s = &stats[a as usize];
+        if dropped[a as usize] || s.text > limit {
+            break;
+        }
+        let declared = is_semantic_container(dom, a)
+            || signals[a as usize].positive && !signals[a as usize].negative
+            || dom
+                .attr(a, AttrName::Role)
+                .is_some_and(|r| r.eq_ignore_ascii_case("main"));
+        if declared && link_density(s) < WIDEN_MAX_LINK_DENSITY {
+            best = a as usize;
+        }
+    }
+    best
 }
 
 /// Move the winner up when its ancestors say the content is wider than it.

@@ -71,6 +71,8 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         clean_conditionally: true,
         include_comments: false,
         thread: false,
+        show_hidden: false,
+        widen: false,
     };
     content::trace(&dom, pass, &signals, needle)
 }
@@ -169,6 +171,9 @@ fn extract_html(
         clean_conditionally: true,
         include_comments: opts.include_comments,
         thread: page_type == PageType::Forum,
+        show_hidden: false,
+        // An article is one run of prose: its container also holds the teasers around it.
+        widen: page_type != PageType::Article,
     };
     let passes = [
         strict,
@@ -185,6 +190,10 @@ fn extract_html(
             strip_unlikely: false,
             weight_classes: false,
             clean_conditionally: false,
+            ..strict
+        },
+        Pass {
+            show_hidden: true,
             ..strict
         },
     ];
