@@ -70,6 +70,13 @@ pub(crate) struct Selection {
 /// content until a script runs (`defer-block`, lock-down plugins).
 const HIDDEN_SHOWN_SHARE: f32 = 0.4;
 
+/// Several paragraphs of link-poor running text: content, whatever the wrapper's class
+/// says (page builders name their layout boxes `widget-span`, `blurb_position_top`,
+/// `no-extra-padding`, `sticky-media-section__content`).
+fn is_prose(s: &Stats) -> bool {
+    s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && link_density(s) < 0.1
+}
+
 /// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
 /// class/id words (soft drops). Returns the drop marks and the stats of what is left.
 pub(crate) fn drop_boilerplate(
@@ -146,7 +153,8 @@ pub(crate) fn drop_boilerplate(
             && (signal.strong
                 || signal.negative && !signal.positive && !(pass.thread && is_post_meta(dom, id)))
             && !is_content_tag(node.tag)
-            && !holds_main[i];
+            && !holds_main[i]
+            && !is_prose(&stats[i]);
         // In a thread the replies are the content, not comments on it.
         let by_comments =
             signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
