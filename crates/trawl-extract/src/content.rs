@@ -27,6 +27,9 @@ pub(crate) struct Pass {
     /// Take the declared content container around the best block when it is link-poor
     /// and not much bigger (see `widen`): pages made of sections, not one run of prose.
     pub(crate) widen: bool,
+    /// Reference pages link every other word (`[source]`, a type name, the next method):
+    /// a block inside the content is pruned for its links only at a higher density.
+    pub(crate) link_tolerant: bool,
 }
 
 /// Per-node sums over the node's kept subtree.
@@ -76,6 +79,9 @@ const HIDDEN_SHOWN_SHARE: f32 = 0.4;
 fn is_prose(s: &Stats) -> bool {
     s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && link_density(s) < 0.1
 }
+
+/// The link density above which `clean_conditionally` prunes a block of a reference page.
+const LINK_TOLERANT_DENSITY: f32 = 0.35;
 
 /// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
 /// class/id words (soft drops). Returns the drop marks and the stats of what is left.
@@ -543,6 +549,11 @@ fn clean_conditionally(
     pass: Pass,
 ) {
     let weight_classes = pass.weight_classes;
+    let max_density = if pass.link_tolerant {
+        LINK_TOLERANT_DENSITY
+    } else {
+        0.2
+    };
     let end = dom.subtree_end(root) as usize;
     let mut stats = stats[root as usize..end].to_vec();
     let base = root as usize;
@@ -604,7 +615,7 @@ fn clean_conditionally(
                     && s.text < 25
                     && (s.images == 0 || s.images > 2)
                     && !in_figure)
-                || (!is_list && weight < 25.0 && density > 0.2)
+                || (!is_list && weight < 25.0 && density > max_density)
                 || (is_list && weight < 25.0 && density > 0.5)
                 || (weight >= 25.0 && density > 0.5)
         };

@@ -73,6 +73,7 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         thread: false,
         show_hidden: false,
         widen: false,
+        link_tolerant: false,
     };
     content::trace(&dom, pass, &signals, needle)
 }
@@ -174,6 +175,7 @@ fn extract_html(
         show_hidden: false,
         // An article is one run of prose: its container also holds the teasers around it.
         widen: page_type != PageType::Article,
+        link_tolerant: page_type == PageType::Documentation,
     };
     let passes = [
         strict,
