@@ -327,7 +327,7 @@ pub(crate) fn select(
     };
     top = climb(dom, &score, &scored, &dropped, top);
     if pass.widen {
-        top = widen(dom, signals, &stats, &dropped, top);
+        top = widen(dom, signals, &stats, &dropped, top, pass.link_tolerant);
     }
     let top_id = top as NodeId;
     // Siblings that belong with the winner.
@@ -435,6 +435,8 @@ pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &s
 /// How much more text than the winner a declared content container may hold and still be
 /// taken whole.
 const WIDEN_TEXT_RATIO: u32 = 2;
+/// The same on documentation pages, where the best block is often one section of many.
+const WIDEN_TEXT_RATIO_REFERENCE: u32 = 4;
 /// The most link text (share of its text) such a container may hold.
 const WIDEN_MAX_LINK_DENSITY: f32 = 0.2;
 
@@ -448,9 +450,15 @@ fn widen(
     stats: &[Stats],
     dropped: &[bool],
     top: usize,
+    link_tolerant: bool,
 ) -> usize {
     let mut best = top;
-    let limit = stats[top].text.saturating_mul(WIDEN_TEXT_RATIO);
+    let (ratio, max_density) = if link_tolerant {
+        (WIDEN_TEXT_RATIO_REFERENCE, LINK_TOLERANT_DENSITY)
+    } else {
+        (WIDEN_TEXT_RATIO, WIDEN_MAX_LINK_DENSITY)
+    };
+    let limit = stats[top].text.saturating_mul(ratio);
     for a in ancestors(dom, top as NodeId) {
         let s = &stats[a as usize];
         if dropped[a as usize] || s.text > limit {
@@ -461,7 +469,7 @@ fn widen(
             || dom
                 .attr(a, AttrName::Role)
                 .is_some_and(|r| r.eq_ignore_ascii_case("main"));
-        if declared && link_density(s) < WIDEN_MAX_LINK_DENSITY {
+        if declared && link_density(s) < max_density {
             best = a as usize;
         }
     }
