@@ -344,6 +344,9 @@ fn value_signal(value: &str) -> ClassSignal {
             signal.positive = true;
             continue;
         }
+        if is_utility_class(token) {
+            continue;
+        }
         let mut words = token
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|w| !w.is_empty());
@@ -363,6 +366,13 @@ fn value_signal(value: &str) -> ClassSignal {
         if last.is_some_and(is_negative_word) {
             signal.strong = true;
         }
+        // An admonition (`blockquote-tag-note`, `admonition-warning`) is part of the text.
+        if last
+            .or(first)
+            .is_some_and(|w| ADMONITION_WORDS.contains(&w))
+        {
+            signal.positive = true;
+        }
         // Substring tests are the costly part: a letter mask rules most parts out first.
         let mask = letter_mask(token);
         let has = |parts: &[(&str, u32)]| {
@@ -375,6 +385,68 @@ fn value_signal(value: &str) -> ClassSignal {
         signal.positive |= has(&POSITIVE_PARTS);
     }
     signal
+}
+
+/// Last words of a class that name an admonition box: part of the content.
+const ADMONITION_WORDS: &[&str] = &[
+    "admonition",
+    "callout",
+    "caution",
+    "danger",
+    "hint",
+    "important",
+    "note",
+    "tip",
+    "warning",
+];
+
+/// Utility-first CSS (`text-secondary`, `dark:bg-card`, `top-0`, `md:sticky`) styles a box;
+/// it does not say what the box is, so such tokens are not read for words.
+fn is_utility_class(token: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "text-",
+        "bg-",
+        "border-",
+        "shadow-",
+        "font-",
+        "leading-",
+        "tracking-",
+        "p-",
+        "px-",
+        "py-",
+        "pt-",
+        "pb-",
+        "ps-",
+        "pe-",
+        "m-",
+        "mx-",
+        "my-",
+        "mt-",
+        "mb-",
+        "ms-",
+        "me-",
+        "w-",
+        "h-",
+        "max-w-",
+        "min-w-",
+        "max-h-",
+        "min-h-",
+        "gap-",
+        "top-",
+        "bottom-",
+        "z-",
+        "inset-",
+        "rounded-",
+        "grid-",
+        "flex-",
+        "col-span-",
+        "row-span-",
+        "space-",
+        "divide-",
+        "ring-",
+        "opacity-",
+    ];
+    token.contains(':') || PREFIXES.iter().any(|p| token.starts_with(p))
 }
 
 /// Whether one of `words` is a whole word of `token` (split at anything not a letter or
@@ -434,5 +506,10 @@ mod tests {
         assert!(!signal_of(r#"<div class="shadow download">"#).negative);
         assert!(signal_of(r#"<div id="comments">"#).comments);
         assert!(signal_of(r#"<div class="article-body">"#).positive);
+        // Utility classes style a box and say nothing of what it is.
+        let utility = signal_of(r#"<div class="p-6 text-secondary dark:bg-card top-0">"#);
+        assert!(!utility.negative && !utility.strong, "{utility:?}");
+        // An admonition is part of the text even when a word in its class reads negative.
+        assert!(signal_of(r#"<blockquote class="blockquote-tag-note">"#).positive);
     }
 }

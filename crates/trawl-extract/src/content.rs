@@ -557,10 +557,12 @@ fn clean_conditionally(
     pass: Pass,
 ) {
     let weight_classes = pass.weight_classes;
-    let max_density = if pass.link_tolerant {
-        LINK_TOLERANT_DENSITY
+    // A reference page's lists of links inside its body ("You will learn", the guides
+    // of a section) are what the page is for.
+    let (max_density, max_list_density) = if pass.link_tolerant {
+        (LINK_TOLERANT_DENSITY, 1.0)
     } else {
-        0.2
+        (0.2, 0.5)
     };
     let end = dom.subtree_end(root) as usize;
     let mut stats = stats[root as usize..end].to_vec();
@@ -624,7 +626,7 @@ fn clean_conditionally(
                     && (s.images == 0 || s.images > 2)
                     && !in_figure)
                 || (!is_list && weight < 25.0 && density > max_density)
-                || (is_list && weight < 25.0 && density > 0.5)
+                || (is_list && weight < 25.0 && density > max_list_density)
                 || (weight >= 25.0 && density > 0.5)
         };
         if drop && i != base {

@@ -712,3 +712,81 @@ fn ruby_keeps_base_characters_and_soft_hyphens_go() {
     assert!(!doc.markdown.contains('こ') && !doc.markdown.contains("ども"));
     assert!(!doc.markdown.contains('\u{ad}'));
 }
+
+#[test]
+fn hidden_tab_panels_are_kept_and_a_page_hidden_whole_is_shown() {
+    // Code in each language sits in its own tab panel; only one is shown at a time.
+    let tabs = format!(
+        r#"<html><body><nav><a href="/">Home</a></nav><main><h1>Send a message</h1>{}
+        <div role="tabpanel"><pre><code>client.send("python panel")</code></pre></div>
+        <div role="tabpanel" hidden><pre><code>client.send("node panel")</code></pre></div>
+        <div class="menu" hidden><a href="/x">Hidden menu entry</a></div>
+        </main></body></html>"#,
+        para("Messaging")
+    );
+    let doc = html(&tabs);
+    assert!(doc.markdown.contains("python panel"), "{}", doc.markdown);
+    assert!(doc.markdown.contains("node panel"), "{}", doc.markdown);
+    assert!(
+        !doc.markdown.contains("Hidden menu entry"),
+        "{}",
+        doc.markdown
+    );
+
+    // Everything that reads as content is hidden until a script runs: it is shown rather
+    // than returning nothing.
+    let hidden = format!(
+        r#"<html><body><nav><a href="/">Home</a></nav>
+        <div class="defer-block" style="display:none"><article>{}{}</article></div>
+        <footer><p>Copyright.</p></footer></body></html>"#,
+        para("Almond thins"),
+        para("Baking")
+    );
+    let doc = html(&hidden);
+    assert!(
+        doc.markdown.contains("Almond thins is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("Copyright"), "{}", doc.markdown);
+}
+
+#[test]
+fn paragraphs_in_a_box_named_like_boilerplate_are_kept() {
+    // Page builders name layout boxes with words that also name boilerplate.
+    let page = format!(
+        r#"<html><body><nav><a href="/">Home</a></nav><main>
+        <div class="widget-span widget-type-rich_text">{}{}{}{}</div>
+        <div class="et_pb_blurb et_pb_blurb_position_top">{}{}{}{}</div>
+        <div class="sidebar"><p><a href="/a">A link in the sidebar</a></p></div>
+        </main></body></html>"#,
+        para("Portfolios"),
+        para("Trust"),
+        para("Design"),
+        para("Process"),
+        para("Calls to action"),
+        para("Case studies"),
+        para("Pricing"),
+        para("Support")
+    );
+    // A service page, made of sections (an article would keep the best block only).
+    let doc = extract(
+        page.as_bytes(),
+        Some("text/html"),
+        &Url::parse("https://agency.example.com/services/web-design").unwrap(),
+        &ExtractOptions::default(),
+    )
+    .expect("extract");
+    for topic in ["Portfolios", "Design", "Calls to action", "Case studies"] {
+        assert!(
+            doc.markdown.contains(&format!("{topic} is discussed")),
+            "{topic}: {}",
+            doc.markdown
+        );
+    }
+    assert!(
+        !doc.markdown.contains("A link in the sidebar"),
+        "{}",
+        doc.markdown
+    );
+}
