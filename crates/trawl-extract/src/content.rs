@@ -81,7 +81,7 @@ fn is_prose(s: &Stats) -> bool {
 }
 
 /// The link density above which `clean_conditionally` prunes a block of a reference page.
-const LINK_TOLERANT_DENSITY: f32 = 0.35;
+const LINK_TOLERANT_DENSITY: f32 = 0.5;
 
 /// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
 /// class/id words (soft drops). Returns the drop marks and the stats of what is left.
