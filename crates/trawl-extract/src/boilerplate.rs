@@ -87,6 +87,8 @@ pub(crate) struct ClassSignal {
     pub(crate) comments: bool,
     /// Words that mark content (article, post body, entry…).
     pub(crate) positive: bool,
+    /// A word `header`: the site's header, or the head of the content (title and intro).
+    pub(crate) header: bool,
 }
 
 /// Words (whole class/id words) that mark boilerplate. Sorted: looked up by binary search.
@@ -304,6 +306,7 @@ pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
         signals.push(ClassSignal {
             negative: class.negative || ident.negative,
             strong: class.strong || ident.strong,
+            header: class.header || ident.header,
             comments: class.comments || ident.comments,
             positive: class.positive || ident.positive,
         });
@@ -355,8 +358,10 @@ fn value_signal(value: &str) -> ClassSignal {
         if first.is_some_and(is_negative_word) {
             signal.negative = true;
         }
+        signal.header |= first == Some("header");
         for word in words {
             signal.negative |= is_negative_word(word);
+            signal.header |= word == "header";
             last = Some(word);
         }
         // Customer reviews are a product page's comments.

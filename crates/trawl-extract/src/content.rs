@@ -80,6 +80,12 @@ fn is_prose(s: &Stats) -> bool {
     s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && link_density(s) < 0.1
 }
 
+/// A paragraph of link-poor running text: in a box named `header` it is the head of the
+/// content (a product's or reference page's title and intro), not the site's header.
+fn is_intro(s: &Stats) -> bool {
+    s.paragraphs >= 1 && s.text >= 150 && link_density(s) < 0.15
+}
+
 /// The link density above which `clean_conditionally` prunes a block of a reference page.
 const LINK_TOLERANT_DENSITY: f32 = 0.5;
 
@@ -160,7 +166,8 @@ pub(crate) fn drop_boilerplate(
                 || signal.negative && !signal.positive && !(pass.thread && is_post_meta(dom, id)))
             && !is_content_tag(node.tag)
             && !holds_main[i]
-            && !is_prose(&stats[i]);
+            && !is_prose(&stats[i])
+            && !(signal.header && is_intro(&stats[i]));
         // In a thread the replies are the content, not comments on it.
         let by_comments =
             signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
