@@ -89,6 +89,8 @@ pub(crate) struct ClassSignal {
     pub(crate) positive: bool,
     /// A word `header`: the site's header, or the head of the content (title and intro).
     pub(crate) header: bool,
+    /// A word `footer`: the page's foot, never its content however much text it holds.
+    pub(crate) footer: bool,
 }
 
 /// Words (whole class/id words) that mark boilerplate. Sorted: looked up by binary search.
@@ -307,6 +309,7 @@ pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
             negative: class.negative || ident.negative,
             strong: class.strong || ident.strong,
             header: class.header || ident.header,
+            footer: class.footer || ident.footer,
             comments: class.comments || ident.comments,
             positive: class.positive || ident.positive,
         });
@@ -359,9 +362,11 @@ fn value_signal(value: &str) -> ClassSignal {
             signal.negative = true;
         }
         signal.header |= first == Some("header");
+        signal.footer |= first == Some("footer");
         for word in words {
             signal.negative |= is_negative_word(word);
             signal.header |= word == "header";
+            signal.footer |= word == "footer";
             last = Some(word);
         }
         // Customer reviews are a product page's comments.
