@@ -409,6 +409,36 @@ pub(crate) fn select(
     }
 }
 
+/// Drop paragraphs whose text repeats an earlier kept one: pages ship the same copy twice,
+/// once for wide screens and once in a collapsed panel for narrow ones.
+/// Returns whether it dropped any.
+pub(crate) fn drop_repeated_paragraphs(dom: &Dom, selection: &mut Selection) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut any = false;
+    for &root in &selection.roots {
+        let end = dom.subtree_end(root);
+        let mut i = root;
+        while i < end {
+            if selection.dropped[i as usize] || dom.node(i).tag != Tag::P {
+                i += 1;
+                continue;
+            }
+            let sub = dom.subtree_end(i);
+            let text = dom.raw_text(i);
+            let key: String = text.split_whitespace().collect();
+            if key.len() >= REPEATED_PARAGRAPH_MIN && !seen.insert(key) {
+                selection.dropped[i as usize..sub as usize].fill(true);
+                any = true;
+            }
+            i = sub;
+        }
+    }
+    any
+}
+
+/// Paragraphs shorter than this may repeat ("Read more", a price, a date).
+const REPEATED_PARAGRAPH_MIN: usize = 200;
+
 /// Drop the page's title where it opens the content as a heading: it is metadata (the
 /// Document carries it as `title`), and repeating it costs the reader nothing but tokens.
 pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &str) {

@@ -258,6 +258,15 @@ fn extract_html(
         text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
         selection = broad;
     }
+    if content::drop_repeated_paragraphs(&dom, &mut selection) {
+        text = markdown::render(
+            &dom,
+            &selection.dropped,
+            &selection.roots,
+            &base,
+            Mode::Text,
+        );
+    }
     let mut markdown = markdown::render(
         &dom,
         &selection.dropped,
