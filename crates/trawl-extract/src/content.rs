@@ -424,9 +424,19 @@ pub(crate) fn drop_repeated_paragraphs(dom: &Dom, selection: &mut Selection) -> 
                 continue;
             }
             let sub = dom.subtree_end(i);
-            let text = dom.raw_text(i);
-            let key: String = text.split_whitespace().collect();
-            if key.len() >= REPEATED_PARAGRAPH_MIN && !seen.insert(key) {
+            // FNV-1a over the paragraph's non-space bytes: no copy of the text.
+            let (mut hash, mut len) = (0xcbf2_9ce4_8422_2325u64, 0usize);
+            for t in i..sub {
+                if dom.node(t).kind == Kind::Text {
+                    for &b in dom.text(t).as_bytes() {
+                        if !b.is_ascii_whitespace() {
+                            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+                            len += 1;
+                        }
+                    }
+                }
+            }
+            if len >= REPEATED_PARAGRAPH_MIN && !seen.insert(hash) {
                 selection.dropped[i as usize..sub as usize].fill(true);
                 any = true;
             }
