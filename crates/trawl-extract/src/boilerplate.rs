@@ -4,7 +4,7 @@
 //! words are looked up, so `share-bar` and `social_links` match while `shadow` or
 //! `download` do not match `ad`/`nav`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Pairs each part with its letter mask, at compile time.
 macro_rules! with_masks {
@@ -283,7 +283,7 @@ const POSITIVE_PARTS: [(&str, u32); 13] = with_masks![
 /// Class/id signals of every node, indexed like `dom.nodes`. Pages repeat the same
 /// class strings on many elements (utility-class CSS), so each distinct value is read once.
 pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
-    let mut cache: HashMap<&'a str, ClassSignal> = HashMap::new();
+    let mut cache: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
     let mut signal_of = |value: Option<&'a str>| -> ClassSignal {
         match value {
             Some(v) if !v.is_empty() => *cache.entry(v).or_insert_with(|| value_signal(v)),

@@ -413,7 +413,7 @@ pub(crate) fn select(
 /// once for wide screens and once in a collapsed panel for narrow ones.
 /// Returns whether it dropped any.
 pub(crate) fn drop_repeated_paragraphs(dom: &Dom, selection: &mut Selection) -> bool {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
     let mut any = false;
     for &root in &selection.roots {
         let end = dom.subtree_end(root);
