@@ -86,6 +86,19 @@ fn is_intro(s: &Stats) -> bool {
     s.paragraphs >= 1 && s.text >= 150 && link_density(s) < 0.15
 }
 
+/// A class's weight in this pass: in a thread the replies are the content, so a
+/// `comment` class costs nothing.
+fn pass_weight(pass: Pass, signal: ClassSignal) -> f32 {
+    if pass.thread && signal.comments && !signal.negative && !signal.strong {
+        class_weight(ClassSignal {
+            comments: false,
+            ..signal
+        })
+    } else {
+        class_weight(signal)
+    }
+}
+
 /// The link density above which `clean_conditionally` prunes a block of a reference page.
 const LINK_TOLERANT_DENSITY: f32 = 0.5;
 
@@ -295,7 +308,7 @@ pub(crate) fn select(
                 scored[c] = true;
                 score[c] = initial_score(dom.nodes[c].tag)
                     + if pass.weight_classes {
-                        class_weight(signals[c])
+                        pass_weight(pass, signals[c])
                     } else {
                         0.0
                     };
@@ -635,7 +648,7 @@ fn clean_conditionally(
         }
         let s = stats[i - base];
         let weight = if weight_classes {
-            class_weight(signals[i])
+            pass_weight(pass, signals[i])
         } else {
             0.0
         };

@@ -55,6 +55,11 @@ const MIN_CONTENT_CHARS: usize = 250;
 const BROAD_RATIO: (usize, usize) = (1, 2);
 const BROAD_RATIO_MANY_BLOCKS: (usize, usize) = (4, 5);
 
+/// Below this many visible characters of its own, a page may be a thread in disguise.
+const THREAD_MAX_OWN_CHARS: usize = 250;
+/// ... and is read as one when its replies hold this many times more.
+const THREAD_GAIN: usize = 3;
+
 fn visible_chars(s: &str) -> usize {
     s.chars().filter(|c| !c.is_whitespace()).count()
 }
@@ -225,6 +230,26 @@ fn extract_html(
         }
     }
     let (mut selection, mut text) = best.expect("at least one pass ran");
+    // A page whose own text is a few lines and whose replies hold far more is a thread
+    // (a link aggregator's story page): read it as one.
+    let chosen = visible_chars(&text);
+    if !strict.thread && !opts.include_comments && chosen < THREAD_MAX_OWN_CHARS {
+        let thread = Pass {
+            thread: true,
+            include_comments: true,
+            ..strict
+        };
+        let mut replies = content::select(&dom, thread, &signals, None);
+        for title in &meta.titles {
+            content::drop_title_heading(&dom, &mut replies, title);
+        }
+        let replies_text =
+            markdown::render(&dom, &replies.dropped, &replies.roots, &base, Mode::Text);
+        if visible_chars(&replies_text) > chosen * THREAD_GAIN {
+            selection = replies;
+            text = replies_text;
+        }
+    }
     // Recall safety net: when the chosen block holds little of what the page shows once
     // boilerplate is gone, the page is not one block of prose (a landing page, a listing,
     // a thread): take the whole cleaned page instead of betting on one block.

@@ -790,3 +790,37 @@ fn paragraphs_in_a_box_named_like_boilerplate_are_kept() {
         doc.markdown
     );
 }
+
+#[test]
+fn a_story_page_whose_replies_hold_the_text_is_read_as_a_thread() {
+    // A link aggregator's story: one line of its own, the discussion below it.
+    let page = format!(
+        r#"<html><head><title>Project goals</title></head><body><nav><a href="/">Home</a></nav>
+        <div class="story"><a href="https://example.org/goals">Project goals for the year</a>
+        <span>via <a href="/~ana">ana</a> 2 hours ago</span></div>
+        <div class="comments"><div class="comment"><a href="/~bo">bo</a>{}</div>
+        <div class="comment"><a href="/~cy">cy</a>{}</div>
+        <div class="comment"><a href="/~di">di</a>{}</div></div>
+        <footer><p>About this site.</p></footer></body></html>"#,
+        para("Ergonomic reference counting"),
+        para("Lightweight clones"),
+        para("Async tasks")
+    );
+    let doc = html(&page);
+    for topic in [
+        "Ergonomic reference counting",
+        "Lightweight clones",
+        "Async tasks",
+    ] {
+        assert!(
+            doc.markdown.contains(&format!("{topic} is discussed")),
+            "{topic}: {}",
+            doc.markdown
+        );
+    }
+    assert!(
+        !doc.markdown.contains("About this site"),
+        "{}",
+        doc.markdown
+    );
+}
