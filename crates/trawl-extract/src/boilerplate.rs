@@ -413,50 +413,23 @@ const ADMONITION_WORDS: &[&str] = &[
 /// Utility-first CSS (`text-secondary`, `dark:bg-card`, `top-0`, `md:sticky`) styles a box;
 /// it does not say what the box is, so such tokens are not read for words.
 fn is_utility_class(token: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "text-",
-        "bg-",
-        "border-",
-        "shadow-",
-        "font-",
-        "leading-",
-        "tracking-",
-        "p-",
-        "px-",
-        "py-",
-        "pt-",
-        "pb-",
-        "ps-",
-        "pe-",
-        "m-",
-        "mx-",
-        "my-",
-        "mt-",
-        "mb-",
-        "ms-",
-        "me-",
-        "w-",
-        "h-",
-        "max-w-",
-        "min-w-",
-        "max-h-",
-        "min-h-",
-        "gap-",
-        "top-",
-        "bottom-",
-        "z-",
-        "inset-",
-        "rounded-",
-        "grid-",
-        "flex-",
-        "col-span-",
-        "row-span-",
-        "space-",
-        "divide-",
-        "ring-",
-        "opacity-",
-    ];
-    token.contains(':') || PREFIXES.iter().any(|p| token.starts_with(p))
+    if token.contains(':') {
+        return true;
+    }
+    // The part before the first `-` names the property (`text-`, `px-`, `max-w-`).
+    let mut parts = token.splitn(3, '-');
+    let (Some(head), Some(next)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    match head {
+        "text" | "bg" | "border" | "shadow" | "font" | "leading" | "tracking" | "p" | "px"
+        | "py" | "pt" | "pb" | "ps" | "pe" | "m" | "mx" | "my" | "mt" | "mb" | "ms" | "me"
+        | "w" | "h" | "gap" | "top" | "bottom" | "z" | "inset" | "rounded" | "grid" | "flex"
+        | "space" | "divide" | "ring" | "opacity" => true,
+        "max" | "min" => matches!(next, "w" | "h"),
+        "col" | "row" => next == "span",
+        _ => false,
+    }
 }
 
 /// Whether one of `words` is a whole word of `token` (split at anything not a letter or
