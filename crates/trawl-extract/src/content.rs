@@ -24,8 +24,9 @@ pub(crate) struct Pass {
     /// Render hidden nodes too: the last resort when nothing visible reads as content
     /// (the page keeps its body hidden until a script shows it).
     pub(crate) show_hidden: bool,
-    /// Take the declared content container around the best block when it is link-poor
-    /// and not much bigger (see `widen`): pages made of sections, not one run of prose.
+    /// Pages made of sections or cards, not one run of prose (not an article): take the
+    /// declared content container around the best block when it is link-poor and not much
+    /// bigger (see `widen`), and keep the headers of `<article>` cards.
     pub(crate) widen: bool,
     /// Reference pages link every other word (`[source]`, a type name, the next method):
     /// a block inside the content is pruned for its links only at a higher density.
@@ -170,7 +171,12 @@ pub(crate) fn drop_boilerplate(
         let id = i as NodeId;
         let signal = signals[i];
         let share = stats[i].text as f32 / total as f32;
-        let by_tag = is_dropped_element(node.tag);
+        // Off an article page, a `<header>` inside an `<article>` is that card's head (its
+        // title and summary in a river of stories), not the site's banner.
+        let by_tag = is_dropped_element(node.tag)
+            && !(pass.widen
+                && node.tag == Tag::Header
+                && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
         let by_role = dom
             .attr(id, AttrName::Role)
             .is_some_and(is_boilerplate_role);

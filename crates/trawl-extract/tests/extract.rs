@@ -824,3 +824,40 @@ fn a_story_page_whose_replies_hold_the_text_is_read_as_a_thread() {
         doc.markdown
     );
 }
+
+#[test]
+fn a_river_of_story_cards_keeps_each_cards_header_and_link_text() {
+    // A topic page: each story is an <article> whose <header> holds its title and summary,
+    // and whose summary link is hidden from screen readers only.
+    let card = |n: usize| {
+        format!(
+            r#"<article class="river-article"><header><h2><a href="/s{n}">Story number {n} headline</a></h2>
+            <a href="/s{n}" aria-hidden="true"><p>Summary {n} of this story, which tells the reader what happened, who was there, and why it matters.</p></a>
+            </header></article>"#
+        )
+    };
+    let page = format!(
+        r#"<html><body><header><nav><a href="/">Home</a><a href="/topics">Topics</a></nav></header>
+        <main><h1>Headphones</h1>{}{}{}{}</main><footer><p>Copyright.</p></footer></body></html>"#,
+        card(1),
+        card(2),
+        card(3),
+        card(4)
+    );
+    let doc = extract(
+        page.as_bytes(),
+        Some("text/html"),
+        &Url::parse("https://news.example.com/topic/headphones").unwrap(),
+        &ExtractOptions::default(),
+    )
+    .expect("extract");
+    for n in 1..=4 {
+        assert!(
+            doc.markdown.contains(&format!("Summary {n} of this story")),
+            "{n}: {}",
+            doc.markdown
+        );
+    }
+    assert!(!doc.markdown.contains("Copyright"), "{}", doc.markdown);
+    assert!(!doc.markdown.contains("Topics"), "{}", doc.markdown);
+}
