@@ -185,7 +185,7 @@ pub(crate) fn drop_boilerplate(
                 || signal.negative && !signal.positive && !(pass.thread && is_post_meta(dom, id)))
             && !is_content_tag(node.tag)
             && !holds_main[i]
-            && !(is_prose(&stats[i]) && !signal.footer)
+            && (!is_prose(&stats[i]) || signal.footer)
             && !(signal.header && is_intro(&stats[i]));
         // In a thread the replies are the content, not comments on it.
         let by_comments =
