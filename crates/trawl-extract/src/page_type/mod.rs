@@ -1,0 +1,128 @@
+//! What kind of page this is. Declared types (JSON-LD, OpenGraph) decide when they are
+//! specific and the markup agrees (a `Product` that shows no price or cart is a landing
+//! page); then the URL's shape (forum and docs sections, feed sections, slugs, ids); then
+//! the page's structure (code, prose, prices, repeated items, dated entries). The answer
+//! also decides how wide the main content is (see `lib.rs`).
+
+mod shape;
+mod url_shape;
+
+pub(crate) use shape::{Shape, shape};
+
+use trawl_core::PageType;
+use url::Url;
+
+use crate::metadata::{Metadata, page_type_of_schema, page_type_of_url};
+use url_shape::url_shape;
+
+/// Decide the page type.
+pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape) -> PageType {
+    let declared = meta.declared_type();
+    let by_url = page_type_of_url(url);
+    let path = url_shape(url);
+    // A JSON-LD article type is the page's own statement; `og:type=article` is the default
+    // of common CMS themes and is set on landing pages too.
+    let ld_article = meta
+        .page_type_hint
+        .iter()
+        .any(|t| page_type_of_schema(t) == Some(PageType::Article));
+    let many_prices = shape.prices >= 8 && shape.repeated_items >= 6;
+    let og_product = meta
+        .og_type
+        .as_deref()
+        .is_some_and(|t| t.trim().to_ascii_lowercase().starts_with("product"));
+    // A declared product must show something for sale: SEO plugins mark service pages
+    // `Product` to earn rating stars.
+    let sold = shape.prices > 0
+        || shape.cart_marks > 0
+        || shape.offer_props > 0
+        || by_url == PageType::Product
+        || og_product;
+    let shop_grid = shape.priced_items >= 12;
+    let listing_or_collection = |shape: Shape| {
+        if shape.prices >= 4 {
+            PageType::Collection
+        } else {
+            PageType::Listing
+        }
+    };
+    match declared {
+        Some(t @ (PageType::Forum | PageType::Video | PageType::Profile)) => return t,
+        Some(PageType::Documentation) => return PageType::Documentation,
+        Some(PageType::Product)
+            if sold
+                && !shop_grid
+                && !(many_prices && (by_url == PageType::Listing || path.under_shop)) =>
+        {
+            return PageType::Product;
+        }
+        Some(PageType::Product) if sold => return listing_or_collection(shape),
+        Some(PageType::Listing) => return listing_or_collection(shape),
+        _ => {}
+    }
+    // `/topic/cloud` or `/t/office-chairs` without post markup is a section index.
+    let thread_markup = shape.post_marks >= 3 || shape.times >= 3;
+    if by_url == PageType::Forum && (thread_markup || path.depth > 2 || path.slug_words > 3) {
+        return PageType::Forum;
+    }
+    if by_url == PageType::Documentation {
+        return PageType::Documentation;
+    }
+    // Reference pages and tutorials: code everywhere, outside a blog.
+    if shape.code_spans >= 60
+        && (shape.code_blocks >= 5 || shape.code_spans >= 100)
+        && !ld_article
+        && !path.under_posts
+    {
+        return PageType::Documentation;
+    }
+    // A feed: the site's front or a short section path with many dated entries, or a feed
+    // section (`/news`) with repeated items.
+    let entries = shape.articles.max(shape.times) >= 8;
+    let short_path = path.depth == 0 || (path.slug_words <= 2 && path.depth <= 2);
+    if !ld_article && (short_path && entries || path.feed_section && shape.repeated_items >= 5) {
+        return PageType::Listing;
+    }
+    let articleish = (declared == Some(PageType::Article)
+        || by_url == PageType::Article
+        || meta.published.is_some())
+        && !(path.under_service && !ld_article && by_url != PageType::Article);
+    if articleish && shape.long_paragraphs >= 4 {
+        return PageType::Article;
+    }
+    if meta.title_says_docs() || shape.code_blocks >= 3 {
+        return PageType::Documentation;
+    }
+    // Sentence-long slugs on pages that say they are articles, even without `<p>` prose
+    // (some news sites write paragraphs as `<div>`s).
+    if articleish && path.slug_words >= 5 {
+        return PageType::Article;
+    }
+    if many_prices {
+        return if path.has_id && !path.under_shop {
+            PageType::Product
+        } else {
+            PageType::Collection
+        };
+    }
+    if by_url == PageType::Product || (1..=5).contains(&shape.prices) && shape.long_paragraphs < 6 {
+        return PageType::Product;
+    }
+    if by_url == PageType::Listing
+        || path.under_shop
+        || shape.repeated_items >= 6 && shape.long_paragraphs < shape.repeated_items
+    {
+        return if path.under_shop {
+            PageType::Collection
+        } else {
+            listing_or_collection(shape)
+        };
+    }
+    if articleish || path.slug_words >= 5 && shape.long_paragraphs >= 8 {
+        return PageType::Article;
+    }
+    match by_url {
+        PageType::Homepage | PageType::Other => PageType::Service,
+        t => t,
+    }
+}

@@ -1,0 +1,159 @@
+//! What the page's markup shows, counted in one pass: prose, code, prices, dated entries,
+//! post and cart markup, and the largest group of repeated linked items.
+
+use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
+
+/// Structure counted in one pass over the page.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Shape {
+    /// `<pre>` blocks with text.
+    pub(crate) code_blocks: u32,
+    /// `<code>` elements, inline or in blocks: API references and tutorials are full of them.
+    pub(crate) code_spans: u32,
+    /// Text nodes that read as a price (`$12.99`, `12,99 €`).
+    pub(crate) prices: u32,
+    /// `itemprop` naming a price or an offer (microdata on shop pages).
+    pub(crate) offer_props: u32,
+    /// Elements whose class or id names a cart or basket ("add to cart").
+    pub(crate) cart_marks: u32,
+    /// Elements whose class or id names a post, a comment or a reply (thread markup).
+    pub(crate) post_marks: u32,
+    /// `<article>` elements: one per entry on a feed page.
+    pub(crate) articles: u32,
+    /// `<time>` elements: one per entry (or post) on a feed or a thread.
+    pub(crate) times: u32,
+    /// The largest group of sibling elements sharing a class, each holding a link.
+    pub(crate) repeated_items: u32,
+    /// How many items of that group show a price: a shop grid.
+    pub(crate) priced_items: u32,
+    /// `<p>` elements with at least 80 characters: running prose.
+    pub(crate) long_paragraphs: u32,
+}
+
+pub(crate) fn shape(dom: &Dom) -> Shape {
+    let n = dom.nodes.len();
+    let mut shape = Shape::default();
+    let mut has_link = vec![false; n];
+    let mut has_price = vec![false; n];
+    let mut text = vec![0u32; n];
+    for i in (1..n).rev() {
+        let node = &dom.nodes[i];
+        if node.kind == Kind::Element && matches!(node.tag, Tag::Script | Tag::Style) {
+            continue;
+        }
+        if node.kind == Kind::Text {
+            let t = dom.text(i as NodeId);
+            text[i] = t.len() as u32;
+            if t.len() < 40 && is_price(t) {
+                shape.prices += 1;
+                has_price[i] = true;
+            }
+        } else {
+            match node.tag {
+                Tag::A => has_link[i] = true,
+                Tag::Pre if text[i] > 20 => shape.code_blocks += 1,
+                Tag::P if text[i] >= 80 => shape.long_paragraphs += 1,
+                Tag::Code => shape.code_spans += 1,
+                Tag::Article => shape.articles += 1,
+                Tag::Time => shape.times += 1,
+                _ => {}
+            }
+            count_marks(dom, i as NodeId, &mut shape);
+        }
+        let p = node.parent as usize;
+        has_link[p] |= has_link[i];
+        has_price[p] |= has_price[i];
+        text[p] += text[i];
+    }
+    // Repeated items: per parent, the commonest class among linked element children.
+    // Classes are compared by hash: sorting strings cost more than the rest of the pass.
+    let mut classes: Vec<(u64, NodeId)> = Vec::new();
+    for parent in 0..n as NodeId {
+        if dom.node(parent).kind == Kind::Text {
+            continue;
+        }
+        classes.clear();
+        for c in dom.children(parent) {
+            let node = dom.node(c);
+            if node.kind == Kind::Element
+                && has_link[c as usize]
+                && (20..2000).contains(&text[c as usize])
+            {
+                let class = dom.attr(c, AttrName::Class).unwrap_or(tag_key(node.tag));
+                classes.push((fnv(class), c));
+            }
+        }
+        if classes.len() < 4 {
+            continue;
+        }
+        classes.sort_unstable();
+        for group in classes.chunk_by(|a, b| a.0 == b.0) {
+            if group.len() as u32 > shape.repeated_items {
+                shape.repeated_items = group.len() as u32;
+                shape.priced_items =
+                    group.iter().filter(|(_, c)| has_price[*c as usize]).count() as u32;
+            }
+        }
+    }
+    shape
+}
+
+/// Class and id words that say what an element is, and microdata offers.
+fn count_marks(dom: &Dom, id: NodeId, shape: &mut Shape) {
+    if dom
+        .attr(id, AttrName::Itemprop)
+        .is_some_and(|p| p.contains("price") || p.contains("offers"))
+    {
+        shape.offer_props += 1;
+    }
+    let mut post = false;
+    let mut cart = false;
+    for name in [AttrName::Class, AttrName::Id] {
+        let Some(value) = dom.attr(id, name) else {
+            continue;
+        };
+        let value = value.as_bytes();
+        post |= contains_ignore_case(value, b"post")
+            || contains_ignore_case(value, b"comment")
+            || contains_ignore_case(value, b"reply");
+        cart |= contains_ignore_case(value, b"cart") || contains_ignore_case(value, b"basket");
+    }
+    shape.post_marks += u32::from(post);
+    shape.cart_marks += u32::from(cart);
+}
+
+/// `needle` is lower-case ASCII.
+fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// FNV-1a: a hash good enough to group equal class strings.
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+fn tag_key(tag: Tag) -> &'static str {
+    match tag {
+        Tag::Li => "<li>",
+        Tag::Article => "<article>",
+        Tag::Tr => "<tr>",
+        _ => "<element>",
+    }
+}
+
+/// `$12.99`, `€ 5`, `12,99 €`, `USD 40`: a short text that names a currency next to digits.
+fn is_price(t: &str) -> bool {
+    let t = t.trim();
+    let has_digit = t.bytes().any(|b| b.is_ascii_digit());
+    has_digit
+        && (t.contains('$')
+            || t.contains('€')
+            || t.contains('£')
+            || t.contains('¥')
+            || t.contains("USD")
+            || t.contains("EUR")
+            || t.contains("лв"))
+}
