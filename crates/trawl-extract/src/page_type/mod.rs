@@ -16,7 +16,7 @@ use crate::metadata::{Metadata, page_type_of_schema, page_type_of_url};
 use url_shape::url_shape;
 
 /// Decide the page type.
-pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape) -> PageType {
+pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageType {
     let declared = meta.declared_type();
     let by_url = page_type_of_url(url);
     let path = url_shape(url);
@@ -33,19 +33,21 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape) -> PageType {
         .is_some_and(|t| t.trim().to_ascii_lowercase().starts_with("product"));
     // A declared product must show something for sale: SEO plugins mark service pages
     // `Product` to earn rating stars.
-    let sold = shape.prices > 0
-        || shape.cart_marks > 0
-        || shape.offer_props > 0
-        || by_url == PageType::Product
-        || og_product;
+    let sold = || {
+        shape.prices > 0 || by_url == PageType::Product || og_product || {
+            let marks = shape.marks();
+            marks.carts > 0 || marks.offers > 0
+        }
+    };
     let shop_grid = shape.priced_items >= 12;
-    let listing_or_collection = |shape: Shape| {
+    let listing_or_collection = |shape: Shape<'_>| {
         if shape.prices >= 4 {
             PageType::Collection
         } else {
             PageType::Listing
         }
     };
+    let sold = declared == Some(PageType::Product) && sold();
     match declared {
         Some(t @ (PageType::Forum | PageType::Video | PageType::Profile)) => return t,
         Some(PageType::Documentation) => return PageType::Documentation,
@@ -61,8 +63,9 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape) -> PageType {
         _ => {}
     }
     // `/topic/cloud` or `/t/office-chairs` without post markup is a section index.
-    let thread_markup = shape.post_marks >= 3 || shape.times >= 3;
-    if by_url == PageType::Forum && (thread_markup || path.depth > 2 || path.slug_words > 3) {
+    if by_url == PageType::Forum
+        && (path.depth > 2 || path.slug_words > 3 || shape.times >= 3 || shape.marks().posts >= 3)
+    {
         return PageType::Forum;
     }
     if by_url == PageType::Documentation {

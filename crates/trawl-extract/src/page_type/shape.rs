@@ -4,20 +4,16 @@
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
 /// Structure counted in one pass over the page.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct Shape {
+#[derive(Clone, Copy)]
+pub(crate) struct Shape<'a> {
+    /// The page, for counts only some decisions need (see [`Shape::marks`]).
+    dom: &'a Dom,
     /// `<pre>` blocks with text.
     pub(crate) code_blocks: u32,
     /// `<code>` elements, inline or in blocks: API references and tutorials are full of them.
     pub(crate) code_spans: u32,
     /// Text nodes that read as a price (`$12.99`, `12,99 €`).
     pub(crate) prices: u32,
-    /// `itemprop` naming a price or an offer (microdata on shop pages).
-    pub(crate) offer_props: u32,
-    /// Elements whose class or id names a cart or basket ("add to cart").
-    pub(crate) cart_marks: u32,
-    /// Elements whose class or id names a post, a comment or a reply (thread markup).
-    pub(crate) post_marks: u32,
     /// `<article>` elements: one per entry on a feed page.
     pub(crate) articles: u32,
     /// `<time>` elements: one per entry (or post) on a feed or a thread.
@@ -30,9 +26,43 @@ pub(crate) struct Shape {
     pub(crate) long_paragraphs: u32,
 }
 
-pub(crate) fn shape(dom: &Dom) -> Shape {
+/// Class and id words and microdata, counted on demand: scanning every class string costs
+/// as much as the rest of the pass (utility-class pages carry long ones).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Marks {
+    /// Elements whose class or id names a post, a comment or a reply (thread markup).
+    pub(crate) posts: u32,
+    /// Elements whose class or id names a cart or basket ("add to cart").
+    pub(crate) carts: u32,
+    /// `itemprop` naming a price or an offer (microdata on shop pages).
+    pub(crate) offers: u32,
+}
+
+impl Shape<'_> {
+    pub(crate) fn marks(&self) -> Marks {
+        let mut marks = Marks::default();
+        for (i, node) in self.dom.nodes.iter().enumerate() {
+            if node.kind == Kind::Element {
+                count_marks(self.dom, i as NodeId, &mut marks);
+            }
+        }
+        marks
+    }
+}
+
+pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
     let n = dom.nodes.len();
-    let mut shape = Shape::default();
+    let mut shape = Shape {
+        dom,
+        code_blocks: 0,
+        code_spans: 0,
+        prices: 0,
+        articles: 0,
+        times: 0,
+        repeated_items: 0,
+        priced_items: 0,
+        long_paragraphs: 0,
+    };
     let mut has_link = vec![false; n];
     let mut has_price = vec![false; n];
     let mut text = vec![0u32; n];
@@ -58,7 +88,6 @@ pub(crate) fn shape(dom: &Dom) -> Shape {
                 Tag::Time => shape.times += 1,
                 _ => {}
             }
-            count_marks(dom, i as NodeId, &mut shape);
         }
         let p = node.parent as usize;
         has_link[p] |= has_link[i];
@@ -99,31 +128,59 @@ pub(crate) fn shape(dom: &Dom) -> Shape {
 }
 
 /// Class and id words that say what an element is, and microdata offers.
-fn count_marks(dom: &Dom, id: NodeId, shape: &mut Shape) {
-    if dom
-        .attr(id, AttrName::Itemprop)
-        .is_some_and(|p| p.contains("price") || p.contains("offers"))
-    {
-        shape.offer_props += 1;
-    }
+fn count_marks(dom: &Dom, id: NodeId, marks: &mut Marks) {
+    let node = dom.node(id);
+    let start = node.attr_start as usize;
     let mut post = false;
     let mut cart = false;
-    for name in [AttrName::Class, AttrName::Id] {
-        let Some(value) = dom.attr(id, name) else {
-            continue;
-        };
-        let value = value.as_bytes();
-        post |= contains_ignore_case(value, b"post")
-            || contains_ignore_case(value, b"comment")
-            || contains_ignore_case(value, b"reply");
-        cart |= contains_ignore_case(value, b"cart") || contains_ignore_case(value, b"basket");
+    for attr in &dom.attrs[start..start + node.attr_len as usize] {
+        let value = dom.span(attr.value).as_bytes();
+        match attr.name {
+            AttrName::Class | AttrName::Id => {
+                let (p, c) = marks_in(value);
+                post |= p;
+                cart |= c;
+            }
+            AttrName::Itemprop
+                if contains_word(value, b"price") || contains_word(value, b"offers") =>
+            {
+                marks.offers += 1;
+            }
+            _ => {}
+        }
     }
-    shape.post_marks += u32::from(post);
-    shape.cart_marks += u32::from(cart);
+    marks.posts += u32::from(post);
+    marks.carts += u32::from(cart);
+}
+
+/// Whether a class or id names a post (`post`, `comment`, `reply`) or a cart (`cart`,
+/// `basket`), in any case.
+fn marks_in(value: &[u8]) -> (bool, bool) {
+    let mut post = false;
+    let mut cart = false;
+    for (i, b) in value.iter().enumerate() {
+        let rest = &value[i..];
+        match b.to_ascii_lowercase() {
+            b'p' => post |= starts_with_ignore_case(rest, b"post"),
+            b'c' => {
+                post |= starts_with_ignore_case(rest, b"comment");
+                cart |= starts_with_ignore_case(rest, b"cart");
+            }
+            b'r' => post |= starts_with_ignore_case(rest, b"reply"),
+            b'b' => cart |= starts_with_ignore_case(rest, b"basket"),
+            _ => {}
+        }
+    }
+    (post, cart)
+}
+
+/// `prefix` is lower-case ASCII.
+fn starts_with_ignore_case(hay: &[u8], prefix: &[u8]) -> bool {
+    hay.len() >= prefix.len() && hay[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
 /// `needle` is lower-case ASCII.
-fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+fn contains_word(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle))
 }
