@@ -62,9 +62,15 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
         Some(PageType::Listing) => return listing_or_collection(shape),
         _ => {}
     }
-    // `/topic/cloud` or `/t/office-chairs` without post markup is a section index.
+    let entries = shape.articles.max(shape.times) >= 8;
+    // The repeated items hold a good share of the page's text.
+    let items_are_the_page = shape.repeated_chars * 100 >= shape.text_chars * 15;
+    // `/topic/cloud` or `/t/office-chairs` without post markup is a section index, and so is
+    // one whose "posts" are dated entries making up the page (comment counts on a feed).
     if by_url == PageType::Forum
-        && (path.depth > 2 || path.slug_words > 3 || shape.times >= 3 || shape.marks().posts >= 3)
+        && (path.depth > 2
+            || path.slug_words > 3
+            || !(entries && items_are_the_page) && shape.marks().posts >= 3)
     {
         return PageType::Forum;
     }
@@ -81,15 +87,23 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
     }
     // A feed: the site's front or a short section path with many dated entries, or a feed
     // section (`/news`) with repeated items.
-    let entries = shape.articles.max(shape.times) >= 8;
     let short_path = path.depth == 0 || (path.slug_words <= 2 && path.depth <= 2);
-    if !ld_article && (short_path && entries || path.feed_section && shape.repeated_items >= 5) {
+    if !ld_article
+        && (short_path && entries && items_are_the_page
+            || path.feed_section && shape.repeated_items >= 5)
+    {
         return PageType::Listing;
     }
     let articleish = (declared == Some(PageType::Article)
         || by_url == PageType::Article
         || meta.published.is_some())
-        && !(path.under_service && !ld_article && by_url != PageType::Article);
+        && !(path.under_service && !ld_article && by_url != PageType::Article)
+        // `og:type=article` and a date alone are what a CMS puts on every page: an article
+        // also names its author, states it in JSON-LD, or has a sentence for a slug.
+        && (ld_article
+            || by_url == PageType::Article
+            || meta.byline.is_some()
+            || path.slug_words >= 3);
     if articleish && shape.long_paragraphs >= 4 {
         return PageType::Article;
     }
@@ -113,7 +127,9 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
     }
     if by_url == PageType::Listing
         || path.under_shop
-        || shape.repeated_items >= 6 && shape.long_paragraphs < shape.repeated_items
+        || shape.repeated_items >= 6
+            && shape.long_paragraphs < shape.repeated_items
+            && items_are_the_page
     {
         return if path.under_shop {
             PageType::Collection

@@ -22,6 +22,11 @@ pub(crate) struct Shape<'a> {
     pub(crate) repeated_items: u32,
     /// How many items of that group show a price: a shop grid.
     pub(crate) priced_items: u32,
+    /// Text in that group, against `text_chars`: on a listing the items are the page, on a
+    /// landing page a repeated group is a menu or a row of logos.
+    pub(crate) repeated_chars: u32,
+    /// Visible text on the page (whitespace-only text nodes and scripts excluded).
+    pub(crate) text_chars: u32,
     /// `<p>` elements with at least 80 characters: running prose.
     pub(crate) long_paragraphs: u32,
 }
@@ -61,6 +66,8 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
         times: 0,
         repeated_items: 0,
         priced_items: 0,
+        repeated_chars: 0,
+        text_chars: 0,
         long_paragraphs: 0,
     };
     let mut has_link = vec![false; n];
@@ -72,7 +79,7 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
             continue;
         }
         if node.kind == Kind::Text {
-            let t = dom.text(i as NodeId);
+            let t = dom.text(i as NodeId).trim();
             text[i] = t.len() as u32;
             if t.len() < 40 && is_price(t) {
                 shape.prices += 1;
@@ -94,6 +101,7 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
         has_price[p] |= has_price[i];
         text[p] += text[i];
     }
+    shape.text_chars = text[0];
     // Repeated items: per parent, the commonest class among linked element children.
     // Classes are compared by hash: sorting strings cost more than the rest of the pass.
     let mut classes: Vec<(u64, NodeId)> = Vec::new();
@@ -121,6 +129,7 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
                 shape.repeated_items = group.len() as u32;
                 shape.priced_items =
                     group.iter().filter(|(_, c)| has_price[*c as usize]).count() as u32;
+                shape.repeated_chars = group.iter().map(|(_, c)| text[*c as usize]).sum();
             }
         }
     }

@@ -1,5 +1,5 @@
 //! What a URL's path says about its page beyond the section names `metadata` reads: how
-//! long the last segment's slug is, and which kind of site section the path is under.
+//! long its slugs are, and which kind of site section the path is under.
 
 use url::Url;
 
@@ -64,15 +64,16 @@ const POST_SECTIONS: &[&str] = &[
 pub(crate) struct UrlShape {
     /// Path segments.
     pub(crate) depth: usize,
-    /// Words in the last segment's slug (`how-to-train-a-puppy` = 5): articles have
-    /// sentence-long slugs, landing and index pages one or two words.
+    /// Words in the path's longest slug (`how-to-train-a-puppy` = 5): articles have
+    /// sentence-long slugs (sometimes followed by an id segment), landing and index pages
+    /// one or two words.
     pub(crate) slug_words: usize,
     /// The last segment is a feed section (`/news`, `/blog/`).
     pub(crate) feed_section: bool,
     pub(crate) under_service: bool,
     pub(crate) under_shop: bool,
     pub(crate) under_posts: bool,
-    /// A segment is an identifier (`/dp/B0D1XD1ZV3`, `/itm/225991068401`): one item's page.
+    /// A segment is an identifier (`/dp/0735211299`, `/itm/225991068401`): one item's page.
     pub(crate) has_id: bool,
 }
 
@@ -83,23 +84,27 @@ pub(crate) fn url_shape(url: &Url) -> UrlShape {
         return UrlShape::default();
     };
     let any = |names: &[&str]| segments.iter().any(|s| names.contains(s));
-    let stem = [".html", ".htm", ".php", ".aspx", ".asp"]
-        .iter()
-        .find_map(|ext| last.strip_suffix(ext))
-        .unwrap_or(last);
     UrlShape {
         depth: segments.len(),
-        slug_words: stem
-            .replace("%20", " ")
-            .split(['-', '_', ' ', '+'])
-            .filter(|w| !w.is_empty())
-            .count(),
+        slug_words: segments.iter().map(|s| words(s)).max().unwrap_or(0),
         feed_section: FEED_SECTIONS.contains(last),
         under_service: any(SERVICE_SECTIONS),
         under_shop: any(SHOP_SECTIONS),
         under_posts: parents.iter().any(|s| POST_SECTIONS.contains(s)),
         has_id: segments.iter().any(|s| is_identifier(s)),
     }
+}
+
+/// Words in one segment, its file extension left out.
+fn words(segment: &str) -> usize {
+    let stem = [".html", ".htm", ".php", ".aspx", ".asp"]
+        .iter()
+        .find_map(|ext| segment.strip_suffix(ext))
+        .unwrap_or(segment);
+    stem.replace("%20", " ")
+        .split(['-', '_', ' ', '+'])
+        .filter(|w| !w.is_empty())
+        .count()
 }
 
 /// At least six characters, three of them digits, no more than half letters.
@@ -123,6 +128,10 @@ mod tests {
         assert_eq!(
             shape("https://a.example/blog/how-to-train-a-puppy.html").slug_words,
             5
+        );
+        assert_eq!(
+            shape("https://a.example/news/how-a-duvet-nearly-killed-him/ar-BBWXwNX").slug_words,
+            6
         );
         assert!(shape("https://a.example/blog/how-to").under_posts);
         assert!(shape("https://a.example/en/news/").feed_section);
