@@ -26,7 +26,8 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
         .page_type_hint
         .iter()
         .any(|t| page_type_of_schema(t) == Some(PageType::Article));
-    let many_prices = shape.prices >= 8 && shape.repeated_items >= 6;
+    // Many prices, several of them on repeated items: a shop grid, not a pricing table.
+    let many_prices = shape.prices >= 8 && shape.repeated_items >= 6 && shape.priced_items >= 3;
     let og_product = meta
         .og_type
         .as_deref()
@@ -63,6 +64,9 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
         _ => {}
     }
     let entries = shape.articles.max(shape.times) >= 8;
+    // Entries that are both `<article>`s and dated, or dated in the dozens: a feed even when
+    // no one group of them holds much of the page's text.
+    let dated_entries = shape.articles.min(shape.times) >= 8 || shape.times >= 20;
     // The repeated items hold a good share of the page's text.
     let items_are_the_page = shape.repeated_chars * 100 >= shape.text_chars * 15;
     // `/topic/cloud` or `/t/office-chairs` without post markup is a section index, and so is
@@ -89,7 +93,7 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
     // section (`/news`) with repeated items.
     let short_path = path.depth == 0 || (path.slug_words <= 2 && path.depth <= 2);
     if !ld_article
-        && (short_path && entries && items_are_the_page
+        && (short_path && entries && (items_are_the_page || dated_entries)
             || path.feed_section && shape.repeated_items >= 5)
     {
         return PageType::Listing;
