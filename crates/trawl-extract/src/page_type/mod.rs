@@ -103,11 +103,12 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
         || meta.published.is_some())
         && !(path.under_service && !ld_article && by_url != PageType::Article)
         // `og:type=article` and a date alone are what a CMS puts on every page: an article
-        // also names its author, states it in JSON-LD, or has a sentence for a slug.
+        // also names its author, states it in JSON-LD, or has a sentence for a slug or title.
         && (ld_article
             || by_url == PageType::Article
             || meta.byline.is_some()
-            || path.slug_words >= 3);
+            || path.slug_words >= 3
+            || headline_words(meta.title.as_deref().unwrap_or("")) >= 6);
     if articleish && shape.long_paragraphs >= 4 {
         return PageType::Article;
     }
@@ -147,5 +148,29 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
     match by_url {
         PageType::Homepage | PageType::Other => PageType::Service,
         t => t,
+    }
+}
+
+/// Words in a title before the site name (`How to train a puppy | Pet Clinic` = 5): an
+/// article's title is a sentence, a landing or index page's a name.
+fn headline_words(title: &str) -> usize {
+    let headline = [" | ", " - ", " – ", " — ", " : ", " » ", " · "]
+        .iter()
+        .filter_map(|sep| title.find(sep))
+        .min()
+        .map_or(title, |end| &title[..end]);
+    headline.split_whitespace().count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::headline_words;
+
+    #[test]
+    fn headline_words_stop_at_the_site_name() {
+        assert_eq!(headline_words("How to train a puppy | Pet Clinic"), 5);
+        assert_eq!(headline_words("Pricing – Acme"), 1);
+        assert_eq!(headline_words("A title without a site name"), 6);
+        assert_eq!(headline_words(""), 0);
     }
 }
