@@ -81,6 +81,10 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
     if by_url == PageType::Documentation {
         return PageType::Documentation;
     }
+    // Sites of manuals and guides name themselves so after the page's own title.
+    if site_says_docs(meta.title.as_deref().unwrap_or("")) && !ld_article {
+        return PageType::Documentation;
+    }
     // Reference pages and tutorials: code everywhere, outside a blog.
     if shape.code_spans >= 60
         && (shape.code_blocks >= 5 || shape.code_spans >= 100)
@@ -151,10 +155,37 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
     }
 }
 
+/// The title's site name (`Ownership - The Rust Programming Language`, `Tutorial - User
+/// Guide - FastAPI`, `grep(1) - Linux manual page`) calls the site a manual or a guide.
+fn site_says_docs(title: &str) -> bool {
+    let Some(site) = TITLE_SEPARATORS
+        .iter()
+        .filter_map(|sep| title.find(sep).map(|at| at + sep.len()))
+        .min()
+        .map(|start| title[start..].to_ascii_lowercase())
+    else {
+        return false;
+    };
+    [
+        "documentation",
+        "docs",
+        "manual",
+        "developers",
+        "programming language",
+        "guide",
+        "handbook",
+    ]
+    .iter()
+    .any(|word| site.contains(word))
+}
+
+/// What separates a page's title from its site's name.
+const TITLE_SEPARATORS: [&str; 7] = [" | ", " - ", " – ", " — ", " : ", " » ", " · "];
+
 /// Words in a title before the site name (`How to train a puppy | Pet Clinic` = 5): an
 /// article's title is a sentence, a landing or index page's a name.
 fn headline_words(title: &str) -> usize {
-    let headline = [" | ", " - ", " – ", " — ", " : ", " » ", " · "]
+    let headline = TITLE_SEPARATORS
         .iter()
         .filter_map(|sep| title.find(sep))
         .min()
@@ -164,7 +195,15 @@ fn headline_words(title: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::headline_words;
+    use super::{headline_words, site_says_docs};
+
+    #[test]
+    fn site_names_of_manuals() {
+        assert!(site_says_docs("Traits - The Rust Programming Language"));
+        assert!(site_says_docs("grep(1) - Linux manual page"));
+        assert!(!site_says_docs("The Ultimate Guide to Sourdough"));
+        assert!(!site_says_docs("Pricing | Acme"));
+    }
 
     #[test]
     fn headline_words_stop_at_the_site_name() {
