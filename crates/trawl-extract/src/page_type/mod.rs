@@ -124,6 +124,13 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
     if articleish && path.slug_words >= 5 {
         return PageType::Article;
     }
+    if index_title(meta.title.as_deref().unwrap_or("")) {
+        return if path.under_shop {
+            PageType::Collection
+        } else {
+            listing_or_collection(shape)
+        };
+    }
     if many_prices {
         return if path.has_id && !path.under_shop {
             PageType::Product
@@ -179,18 +186,51 @@ fn site_says_docs(title: &str) -> bool {
     .any(|word| site.contains(word))
 }
 
+/// A short title that names an index: `Gaming News`, `Online Courses`,
+/// `Remote Software Engineer Jobs`, `The Go Blog`.
+fn index_title(title: &str) -> bool {
+    let headline = headline(title).to_ascii_lowercase();
+    let words: Vec<&str> = headline
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.len() <= 6
+        && words.iter().any(|w| {
+            matches!(
+                *w,
+                "news"
+                    | "jobs"
+                    | "courses"
+                    | "programs"
+                    | "reviews"
+                    | "catalogs"
+                    | "browse"
+                    | "latest"
+                    | "category"
+                    | "topics"
+                    | "standings"
+                    | "schedule"
+                    | "trending"
+            ) || w.ends_with("blog")
+        })
+}
+
 /// What separates a page's title from its site's name.
 const TITLE_SEPARATORS: [&str; 7] = [" | ", " - ", " – ", " — ", " : ", " » ", " · "];
 
 /// Words in a title before the site name (`How to train a puppy | Pet Clinic` = 5): an
 /// article's title is a sentence, a landing or index page's a name.
 fn headline_words(title: &str) -> usize {
-    let headline = TITLE_SEPARATORS
+    headline(title).split_whitespace().count()
+}
+
+/// A title without the site name after it.
+fn headline(title: &str) -> &str {
+    TITLE_SEPARATORS
         .iter()
         .filter_map(|sep| title.find(sep))
         .min()
-        .map_or(title, |end| &title[..end]);
-    headline.split_whitespace().count()
+        .map_or(title, |end| &title[..end])
 }
 
 #[cfg(test)]
