@@ -201,3 +201,24 @@ fn declared_product_without_anything_for_sale_is_not_a_product() {
         PageType::Service
     );
 }
+
+#[test]
+fn undeclared_product_page_with_a_cart_button() {
+    let body = "<h1>Trail Runner 2</h1><p class=\"price\">$89.00</p><button>Add to cart</button>\
+                <p>Light, grippy, and made for long days on rough ground.</p>";
+    assert_eq!(
+        page_type("https://shoes.example/trail-runner-2", &page("", body)),
+        PageType::Product
+    );
+}
+
+#[test]
+fn short_title_naming_an_index_is_a_listing() {
+    let head = "<title>Remote Software Engineer Jobs | Example Board</title>";
+    let body = "<h1>Remote software engineer jobs</h1><p>New roles every day.</p>";
+    let html = page(head, body).replace("<title>Page</title>", "");
+    assert_eq!(
+        page_type("https://board.example/remote", &html),
+        PageType::Listing
+    );
+}

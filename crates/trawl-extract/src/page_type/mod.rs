@@ -15,6 +15,9 @@ use url::Url;
 use crate::metadata::{Metadata, page_type_of_schema, page_type_of_url};
 use url_shape::url_shape;
 
+/// Elements naming a cart that make a shop grid rather than one product's page.
+const CARTS_ON_A_GRID: u32 = 6;
+
 /// Decide the page type.
 pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageType {
     let declared = meta.declared_type();
@@ -157,7 +160,17 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
         return PageType::Article;
     }
     match by_url {
-        PageType::Homepage | PageType::Other => PageType::Service,
+        PageType::Homepage | PageType::Other => {
+            // Cart buttons: one per item on a shop grid, a few on one product's page.
+            let carts = shape.cart_buttons;
+            if carts >= CARTS_ON_A_GRID {
+                PageType::Collection
+            } else if carts >= 1 && shape.prices > 0 {
+                PageType::Product
+            } else {
+                PageType::Service
+            }
+        }
         t => t,
     }
 }

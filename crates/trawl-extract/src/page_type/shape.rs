@@ -14,6 +14,8 @@ pub(crate) struct Shape<'a> {
     pub(crate) code_spans: u32,
     /// Text nodes that read as a price (`$12.99`, `12,99 €`).
     pub(crate) prices: u32,
+    /// "Add to cart" (bag, basket) labels: one per item on a shop grid, a few on a product.
+    pub(crate) cart_buttons: u32,
     /// `<article>` elements: one per entry on a feed page.
     pub(crate) articles: u32,
     /// `<time>` elements: one per entry (or post) on a feed or a thread.
@@ -62,6 +64,7 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
         code_blocks: 0,
         code_spans: 0,
         prices: 0,
+        cart_buttons: 0,
         articles: 0,
         times: 0,
         repeated_items: 0,
@@ -84,6 +87,9 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
             if t.len() < 40 && is_price(t) {
                 shape.prices += 1;
                 has_price[i] = true;
+            }
+            if t.len() < 24 && is_add_to_cart(t) {
+                shape.cart_buttons += 1;
             }
         } else {
             match node.tag {
@@ -208,6 +214,15 @@ fn tag_key(tag: Tag) -> &'static str {
         Tag::Tr => "<tr>",
         _ => "<element>",
     }
+}
+
+/// `Add to cart`, `Add to Bag`, `ADD TO BASKET`.
+fn is_add_to_cart(t: &str) -> bool {
+    let t = t.as_bytes();
+    starts_with_ignore_case(t, b"add to ")
+        && [&b"cart"[..], b"bag", b"basket"]
+            .iter()
+            .any(|what| starts_with_ignore_case(&t[7..], what))
 }
 
 /// `$12.99`, `€ 5`, `12,99 €`, `USD 40`: a short text that names a currency next to digits.
