@@ -167,6 +167,9 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
                 PageType::Collection
             } else if carts >= 1 && shape.prices > 0 {
                 PageType::Product
+            } else if shape.repeated_items >= 6 && shape.link_chars * 10 >= shape.text_chars * 7 {
+                // Mostly links, in repeated items: an index.
+                PageType::Listing
             } else {
                 PageType::Service
             }

@@ -29,6 +29,8 @@ pub(crate) struct Shape<'a> {
     pub(crate) repeated_chars: u32,
     /// Visible text on the page (whitespace-only text nodes and scripts excluded).
     pub(crate) text_chars: u32,
+    /// Of that, the text of links.
+    pub(crate) link_chars: u32,
     /// `<p>` elements with at least 80 characters: running prose.
     pub(crate) long_paragraphs: u32,
 }
@@ -71,6 +73,7 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
         priced_items: 0,
         repeated_chars: 0,
         text_chars: 0,
+        link_chars: 0,
         long_paragraphs: 0,
     };
     let mut has_link = vec![false; n];
@@ -93,7 +96,10 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
             }
         } else {
             match node.tag {
-                Tag::A => has_link[i] = true,
+                Tag::A => {
+                    has_link[i] = true;
+                    shape.link_chars += text[i];
+                }
                 Tag::Pre if text[i] > 20 => shape.code_blocks += 1,
                 Tag::P if text[i] >= 80 => shape.long_paragraphs += 1,
                 Tag::Code => shape.code_spans += 1,
