@@ -116,6 +116,14 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
             || meta.byline.is_some()
             || path.slug_words >= 3
             || headline_words(meta.title.as_deref().unwrap_or("")) >= 6);
+    // Prices by the dozen: a shop's page, whatever its prose.
+    if shape.prices >= 30 && !ld_article {
+        return if path.has_id {
+            PageType::Product
+        } else {
+            PageType::Collection
+        };
+    }
     if articleish && shape.long_paragraphs >= 4 {
         return PageType::Article;
     }
