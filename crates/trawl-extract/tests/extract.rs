@@ -219,7 +219,7 @@ fn metadata_fields_are_read() {
 #[test]
 fn page_type_follows_json_ld_then_og_then_url() {
     let product = "<html><head><script type=\"application/ld+json\">{\"@graph\":[{\"@type\":\"Product\",\"name\":\"Widget\"}]}</script>\
-                   <meta property=\"og:type\" content=\"article\"></head><body><p>A widget.</p></body></html>";
+                   <meta property=\"og:type\" content=\"article\"></head><body><p>A widget.</p><p>$12.99</p></body></html>";
     assert_eq!(html(product).page_type, PageType::Product);
     let og = "<html><head><meta property=\"og:type\" content=\"video.other\"></head><body><p>x</p></body></html>";
     assert_eq!(html(og).page_type, PageType::Video);
