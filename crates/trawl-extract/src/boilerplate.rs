@@ -4,7 +4,7 @@
 //! words are looked up, so `share-bar` and `social_links` match while `shadow` or
 //! `download` do not match `ad`/`nav`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Pairs each part with its letter mask, at compile time.
 macro_rules! with_masks {
@@ -87,6 +87,10 @@ pub(crate) struct ClassSignal {
     pub(crate) comments: bool,
     /// Words that mark content (article, post body, entry…).
     pub(crate) positive: bool,
+    /// A word `header`: the site's header, or the head of the content (title and intro).
+    pub(crate) header: bool,
+    /// A word `footer`: the page's foot, never its content however much text it holds.
+    pub(crate) footer: bool,
 }
 
 /// Words (whole class/id words) that mark boilerplate. Sorted: looked up by binary search.
@@ -279,7 +283,7 @@ const POSITIVE_PARTS: [(&str, u32); 13] = with_masks![
 /// Class/id signals of every node, indexed like `dom.nodes`. Pages repeat the same
 /// class strings on many elements (utility-class CSS), so each distinct value is read once.
 pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
-    let mut cache: HashMap<&'a str, ClassSignal> = HashMap::new();
+    let mut cache: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
     let mut signal_of = |value: Option<&'a str>| -> ClassSignal {
         match value {
             Some(v) if !v.is_empty() => *cache.entry(v).or_insert_with(|| value_signal(v)),
@@ -304,6 +308,8 @@ pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
         signals.push(ClassSignal {
             negative: class.negative || ident.negative,
             strong: class.strong || ident.strong,
+            header: class.header || ident.header,
+            footer: class.footer || ident.footer,
             comments: class.comments || ident.comments,
             positive: class.positive || ident.positive,
         });
@@ -344,6 +350,9 @@ fn value_signal(value: &str) -> ClassSignal {
             signal.positive = true;
             continue;
         }
+        if is_utility_class(token) {
+            continue;
+        }
         let mut words = token
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|w| !w.is_empty());
@@ -352,8 +361,12 @@ fn value_signal(value: &str) -> ClassSignal {
         if first.is_some_and(is_negative_word) {
             signal.negative = true;
         }
+        signal.header |= first == Some("header");
+        signal.footer |= first == Some("footer");
         for word in words {
             signal.negative |= is_negative_word(word);
+            signal.header |= word == "header";
+            signal.footer |= word == "footer";
             last = Some(word);
         }
         // Customer reviews are a product page's comments.
@@ -362,6 +375,13 @@ fn value_signal(value: &str) -> ClassSignal {
         // `entry-meta` and `article-tags` are about the post, not the post itself.
         if last.is_some_and(is_negative_word) {
             signal.strong = true;
+        }
+        // An admonition (`blockquote-tag-note`, `admonition-warning`) is part of the text.
+        if last
+            .or(first)
+            .is_some_and(|w| ADMONITION_WORDS.contains(&w))
+        {
+            signal.positive = true;
         }
         // Substring tests are the costly part: a letter mask rules most parts out first.
         let mask = letter_mask(token);
@@ -375,6 +395,41 @@ fn value_signal(value: &str) -> ClassSignal {
         signal.positive |= has(&POSITIVE_PARTS);
     }
     signal
+}
+
+/// Last words of a class that name an admonition box: part of the content.
+const ADMONITION_WORDS: &[&str] = &[
+    "admonition",
+    "callout",
+    "caution",
+    "danger",
+    "hint",
+    "important",
+    "note",
+    "tip",
+    "warning",
+];
+
+/// Utility-first CSS (`text-secondary`, `dark:bg-card`, `top-0`, `md:sticky`) styles a box;
+/// it does not say what the box is, so such tokens are not read for words.
+fn is_utility_class(token: &str) -> bool {
+    if token.contains(':') {
+        return true;
+    }
+    // The part before the first `-` names the property (`text-`, `px-`, `max-w-`).
+    let mut parts = token.splitn(3, '-');
+    let (Some(head), Some(next)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    match head {
+        "text" | "bg" | "border" | "shadow" | "font" | "leading" | "tracking" | "p" | "px"
+        | "py" | "pt" | "pb" | "ps" | "pe" | "m" | "mx" | "my" | "mt" | "mb" | "ms" | "me"
+        | "w" | "h" | "gap" | "top" | "bottom" | "z" | "inset" | "rounded" | "grid" | "flex"
+        | "space" | "divide" | "ring" | "opacity" => true,
+        "max" | "min" => matches!(next, "w" | "h"),
+        "col" | "row" => next == "span",
+        _ => false,
+    }
 }
 
 /// Whether one of `words` is a whole word of `token` (split at anything not a letter or
@@ -434,5 +489,10 @@ mod tests {
         assert!(!signal_of(r#"<div class="shadow download">"#).negative);
         assert!(signal_of(r#"<div id="comments">"#).comments);
         assert!(signal_of(r#"<div class="article-body">"#).positive);
+        // Utility classes style a box and say nothing of what it is.
+        let utility = signal_of(r#"<div class="p-6 text-secondary dark:bg-card top-0">"#);
+        assert!(!utility.negative && !utility.strong, "{utility:?}");
+        // An admonition is part of the text even when a word in its class reads negative.
+        assert!(signal_of(r#"<blockquote class="blockquote-tag-note">"#).positive);
     }
 }

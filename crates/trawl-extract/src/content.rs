@@ -21,6 +21,16 @@ pub(crate) struct Pass {
     pub(crate) include_comments: bool,
     /// A thread: each post's author line (`post-meta`, `topic-meta-data`) is content.
     pub(crate) thread: bool,
+    /// Render hidden nodes too: the last resort when nothing visible reads as content
+    /// (the page keeps its body hidden until a script shows it).
+    pub(crate) show_hidden: bool,
+    /// Pages made of sections or cards, not one run of prose (not an article): take the
+    /// declared content container around the best block when it is link-poor and not much
+    /// bigger (see `widen`), and keep the headers of `<article>` cards.
+    pub(crate) widen: bool,
+    /// Reference pages link every other word (`[source]`, a type name, the next method):
+    /// a block inside the content is pruned for its links only at a higher density.
+    pub(crate) link_tolerant: bool,
 }
 
 /// Per-node sums over the node's kept subtree.
@@ -63,6 +73,35 @@ pub(crate) struct Selection {
 /// A hidden block holding this share of the page's text is shown: the page hides its
 /// content until a script runs (`defer-block`, lock-down plugins).
 const HIDDEN_SHOWN_SHARE: f32 = 0.4;
+
+/// Several paragraphs of link-poor running text: content, whatever the wrapper's class
+/// says (page builders name their layout boxes `widget-span`, `blurb_position_top`,
+/// `no-extra-padding`, `sticky-media-section__content`).
+fn is_prose(s: &Stats) -> bool {
+    s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && link_density(s) < 0.1
+}
+
+/// A paragraph of link-poor running text: in a box named `header` it is the head of the
+/// content (a product's or reference page's title and intro), not the site's header.
+fn is_intro(s: &Stats) -> bool {
+    s.paragraphs >= 1 && s.text >= 150 && link_density(s) < 0.15
+}
+
+/// A class's weight in this pass: in a thread the replies are the content, so a
+/// `comment` class costs nothing.
+fn pass_weight(pass: Pass, signal: ClassSignal) -> f32 {
+    if pass.thread && signal.comments && !signal.negative && !signal.strong {
+        class_weight(ClassSignal {
+            comments: false,
+            ..signal
+        })
+    } else {
+        class_weight(signal)
+    }
+}
+
+/// The link density above which `clean_conditionally` prunes a block of a reference page.
+const LINK_TOLERANT_DENSITY: f32 = 0.5;
 
 /// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
 /// class/id words (soft drops). Returns the drop marks and the stats of what is left.
@@ -132,7 +171,12 @@ pub(crate) fn drop_boilerplate(
         let id = i as NodeId;
         let signal = signals[i];
         let share = stats[i].text as f32 / total as f32;
-        let by_tag = is_dropped_element(node.tag);
+        // Off an article page, a `<header>` inside an `<article>` is that card's head (its
+        // title and summary in a river of stories), not the site's banner.
+        let by_tag = is_dropped_element(node.tag)
+            && !(pass.widen
+                && node.tag == Tag::Header
+                && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
         let by_role = dom
             .attr(id, AttrName::Role)
             .is_some_and(is_boilerplate_role);
@@ -140,12 +184,19 @@ pub(crate) fn drop_boilerplate(
             && (signal.strong
                 || signal.negative && !signal.positive && !(pass.thread && is_post_meta(dom, id)))
             && !is_content_tag(node.tag)
-            && !holds_main[i];
+            && !holds_main[i]
+            && (!is_prose(&stats[i]) || signal.footer)
+            && !(signal.header && is_intro(&stats[i]));
         // In a thread the replies are the content, not comments on it.
         let by_comments =
             signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
-        // Hidden until a script shows it: a node holding most of the page is shown.
-        let by_hiding = node.hidden;
+        // Hidden until a script shows it: a node holding most of the page is shown. A
+        // hidden tab panel is one of several views of the content (code in each language).
+        let by_hiding = node.hidden
+            && !pass.show_hidden
+            && !dom
+                .attr(id, AttrName::Role)
+                .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"));
         if (by_tag || by_role || by_class) && share < 0.5
             || by_hiding && share < HIDDEN_SHOWN_SHARE
             || by_comments && share < 0.75
@@ -263,7 +314,7 @@ pub(crate) fn select(
                 scored[c] = true;
                 score[c] = initial_score(dom.nodes[c].tag)
                     + if pass.weight_classes {
-                        class_weight(signals[c])
+                        pass_weight(pass, signals[c])
                     } else {
                         0.0
                     };
@@ -301,6 +352,9 @@ pub(crate) fn select(
         };
     };
     top = climb(dom, &score, &scored, &dropped, top);
+    if pass.widen {
+        top = widen(dom, signals, &stats, &dropped, top, pass.link_tolerant);
+    }
     let top_id = top as NodeId;
     // Siblings that belong with the winner.
     let parent = dom.nodes[top].parent;
@@ -374,6 +428,46 @@ pub(crate) fn select(
     }
 }
 
+/// Drop paragraphs whose text repeats an earlier kept one: pages ship the same copy twice,
+/// once for wide screens and once in a collapsed panel for narrow ones.
+/// Returns whether it dropped any.
+pub(crate) fn drop_repeated_paragraphs(dom: &Dom, selection: &mut Selection) -> bool {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut any = false;
+    for &root in &selection.roots {
+        let end = dom.subtree_end(root);
+        let mut i = root;
+        while i < end {
+            if selection.dropped[i as usize] || dom.node(i).tag != Tag::P {
+                i += 1;
+                continue;
+            }
+            let sub = dom.subtree_end(i);
+            // FNV-1a over the paragraph's non-space bytes: no copy of the text.
+            let (mut hash, mut len) = (0xcbf2_9ce4_8422_2325u64, 0usize);
+            for t in i..sub {
+                if dom.node(t).kind == Kind::Text {
+                    for &b in dom.text(t).as_bytes() {
+                        if !b.is_ascii_whitespace() {
+                            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+                            len += 1;
+                        }
+                    }
+                }
+            }
+            if len >= REPEATED_PARAGRAPH_MIN && !seen.insert(hash) {
+                selection.dropped[i as usize..sub as usize].fill(true);
+                any = true;
+            }
+            i = sub;
+        }
+    }
+    any
+}
+
+/// Paragraphs shorter than this may repeat ("Read more", a price, a date).
+const REPEATED_PARAGRAPH_MIN: usize = 200;
+
 /// Drop the page's title where it opens the content as a heading: it is metadata (the
 /// Document carries it as `title`), and repeating it costs the reader nothing but tokens.
 pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &str) {
@@ -402,6 +496,50 @@ pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &s
             }
         }
     }
+}
+
+/// How much more text than the winner a declared content container may hold and still be
+/// taken whole.
+const WIDEN_TEXT_RATIO: u32 = 2;
+/// The same on documentation pages, where the best block is often one section of many.
+const WIDEN_TEXT_RATIO_REFERENCE: u32 = 4;
+/// The most link text (share of its text) such a container may hold.
+const WIDEN_MAX_LINK_DENSITY: f32 = 0.2;
+
+/// Move the winner up to the declared content container around it (`<main>`, `<article>`,
+/// `role=main`, a `content`/`main` class) when that container is link-poor and not much
+/// bigger: the best block is then one section of a longer page (a manual page's options,
+/// a reference page's members) and the container is the page's body.
+fn widen(
+    dom: &Dom,
+    signals: &[ClassSignal],
+    stats: &[Stats],
+    dropped: &[bool],
+    top: usize,
+    link_tolerant: bool,
+) -> usize {
+    let mut best = top;
+    let (ratio, max_density) = if link_tolerant {
+        (WIDEN_TEXT_RATIO_REFERENCE, LINK_TOLERANT_DENSITY)
+    } else {
+        (WIDEN_TEXT_RATIO, WIDEN_MAX_LINK_DENSITY)
+    };
+    let limit = stats[top].text.saturating_mul(ratio);
+    for a in ancestors(dom, top as NodeId) {
+        let s = &stats[a as usize];
+        if dropped[a as usize] || s.text > limit {
+            break;
+        }
+        let declared = is_semantic_container(dom, a)
+            || signals[a as usize].positive && !signals[a as usize].negative
+            || dom
+                .attr(a, AttrName::Role)
+                .is_some_and(|r| r.eq_ignore_ascii_case("main"));
+        if declared && link_density(s) < max_density {
+            best = a as usize;
+        }
+    }
+    best
 }
 
 /// Move the winner up when its ancestors say the content is wider than it.
@@ -485,6 +623,13 @@ fn clean_conditionally(
     pass: Pass,
 ) {
     let weight_classes = pass.weight_classes;
+    // A reference page's lists of links inside its body ("You will learn", the guides
+    // of a section) are what the page is for.
+    let (max_density, max_list_density) = if pass.link_tolerant {
+        (LINK_TOLERANT_DENSITY, 1.0)
+    } else {
+        (0.2, 0.5)
+    };
     let end = dom.subtree_end(root) as usize;
     let mut stats = stats[root as usize..end].to_vec();
     let base = root as usize;
@@ -509,7 +654,7 @@ fn clean_conditionally(
         }
         let s = stats[i - base];
         let weight = if weight_classes {
-            class_weight(signals[i])
+            pass_weight(pass, signals[i])
         } else {
             0.0
         };
@@ -546,8 +691,8 @@ fn clean_conditionally(
                     && s.text < 25
                     && (s.images == 0 || s.images > 2)
                     && !in_figure)
-                || (!is_list && weight < 25.0 && density > 0.2)
-                || (is_list && weight < 25.0 && density > 0.5)
+                || (!is_list && weight < 25.0 && density > max_density)
+                || (is_list && weight < 25.0 && density > max_list_density)
                 || (weight >= 25.0 && density > 0.5)
         };
         if drop && i != base {

@@ -55,6 +55,11 @@ const MIN_CONTENT_CHARS: usize = 250;
 const BROAD_RATIO: (usize, usize) = (1, 2);
 const BROAD_RATIO_MANY_BLOCKS: (usize, usize) = (4, 5);
 
+/// Below this many visible characters of its own, a page may be a thread in disguise.
+const THREAD_MAX_OWN_CHARS: usize = 250;
+/// ... and is read as one when its replies hold this many times more.
+const THREAD_GAIN: usize = 3;
+
 fn visible_chars(s: &str) -> usize {
     s.chars().filter(|c| !c.is_whitespace()).count()
 }
@@ -71,6 +76,9 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         clean_conditionally: true,
         include_comments: false,
         thread: false,
+        show_hidden: false,
+        widen: false,
+        link_tolerant: false,
     };
     content::trace(&dom, pass, &signals, needle)
 }
@@ -169,6 +177,10 @@ fn extract_html(
         clean_conditionally: true,
         include_comments: opts.include_comments,
         thread: page_type == PageType::Forum,
+        show_hidden: false,
+        // An article is one run of prose: its container also holds the teasers around it.
+        widen: page_type != PageType::Article,
+        link_tolerant: page_type == PageType::Documentation,
     };
     let passes = [
         strict,
@@ -185,6 +197,10 @@ fn extract_html(
             strip_unlikely: false,
             weight_classes: false,
             clean_conditionally: false,
+            ..strict
+        },
+        Pass {
+            show_hidden: true,
             ..strict
         },
     ];
@@ -214,6 +230,26 @@ fn extract_html(
         }
     }
     let (mut selection, mut text) = best.expect("at least one pass ran");
+    // A page whose own text is a few lines and whose replies hold far more is a thread
+    // (a link aggregator's story page): read it as one.
+    let chosen = visible_chars(&text);
+    if !strict.thread && !opts.include_comments && chosen < THREAD_MAX_OWN_CHARS {
+        let thread = Pass {
+            thread: true,
+            include_comments: true,
+            ..strict
+        };
+        let mut replies = content::select(&dom, thread, &signals, None);
+        for title in &meta.titles {
+            content::drop_title_heading(&dom, &mut replies, title);
+        }
+        let replies_text =
+            markdown::render(&dom, &replies.dropped, &replies.roots, &base, Mode::Text);
+        if visible_chars(&replies_text) > chosen * THREAD_GAIN {
+            selection = replies;
+            text = replies_text;
+        }
+    }
     // Recall safety net: when the chosen block holds little of what the page shows once
     // boilerplate is gone, the page is not one block of prose (a landing page, a listing,
     // a thread): take the whole cleaned page instead of betting on one block.
@@ -246,6 +282,15 @@ fn extract_html(
         }
         text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
         selection = broad;
+    }
+    if content::drop_repeated_paragraphs(&dom, &mut selection) {
+        text = markdown::render(
+            &dom,
+            &selection.dropped,
+            &selection.roots,
+            &base,
+            Mode::Text,
+        );
     }
     let mut markdown = markdown::render(
         &dom,

@@ -388,7 +388,7 @@ pub(crate) fn clean(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn page_type_of_schema(t: &str) -> Option<PageType> {
+pub(crate) fn page_type_of_schema(t: &str) -> Option<PageType> {
     let t = t.rsplit('/').next().unwrap_or(t);
     Some(match t {
         "Article"

@@ -280,7 +280,9 @@ impl Parser<'_> {
                 return;
             }
             b"aria-hidden" => {
-                *hidden |= value.eq_ignore_ascii_case(b"true");
+                // Hidden from screen readers, not from the eye: a card's link often
+                // repeats its title for sighted readers only. Links keep their text.
+                *hidden |= tag != Tag::A && value.eq_ignore_ascii_case(b"true");
                 return;
             }
             b"style" => {

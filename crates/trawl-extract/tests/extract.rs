@@ -219,7 +219,7 @@ fn metadata_fields_are_read() {
 #[test]
 fn page_type_follows_json_ld_then_og_then_url() {
     let product = "<html><head><script type=\"application/ld+json\">{\"@graph\":[{\"@type\":\"Product\",\"name\":\"Widget\"}]}</script>\
-                   <meta property=\"og:type\" content=\"article\"></head><body><p>A widget.</p></body></html>";
+                   <meta property=\"og:type\" content=\"article\"></head><body><p>A widget.</p><p>$12.99</p></body></html>";
     assert_eq!(html(product).page_type, PageType::Product);
     let og = "<html><head><meta property=\"og:type\" content=\"video.other\"></head><body><p>x</p></body></html>";
     assert_eq!(html(og).page_type, PageType::Video);
@@ -711,4 +711,153 @@ fn ruby_keeps_base_characters_and_soft_hyphens_go() {
     );
     assert!(!doc.markdown.contains('こ') && !doc.markdown.contains("ども"));
     assert!(!doc.markdown.contains('\u{ad}'));
+}
+
+#[test]
+fn hidden_tab_panels_are_kept_and_a_page_hidden_whole_is_shown() {
+    // Code in each language sits in its own tab panel; only one is shown at a time.
+    let tabs = format!(
+        r#"<html><body><nav><a href="/">Home</a></nav><main><h1>Send a message</h1>{}
+        <div role="tabpanel"><pre><code>client.send("python panel")</code></pre></div>
+        <div role="tabpanel" hidden><pre><code>client.send("node panel")</code></pre></div>
+        <div class="menu" hidden><a href="/x">Hidden menu entry</a></div>
+        </main></body></html>"#,
+        para("Messaging")
+    );
+    let doc = html(&tabs);
+    assert!(doc.markdown.contains("python panel"), "{}", doc.markdown);
+    assert!(doc.markdown.contains("node panel"), "{}", doc.markdown);
+    assert!(
+        !doc.markdown.contains("Hidden menu entry"),
+        "{}",
+        doc.markdown
+    );
+
+    // Everything that reads as content is hidden until a script runs: it is shown rather
+    // than returning nothing.
+    let hidden = format!(
+        r#"<html><body><nav><a href="/">Home</a></nav>
+        <div class="defer-block" style="display:none"><article>{}{}</article></div>
+        <footer><p>Copyright.</p></footer></body></html>"#,
+        para("Almond thins"),
+        para("Baking")
+    );
+    let doc = html(&hidden);
+    assert!(
+        doc.markdown.contains("Almond thins is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("Copyright"), "{}", doc.markdown);
+}
+
+#[test]
+fn paragraphs_in_a_box_named_like_boilerplate_are_kept() {
+    // Page builders name layout boxes with words that also name boilerplate.
+    let page = format!(
+        r#"<html><body><nav><a href="/">Home</a></nav><main>
+        <div class="widget-span widget-type-rich_text">{}{}{}{}</div>
+        <div class="et_pb_blurb et_pb_blurb_position_top">{}{}{}{}</div>
+        <div class="sidebar"><p><a href="/a">A link in the sidebar</a></p></div>
+        </main></body></html>"#,
+        para("Portfolios"),
+        para("Trust"),
+        para("Design"),
+        para("Process"),
+        para("Calls to action"),
+        para("Case studies"),
+        para("Pricing"),
+        para("Support")
+    );
+    // A service page, made of sections (an article would keep the best block only).
+    let doc = extract(
+        page.as_bytes(),
+        Some("text/html"),
+        &Url::parse("https://agency.example.com/services/web-design").unwrap(),
+        &ExtractOptions::default(),
+    )
+    .expect("extract");
+    for topic in ["Portfolios", "Design", "Calls to action", "Case studies"] {
+        assert!(
+            doc.markdown.contains(&format!("{topic} is discussed")),
+            "{topic}: {}",
+            doc.markdown
+        );
+    }
+    assert!(
+        !doc.markdown.contains("A link in the sidebar"),
+        "{}",
+        doc.markdown
+    );
+}
+
+#[test]
+fn a_story_page_whose_replies_hold_the_text_is_read_as_a_thread() {
+    // A link aggregator's story: one line of its own, the discussion below it.
+    let page = format!(
+        r#"<html><head><title>Project goals</title></head><body><nav><a href="/">Home</a></nav>
+        <div class="story"><a href="https://example.org/goals">Project goals for the year</a>
+        <span>via <a href="/~ana">ana</a> 2 hours ago</span></div>
+        <div class="comments"><div class="comment"><a href="/~bo">bo</a>{}</div>
+        <div class="comment"><a href="/~cy">cy</a>{}</div>
+        <div class="comment"><a href="/~di">di</a>{}</div></div>
+        <footer><p>About this site.</p></footer></body></html>"#,
+        para("Ergonomic reference counting"),
+        para("Lightweight clones"),
+        para("Async tasks")
+    );
+    let doc = html(&page);
+    for topic in [
+        "Ergonomic reference counting",
+        "Lightweight clones",
+        "Async tasks",
+    ] {
+        assert!(
+            doc.markdown.contains(&format!("{topic} is discussed")),
+            "{topic}: {}",
+            doc.markdown
+        );
+    }
+    assert!(
+        !doc.markdown.contains("About this site"),
+        "{}",
+        doc.markdown
+    );
+}
+
+#[test]
+fn a_river_of_story_cards_keeps_each_cards_header_and_link_text() {
+    // A topic page: each story is an <article> whose <header> holds its title and summary,
+    // and whose summary link is hidden from screen readers only.
+    let card = |n: usize| {
+        format!(
+            r#"<article class="river-article"><header><h2><a href="/s{n}">Story number {n} headline</a></h2>
+            <a href="/s{n}" aria-hidden="true"><p>Summary {n} of this story, which tells the reader what happened, who was there, and why it matters.</p></a>
+            </header></article>"#
+        )
+    };
+    let page = format!(
+        r#"<html><body><header><nav><a href="/">Home</a><a href="/topics">Topics</a></nav></header>
+        <main><h1>Headphones</h1>{}{}{}{}</main><footer><p>Copyright.</p></footer></body></html>"#,
+        card(1),
+        card(2),
+        card(3),
+        card(4)
+    );
+    let doc = extract(
+        page.as_bytes(),
+        Some("text/html"),
+        &Url::parse("https://news.example.com/topic/headphones").unwrap(),
+        &ExtractOptions::default(),
+    )
+    .expect("extract");
+    for n in 1..=4 {
+        assert!(
+            doc.markdown.contains(&format!("Summary {n} of this story")),
+            "{n}: {}",
+            doc.markdown
+        );
+    }
+    assert!(!doc.markdown.contains("Copyright"), "{}", doc.markdown);
+    assert!(!doc.markdown.contains("Topics"), "{}", doc.markdown);
 }
