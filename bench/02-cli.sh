@@ -12,17 +12,9 @@ source "$(dirname "$0")/lib.sh"
 need_trawl; need_peer "$PEER_VENV"
 D="$OUT/cli"; rm -rf "$D"; mkdir -p "$D"
 PORT=$((PORT_BASE + 2))
-B="http://127.0.0.1:$PORT"
 trap stop_started EXIT
-start_bg "$D/fixture.out" "$PY" "$BENCH/fake_engines.py" --ports "$PORT" \
-  --fixture "$SHARED/fixtures/serp/searxng/search-python-format-json.json" --results 30 \
-  --pages-dir "$SHARED/bench/extract/dev" --log "$D/requests.log"
-wait_http "$B/healthz"
-
-# A real page of median size from the dev set.
-DEV_ID=$(ls -S "$SHARED/bench/extract/dev/html" | sed -n "$(( $(ls "$SHARED/bench/extract/dev/html" | wc -l) / 2 ))p" | sed 's/\.html\.gz$//')
+start_cli_fixture "$PORT" "$D"
 SMALL="$B/page/1.html"
-REAL="$B/dev/$DEV_ID.html"
 echo "small page: $(curl -s "$SMALL" | wc -c) bytes; real page $DEV_ID: $(curl -s "$REAL" | wc -c) bytes" > "$D/pages.txt"
 machine_line > "$D/machine.txt"
 
@@ -41,9 +33,7 @@ M --label "read_store|trawl" --expect '"ok": ?true' -- "${TENV[@]}" "$TRAWL" rea
 M --label "read_store|peer" --expect '"ok": ?true' -- "${PENV[@]}" "$W" web-fetch "$REAL" --allow-private-hosts --json
 # Commands that need no network, and a read answered from the store: what a short command
 # costs beyond process start (the "× --help" column), against the peer's plain fetch.
-HANDLE=$("${TENV[@]}" "$TRAWL" read "$REAL" --allow-host 127.0.0.1 --store "$STORE" --json |
-  "$PY" -c 'import json,sys; print(json.load(sys.stdin)["data"]["handle"])')
-curl -s "$REAL" > "$D/real.html"
+store_real_page "$STORE" "$D/real.html"
 M --label "open|trawl" --expect '"ok": ?true' -- "${TENV[@]}" "$TRAWL" open "$HANDLE" --store "$STORE" --json
 M --label "read_file|trawl" --expect '"ok": ?true' -- "${TENV[@]}" "$TRAWL" read "$D/real.html" --store :memory: --json
 M --label "read_stored|trawl" --expect '"from_store": ?true' -- "${TENV[@]}" "$TRAWL" read "$REAL" --allow-host 127.0.0.1 --store "$STORE" --json

@@ -20,7 +20,7 @@ trap stop_started EXIT
 start_bg "$D/fixture.out" "$PY" "$BENCH/fake_engines.py" --ports "$PORT" \
   --pages-dir "$SHARED/bench/extract/dev" --log "$D/requests.log"
 wait_http "$B/healthz"
-DEV_ID=$(ls -S "$SHARED/bench/extract/dev/html" | sed -n "$(( $(ls "$SHARED/bench/extract/dev/html" | wc -l) / 2 ))p" | sed 's/\.html\.gz$//')
+DEV_ID=$(median_dev_id)
 URL="$B/dev/$DEV_ID.html"
 machine_line > "$D/machine.txt"
 

@@ -24,7 +24,7 @@ CLIENTS=(1 8 32)
 trap stop_started EXIT
 start_bg "$D/fixture.out" "$PY" "$BENCH/fake_engines.py" --ports "$PORT" --pages-dir "$SHARED/bench/extract/dev"
 wait_http "$B/healthz"
-DEV_ID=$(ls -S "$SHARED/bench/extract/dev/html" | sed -n "$(( $(ls "$SHARED/bench/extract/dev/html" | wc -l) / 2 ))p" | sed 's/\.html\.gz$//')
+DEV_ID=$(median_dev_id)
 URL="$B/dev/$DEV_ID.html"
 handle() { "$PY" -c 'import json,re,sys; m=re.search(r"\"handle\": ?\"([^\"]+)\"", sys.stdin.read()); print(m.group(1) if m else "")'; }
 

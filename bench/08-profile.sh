@@ -13,19 +13,11 @@ need_trawl
 command -v strace >/dev/null || { echo "strace missing (apt-get install strace)" >&2; exit 1; }
 D="$OUT/profile"; rm -rf "$D"; mkdir -p "$D"
 PORT=$((PORT_BASE + 8))
-B="http://127.0.0.1:$PORT"
 trap stop_started EXIT
-start_bg "$D/fixture.out" "$PY" "$BENCH/fake_engines.py" --ports "$PORT" \
-  --fixture "$SHARED/fixtures/serp/searxng/search-python-format-json.json" --results 30 \
-  --pages-dir "$SHARED/bench/extract/dev" --log "$D/requests.log"
-wait_http "$B/healthz"
-DEV_ID=$(ls -S "$SHARED/bench/extract/dev/html" | sed -n "$(( $(ls "$SHARED/bench/extract/dev/html" | wc -l) / 2 ))p" | sed 's/\.html\.gz$//')
-REAL="$B/dev/$DEV_ID.html"
+start_cli_fixture "$PORT" "$D"
 machine_line > "$D/machine.txt"
 STORE="$D/trawl.db"
-HANDLE=$("${TENV[@]}" "$TRAWL" read "$REAL" --allow-host 127.0.0.1 --store "$STORE" --json |
-  "$PY" -c 'import json,sys; print(json.load(sys.stdin)["data"]["handle"])')
-curl -s "$REAL" > "$D/real.html"
+store_real_page "$STORE" "$D/real.html"
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/list"}'

@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 need_trawl
 command -v redis-server >/dev/null || { echo "redis-server missing: apt-get install redis-server" >&2; exit 1; }
 D="$OUT/replicas"; rm -rf "$D"; mkdir -p "$D"
-EPORT=$((PORT_BASE + 8)); RPORT=$((PORT_BASE + 18)); SPORT=$((PORT_BASE + 28))
+EPORT=$((PORT_BASE + 9)); RPORT=$((PORT_BASE + 18)); SPORT=$((PORT_BASE + 28))
 CALLS=${CALLS:-2000}; THREADS=${THREADS:-4}
 trap stop_started EXIT
 start_bg "$D/engines.out" "$PY" "$BENCH/fake_engines.py" --ports "$EPORT" --results 10

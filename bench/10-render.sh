@@ -10,7 +10,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 D="$OUT/render"; rm -rf "$D"; mkdir -p "$D/site"
-PORT=$((PORT_BASE + 8))
+PORT=$((PORT_BASE + 10))
 RUNS=${RUNS:-5}
 python3 - "$D/site/app.html" <<'PY'
 import json, sys

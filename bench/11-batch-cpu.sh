@@ -14,30 +14,14 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 need_trawl
 D="$OUT/batch-cpu"; rm -rf "$D"; mkdir -p "$D"
-PORT=$((PORT_BASE + 8))
+PORT=$((PORT_BASE + 11))
 B="http://127.0.0.1:$PORT"
 PAGES="$SHARED/bench/extract/dev"
 trap stop_started EXIT
 mapfile -t IDS < <(ls -S "$PAGES/html" | head -20 | sed 's/\.html\.gz$//')
-start_bg "$D/fixture.out" "$PY" - "$PORT" "$PAGES/html" "${IDS[@]}" <<'PYEOF'
-import gzip, sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-port, root, ids = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-pages = {f"/dev/{i}.html": gzip.open(f"{root}/{i}.html.gz", "rb").read() for i in ids}
-pages["/healthz"] = b"ok"
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_GET(self):
-        body = pages.get(self.path)
-        self.send_response(200 if body else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body or b"")))
-        self.end_headers()
-        self.wfile.write(body or b"")
-    def log_message(self, *a):
-        pass
-ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
-PYEOF
+# The fixture is a file, not a here-document: a command started in the background by a
+# function gets /dev/null as its standard input, so `python3 -` would read no script.
+start_bg "$D/fixture.out" "$PY" "$BENCH/static_pages.py" "$PORT" "$PAGES/html" "${IDS[@]}"
 wait_http "$B/healthz"
 URLS=(); for id in "${IDS[@]}"; do URLS+=("$B/dev/$id.html"); done
 
@@ -62,4 +46,21 @@ json.dump({"runs": rows, "median_cpu_over_wall": med, "cores": os.cpu_count()}, 
 print(f"{cmd[2]}: CPU/wall median {med:.2f} over {runs} runs: " + ", ".join(f"{r['cpu_s']}/{r['wall_s']}" for r in rows))
 PYEOF
 done
-echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+LOAD_END=$(loadavg)
+
+"$PY" - "$D" "$(machine_line)" "$LOAD_END" "${RUNS_CPU:-5}" > "$OUT/section-11.md" <<'PYEOF'
+import json, sys
+d, machine, load_end, runs = sys.argv[1:5]
+one = json.load(open(f"{d}/result-cpus-0.json"))
+two = json.load(open(f"{d}/result-cpus-0,1.json"))
+print(machine.replace("; load average", "; load average at start") + f" Load average at end: {load_end}.\n")
+print(f"20 real pages (the 20 largest of the dev set, served from memory on loopback) in one `trawl read` call; median of {runs} runs; CPU = user + system of the trawl process (wait4).\n")
+print("| cores (taskset) | CPU ÷ wall (median) | runs: CPU s / wall s | failed runs |")
+print("|---|---|---|---|")
+for label, r in (("1 (baseline)", one), ("2", two)):
+    runs_txt = ", ".join(f"{x['cpu_s']}/{x['wall_s']}" for x in r["runs"])
+    bad = sum(1 for x in r["runs"] if x["exit"] != 0)
+    print(f"| {label} | {r['median_cpu_over_wall']:.2f} | {runs_txt} | {bad} |")
+print("\nCommand: `bench/11-batch-cpu.sh` → `taskset -c 0,1 env TRAWL_READERS=none trawl read URL1 … URL20 --allow-host 127.0.0.1 --store :memory: --json` (and `taskset -c 0` for the baseline).")
+PYEOF
+cat "$OUT/section-11.md"

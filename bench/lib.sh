@@ -99,3 +99,32 @@ need_trawl() {
 need_peer() {  # venv
   [ -x "$1/bin/websearch" ] || { echo "websearch-skill not installed in $1 (WITH_MCP=1 $SHARED/peers/install-websearch-skill.sh)" >&2; exit 1; }
 }
+
+# The dev-set page of median size (its id), the "real page" of sections 2, 3, 6 and 8.
+median_dev_id() {
+  local dir="$SHARED/bench/extract/dev/html"
+  ls -S "$dir" | sed -n "$(( $(ls "$dir" | wc -l) / 2 ))p" | sed 's/\.html\.gz$//'
+}
+
+# The one-shot commands' fixture (sections 2 and 8): bench/fake_engines.py on loopback port
+# $1, answering as SearXNG with the real saved response (30 hits) and serving the dev-set
+# pages, its request log in $2/requests.log. Sets B (its base URL), DEV_ID and REAL (the
+# median page's URL); stopped by stop_started.
+start_cli_fixture() {  # port dir
+  local port=$1 dir=$2
+  B="http://127.0.0.1:$port"
+  start_bg "$dir/fixture.out" "$PY" "$BENCH/fake_engines.py" --ports "$port" \
+    --fixture "$SHARED/fixtures/serp/searxng/search-python-format-json.json" --results 30 \
+    --pages-dir "$SHARED/bench/extract/dev" --log "$dir/requests.log"
+  wait_http "$B/healthz"
+  DEV_ID=$(median_dev_id)
+  REAL="$B/dev/$DEV_ID.html"
+}
+
+# Stores the real page in the SQLite store $1 and saves its HTML as $2 (for `read FILE`).
+# Sets HANDLE, the stored document's handle (for `open`).
+store_real_page() {  # store html_file
+  HANDLE=$("${TENV[@]}" "$TRAWL" read "$REAL" --allow-host 127.0.0.1 --store "$1" --json |
+    "$PY" -c 'import json,sys; print(json.load(sys.stdin)["data"]["handle"])')
+  curl -s "$REAL" > "$2"
+}

@@ -116,22 +116,17 @@ pub fn service_client(settings: &Settings) -> Result<reqwest::Client, TrawlError
         .map_err(|e| TrawlError::internal(format!("could not build HTTP client: {e}")))
 }
 
-/// Search settings: the environment's search variables and base-URL overrides, and the keys.
+/// Search settings: the environment's search variables and base-URL overrides, and the keys
+/// (with `gh`'s token lent to GitHub when no `GITHUB_TOKEN` is set).
 pub fn search_config(settings: &Settings) -> SearchConfig {
-    let mut vars = settings.search_vars();
-    // Without GITHUB_TOKEN, a logged-in `gh` CLI lends its token, but only for GitHub's own
-    // API (or a loopback stand-in): never for a base URL moved elsewhere.
-    let has_token = vars
-        .iter()
-        .any(|(k, v)| k == crate::github_token::GITHUB_TOKEN_VAR && !v.trim().is_empty());
-    let github_base = settings.url_override(&crate::github_token::github_url_var());
-    if !has_token
-        && crate::github_token::may_send_token_to(github_base)
-        && let Some(token) = crate::github_token::from_gh()
-    {
-        vars.push((crate::github_token::GITHUB_TOKEN_VAR.to_owned(), token));
-    }
-    let mut config = SearchConfig::from_vars(vars);
+    let mut config = search_config_without_gh(settings);
+    lend_gh_token(&mut config, settings);
+    config
+}
+
+/// [`search_config`] without asking `gh`: what a process that may never search needs now.
+fn search_config_without_gh(settings: &Settings) -> SearchConfig {
+    let mut config = SearchConfig::from_vars(settings.search_vars());
     config.disabled = settings
         .disabled_engines
         .value
@@ -140,6 +135,31 @@ pub fn search_config(settings: &Settings) -> SearchConfig {
         .collect();
     config.routes = settings.routes.clone();
     config
+}
+
+/// Without GITHUB_TOKEN, a logged-in `gh` CLI lends its token, but only for GitHub's own API
+/// (or a loopback stand-in): never for a base URL moved elsewhere. `gh` is a child process
+/// (milliseconds), so this runs only when a search router is built.
+fn lend_gh_token(config: &mut SearchConfig, settings: &Settings) {
+    const GITHUB: &str = "github";
+    if !config.keys_for(GITHUB).is_empty() {
+        return;
+    }
+    let github_base = settings.url_override(&crate::github_token::github_url_var());
+    if !crate::github_token::may_send_token_to(github_base) {
+        return;
+    }
+    // On a runtime worker (a first search over MCP), the wait for `gh` must not hold the
+    // worker's other tasks.
+    let asked = match tokio::runtime::Handle::try_current() {
+        Ok(rt) if rt.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(crate::github_token::from_gh)
+        }
+        _ => crate::github_token::from_gh(),
+    };
+    if let Some(token) = asked {
+        config.set_keys(GITHUB, vec![token]);
+    }
 }
 
 /// The fallback readers named by the settings, with their bases and keys. A base comes
@@ -192,15 +212,34 @@ pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<
     let (OpenedStore { store, redis }, store_note) = open_store_for_reads(settings)?;
     let service_settings = settings.clone();
     let http = Lazy::new(move || service_client(&service_settings));
+    let search = search_config_without_gh(settings);
+    // Which engines can run does not depend on a token `gh` would lend (GitHub runs
+    // without one), so a server lists its tools without asking `gh` or building the router.
+    let usable = {
+        let http = http.clone();
+        let search = search.clone();
+        Lazy::new(move || {
+            let planner = Router::builder(search).client(http.get()?.clone()).build();
+            Ok(planner
+                .engines_info()
+                .into_iter()
+                .filter(|e| e.configured)
+                .map(|e| e.name.to_owned())
+                .collect())
+        })
+    };
     let router = {
         let http = http.clone();
-        let search = search_config(settings);
+        // `gh auth token` is asked when the router is first needed, not at start.
+        let mut search = search;
+        let search_settings = settings.clone();
         let keys = Arc::new(StoredKeyStates(store.clone()));
         // A slot outlives a call by at most the engine deadline; a replica killed mid-call
         // frees its slots after that.
         let lease = search.timeout.max(std::time::Duration::from_secs(1)) * 2;
         let slots = redis.map(|redis| Arc::new(RedisSlots::new(redis, lease)));
         Lazy::new(move || {
+            lend_gh_token(&mut search, &search_settings);
             let mut router = Router::builder(search)
                 .client(http.get()?.clone())
                 .key_store(keys);
@@ -220,6 +259,7 @@ pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<
         http,
         config,
     );
+    let agent = agent.with_usable_engines(usable);
     Ok(match store_note {
         Some(note) => agent.with_store_note(note),
         None => agent,

@@ -10,9 +10,6 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-/// The variable the GitHub engine reads its token from.
-pub const GITHUB_TOKEN_VAR: &str = trawl_core::vars::GITHUB_TOKEN;
-
 /// The variable that moves GitHub's endpoint.
 pub fn github_url_var() -> String {
     trawl_core::vars::engine_url("github")

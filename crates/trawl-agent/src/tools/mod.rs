@@ -84,6 +84,9 @@ pub struct Agent {
     /// Set when the store in use stands in for one that could not be written: every read
     /// carries this note.
     store_note: Option<NotStored>,
+    /// The usable engines' names, when something cheaper than the router can tell them
+    /// (see [`Agent::with_usable_engines`]).
+    usable_engines: Option<Lazy<Vec<String>>>,
 }
 
 impl std::fmt::Debug for Agent {
@@ -142,7 +145,16 @@ impl Agent {
             http,
             config: Arc::new(config),
             store_note: None,
+            usable_engines: None,
         }
+    }
+
+    /// Answers [`Agent::usable_engines`] from `usable` instead of the router: a server
+    /// lists its tools at start, and building the router then would pay for what only a
+    /// search needs (asking `gh` for a token, say).
+    pub fn with_usable_engines(mut self, usable: Lazy<Vec<String>>) -> Self {
+        self.usable_engines = Some(usable);
+        self
     }
 
     /// Marks the store as a stand-in for one that cannot be written (say, an in-memory
@@ -181,6 +193,9 @@ impl Agent {
 
     /// Engines that can run now (configured, with a key where one is needed).
     pub fn usable_engines(&self) -> Result<Vec<String>, TrawlError> {
+        if let Some(usable) = &self.usable_engines {
+            return usable.get().cloned();
+        }
         Ok(self
             .router()?
             .engines_info()

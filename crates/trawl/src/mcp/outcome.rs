@@ -89,9 +89,10 @@ fn fence_structured(value: &mut serde_json::Value, fence: &Fence) {
     }
 }
 
-/// An `isError` result: the code and message as text, and the Envelope's error object under
-/// `_meta["trawl/error"]` for clients that want it as data. No `structuredContent`, since
-/// it would not match the tool's output schema.
+/// An `isError` result: the code and message as text, and the code and whether a retry may
+/// help under `_meta["trawl/error"]` for clients that want them as data. The message is in
+/// the text only: said twice, a long one would cost the client twice. No
+/// `structuredContent`, since it would not match the tool's output schema.
 pub(super) fn failure(err: &TrawlError) -> CallToolResult {
     let retry = if err.retryable { " (retryable)" } else { "" };
     let message = clip_echoes(&err.message);
@@ -99,10 +100,11 @@ pub(super) fn failure(err: &TrawlError) -> CallToolResult {
         "error[{}]: {message}{retry}",
         err.code
     ))]);
-    let mut body = ErrorBody::from(err.clone());
-    body.message = message;
     let mut meta = rmcp::model::JsonObject::new();
-    meta.insert("trawl/error".into(), json!(body));
+    meta.insert(
+        "trawl/error".into(),
+        json!({"code": err.code, "retryable": err.retryable}),
+    );
     result.meta = Some(MetaObject(meta));
     result
 }
@@ -326,5 +328,24 @@ mod tests {
         assert_eq!(escaped, "bad \"a\\\"b\" here");
         let unquoted = "x".repeat(10_000);
         assert!(clip_echoes(&unquoted).chars().count() <= MAX_MESSAGE_CHARS + 2);
+    }
+
+    #[test]
+    fn a_failure_says_its_message_once() {
+        let err = TrawlError::invalid_input("handle: no document \"h_0123456789abcdef\" stored")
+            .with_retryable(true);
+        let result = failure(&err);
+        let whole = serde_json::to_string(&result).unwrap();
+        assert_eq!(whole.matches("h_0123456789abcdef").count(), 1, "{whole}");
+        assert_eq!(result.is_error, Some(true));
+        let meta = &result.meta.as_ref().unwrap().0["trawl/error"];
+        assert_eq!(meta["code"], "invalid_input");
+        assert_eq!(meta["retryable"], true);
+        let text = result.content[0].as_text().unwrap().text.clone();
+        assert!(
+            text.starts_with("error[invalid_input]: handle: no document")
+                && text.ends_with("(retryable)"),
+            "{text}"
+        );
     }
 }

@@ -73,6 +73,9 @@ async fn a_one_megabyte_bad_argument_comes_back_cut_short() {
             &whole[..300]
         );
         assert!(longest_run(&text(&result), 'A') <= 64, "{}", text(&result));
+        // Said once, in the text: not again in `_meta`.
+        let echo = "A".repeat(64);
+        assert!(whole.matches(&echo).count() <= 1, "{whole}");
     }
     client.cancel().await.unwrap();
 }

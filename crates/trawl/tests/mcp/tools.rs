@@ -340,3 +340,53 @@ async fn web_search_routes_and_disabled_engines() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A logged-in `gh` (a fake one on PATH) lends its token on the first search, not when the
+/// server starts: starting and listing the tools run no child process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gh_is_asked_for_a_token_on_the_first_search_not_at_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let world = World::new();
+    let bin = world.dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = world.dir.join("gh-calls");
+    let gh = bin.join("gh");
+    std::fs::write(
+        &gh,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> {}\nif [ \"$1 $2\" = \"auth token\" ]; then echo gho_LAZY1234token; exit 0; fi\nexit 1\n",
+            calls.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut env = world.env();
+    let path = format!("{}:{}", bin.display(), env["PATH"]);
+    env.insert("PATH".into(), path);
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_trawl"));
+    cmd.arg("mcp").current_dir(&world.dir).env_clear().envs(env);
+    let (transport, _stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn trawl mcp");
+    let client = serve_client(transport).await;
+
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "github"));
+    assert!(!calls.exists(), "gh was asked at start");
+
+    let result = client
+        .call_tool(call("github", json!({"query": "pygithub"})))
+        .await
+        .unwrap();
+    assert!(!structured(&result)["hits"].as_array().unwrap().is_empty());
+    assert_eq!(std::fs::read_to_string(&calls).unwrap(), "auth token\n");
+    let sent: Vec<String> = world
+        .engines
+        .seen()
+        .into_iter()
+        .filter_map(|r| r.headers.get("authorization").cloned())
+        .collect();
+    assert_eq!(sent, ["Bearer gho_LAZY1234token"]);
+    client.cancel().await.unwrap();
+}
