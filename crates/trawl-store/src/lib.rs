@@ -114,8 +114,19 @@ pub trait Store: Send + Sync + fmt::Debug {
     /// caller decides which, and must use the same form when asking).
     fn get_site_reader(&self, site: &str) -> Result<Option<SiteReader>>;
 
-    /// Records that `reader` (e.g. `http`, `impersonate`, `jina`) worked for `site`.
+    /// Records that `reader` (e.g. `http`, `impersonate`, `jina`) worked for `site`. A
+    /// pinned site keeps its pin.
     fn put_site_reader(&self, site: &str, reader: &str) -> Result<()>;
+
+    /// Pins `reader` for `site`: reads start there whatever worked last, and it does not
+    /// expire until the site is forgotten.
+    fn pin_site_reader(&self, site: &str, reader: &str) -> Result<()>;
+
+    /// Every remembered site (expired ones left out), by site name.
+    fn site_readers(&self) -> Result<Vec<(String, SiteReader)>>;
+
+    /// Forgets what is remembered (or pinned) for `site`; whether there was anything.
+    fn forget_site(&self, site: &str) -> Result<bool>;
 
     /// Counts and sizes, for `trawl cache stats` and `doctor`.
     fn stats(&self) -> Result<StoreStats>;

@@ -160,6 +160,15 @@ impl Store for MeteredStore {
     fn put_site_reader(&self, site: &str, reader: &str) -> Result<()> {
         self.timed(|s| s.put_site_reader(site, reader))
     }
+    fn pin_site_reader(&self, site: &str, reader: &str) -> Result<()> {
+        self.timed(|s| s.pin_site_reader(site, reader))
+    }
+    fn site_readers(&self) -> Result<Vec<(String, SiteReader)>> {
+        self.timed(|s| s.site_readers())
+    }
+    fn forget_site(&self, site: &str) -> Result<bool> {
+        self.timed(|s| s.forget_site(site))
+    }
     fn stats(&self) -> Result<StoreStats> {
         self.timed(|s| s.stats())
     }

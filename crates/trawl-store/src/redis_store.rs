@@ -831,20 +831,7 @@ impl Store for RedisStore {
     fn get_site_reader(&self, site: &str) -> Result<Option<SiteReader>> {
         let fields: HashMap<String, String> =
             self.with_conn(|conn| Ok(conn.hgetall(self.key(&format!("site:{site}")))?))?;
-        let (Some(reader), Some(updated_at)) = (
-            fields.get("reader"),
-            fields.get("updated_at").and_then(|v| v.parse::<i64>().ok()),
-        ) else {
-            return Ok(None);
-        };
-        let ttl = self.config.site_memory_ttl;
-        if !ttl.is_zero() && updated_at < self.now().saturating_sub(duration_millis(ttl)) {
-            return Ok(None);
-        }
-        Ok(Some(SiteReader {
-            reader: reader.clone(),
-            updated_at: from_millis(updated_at),
-        }))
+        Ok(self.site_reader(&fields))
     }
 
     fn put_site_reader(&self, site: &str, reader: &str) -> Result<()> {
@@ -852,6 +839,12 @@ impl Store for RedisStore {
         let ttl = self.config.site_memory_ttl;
         let now = self.now().to_string();
         self.with_conn(|conn| {
+            // A pin outlives what worked last. (A pin landing between this read and the
+            // write below is overwritten; the user pins again.)
+            let pinned: Option<String> = conn.hget(&k, "pinned")?;
+            if pinned.as_deref() == Some("1") {
+                return Ok(());
+            }
             let mut pipe = redis::pipe();
             pipe.atomic()
                 .hset_multiple(&k, &[("reader", reader), ("updated_at", &now)])
@@ -863,6 +856,44 @@ impl Store for RedisStore {
             }
             Ok(pipe.query::<()>(conn)?)
         })
+    }
+
+    fn pin_site_reader(&self, site: &str, reader: &str) -> Result<()> {
+        let k = self.key(&format!("site:{site}"));
+        let now = self.now().to_string();
+        self.with_conn(|conn| {
+            let mut pipe = redis::pipe();
+            pipe.atomic()
+                .hset_multiple(
+                    &k,
+                    &[("reader", reader), ("updated_at", &now), ("pinned", "1")],
+                )
+                .ignore()
+                .persist(&k)
+                .ignore();
+            Ok(pipe.query::<()>(conn)?)
+        })
+    }
+
+    fn site_readers(&self) -> Result<Vec<(String, SiteReader)>> {
+        let strip = self.key("site:");
+        let mut sites = self.with_conn(|conn| {
+            let mut out = Vec::new();
+            for k in self.scan(conn, "site:*")? {
+                let fields: HashMap<String, String> = conn.hgetall(&k)?;
+                if let (Some(site), Some(r)) = (k.strip_prefix(&strip), self.site_reader(&fields)) {
+                    out.push((site.to_owned(), r));
+                }
+            }
+            Ok(out)
+        })?;
+        sites.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(sites)
+    }
+
+    fn forget_site(&self, site: &str) -> Result<bool> {
+        let k = self.key(&format!("site:{site}"));
+        self.with_conn(|conn| Ok(conn.del::<_, u64>(&k)? > 0))
     }
 
     fn stats(&self) -> Result<StoreStats> {
@@ -986,8 +1017,9 @@ impl Store for RedisStore {
             if !ttl.is_zero() {
                 let cutoff = now.saturating_sub(duration_millis(ttl));
                 for k in self.scan(conn, "site:*")? {
-                    let at: Option<i64> = conn.hget(&k, "updated_at")?;
-                    if at.is_some_and(|at| at < cutoff) {
+                    let (at, pinned): (Option<i64>, Option<String>) =
+                        conn.hmget(&k, &["updated_at", "pinned"])?;
+                    if at.is_some_and(|at| at < cutoff) && pinned.as_deref() != Some("1") {
                         report.forgotten_sites += conn.del::<_, u64>(&k)?;
                     }
                 }
@@ -999,6 +1031,24 @@ impl Store for RedisStore {
 }
 
 impl RedisStore {
+    /// A site memory hash as a [`SiteReader`], unless it is incomplete or has expired
+    /// (pins never expire).
+    fn site_reader(&self, fields: &HashMap<String, String>) -> Option<SiteReader> {
+        let reader = fields.get("reader")?;
+        let updated_at = fields.get("updated_at")?.parse::<i64>().ok()?;
+        let pinned = fields.get("pinned").is_some_and(|p| p == "1");
+        let ttl = self.config.site_memory_ttl;
+        if !pinned && !ttl.is_zero() && updated_at < self.now().saturating_sub(duration_millis(ttl))
+        {
+            return None;
+        }
+        Some(SiteReader {
+            reader: reader.clone(),
+            updated_at: from_millis(updated_at),
+            pinned,
+        })
+    }
+
     fn delete_matching(&self, conn: &mut Connection, pattern: &str) -> Result<u64> {
         let mut n = 0;
         for chunk in self.scan(conn, pattern)?.chunks(512) {

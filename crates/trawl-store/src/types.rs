@@ -126,8 +126,11 @@ pub struct KeyState {
 pub struct SiteReader {
     /// The reader or tier name, as the caller recorded it.
     pub reader: String,
-    /// When it last worked.
+    /// When it last worked, or when it was pinned.
     pub updated_at: SystemTime,
+    /// Set by the user (`trawl sites pin`): reads start there, what works elsewhere does
+    /// not replace it, and it does not expire.
+    pub pinned: bool,
 }
 
 /// The parts of a store that [`Store::clear`](crate::Store::clear) can empty.

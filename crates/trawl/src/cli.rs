@@ -46,6 +46,8 @@ pub enum Command {
     /// Inspect or trim the local store.
     #[command(subcommand)]
     Cache(CacheCommand),
+    /// See or steer which fetch tier or hosted reader each site starts with.
+    Sites(SitesArgs),
     /// Show or inspect trawl's configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -65,6 +67,36 @@ pub enum CacheCommand {
     Prune(JsonFlag),
     /// Check the store: that it opens, is a trawl store, is not damaged, can be written.
     Doctor(JsonFlag),
+}
+
+/// `trawl sites [SITE]`, `trawl sites pin SITE TIER|READER`, `trawl sites reset [SITE]`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SitesArgs {
+    #[command(subcommand)]
+    pub action: Option<SitesCommand>,
+    /// Show only this site (a host, or a URL taken by its host).
+    pub site: Option<String>,
+    /// Print the Envelope as JSON.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SitesCommand {
+    /// Make every read of SITE start with a tier (http, impersonate, render) or a hosted
+    /// reader (jina, tavily, firecrawl, exa); kept until reset.
+    Pin {
+        /// A host, or a URL taken by its host.
+        site: String,
+        /// http, impersonate, render, jina, tavily, firecrawl or exa.
+        reader: String,
+    },
+    /// Forget SITE (pinned or learned), or every site.
+    Reset {
+        /// A host, or a URL taken by its host; every site when left out.
+        site: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

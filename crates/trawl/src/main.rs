@@ -41,6 +41,7 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
         Command::Engines(f) => (f.json, NetArgs::default()),
         Command::Doctor(a) => (a.json, a.net.clone()),
         Command::Open(a) => (a.json, NetArgs::default()),
+        Command::Sites(a) => (a.json, NetArgs::default()),
         Command::Cache(
             CacheCommand::Stats(f)
             | CacheCommand::Clear(f)
@@ -92,6 +93,7 @@ fn run(cli: Cli) -> i32 {
         Command::Doctor(args) => runtime.block_on(commands::doctor(args, &settings)),
         Command::Open(args) => runtime.block_on(commands::open(args, &settings)),
         Command::Cache(cmd) => runtime.block_on(commands::cache(cmd, &settings)),
+        Command::Sites(args) => runtime.block_on(commands::sites(args, &settings)),
         Command::Config(ConfigCommand::Show(f)) => commands::config_show(&settings, f.json),
         Command::Config(ConfigCommand::Vars) => commands::config_vars(),
         Command::Mcp(args) => runtime.block_on(commands::mcp(args, &settings)),

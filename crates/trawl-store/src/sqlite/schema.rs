@@ -7,7 +7,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 use crate::{Error, Result};
 
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The schema version this build writes.
 pub(super) const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -78,6 +78,10 @@ CREATE TABLE site_memory (
     updated_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 ";
+
+/// Version 2: a site's reader can be pinned by the user (`trawl sites pin`); a pinned one
+/// is not replaced by what worked last and does not expire.
+const V2: &str = "ALTER TABLE site_memory ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;";
 
 /// Brings the store up to [`SCHEMA_VERSION`]. Safe when several processes open a new
 /// file at once: the version is read again inside the write transaction, so only the

@@ -9,6 +9,7 @@ mod open;
 mod read;
 mod search;
 mod serve;
+mod sites;
 
 pub use cache::cache;
 pub use config::{config_show, config_vars};
@@ -19,3 +20,4 @@ pub use open::open;
 pub use read::read;
 pub use search::search;
 pub use serve::serve;
+pub use sites::sites;
