@@ -211,7 +211,7 @@ fn engines_lists_keys_groups_and_routes() {
         let spec = e.spec();
         assert_eq!(row["name"], spec.name);
         assert_eq!(row["group"], spec.group);
-        assert_eq!(row["key_env"].as_str(), spec.key_env);
+        assert_eq!(row["key_env"].as_str(), e.key_env());
         assert_eq!(row["confidence"], spec.confidence);
         assert_eq!(row["fixtures"], spec.fixtures);
         assert_eq!(
