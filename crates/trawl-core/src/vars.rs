@@ -124,6 +124,7 @@ vars! {
     STACKEXCHANGE_KEY = "STACKEXCHANGE_KEY", ApiKey, "Stack Exchange API (raises the daily quota)";
     PARALLEL_API_KEY = "PARALLEL_API_KEY", ApiKey, "Parallel Search API (LLM-ready excerpts)";
     BAIDU_API_KEY = "BAIDU_API_KEY", ApiKey, "Baidu AI Search (Qianfan AppBuilder key; Chinese web results with excerpts)";
+    X_COOKIES_FILE = "TRAWL_X_COOKIES_FILE", ApiKey, "X (Twitter) search: cookies file(s) of a logged-in session holding `auth_token` and `ct0` (comma-separated files rotate)";
     TEST_NETNS = "TRAWL_TEST_NETNS", Development, "set to `1` by scripts/test inside the loopback-only network namespace";
     TEST_HOLD_EXTRACT = "TRAWL_TEST_HOLD_EXTRACT", Development, "tests: a FIFO every extraction waits on (holds one extraction without a timer)";
     BIN = "TRAWL_BIN", Development, "the trawl binary the load example drives";

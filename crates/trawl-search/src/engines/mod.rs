@@ -39,6 +39,7 @@ pub mod stackexchange;
 pub mod startpage;
 pub mod tavily;
 pub mod wikipedia;
+pub mod x;
 pub mod yahoo;
 pub mod yandex;
 
@@ -70,6 +71,7 @@ pub fn all() -> Vec<Arc<dyn Engine>> {
         Arc::new(Described(&marginalia::SPEC)),
         Arc::new(Described(&parallel::SPEC)),
         Arc::new(Described(&baidu::SPEC)),
+        Arc::new(Described(&x::SPEC)),
     ]
 }
 

@@ -363,3 +363,38 @@ async fn keyed_engines_report_auth_and_rate_limits() {
         assert_eq!(fake.hits(), 1);
     }
 }
+
+/// X on a session from a cookies file: an expired session (401, or X's own error inside a
+/// 200) is an `auth` failure, a 429 rate limiting; neither the session cookie nor the csrf
+/// token shows in the outcome.
+#[tokio::test]
+async fn x_reports_an_expired_session_as_auth() {
+    let cookies = std::env::temp_dir().join(format!("trawl-x-cookies-{}.txt", std::process::id()));
+    std::fs::write(&cookies, "auth_token=tok-secret-9; ct0=csrf-secret-8\n").unwrap();
+    let expired: &[u8] = br#"{"errors":[{"code":32,"message":"Could not authenticate you."}]}"#;
+    let cases: [(u16, &[u8], OutcomeKind); 3] = [
+        (401, expired, OutcomeKind::AuthFailed),
+        (200, expired, OutcomeKind::AuthFailed),
+        (
+            429,
+            br#"{"errors":[{"message":"Rate limit exceeded"}]}"#,
+            OutcomeKind::RateLimited,
+        ),
+    ];
+    for (status, body, kind) in cases {
+        let fake = serve(move |_| Reply::status(status, body.to_vec())).await;
+        let path = cookies.display().to_string();
+        let mut cfg = crate::config(&[("TRAWL_X_COOKIES_FILE", path)]);
+        cfg.set_base("x", fake.url());
+        let router = crate::router(cfg);
+        let mut req = SearchRequest::new("q");
+        req.engines = vec!["x".into()];
+        let data = router.search(&req).await;
+        let o = outcome(&data, "x");
+        assert_eq!(o.outcome, kind, "{status}: {o:?}");
+        let shown = format!("{o:?}");
+        assert!(!shown.contains("tok-secret-9") && !shown.contains("csrf-secret-8"));
+        assert_eq!(fake.hits(), 1);
+    }
+    let _ = std::fs::remove_file(&cookies);
+}
