@@ -73,6 +73,7 @@ vars! {
     CONNECT_TIMEOUT = "TRAWL_CONNECT_TIMEOUT", Setting, "connect deadline in seconds (default 10)";
     MAX_BYTES = "TRAWL_MAX_BYTES", Setting, "largest page body read, in bytes";
     PROXY = "TRAWL_PROXY", Setting, "egress proxy for every request (http, https, socks5, socks5h)";
+    EGRESS_ECHO_URL = "TRAWL_EGRESS_ECHO_URL", Setting, "IP-echo endpoint `doctor` asks through the proxy and directly to confirm the exit address (default https://api.ipify.org/)";
     ALLOW_PRIVATE_HOSTS = "TRAWL_ALLOW_PRIVATE_HOSTS", Setting, "`1` turns the private-address guard off";
     ALLOW_HOSTS = "TRAWL_ALLOW_HOSTS", Setting, "comma-separated hosts, IPs or CIDR ranges opened past the guard";
     USER_AGENT = "TRAWL_USER_AGENT", Setting, "User-Agent for page fetches and API engines";

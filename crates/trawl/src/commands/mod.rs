@@ -3,6 +3,7 @@
 mod cache;
 mod config;
 mod doctor;
+mod egress;
 mod engines;
 mod mcp;
 mod open;
