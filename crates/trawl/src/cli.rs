@@ -48,6 +48,9 @@ pub enum Command {
     Cache(CacheCommand),
     /// See or steer which fetch tier or hosted reader each site starts with.
     Sites(SitesArgs),
+    /// Run a local SearXNG for trawl (Docker, else a git checkout in a venv).
+    #[command(subcommand)]
+    Searxng(SearxngCommand),
     /// Show or inspect trawl's configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -67,6 +70,33 @@ pub enum CacheCommand {
     Prune(JsonFlag),
     /// Check the store: that it opens, is a trawl store, is not damaged, can be written.
     Doctor(JsonFlag),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SearxngCommand {
+    /// Write a hardened SearXNG configuration (loopback, JSON on, no limiter, a generated
+    /// secret, your proxy), start it, wait until it answers, and point trawl at it.
+    Up(SearxngUpArgs),
+    /// Where the local SearXNG lives and whether it answers (exit 1 when it does not).
+    Status(JsonFlag),
+    /// Stop it and remove `searxng_url` from the config file.
+    Down(JsonFlag),
+}
+
+#[derive(Debug, Args)]
+pub struct SearxngUpArgs {
+    /// The loopback port it listens on.
+    #[arg(long, default_value_t = 8888)]
+    pub port: u16,
+    /// Use a git checkout in a venv even when Docker is on the PATH.
+    #[arg(long)]
+    pub no_docker: bool,
+    /// Seconds to wait for it to answer.
+    #[arg(long, default_value_t = 120.0)]
+    pub wait: f64,
+    /// Print the Envelope as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `trawl sites [SITE]`, `trawl sites pin SITE TIER|READER`, `trawl sites reset [SITE]`.

@@ -9,6 +9,7 @@ mod mcp;
 mod open;
 mod read;
 mod search;
+mod searxng;
 mod serve;
 mod sites;
 
@@ -20,5 +21,6 @@ pub use mcp::mcp;
 pub use open::open;
 pub use read::read;
 pub use search::search;
+pub use searxng::searxng;
 pub use serve::serve;
 pub use sites::sites;
