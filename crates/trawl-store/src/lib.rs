@@ -48,7 +48,8 @@ pub use redis_store::{DEFAULT_PREFIX as DEFAULT_REDIS_PREFIX, RedisStore, SlotLe
 pub use sqlite::SqliteStore;
 pub use types::{
     CachedSearch, Clock, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport,
-    Revalidation, Section, SiteReader, StoreConfig, StoreStats, content_hash, key_fingerprint,
+    Revalidation, Section, SiteReader, StoreConfig, StoreStats, TierStat, content_hash,
+    key_fingerprint,
 };
 
 /// Result of every store call.
@@ -125,8 +126,16 @@ pub trait Store: Send + Sync + fmt::Debug {
     /// Every remembered site (expired ones left out), by site name.
     fn site_readers(&self) -> Result<Vec<(String, SiteReader)>>;
 
-    /// Forgets what is remembered (or pinned) for `site`; whether there was anything.
+    /// Forgets what is remembered (or pinned) for `site`, its tier counts included;
+    /// whether there was anything.
     fn forget_site(&self, site: &str) -> Result<bool>;
+
+    /// Counts one read's attempts for `site`: each `(reader, worked)` adds one to that
+    /// tier's or reader's `ok` or `failed`.
+    fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()>;
+
+    /// The tier counts of `site` (expired ones left out), by reader name.
+    fn site_tier_stats(&self, site: &str) -> Result<Vec<TierStat>>;
 
     /// Counts and sizes, for `trawl cache stats` and `doctor`.
     fn stats(&self) -> Result<StoreStats>;

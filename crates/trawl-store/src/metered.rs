@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::{
     CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
-    Revalidation, Section, SiteReader, Store, StoreStats,
+    Revalidation, Section, SiteReader, Store, StoreStats, TierStat,
 };
 
 /// Upper bounds of the store-call latency buckets, in seconds.
@@ -168,6 +168,12 @@ impl Store for MeteredStore {
     }
     fn forget_site(&self, site: &str) -> Result<bool> {
         self.timed(|s| s.forget_site(site))
+    }
+    fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()> {
+        self.timed(|s| s.count_site_attempts(site, attempts))
+    }
+    fn site_tier_stats(&self, site: &str) -> Result<Vec<TierStat>> {
+        self.timed(|s| s.site_tier_stats(site))
     }
     fn stats(&self) -> Result<StoreStats> {
         self.timed(|s| s.stats())

@@ -51,7 +51,7 @@ use trawl_core::Document;
 use crate::error::Error;
 use crate::{
     CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
-    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, duration_millis,
+    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, TierStat, duration_millis,
     from_millis, to_millis,
 };
 pub use limit::SlotLease;
@@ -892,8 +892,57 @@ impl Store for RedisStore {
     }
 
     fn forget_site(&self, site: &str) -> Result<bool> {
-        let k = self.key(&format!("site:{site}"));
-        self.with_conn(|conn| Ok(conn.del::<_, u64>(&k)? > 0))
+        let keys = [
+            self.key(&format!("site:{site}")),
+            self.key(&format!("site-stats:{site}")),
+        ];
+        self.with_conn(|conn| Ok(conn.del::<_, u64>(&keys)? > 0))
+    }
+
+    fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()> {
+        let k = self.key(&format!("site-stats:{site}"));
+        let ttl = self.config.site_memory_ttl;
+        self.with_conn(|conn| {
+            let mut pipe = redis::pipe();
+            pipe.atomic();
+            for (reader, worked) in attempts {
+                let field = format!("{reader}:{}", if *worked { "ok" } else { "failed" });
+                pipe.hincr(&k, field, 1).ignore();
+            }
+            if ttl.is_zero() {
+                pipe.persist(&k).ignore();
+            } else {
+                pipe.pexpire(&k, duration_millis(ttl)).ignore();
+            }
+            Ok(pipe.query::<()>(conn)?)
+        })
+    }
+
+    fn site_tier_stats(&self, site: &str) -> Result<Vec<TierStat>> {
+        let k = self.key(&format!("site-stats:{site}"));
+        let fields: HashMap<String, u64> = self.with_conn(|conn| Ok(conn.hgetall(&k)?))?;
+        let mut by_reader: std::collections::BTreeMap<String, TierStat> = Default::default();
+        for (field, n) in fields {
+            let Some((reader, what)) = field.rsplit_once(':') else {
+                continue;
+            };
+            let s = by_reader
+                .entry(reader.to_owned())
+                .or_insert_with(|| TierStat {
+                    reader: reader.to_owned(),
+                    ok: 0,
+                    failed: 0,
+                });
+            match what {
+                "ok" => s.ok = n,
+                "failed" => s.failed = n,
+                _ => {}
+            }
+        }
+        let mut out: Vec<TierStat> = by_reader.into_values().collect();
+        // Most used first; the map's order keeps ties by name, as SQLite's ORDER BY does.
+        out.sort_by_key(|t| std::cmp::Reverse(t.ok + t.failed));
+        Ok(out)
     }
 
     fn stats(&self) -> Result<StoreStats> {
@@ -979,7 +1028,10 @@ impl Store for RedisStore {
                         }
                         n
                     }
-                    Section::SiteMemory => self.delete_matching(conn, "site:*")?,
+                    Section::SiteMemory => {
+                        self.delete_matching(conn, "site-stats:*")?;
+                        self.delete_matching(conn, "site:*")?
+                    }
                 };
             }
             Ok(removed)

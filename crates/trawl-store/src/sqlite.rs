@@ -17,7 +17,7 @@ use trawl_core::Document;
 use crate::error::Error;
 use crate::{
     CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
-    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, duration_millis,
+    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, TierStat, duration_millis,
     from_millis, to_millis,
 };
 use pool::{Access, Pool, Target, open_connection};
@@ -483,8 +483,48 @@ impl Store for SqliteStore {
     }
 
     fn forget_site(&self, site: &str) -> Result<bool> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction()?;
+        let n = tx.execute("DELETE FROM site_memory WHERE site = ?1", [site])?
+            + tx.execute("DELETE FROM site_stats WHERE site = ?1", [site])?;
+        tx.commit()?;
+        Ok(n > 0)
+    }
+
+    fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction()?;
+        let now = self.now();
+        for (reader, worked) in attempts {
+            let (ok, failed) = if *worked { (1, 0) } else { (0, 1) };
+            tx.execute(
+                "INSERT INTO site_stats (site, reader, ok, failed, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(site, reader) DO UPDATE SET ok = ok + excluded.ok,
+                     failed = failed + excluded.failed, updated_at = excluded.updated_at",
+                params![site, reader, ok, failed, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn site_tier_stats(&self, site: &str) -> Result<Vec<TierStat>> {
         let conn = self.pool.get()?;
-        Ok(conn.execute("DELETE FROM site_memory WHERE site = ?1", [site])? > 0)
+        let mut stmt = conn.prepare(
+            "SELECT reader, ok, failed FROM site_stats
+             WHERE site = ?1 AND updated_at >= ?2 ORDER BY ok + failed DESC, reader",
+        )?;
+        let rows = stmt
+            .query_map(params![site, self.oldest_site_memory()], |row| {
+                Ok(TierStat {
+                    reader: row.get(0)?,
+                    ok: row.get::<_, i64>(1)? as u64,
+                    failed: row.get::<_, i64>(2)? as u64,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
     }
 
     fn stats(&self) -> Result<StoreStats> {
@@ -539,7 +579,10 @@ impl Store for SqliteStore {
                 }
                 Section::SearchCache => tx.execute("DELETE FROM search_cache", [])?,
                 Section::KeyState => tx.execute("DELETE FROM key_state", [])?,
-                Section::SiteMemory => tx.execute("DELETE FROM site_memory", [])?,
+                Section::SiteMemory => {
+                    tx.execute("DELETE FROM site_stats", [])?;
+                    tx.execute("DELETE FROM site_memory", [])?
+                }
             } as u64;
         }
         tx.commit()?;
@@ -570,6 +613,7 @@ impl Store for SqliteStore {
                 "DELETE FROM site_memory WHERE updated_at < ?1 AND pinned = 0",
                 [cutoff],
             )? as u64;
+            tx.execute("DELETE FROM site_stats WHERE updated_at < ?1", [cutoff])?;
         }
         tx.commit()?;
         report.evicted_documents = self.evict_over_bound(&mut conn, None)?;

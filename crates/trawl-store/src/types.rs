@@ -133,6 +133,17 @@ pub struct SiteReader {
     pub pinned: bool,
 }
 
+/// How often one tier or reader worked, and failed, for a site.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TierStat {
+    /// The tier or reader name (`http`, `render`, `jina`, …).
+    pub reader: String,
+    /// Reads it answered.
+    pub ok: u64,
+    /// Reads it failed (blocked, timed out, too thin, …).
+    pub failed: u64,
+}
+
 /// The parts of a store that [`Store::clear`](crate::Store::clear) can empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Section {

@@ -472,6 +472,10 @@ fn a_pinned_site_goes_straight_to_its_tier() {
     assert_eq!(learned["sites"][0]["site"], "127.0.0.1", "{learned}");
     assert_eq!(learned["sites"][0]["reader"], "http");
     assert_eq!(learned["sites"][0]["pinned"], false);
+    assert_eq!(
+        learned["sites"][0]["tiers"],
+        serde_json::json!([{"reader": "http", "ok": 1, "failed": 0}])
+    );
 
     sites(&["pin", "127.0.0.1", "render"]);
     let pinned = read("/two.html");
@@ -490,6 +494,16 @@ fn a_pinned_site_goes_straight_to_its_tier() {
     let kept = sites(&["127.0.0.1"]);
     assert_eq!(kept["sites"][0]["reader"], "render");
     assert_eq!(kept["sites"][0]["pinned"], true);
+    let render = kept["sites"][0]["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["reader"] == "render")
+        .cloned();
+    assert_eq!(
+        render,
+        Some(serde_json::json!({"reader": "render", "ok": 1, "failed": 0}))
+    );
 
     assert_eq!(sites(&["reset", "127.0.0.1"])["forgotten"], 1);
     let again = read("/three.html");

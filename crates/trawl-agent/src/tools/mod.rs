@@ -26,7 +26,7 @@ pub use keystate::StoredKeyStates;
 pub use lazy::Lazy;
 pub use read::STORE_UNAVAILABLE;
 pub use readers::{ReaderConfig, ReaderKind};
-pub use sites::{SiteOut, SitesAction, SitesArgs, SitesOut, TIERS, site_key};
+pub use sites::{SiteOut, SitesAction, SitesArgs, SitesOut, TIERS, TierOut, site_key};
 pub use types::*;
 
 use crate::neardup::{self, Candidate};

@@ -191,6 +191,15 @@ impl Agent {
         let pinned = remembered.as_ref().is_some_and(|r| r.pinned);
         let start = remembered.map(|r| r.reader);
         let record = self.read_pipeline(url, start.as_deref(), pinned).await?;
+        let counted = super::sites::counted_attempts(&record.document.attempts);
+        if !counted.is_empty() {
+            let site = site.clone();
+            // Losing a count only makes `trawl sites` a little less exact.
+            let _ = self
+                .store
+                .run(move |s| s.count_site_attempts(&site, &counted))
+                .await;
+        }
         if let Some(winner) = record
             .document
             .attempts

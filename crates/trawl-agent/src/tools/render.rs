@@ -193,12 +193,22 @@ pub fn sites_markdown(data: &SitesOut, fence: &Fence) -> String {
         out.push_str("No site is remembered.\n");
     }
     for s in &data.sites {
+        let tiers: Vec<String> = s
+            .tiers
+            .iter()
+            .map(|t| format!("{} {} ok, {} failed", t.reader, t.ok, t.failed))
+            .collect();
         let _ = writeln!(
             out,
-            "- {}: {}{}",
+            "- {}: {}{}{}",
             one_line(&s.site, fence),
             s.reader,
-            if s.pinned { " (pinned)" } else { "" }
+            if s.pinned { " (pinned)" } else { "" },
+            if tiers.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", tiers.join("; "))
+            }
         );
     }
     out

@@ -6,8 +6,9 @@ use std::time::UNIX_EPOCH;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use trawl_core::Attempt;
 use trawl_core::TrawlError;
-use trawl_store::{Section, SiteReader};
+use trawl_store::{Section, SiteReader, TierStat};
 
 use super::{Agent, ReaderKind, invalid};
 
@@ -51,6 +52,46 @@ pub struct SiteOut {
     pub pinned: bool,
     /// When it last worked or was pinned, in seconds since the Unix epoch.
     pub updated_at: u64,
+    /// How often each tier or reader worked and failed for it, most used first.
+    pub tiers: Vec<TierOut>,
+}
+
+/// How often one tier or reader worked and failed for a site.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TierOut {
+    /// The tier or reader.
+    pub reader: String,
+    /// Reads it answered.
+    pub ok: u64,
+    /// Reads it failed (blocked, timed out, too thin, …).
+    pub failed: u64,
+}
+
+impl From<TierStat> for TierOut {
+    fn from(t: TierStat) -> Self {
+        Self {
+            reader: t.reader,
+            ok: t.ok,
+            failed: t.failed,
+        }
+    }
+}
+
+/// The attempts of one read that count for the site's tier stats: a tier or a hosted
+/// reader that was asked (not one skipped as unavailable or not sent), and whether it
+/// worked.
+pub(super) fn counted_attempts(attempts: &[Attempt]) -> Vec<(String, bool)> {
+    attempts
+        .iter()
+        .filter(|a| TIERS.contains(&a.reader.as_str()) || ReaderKind::parse(&a.reader).is_some())
+        .filter(|a| !matches!(a.outcome.as_str(), "not_sent" | "unavailable"))
+        .map(|a| {
+            (
+                a.reader.clone(),
+                matches!(a.outcome.as_str(), "ok" | "not_modified"),
+            )
+        })
+        .collect()
 }
 
 /// What the `sites` tool answers.
@@ -83,8 +124,9 @@ pub fn site_key(raw: &str) -> Result<String, TrawlError> {
         .ok_or_else(|| invalid("site", format!("{raw:?} is not a host or URL")))
 }
 
-fn site_out(site: String, r: SiteReader) -> SiteOut {
+fn site_out(site: String, r: SiteReader, tiers: Vec<TierStat>) -> SiteOut {
     SiteOut {
+        tiers: tiers.into_iter().map(TierOut::from).collect(),
         site,
         reader: r.reader,
         pinned: r.pinned,
@@ -147,13 +189,18 @@ impl Agent {
         }
         let sites = self
             .store
-            .run(|s| s.site_readers())
+            .run(move |s| {
+                let mut out = Vec::new();
+                for (name, r) in s.site_readers()? {
+                    if site.as_ref().is_none_or(|want| *want == name) {
+                        let tiers = s.site_tier_stats(&name)?;
+                        out.push(site_out(name, r, tiers));
+                    }
+                }
+                Ok(out)
+            })
             .await
-            .map_err(store_failure)?
-            .into_iter()
-            .filter(|(s, _)| site.as_ref().is_none_or(|want| want == s))
-            .map(|(s, r)| site_out(s, r))
-            .collect();
+            .map_err(store_failure)?;
         Ok(SitesOut {
             action,
             sites,
@@ -169,6 +216,26 @@ fn store_failure(e: trawl_store::Error) -> TrawlError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_asked_tiers_and_readers_count() {
+        let at = |reader: &str, outcome: &str| Attempt {
+            reader: reader.into(),
+            outcome: outcome.into(),
+            detail: None,
+        };
+        let attempts = [
+            at("http", "app_shell"),
+            at("render", "ok"),
+            at("jina", "not_sent"),
+            at("render", "unavailable"),
+            at("store", "store_unavailable"),
+        ];
+        assert_eq!(
+            counted_attempts(&attempts),
+            [("http".to_owned(), false), ("render".to_owned(), true)]
+        );
+    }
 
     #[test]
     fn sites_are_keyed_by_lowercase_host() {

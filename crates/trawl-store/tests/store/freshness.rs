@@ -150,7 +150,28 @@ fn a_pinned_site_keeps_its_reader_and_outlives_its_ttl(b: Backend) {
     assert!(store.get_site_reader("learned.example").unwrap().is_none());
     assert_eq!(store.prune().unwrap().forgotten_sites, 1);
     assert_eq!(store.site_readers().unwrap().len(), 1, "the pin stays");
+    // Tier counts: each attempt adds to its reader's ok or failed.
+    let attempts = |list: &[(&str, bool)]| -> Vec<(String, bool)> {
+        list.iter().map(|(r, w)| ((*r).to_owned(), *w)).collect()
+    };
+    store
+        .count_site_attempts(
+            "pinned.example",
+            &attempts(&[("http", false), ("render", true)]),
+        )
+        .unwrap();
+    store
+        .count_site_attempts("pinned.example", &attempts(&[("render", true)]))
+        .unwrap();
+    let stats = store.site_tier_stats("pinned.example").unwrap();
+    let stats: Vec<(&str, u64, u64)> = stats
+        .iter()
+        .map(|t| (t.reader.as_str(), t.ok, t.failed))
+        .collect();
+    assert_eq!(stats, [("render", 2, 0), ("http", 0, 1)]);
+    assert!(store.site_tier_stats("other.example").unwrap().is_empty());
     assert!(store.forget_site("pinned.example").unwrap());
+    assert!(store.site_tier_stats("pinned.example").unwrap().is_empty());
     assert!(!store.forget_site("pinned.example").unwrap());
     assert!(store.get_site_reader("pinned.example").unwrap().is_none());
     // Once forgotten, what works is learned again.

@@ -395,6 +395,15 @@ async fn sites_lists_pins_and_resets_the_site_memory() {
     assert_eq!(listed["sites"][0]["site"], "127.0.0.1", "{listed}");
     assert_eq!(listed["sites"][0]["reader"], "http");
     assert_eq!(listed["sites"][0]["pinned"], false);
+    assert_eq!(
+        listed["sites"][0]["tiers"],
+        json!([{"reader": "http", "ok": 1, "failed": 0}])
+    );
+    assert!(
+        text(&result).contains("127.0.0.1: http; http 1 ok, 0 failed"),
+        "{}",
+        text(&result)
+    );
 
     let result = client
         .call_tool(call(
