@@ -218,6 +218,14 @@ fn engines_lists_keys_groups_and_routes() {
             row["capabilities"],
             serde_json::to_value(spec.filters).unwrap()
         );
+        // A configured engine is in exactly the table's routes; one that cannot run yet
+        // (a missing key or URL) is in none.
+        let want = if row["configured"] == true {
+            serde_json::to_value(spec.routes).unwrap()
+        } else {
+            serde_json::json!([])
+        };
+        assert_eq!(row["routes"], want, "{}", spec.name);
     }
 }
 
