@@ -73,6 +73,7 @@ vars! {
     CONNECT_TIMEOUT = "TRAWL_CONNECT_TIMEOUT", Setting, "connect deadline in seconds (default 10)";
     MAX_BYTES = "TRAWL_MAX_BYTES", Setting, "largest page body read, in bytes";
     PROXY = "TRAWL_PROXY", Setting, "egress proxy for every request (http, https, socks5, socks5h)";
+    EGRESS_ECHO_URL = "TRAWL_EGRESS_ECHO_URL", Setting, "IP-echo endpoint `doctor` asks through the proxy and directly to confirm the exit address (default https://api.ipify.org/)";
     ALLOW_PRIVATE_HOSTS = "TRAWL_ALLOW_PRIVATE_HOSTS", Setting, "`1` turns the private-address guard off";
     ALLOW_HOSTS = "TRAWL_ALLOW_HOSTS", Setting, "comma-separated hosts, IPs or CIDR ranges opened past the guard";
     USER_AGENT = "TRAWL_USER_AGENT", Setting, "User-Agent for page fetches and API engines";
@@ -123,6 +124,8 @@ vars! {
     MARGINALIA_API_KEY = "MARGINALIA_API_KEY", ApiKey, "Marginalia search (default: the public key)";
     STACKEXCHANGE_KEY = "STACKEXCHANGE_KEY", ApiKey, "Stack Exchange API (raises the daily quota)";
     PARALLEL_API_KEY = "PARALLEL_API_KEY", ApiKey, "Parallel Search API (LLM-ready excerpts)";
+    BAIDU_API_KEY = "BAIDU_API_KEY", ApiKey, "Baidu AI Search (Qianfan AppBuilder key; Chinese web results with excerpts)";
+    X_COOKIES_FILE = "TRAWL_X_COOKIES_FILE", ApiKey, "X (Twitter) search: cookies file(s) of a logged-in session holding `auth_token` and `ct0` (comma-separated files rotate)";
     TEST_NETNS = "TRAWL_TEST_NETNS", Development, "set to `1` by scripts/test inside the loopback-only network namespace";
     TEST_HOLD_EXTRACT = "TRAWL_TEST_HOLD_EXTRACT", Development, "tests: a FIFO every extraction waits on (holds one extraction without a timer)";
     BIN = "TRAWL_BIN", Development, "the trawl binary the load example drives";

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use trawl_search::engines::searxng;
-use trawl_search::{Engine, EngineSpec, Router, SearchConfig, SearchRequest};
+use trawl_search::{Engine, EngineSpec, Router, Routes, SearchConfig, SearchRequest};
 use url::Url;
 
 /// SearXNG's request and parser under another name and correlation group.
@@ -30,7 +30,7 @@ impl Named {
         let spec = EngineSpec {
             name,
             group: name,
-            routes: &[],
+            routes: Routes::default(),
             confidence: "benchmark fixture",
             ..searxng::SPEC
         };

@@ -125,6 +125,15 @@ impl SearchConfig {
             }
             if let Some(kv) = engine.key_env().and_then(|k| vars.get(k)) {
                 s.keys = split_keys(kv);
+                // X's keys are sessions, read from the cookies files the variable names.
+                if name == "x" {
+                    s.keys = s
+                        .keys
+                        .iter()
+                        .filter_map(|path| std::fs::read_to_string(path).ok())
+                        .filter_map(|text| crate::engines::x::cookie_key(&text))
+                        .collect();
+                }
             }
             let var = trawl_core::vars::engine_min_interval(name);
             if let Some(ms) = vars.get(&var).and_then(|v| v.trim().parse::<u64>().ok()) {

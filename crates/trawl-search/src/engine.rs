@@ -24,6 +24,57 @@ pub struct RawItem {
     pub extra: Option<serde_json::Value>,
 }
 
+impl RawItem {
+    /// A result with its link, title and snippet; nothing else known yet.
+    pub fn new(
+        url: impl Into<String>,
+        title: impl Into<String>,
+        snippet: impl Into<String>,
+    ) -> Self {
+        Self {
+            url: url.into(),
+            title: title.into(),
+            snippet: snippet.into(),
+            ..Self::default()
+        }
+    }
+
+    /// With its publication date, when the engine gave one.
+    pub fn dated(mut self, published: Option<String>) -> Self {
+        self.published = published;
+        self
+    }
+
+    /// With engine-specific fields, when there are any.
+    pub fn with_extra(mut self, extra: Option<serde_json::Value>) -> Self {
+        self.extra = extra;
+        self
+    }
+}
+
+/// The link and title most JSON search APIs give each result; an engine flattens it into
+/// its own item type beside the fields that differ.
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct Listing {
+    /// The result's URL (`link`, as the Google resellers say).
+    #[serde(alias = "link")]
+    pub url: String,
+    /// Its title; absent or null is empty.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub title: String,
+}
+
+/// A string field where `null` means empty.
+pub(crate) fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    use serde::Deserialize;
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A field the answer must have, or a `Malformed` error naming it.
+pub(crate) fn required<T>(field: Option<T>, name: &str) -> Result<T, ParseError> {
+    field.ok_or_else(|| ParseError::Malformed(format!("no `{name}`")))
+}
+
 /// Why a body could not be turned into results.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
@@ -148,6 +199,52 @@ impl Capabilities {
         c
     }
 
+    /// The capabilities named by a space-separated list of `site`, `freshness`,
+    /// `language`, `region`, `safesearch`, `paging` (or `all`). Written for `const` engine
+    /// descriptions: an unknown name stops the build.
+    pub const fn named(names: &str) -> Self {
+        // In the order of the fields below.
+        const NAMES: [&str; 6] = [
+            "site",
+            "freshness",
+            "language",
+            "region",
+            "safesearch",
+            "paging",
+        ];
+        let b = names.as_bytes();
+        let mut on = [false; 6];
+        let mut at = 0;
+        loop {
+            let (s, e) = next_word(b, at);
+            if s == e {
+                break;
+            }
+            let all = spells(b, s, e, "all");
+            let mut found = all;
+            let mut i = 0;
+            while i < NAMES.len() {
+                if all || spells(b, s, e, NAMES[i]) {
+                    on[i] = true;
+                    found = true;
+                }
+                i += 1;
+            }
+            if !found {
+                panic!("unknown filter name in an engine description");
+            }
+            at = e;
+        }
+        Self {
+            site: on[0],
+            freshness: on[1],
+            language: on[2],
+            region: on[3],
+            safesearch: on[4],
+            paging: on[5],
+        }
+    }
+
     /// The filters as six letters, `-` where absent: s=site f=freshness l=language
     /// r=region x=safesearch p=paging (`trawl engines`, the README table).
     pub fn letters(&self) -> String {
@@ -189,6 +286,94 @@ impl Capabilities {
     }
 }
 
+/// The built-in routes an engine belongs to, as a set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Routes(u8);
+
+impl Routes {
+    /// The routes named by a space-separated list (`"web all fast"`). Written for `const`
+    /// engine descriptions: an unknown name stops the build.
+    pub const fn named(names: &str) -> Self {
+        let b = names.as_bytes();
+        let mut set = 0u8;
+        let mut at = 0;
+        loop {
+            let (s, e) = next_word(b, at);
+            if s == e {
+                return Self(set);
+            }
+            let mut i = 0;
+            let mut found = false;
+            while i < Route::BUILT_IN.len() {
+                if spells(b, s, e, Route::BUILT_IN[i].name()) {
+                    set |= 1 << i;
+                    found = true;
+                }
+                i += 1;
+            }
+            if !found {
+                panic!("unknown route name in an engine description");
+            }
+            at = e;
+        }
+    }
+
+    /// Whether `route` is in the set.
+    pub fn contains(self, route: Route) -> bool {
+        Route::BUILT_IN
+            .iter()
+            .position(|r| *r == route)
+            .is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+
+    /// The routes in the set, in [`Route::BUILT_IN`] order.
+    pub fn iter(self) -> impl Iterator<Item = Route> {
+        Route::BUILT_IN
+            .into_iter()
+            .filter(move |r| self.contains(*r))
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl Serialize for Routes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter().map(Route::name))
+    }
+}
+
+/// The next space-separated word of `b` at or after `at`, as `(start, end)`; `start ==
+/// end` when there is none.
+const fn next_word(b: &[u8], mut at: usize) -> (usize, usize) {
+    while at < b.len() && b[at] == b' ' {
+        at += 1;
+    }
+    let start = at;
+    while at < b.len() && b[at] != b' ' {
+        at += 1;
+    }
+    (start, at)
+}
+
+/// Whether `b[start..end]` is `word` (a `const` string comparison).
+const fn spells(b: &[u8], start: usize, end: usize, word: &str) -> bool {
+    let w = word.as_bytes();
+    if end - start != w.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < w.len() {
+        if b[start + i] != w[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Whether an engine needs an API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -212,14 +397,15 @@ pub struct EngineSpec {
     pub group: &'static str,
     /// Whether it needs a key.
     pub key: KeyNeed,
-    /// The environment variable holding its key(s) or credentials; comma-separated keys rotate.
-    pub key_env: Option<&'static str>,
+    /// The environment variable holding its key(s) or credentials (comma-separated keys
+    /// rotate); empty when it takes none.
+    pub key_env: &'static str,
     /// Its default base URL (empty: the user must give one); `TRAWL_<NAME>_URL` overrides it.
     pub base: &'static str,
     /// Which filters it honours.
     pub filters: Capabilities,
     /// The routes it belongs to (keyed engines and URL-only engines join only when configured).
-    pub routes: &'static [Route],
+    pub routes: Routes,
     /// Whether it scrapes a page meant for browsers (it then gets a browser User-Agent and
     /// Accept headers; APIs get trawl's own descriptive User-Agent, as Wikimedia asks).
     pub browser_like: bool,
@@ -256,10 +442,10 @@ impl EngineSpec {
             request,
             parse,
             key: KeyNeed::None,
-            key_env: None,
+            key_env: "",
             base,
             filters: Capabilities::of(&[]),
-            routes: &[],
+            routes: Routes(0),
             browser_like: false,
             confidence: "",
             fixtures: "",
@@ -268,7 +454,7 @@ impl EngineSpec {
 
     /// Whether it belongs to `route` by description.
     pub fn in_route(&self, route: Route) -> bool {
-        self.routes.contains(&route)
+        self.routes.contains(route)
     }
 }
 
@@ -362,7 +548,7 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     }
     /// The environment variable holding its key(s), comma-separated.
     fn key_env(&self) -> Option<&'static str> {
-        self.spec().key_env
+        Some(self.spec().key_env).filter(|k| !k.is_empty())
     }
     /// Its default base URL; `TRAWL_<NAME>_URL` overrides it.
     fn default_base(&self) -> &'static str {

@@ -20,7 +20,7 @@
 //! |---|---|
 //! | `TRAWL_<ENGINE>_URL` | base URL of any engine (`TRAWL_DUCKDUCKGO_URL`, `TRAWL_BRAVE_API_URL`, …); loopback allowed |
 //! | `TRAWL_SEARXNG_URL` | a SearXNG instance with `format=json` enabled (no default) |
-//! | `BRAVE_API_KEY`, `TAVILY_API_KEY`, `EXA_API_KEY`, `SERPER_API_KEY`, `SERPAPI_API_KEY`, `JINA_API_KEY`, `FIRECRAWL_API_KEY`, `MARGINALIA_API_KEY`, `PARALLEL_API_KEY` | keys; several comma-separated keys rotate |
+//! | `BRAVE_API_KEY`, `TAVILY_API_KEY`, `EXA_API_KEY`, `SERPER_API_KEY`, `SERPAPI_API_KEY`, `JINA_API_KEY`, `FIRECRAWL_API_KEY`, `MARGINALIA_API_KEY`, `PARALLEL_API_KEY`, `BAIDU_API_KEY`, `TRAWL_X_COOKIES_FILE` (cookies files) | keys; several comma-separated keys rotate |
 //! | `GITHUB_TOKEN`, `STACKEXCHANGE_KEY` | optional keys that raise those APIs' limits |
 //! | `TRAWL_TAVILY_KEYLESS=1` | use Tavily's documented keyless mode when no key is set |
 //! | `TRAWL_DISABLED_ENGINES` | engines removed from every route and explicit list ([`vars::DISABLED_ENGINES`]) |
@@ -60,7 +60,7 @@ pub use config::{EngineSettings, SearchConfig, http_client};
 pub use doctor::{EngineCheck, PROBE_QUERY, hint};
 pub use engine::{
     Body, Capabilities, Described, Engine, EngineRequest, EngineSpec, ErrorWords, Filter, KeyNeed,
-    Method, ParseError, ParseFn, RawItem, RequestContext, RequestFn,
+    Method, ParseError, ParseFn, RawItem, RequestContext, RequestFn, Routes,
 };
 pub use html::{clean_text, strip_tags};
 pub use keys::{InMemoryKeyStore, KeyState, KeyStateStore, KeyStatus, key_id};

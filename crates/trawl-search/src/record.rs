@@ -52,6 +52,7 @@ const SECRET_HEADERS: &[&str] = &[
     "x-api-key",
     "x-subscription-token",
     "cookie",
+    "x-csrf-token",
     "proxy-authorization",
 ];
 const SECRET_PARAMS: &[&str] = &["api_key", "key", "apikey", "token", "access_token"];

@@ -18,7 +18,9 @@ use crate::fuse::{self, EngineList};
 use crate::keys::{InMemoryKeyStore, KeyStateStore, KeyStatus, key_id};
 use crate::limiter::{Limiter, SharedLimiter, SharedSlot, SlotGuard, policy_with};
 use crate::record::{self, Recording};
-use crate::types::{EngineOutcome, OutcomeKind, Route, SearchData, SearchRequest, Selection};
+use crate::types::{
+    EngineOutcome, Freshness, OutcomeKind, Route, SearchData, SearchRequest, Selection,
+};
 
 /// Builds a [`Router`].
 #[derive(Debug)]
@@ -221,6 +223,14 @@ impl Router {
         };
         // Callers that must refuse an empty plan call `plan` first; here it just runs nothing.
         let selection = self.plan(req).unwrap_or_default();
+        let news;
+        let req = match news_default(req, &selection) {
+            Some(defaulted) => {
+                news = defaulted;
+                &news
+            }
+            None => req,
+        };
         let (run, mut outcomes) = self.select(&selection.asked);
         let mut calls = Vec::new();
         for (qi, q) in queries.iter().enumerate() {
@@ -734,6 +744,20 @@ impl Router {
     }
 }
 
+/// The built-in news route asks for the last week when the caller gave no freshness:
+/// without a date bound its engines answer with evergreen pages, not news.
+fn news_default(req: &SearchRequest, selection: &Selection) -> Option<SearchRequest> {
+    let news = req.engines.is_empty()
+        && req.route_name.is_none()
+        && req.route == Route::News
+        && selection.route.as_deref() == Some("news");
+    (news && req.filters.freshness.is_none()).then(|| {
+        let mut r = req.clone();
+        r.filters.freshness = Some(Freshness::Week);
+        r
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -755,6 +779,25 @@ mod tests {
         let info = r.engines_info();
         let exa = info.iter().find(|i| i.name == "exa").unwrap();
         assert!(exa.configured && exa.routes.contains(&"web"));
+    }
+
+    #[test]
+    fn the_news_route_defaults_to_the_last_week() {
+        let r = Router::builder(SearchConfig::default()).build();
+        let mut req = SearchRequest::new("q");
+        req.route = Route::News;
+        let sel = r.plan(&req).unwrap();
+        let defaulted = news_default(&req, &sel).unwrap();
+        assert_eq!(defaulted.filters.freshness, Some(Freshness::Week));
+        // A freshness the caller gave is kept; other routes and explicit lists get none.
+        req.filters.freshness = Some(Freshness::Day);
+        assert!(news_default(&req, &sel).is_none());
+        req.filters.freshness = None;
+        req.route = Route::Web;
+        assert!(news_default(&req, &r.plan(&req).unwrap()).is_none());
+        req.route = Route::News;
+        req.engines = vec!["hackernews".into()];
+        assert!(news_default(&req, &r.plan(&req).unwrap()).is_none());
     }
 
     #[test]

@@ -120,13 +120,7 @@ pub(crate) fn extract(body: &[u8], layout: &HtmlLayout) -> Result<Vec<RawItem>, 
         } else {
             (None, snippet)
         };
-        out.push(RawItem {
-            url,
-            title,
-            snippet,
-            published,
-            ..RawItem::default()
-        });
+        out.push(RawItem::new(url, title, snippet).dated(published));
     }
     if out.is_empty() {
         empty_page(&doc, layout.no_results, layout.no_results_phrases)?;

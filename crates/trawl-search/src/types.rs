@@ -150,7 +150,7 @@ pub enum Route {
 
 impl Route {
     /// The route's name.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Self::Web => "web",
             Self::Dev => "dev",

@@ -48,7 +48,8 @@ pub use redis_store::{DEFAULT_PREFIX as DEFAULT_REDIS_PREFIX, RedisStore, SlotLe
 pub use sqlite::SqliteStore;
 pub use types::{
     CachedSearch, Clock, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport,
-    Revalidation, Section, SiteReader, StoreConfig, StoreStats, content_hash, key_fingerprint,
+    Revalidation, Section, SiteReader, StoreConfig, StoreStats, TierStat, content_hash,
+    key_fingerprint,
 };
 
 /// Result of every store call.
@@ -114,8 +115,27 @@ pub trait Store: Send + Sync + fmt::Debug {
     /// caller decides which, and must use the same form when asking).
     fn get_site_reader(&self, site: &str) -> Result<Option<SiteReader>>;
 
-    /// Records that `reader` (e.g. `http`, `impersonate`, `jina`) worked for `site`.
+    /// Records that `reader` (e.g. `http`, `impersonate`, `jina`) worked for `site`. A
+    /// pinned site keeps its pin.
     fn put_site_reader(&self, site: &str, reader: &str) -> Result<()>;
+
+    /// Pins `reader` for `site`: reads start there whatever worked last, and it does not
+    /// expire until the site is forgotten.
+    fn pin_site_reader(&self, site: &str, reader: &str) -> Result<()>;
+
+    /// Every remembered site (expired ones left out), by site name.
+    fn site_readers(&self) -> Result<Vec<(String, SiteReader)>>;
+
+    /// Forgets what is remembered (or pinned) for `site`, its tier counts included;
+    /// whether there was anything.
+    fn forget_site(&self, site: &str) -> Result<bool>;
+
+    /// Counts one read's attempts for `site`: each `(reader, worked)` adds one to that
+    /// tier's or reader's `ok` or `failed`.
+    fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()>;
+
+    /// The tier counts of `site` (expired ones left out), by reader name.
+    fn site_tier_stats(&self, site: &str) -> Result<Vec<TierStat>>;
 
     /// Counts and sizes, for `trawl cache stats` and `doctor`.
     fn stats(&self) -> Result<StoreStats>;

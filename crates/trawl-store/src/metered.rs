@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::{
     CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
-    Revalidation, Section, SiteReader, Store, StoreStats,
+    Revalidation, Section, SiteReader, Store, StoreStats, TierStat,
 };
 
 /// Upper bounds of the store-call latency buckets, in seconds.
@@ -159,6 +159,21 @@ impl Store for MeteredStore {
     }
     fn put_site_reader(&self, site: &str, reader: &str) -> Result<()> {
         self.timed(|s| s.put_site_reader(site, reader))
+    }
+    fn pin_site_reader(&self, site: &str, reader: &str) -> Result<()> {
+        self.timed(|s| s.pin_site_reader(site, reader))
+    }
+    fn site_readers(&self) -> Result<Vec<(String, SiteReader)>> {
+        self.timed(|s| s.site_readers())
+    }
+    fn forget_site(&self, site: &str) -> Result<bool> {
+        self.timed(|s| s.forget_site(site))
+    }
+    fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()> {
+        self.timed(|s| s.count_site_attempts(site, attempts))
+    }
+    fn site_tier_stats(&self, site: &str) -> Result<Vec<TierStat>> {
+        self.timed(|s| s.site_tier_stats(site))
     }
     fn stats(&self) -> Result<StoreStats> {
         self.timed(|s| s.stats())

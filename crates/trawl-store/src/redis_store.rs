@@ -51,7 +51,7 @@ use trawl_core::Document;
 use crate::error::Error;
 use crate::{
     CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
-    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, duration_millis,
+    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, TierStat, duration_millis,
     from_millis, to_millis,
 };
 pub use limit::SlotLease;
@@ -831,20 +831,7 @@ impl Store for RedisStore {
     fn get_site_reader(&self, site: &str) -> Result<Option<SiteReader>> {
         let fields: HashMap<String, String> =
             self.with_conn(|conn| Ok(conn.hgetall(self.key(&format!("site:{site}")))?))?;
-        let (Some(reader), Some(updated_at)) = (
-            fields.get("reader"),
-            fields.get("updated_at").and_then(|v| v.parse::<i64>().ok()),
-        ) else {
-            return Ok(None);
-        };
-        let ttl = self.config.site_memory_ttl;
-        if !ttl.is_zero() && updated_at < self.now().saturating_sub(duration_millis(ttl)) {
-            return Ok(None);
-        }
-        Ok(Some(SiteReader {
-            reader: reader.clone(),
-            updated_at: from_millis(updated_at),
-        }))
+        Ok(self.site_reader(&fields))
     }
 
     fn put_site_reader(&self, site: &str, reader: &str) -> Result<()> {
@@ -852,6 +839,12 @@ impl Store for RedisStore {
         let ttl = self.config.site_memory_ttl;
         let now = self.now().to_string();
         self.with_conn(|conn| {
+            // A pin outlives what worked last. (A pin landing between this read and the
+            // write below is overwritten; the user pins again.)
+            let pinned: Option<String> = conn.hget(&k, "pinned")?;
+            if pinned.as_deref() == Some("1") {
+                return Ok(());
+            }
             let mut pipe = redis::pipe();
             pipe.atomic()
                 .hset_multiple(&k, &[("reader", reader), ("updated_at", &now)])
@@ -863,6 +856,93 @@ impl Store for RedisStore {
             }
             Ok(pipe.query::<()>(conn)?)
         })
+    }
+
+    fn pin_site_reader(&self, site: &str, reader: &str) -> Result<()> {
+        let k = self.key(&format!("site:{site}"));
+        let now = self.now().to_string();
+        self.with_conn(|conn| {
+            let mut pipe = redis::pipe();
+            pipe.atomic()
+                .hset_multiple(
+                    &k,
+                    &[("reader", reader), ("updated_at", &now), ("pinned", "1")],
+                )
+                .ignore()
+                .persist(&k)
+                .ignore();
+            Ok(pipe.query::<()>(conn)?)
+        })
+    }
+
+    fn site_readers(&self) -> Result<Vec<(String, SiteReader)>> {
+        let strip = self.key("site:");
+        let mut sites = self.with_conn(|conn| {
+            let mut out = Vec::new();
+            for k in self.scan(conn, "site:*")? {
+                let fields: HashMap<String, String> = conn.hgetall(&k)?;
+                if let (Some(site), Some(r)) = (k.strip_prefix(&strip), self.site_reader(&fields)) {
+                    out.push((site.to_owned(), r));
+                }
+            }
+            Ok(out)
+        })?;
+        sites.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(sites)
+    }
+
+    fn forget_site(&self, site: &str) -> Result<bool> {
+        let keys = [
+            self.key(&format!("site:{site}")),
+            self.key(&format!("site-stats:{site}")),
+        ];
+        self.with_conn(|conn| Ok(conn.del::<_, u64>(&keys)? > 0))
+    }
+
+    fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()> {
+        let k = self.key(&format!("site-stats:{site}"));
+        let ttl = self.config.site_memory_ttl;
+        self.with_conn(|conn| {
+            let mut pipe = redis::pipe();
+            pipe.atomic();
+            for (reader, worked) in attempts {
+                let field = format!("{reader}:{}", if *worked { "ok" } else { "failed" });
+                pipe.hincr(&k, field, 1).ignore();
+            }
+            if ttl.is_zero() {
+                pipe.persist(&k).ignore();
+            } else {
+                pipe.pexpire(&k, duration_millis(ttl)).ignore();
+            }
+            Ok(pipe.query::<()>(conn)?)
+        })
+    }
+
+    fn site_tier_stats(&self, site: &str) -> Result<Vec<TierStat>> {
+        let k = self.key(&format!("site-stats:{site}"));
+        let fields: HashMap<String, u64> = self.with_conn(|conn| Ok(conn.hgetall(&k)?))?;
+        let mut by_reader: std::collections::BTreeMap<String, TierStat> = Default::default();
+        for (field, n) in fields {
+            let Some((reader, what)) = field.rsplit_once(':') else {
+                continue;
+            };
+            let s = by_reader
+                .entry(reader.to_owned())
+                .or_insert_with(|| TierStat {
+                    reader: reader.to_owned(),
+                    ok: 0,
+                    failed: 0,
+                });
+            match what {
+                "ok" => s.ok = n,
+                "failed" => s.failed = n,
+                _ => {}
+            }
+        }
+        let mut out: Vec<TierStat> = by_reader.into_values().collect();
+        // Most used first; the map's order keeps ties by name, as SQLite's ORDER BY does.
+        out.sort_by_key(|t| std::cmp::Reverse(t.ok + t.failed));
+        Ok(out)
     }
 
     fn stats(&self) -> Result<StoreStats> {
@@ -948,7 +1028,10 @@ impl Store for RedisStore {
                         }
                         n
                     }
-                    Section::SiteMemory => self.delete_matching(conn, "site:*")?,
+                    Section::SiteMemory => {
+                        self.delete_matching(conn, "site-stats:*")?;
+                        self.delete_matching(conn, "site:*")?
+                    }
                 };
             }
             Ok(removed)
@@ -986,8 +1069,9 @@ impl Store for RedisStore {
             if !ttl.is_zero() {
                 let cutoff = now.saturating_sub(duration_millis(ttl));
                 for k in self.scan(conn, "site:*")? {
-                    let at: Option<i64> = conn.hget(&k, "updated_at")?;
-                    if at.is_some_and(|at| at < cutoff) {
+                    let (at, pinned): (Option<i64>, Option<String>) =
+                        conn.hmget(&k, &["updated_at", "pinned"])?;
+                    if at.is_some_and(|at| at < cutoff) && pinned.as_deref() != Some("1") {
                         report.forgotten_sites += conn.del::<_, u64>(&k)?;
                     }
                 }
@@ -999,6 +1083,24 @@ impl Store for RedisStore {
 }
 
 impl RedisStore {
+    /// A site memory hash as a [`SiteReader`], unless it is incomplete or has expired
+    /// (pins never expire).
+    fn site_reader(&self, fields: &HashMap<String, String>) -> Option<SiteReader> {
+        let reader = fields.get("reader")?;
+        let updated_at = fields.get("updated_at")?.parse::<i64>().ok()?;
+        let pinned = fields.get("pinned").is_some_and(|p| p == "1");
+        let ttl = self.config.site_memory_ttl;
+        if !pinned && !ttl.is_zero() && updated_at < self.now().saturating_sub(duration_millis(ttl))
+        {
+            return None;
+        }
+        Some(SiteReader {
+            reader: reader.clone(),
+            updated_at: from_millis(updated_at),
+            pinned,
+        })
+    }
+
     fn delete_matching(&self, conn: &mut Connection, pattern: &str) -> Result<u64> {
         let mut n = 0;
         for chunk in self.scan(conn, pattern)?.chunks(512) {

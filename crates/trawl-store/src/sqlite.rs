@@ -17,7 +17,7 @@ use trawl_core::Document;
 use crate::error::Error;
 use crate::{
     CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
-    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, duration_millis,
+    Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, TierStat, duration_millis,
     from_millis, to_millis,
 };
 use pool::{Access, Pool, Target, open_connection};
@@ -435,21 +435,13 @@ impl Store for SqliteStore {
     }
 
     fn get_site_reader(&self, site: &str) -> Result<Option<SiteReader>> {
-        let oldest = match self.config.site_memory_ttl {
-            ttl if ttl.is_zero() => i64::MIN,
-            ttl => self.now().saturating_sub(duration_millis(ttl)),
-        };
         let conn = self.pool.get()?;
         let row = conn
             .query_row(
-                "SELECT reader, updated_at FROM site_memory WHERE site = ?1 AND updated_at >= ?2",
-                params![site, oldest],
-                |row| {
-                    Ok(SiteReader {
-                        reader: row.get(0)?,
-                        updated_at: from_millis(row.get(1)?),
-                    })
-                },
+                "SELECT reader, updated_at, pinned FROM site_memory
+                 WHERE site = ?1 AND (pinned = 1 OR updated_at >= ?2)",
+                params![site, self.oldest_site_memory()],
+                site_reader_row,
             )
             .optional()?;
         Ok(row)
@@ -458,10 +450,81 @@ impl Store for SqliteStore {
     fn put_site_reader(&self, site: &str, reader: &str) -> Result<()> {
         let conn = self.pool.get()?;
         conn.execute(
-            "INSERT OR REPLACE INTO site_memory (site, reader, updated_at) VALUES (?1, ?2, ?3)",
+            "INSERT INTO site_memory (site, reader, updated_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT(site) DO UPDATE SET reader = excluded.reader,
+                 updated_at = excluded.updated_at WHERE pinned = 0",
             params![site, reader, self.now()],
         )?;
         Ok(())
+    }
+
+    fn pin_site_reader(&self, site: &str, reader: &str) -> Result<()> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "INSERT OR REPLACE INTO site_memory (site, reader, updated_at, pinned)
+             VALUES (?1, ?2, ?3, 1)",
+            params![site, reader, self.now()],
+        )?;
+        Ok(())
+    }
+
+    fn site_readers(&self) -> Result<Vec<(String, SiteReader)>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(
+            "SELECT reader, updated_at, pinned, site FROM site_memory
+             WHERE pinned = 1 OR updated_at >= ?1 ORDER BY site",
+        )?;
+        let rows = stmt
+            .query_map([self.oldest_site_memory()], |row| {
+                Ok((row.get::<_, String>(3)?, site_reader_row(row)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    fn forget_site(&self, site: &str) -> Result<bool> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction()?;
+        let n = tx.execute("DELETE FROM site_memory WHERE site = ?1", [site])?
+            + tx.execute("DELETE FROM site_stats WHERE site = ?1", [site])?;
+        tx.commit()?;
+        Ok(n > 0)
+    }
+
+    fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction()?;
+        let now = self.now();
+        for (reader, worked) in attempts {
+            let (ok, failed) = if *worked { (1, 0) } else { (0, 1) };
+            tx.execute(
+                "INSERT INTO site_stats (site, reader, ok, failed, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(site, reader) DO UPDATE SET ok = ok + excluded.ok,
+                     failed = failed + excluded.failed, updated_at = excluded.updated_at",
+                params![site, reader, ok, failed, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn site_tier_stats(&self, site: &str) -> Result<Vec<TierStat>> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(
+            "SELECT reader, ok, failed FROM site_stats
+             WHERE site = ?1 AND updated_at >= ?2 ORDER BY ok + failed DESC, reader",
+        )?;
+        let rows = stmt
+            .query_map(params![site, self.oldest_site_memory()], |row| {
+                Ok(TierStat {
+                    reader: row.get(0)?,
+                    ok: row.get::<_, i64>(1)? as u64,
+                    failed: row.get::<_, i64>(2)? as u64,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
     }
 
     fn stats(&self) -> Result<StoreStats> {
@@ -516,7 +579,10 @@ impl Store for SqliteStore {
                 }
                 Section::SearchCache => tx.execute("DELETE FROM search_cache", [])?,
                 Section::KeyState => tx.execute("DELETE FROM key_state", [])?,
-                Section::SiteMemory => tx.execute("DELETE FROM site_memory", [])?,
+                Section::SiteMemory => {
+                    tx.execute("DELETE FROM site_stats", [])?;
+                    tx.execute("DELETE FROM site_memory", [])?
+                }
             } as u64;
         }
         tx.commit()?;
@@ -543,8 +609,11 @@ impl Store for SqliteStore {
             tx.execute("DELETE FROM search_cache WHERE expires_at <= ?1", [now])? as u64;
         if !self.config.site_memory_ttl.is_zero() {
             let cutoff = now.saturating_sub(duration_millis(self.config.site_memory_ttl));
-            report.forgotten_sites =
-                tx.execute("DELETE FROM site_memory WHERE updated_at < ?1", [cutoff])? as u64;
+            report.forgotten_sites = tx.execute(
+                "DELETE FROM site_memory WHERE updated_at < ?1 AND pinned = 0",
+                [cutoff],
+            )? as u64;
+            tx.execute("DELETE FROM site_stats WHERE updated_at < ?1", [cutoff])?;
         }
         tx.commit()?;
         report.evicted_documents = self.evict_over_bound(&mut conn, None)?;
@@ -553,7 +622,24 @@ impl Store for SqliteStore {
     }
 }
 
+/// A `site_memory` row's reader, time and pin (the first three columns).
+fn site_reader_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SiteReader> {
+    Ok(SiteReader {
+        reader: row.get(0)?,
+        updated_at: from_millis(row.get(1)?),
+        pinned: row.get::<_, i64>(2)? != 0,
+    })
+}
+
 impl SqliteStore {
+    /// Site memories older than this (in store milliseconds) have expired; pins never do.
+    fn oldest_site_memory(&self) -> i64 {
+        match self.config.site_memory_ttl {
+            ttl if ttl.is_zero() => i64::MIN,
+            ttl => self.now().saturating_sub(duration_millis(ttl)),
+        }
+    }
+
     fn wal_size(&self) -> u64 {
         let Some(path) = &self.path else { return 0 };
         let mut wal = path.as_os_str().to_owned();

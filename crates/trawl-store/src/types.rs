@@ -126,8 +126,22 @@ pub struct KeyState {
 pub struct SiteReader {
     /// The reader or tier name, as the caller recorded it.
     pub reader: String,
-    /// When it last worked.
+    /// When it last worked, or when it was pinned.
     pub updated_at: SystemTime,
+    /// Set by the user (`trawl sites pin`): reads start there, what works elsewhere does
+    /// not replace it, and it does not expire.
+    pub pinned: bool,
+}
+
+/// How often one tier or reader worked, and failed, for a site.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TierStat {
+    /// The tier or reader name (`http`, `render`, `jina`, …).
+    pub reader: String,
+    /// Reads it answered.
+    pub ok: u64,
+    /// Reads it failed (blocked, timed out, too thin, …).
+    pub failed: u64,
 }
 
 /// The parts of a store that [`Store::clear`](crate::Store::clear) can empty.

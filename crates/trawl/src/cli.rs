@@ -46,6 +46,11 @@ pub enum Command {
     /// Inspect or trim the local store.
     #[command(subcommand)]
     Cache(CacheCommand),
+    /// See or steer which fetch tier or hosted reader each site starts with.
+    Sites(SitesArgs),
+    /// Run a local SearXNG for trawl (Docker, else a git checkout in a venv).
+    #[command(subcommand)]
+    Searxng(SearxngCommand),
     /// Show or inspect trawl's configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -65,6 +70,63 @@ pub enum CacheCommand {
     Prune(JsonFlag),
     /// Check the store: that it opens, is a trawl store, is not damaged, can be written.
     Doctor(JsonFlag),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SearxngCommand {
+    /// Write a hardened SearXNG configuration (loopback, JSON on, no limiter, a generated
+    /// secret, your proxy), start it, wait until it answers, and point trawl at it.
+    Up(SearxngUpArgs),
+    /// Where the local SearXNG lives and whether it answers (exit 1 when it does not).
+    Status(JsonFlag),
+    /// Stop it and remove `searxng_url` from the config file.
+    Down(JsonFlag),
+}
+
+#[derive(Debug, Args)]
+pub struct SearxngUpArgs {
+    /// The loopback port it listens on.
+    #[arg(long, default_value_t = 8888)]
+    pub port: u16,
+    /// Use a git checkout in a venv even when Docker is on the PATH.
+    #[arg(long)]
+    pub no_docker: bool,
+    /// Seconds to wait for it to answer.
+    #[arg(long, default_value_t = 120.0)]
+    pub wait: f64,
+    /// Print the Envelope as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `trawl sites [SITE]`, `trawl sites pin SITE TIER|READER`, `trawl sites reset [SITE]`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SitesArgs {
+    #[command(subcommand)]
+    pub action: Option<SitesCommand>,
+    /// Show only this site (a host, or a URL taken by its host).
+    pub site: Option<String>,
+    /// Print the Envelope as JSON.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SitesCommand {
+    /// Make every read of SITE start with a tier (http, impersonate, render) or a hosted
+    /// reader (jina, tavily, firecrawl, exa); kept until reset.
+    Pin {
+        /// A host, or a URL taken by its host.
+        site: String,
+        /// http, impersonate, render, jina, tavily, firecrawl or exa.
+        reader: String,
+    },
+    /// Forget SITE (pinned or learned), or every site.
+    Reset {
+        /// A host, or a URL taken by its host; every site when left out.
+        site: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -17,7 +17,7 @@ mod settings;
 use clap::Parser;
 use trawl_core::Meta;
 
-use crate::cli::{CacheCommand, Cli, Command, ConfigCommand, NetArgs};
+use crate::cli::{CacheCommand, Cli, Command, ConfigCommand, NetArgs, SearxngCommand};
 use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
@@ -41,6 +41,11 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
         Command::Engines(f) => (f.json, NetArgs::default()),
         Command::Doctor(a) => (a.json, a.net.clone()),
         Command::Open(a) => (a.json, NetArgs::default()),
+        Command::Sites(a) => (a.json, NetArgs::default()),
+        Command::Searxng(SearxngCommand::Up(a)) => (a.json, NetArgs::default()),
+        Command::Searxng(SearxngCommand::Status(f) | SearxngCommand::Down(f)) => {
+            (f.json, NetArgs::default())
+        }
         Command::Cache(
             CacheCommand::Stats(f)
             | CacheCommand::Clear(f)
@@ -92,6 +97,8 @@ fn run(cli: Cli) -> i32 {
         Command::Doctor(args) => runtime.block_on(commands::doctor(args, &settings)),
         Command::Open(args) => runtime.block_on(commands::open(args, &settings)),
         Command::Cache(cmd) => runtime.block_on(commands::cache(cmd, &settings)),
+        Command::Sites(args) => runtime.block_on(commands::sites(args, &settings)),
+        Command::Searxng(cmd) => runtime.block_on(commands::searxng(cmd, &settings)),
         Command::Config(ConfigCommand::Show(f)) => commands::config_show(&settings, f.json),
         Command::Config(ConfigCommand::Vars) => commands::config_vars(),
         Command::Mcp(args) => runtime.block_on(commands::mcp(args, &settings)),

@@ -73,6 +73,8 @@ pub struct FileConfig {
     /// built-in route).
     #[serde(default)]
     pub routes: BTreeMap<String, Vec<String>>,
+    /// A SearXNG instance (`trawl searxng up` writes it); `TRAWL_SEARXNG_URL` wins.
+    pub searxng_url: Option<String>,
 }
 
 /// `TRAWL_BROWSER` as the real environment had it (a `.env` never sets it).
@@ -139,7 +141,7 @@ pub struct Settings {
     pub search_ttl_secs: Setting<f64>,
     pub store_max_bytes: Setting<u64>,
     /// Base-URL overrides (`TRAWL_<ENGINE>_URL`, `TRAWL_READER_<NAME>_URL`), from the
-    /// environment only.
+    /// environment only; SearXNG's also from the config file's `searxng_url`.
     pub url_overrides: BTreeMap<String, Setting<String>>,
     /// The shared Redis, credentials masked (the URL itself is a secret value).
     pub redis: Setting<Option<String>>,
@@ -339,12 +341,18 @@ impl Settings {
             file.readers.clone(),
             keyed_readers(&secrets),
         );
-        let url_overrides = env
+        let mut url_overrides: BTreeMap<String, Setting<String>> = env
             .vars()
             .into_iter()
             .filter(|(name, value)| vars::is_url_override(name) && !value.trim().is_empty())
             .map(|(name, value)| (name, Setting::new(value.trim().to_owned(), Source::Env)))
             .collect();
+        // The user's own config file may name their SearXNG (a `.env` never can).
+        if let Some(url) = file.searxng_url.as_deref().filter(|u| !u.trim().is_empty()) {
+            url_overrides
+                .entry(vars::SEARXNG_URL.to_owned())
+                .or_insert_with(|| Setting::new(url.trim().to_owned(), Source::File));
+        }
         // Search reads its own variables; only the environment's reach it.
         let search_env = env
             .vars()

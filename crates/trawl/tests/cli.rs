@@ -14,6 +14,7 @@ mod config;
 mod mcp;
 mod read;
 mod search;
+mod searxng;
 mod store_backend;
 mod store_faults;
 mod trust;

@@ -400,3 +400,116 @@ fn human_output_has_a_header() {
     );
     assert!(r.stdout.contains("words"));
 }
+
+/// `trawl sites` without a read: pin, list (JSON and text), a bad tier, reset all.
+#[test]
+fn sites_pin_list_and_reset() {
+    let dir = temp_dir();
+    let sites = |args: &[&str]| run(trawl(&dir).arg("sites").args(args));
+    let r = sites(&["pin", "https://Docs.RS/serde", "jina", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["data"]["sites"][0]["site"], "docs.rs");
+    assert_eq!(sites(&["pin", "example.org", "impersonate"]).code, 0);
+    let r = sites(&["--json"]);
+    let listed = &r.json()["data"]["sites"];
+    assert_eq!(listed.as_array().unwrap().len(), 2, "{listed}");
+    assert_eq!(listed[0]["reader"], "jina");
+    assert_eq!(listed[0]["pinned"], true);
+    let r = sites(&["example.org"]);
+    assert_eq!(r.stdout.trim(), "- example.org: impersonate (pinned)");
+    let r = sites(&["pin", "example.org", "telnet", "--json"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert_eq!(r.json()["error"]["code"], "invalid_input");
+    let r = sites(&["reset", "--json"]);
+    assert_eq!(r.json()["data"]["forgotten"], 2);
+    assert_eq!(r.json()["data"]["sites"], serde_json::json!([]));
+}
+
+/// Site memory end to end: a read is remembered at the tier that worked; a site pinned to
+/// the browser tier goes straight to it (no plain fetch first) and keeps its pin; reset
+/// forgets it and reads start at the plain tier again.
+#[test]
+fn a_pinned_site_goes_straight_to_its_tier() {
+    trawl_testkit::require_isolation!();
+    let chromium = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join("chromium").is_file());
+    if !chromium {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI: this test needs Debian's chromium (apt-get install chromium)"
+        );
+        eprintln!("skipped: no chromium on the PATH");
+        return;
+    }
+    let server = TestServer::start();
+    for path in ["/one.html", "/two.html", "/three.html"] {
+        server.route(path, Reply::html(ARTICLE));
+    }
+    let dir = temp_dir();
+    let sites = |args: &[&str]| {
+        let r = run(trawl(&dir).arg("sites").args(args).arg("--json"));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.json()["data"].clone()
+    };
+    let read = |path: &str| {
+        let r = run(trawl(&dir).args([
+            "read",
+            &server.url(path),
+            "--allow-host",
+            "127.0.0.1",
+            "--json",
+        ]));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.json()["data"].clone()
+    };
+    let first = read("/one.html");
+    assert_eq!(
+        first["attempts"][0]["reader"], "http",
+        "{}",
+        first["attempts"]
+    );
+    let learned = sites(&[]);
+    assert_eq!(learned["sites"][0]["site"], "127.0.0.1", "{learned}");
+    assert_eq!(learned["sites"][0]["reader"], "http");
+    assert_eq!(learned["sites"][0]["pinned"], false);
+    assert_eq!(
+        learned["sites"][0]["tiers"],
+        serde_json::json!([{"reader": "http", "ok": 1, "failed": 0}])
+    );
+
+    sites(&["pin", "127.0.0.1", "render"]);
+    let pinned = read("/two.html");
+    assert_eq!(pinned["fetched_via"], "render", "{}", pinned["attempts"]);
+    assert_eq!(
+        pinned["attempts"][0]["reader"], "render",
+        "{}",
+        pinned["attempts"]
+    );
+    assert_eq!(
+        server.hits("/two.html"),
+        1,
+        "one request: the browser's, no plain fetch first"
+    );
+    assert!(pinned["markdown"].as_str().unwrap().contains("amphidromic"));
+    let kept = sites(&["127.0.0.1"]);
+    assert_eq!(kept["sites"][0]["reader"], "render");
+    assert_eq!(kept["sites"][0]["pinned"], true);
+    let render = kept["sites"][0]["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["reader"] == "render")
+        .cloned();
+    assert_eq!(
+        render,
+        Some(serde_json::json!({"reader": "render", "ok": 1, "failed": 0}))
+    );
+
+    assert_eq!(sites(&["reset", "127.0.0.1"])["forgotten"], 1);
+    let again = read("/three.html");
+    assert_eq!(
+        again["attempts"][0]["reader"], "http",
+        "{}",
+        again["attempts"]
+    );
+}

@@ -211,13 +211,21 @@ fn engines_lists_keys_groups_and_routes() {
         let spec = e.spec();
         assert_eq!(row["name"], spec.name);
         assert_eq!(row["group"], spec.group);
-        assert_eq!(row["key_env"].as_str(), spec.key_env);
+        assert_eq!(row["key_env"].as_str(), e.key_env());
         assert_eq!(row["confidence"], spec.confidence);
         assert_eq!(row["fixtures"], spec.fixtures);
         assert_eq!(
             row["capabilities"],
             serde_json::to_value(spec.filters).unwrap()
         );
+        // A configured engine is in exactly the table's routes; one that cannot run yet
+        // (a missing key or URL) is in none.
+        let want = if row["configured"] == true {
+            serde_json::to_value(spec.routes).unwrap()
+        } else {
+            serde_json::json!([])
+        };
+        assert_eq!(row["routes"], want, "{}", spec.name);
     }
 }
 
@@ -444,4 +452,31 @@ fn github_falls_back_to_gh_auth_token() {
     let github = list.iter().find(|e| e["name"] == "github").unwrap();
     assert_eq!(github["keys"], 0);
     assert!(!calls.exists());
+}
+
+/// With a proxy configured, `doctor` asks an IP-echo service through it and directly: a
+/// different exit is confirmed, the same one is said plainly. The echo service and the
+/// proxy are loopback stand-ins answering with documentation addresses.
+#[test]
+fn doctor_compares_the_exit_address_through_the_proxy_and_directly() {
+    let echo = TestServer::start();
+    echo.route("/", Reply::ok("text/plain", "198.51.100.7\n"));
+    for (through_proxy, differs) in [("203.0.113.9", true), ("198.51.100.7", false)] {
+        let proxy = TestServer::start();
+        proxy.route(&echo.url("/"), Reply::ok("text/plain", through_proxy));
+        let dir = temp_dir();
+        let out = run(trawl(&dir)
+            .env("TRAWL_PROXY", proxy.base())
+            .env("TRAWL_EGRESS_ECHO_URL", echo.url("/"))
+            .env("TRAWL_DUCKDUCKGO_URL", "http://127.0.0.1:9")
+            .args(["doctor", "--engine", "duckduckgo", "--json"]));
+        let v = out.json();
+        let egress = &v["meta"]["doctor"]["egress"];
+        assert_eq!(egress["via_proxy"], through_proxy, "{v}");
+        assert_eq!(egress["direct"], "198.51.100.7", "{v}");
+        assert_eq!(egress["ok"], differs, "{v}");
+        let verdict = egress["verdict"].as_str().unwrap();
+        assert_eq!(verdict.contains("same address"), !differs, "{verdict}");
+        assert_eq!(proxy.hits(&echo.url("/")), 1);
+    }
 }

@@ -1,4 +1,4 @@
-//! The agent tools: `web_search`, `web_fetch`, `web_open`, `arxiv`, `github`. The same
+//! The agent tools: `web_search`, `web_fetch`, `web_open`, `arxiv`, `github`, `sites`. The same
 //! functions serve the CLI and MCP; [`render`] turns their answers into the fenced Markdown
 //! an agent reads.
 
@@ -7,6 +7,7 @@ mod lazy;
 mod read;
 pub mod readers;
 pub mod render;
+mod sites;
 mod types;
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -25,6 +26,7 @@ pub use keystate::StoredKeyStates;
 pub use lazy::Lazy;
 pub use read::STORE_UNAVAILABLE;
 pub use readers::{ReaderConfig, ReaderKind};
+pub use sites::{SiteOut, SitesAction, SitesArgs, SitesOut, TIERS, TierOut, site_key};
 pub use types::*;
 
 use crate::neardup::{self, Candidate};
@@ -246,18 +248,21 @@ impl Agent {
                 ));
             }
         }
-        let route = match args.route.unwrap_or(RouteArg::Web) {
-            RouteArg::Web => Route::Web,
-            RouteArg::Dev => Route::Dev,
-            RouteArg::Academic => Route::Academic,
-            RouteArg::All => Route::All,
-            RouteArg::Fast => Route::Fast,
-            RouteArg::Social => Route::Social,
-            RouteArg::News => Route::News,
-        };
         let mut request = SearchRequest::new(query.clone());
         request.expand = expand;
-        request.route = route;
+        // A built-in route, unless the config file defines one by that name (the router
+        // checks it when it plans the search).
+        if let Some(name) = args
+            .route
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+        {
+            match Route::parse(name) {
+                Some(r) => request.route = r,
+                None => request.route_name = Some(name.to_owned()),
+            }
+        }
         request.engines = engines;
         request.max_results = max_results as usize;
         request.filters = Filters {
@@ -277,9 +282,16 @@ impl Agent {
             }),
             page: args.page,
         };
-        self.router()?
-            .plan(&request)
-            .map_err(|why| invalid("engines", why))?;
+        self.router()?.plan(&request).map_err(|why| {
+            invalid(
+                if request.engines.is_empty() {
+                    "route"
+                } else {
+                    "engines"
+                },
+                why,
+            )
+        })?;
         let mut data = self.search_cached(&request).await?;
         let any_answered = data
             .engines

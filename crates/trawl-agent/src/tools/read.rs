@@ -177,8 +177,8 @@ impl Agent {
         })
     }
 
-    /// Read with the site memory: start where the last success for this site started,
-    /// and remember what worked this time.
+    /// Read with the site memory: start where the last success for this site started (or
+    /// where the user pinned it), and remember what worked this time.
     async fn read_fresh(&self, url: &Url) -> Result<DocumentRecord, TrawlError> {
         let site = url.host_str().unwrap_or("").to_owned();
         let key = site.clone();
@@ -187,9 +187,19 @@ impl Agent {
             .run(move |s| s.get_site_reader(&key))
             .await
             .ok()
-            .flatten()
-            .map(|r| r.reader);
-        let record = self.read_pipeline(url, remembered.as_deref()).await?;
+            .flatten();
+        let pinned = remembered.as_ref().is_some_and(|r| r.pinned);
+        let start = remembered.map(|r| r.reader);
+        let record = self.read_pipeline(url, start.as_deref(), pinned).await?;
+        let counted = super::sites::counted_attempts(&record.document.attempts);
+        if !counted.is_empty() {
+            let site = site.clone();
+            // Losing a count only makes `trawl sites` a little less exact.
+            let _ = self
+                .store
+                .run(move |s| s.count_site_attempts(&site, &counted))
+                .await;
+        }
         if let Some(winner) = record
             .document
             .attempts
@@ -197,7 +207,8 @@ impl Agent {
             .rev()
             .find(|a| a.outcome == "ok")
             .map(|a| a.reader.clone())
-            && remembered.as_deref() != Some(winner.as_str())
+            && !pinned
+            && start.as_deref() != Some(winner.as_str())
         {
             // Losing this memory only costs one extra attempt next time.
             let _ = self
@@ -213,6 +224,7 @@ impl Agent {
         &self,
         url: &Url,
         remembered: Option<&str>,
+        pinned: bool,
     ) -> Result<DocumentRecord, TrawlError> {
         let mut attempts = Vec::new();
         let disclosure = readers::Disclosure::assess(self.fetcher.get()?, url, &self.readers).await;
@@ -229,7 +241,14 @@ impl Agent {
                     attempts.push(attempt(
                         reader.kind.name(),
                         "ok",
-                        Some("remembered for this site".into()),
+                        Some(
+                            if pinned {
+                                "pinned for this site"
+                            } else {
+                                "remembered for this site"
+                            }
+                            .into(),
+                        ),
                     ));
                     let doc = self.reader_document(url, reader.kind, page, attempts);
                     return Ok(self.record(doc, None));

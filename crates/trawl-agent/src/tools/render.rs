@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use trawl_search::{OutcomeKind, SearchData};
 
-use super::{FetchOut, OpenOut, PageOut};
+use super::{FetchOut, OpenOut, PageOut, SitesOut};
 use crate::fence::{Fence, neutralize};
 
 /// Text from the web shown outside a fence (titles in headers) is neutralized and kept on
@@ -179,5 +179,37 @@ pub fn open_markdown(data: &OpenOut, fence: &Fence) -> String {
     let _ = writeln!(out, "handle: {handle} · page {page}/{pages}");
     out.push_str(&fence.wrap(data.markdown.as_deref().unwrap_or("")));
     page_footer(&mut out, handle, page, pages);
+    out
+}
+
+/// The site memory: one line per site. Hosts come from URLs that were read, so they are
+/// neutralized like any other web text shown outside a fence.
+pub fn sites_markdown(data: &SitesOut, fence: &Fence) -> String {
+    let mut out = String::new();
+    if let Some(n) = data.forgotten {
+        let _ = writeln!(out, "Forgot {n} site(s).");
+    }
+    if data.sites.is_empty() {
+        out.push_str("No site is remembered.\n");
+    }
+    for s in &data.sites {
+        let tiers: Vec<String> = s
+            .tiers
+            .iter()
+            .map(|t| format!("{} {} ok, {} failed", t.reader, t.ok, t.failed))
+            .collect();
+        let _ = writeln!(
+            out,
+            "- {}: {}{}{}",
+            one_line(&s.site, fence),
+            s.reader,
+            if s.pinned { " (pinned)" } else { "" },
+            if tiers.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", tiers.join("; "))
+            }
+        );
+    }
     out
 }

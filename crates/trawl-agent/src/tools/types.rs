@@ -10,26 +10,6 @@ pub const MAX_BATCH: usize = 20;
 /// Default page size, in estimated tokens.
 pub const DEFAULT_PAGE_TOKENS: u32 = 4000;
 
-/// Named sets of engines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum RouteArg {
-    /// General web engines (default).
-    Web,
-    /// GitHub, StackExchange, Hacker News.
-    Dev,
-    /// arXiv and Wikipedia.
-    Academic,
-    /// Every configured engine.
-    All,
-    /// A few fast keyed APIs (those configured).
-    Fast,
-    /// Reddit, Hacker News, SOV2EX (V2EX topics).
-    Social,
-    /// Engines that can restrict by date (give `freshness`).
-    News,
-}
-
 /// How recent results must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -66,8 +46,10 @@ pub struct WebSearchArgs {
     /// How many fused hits to return (1-50, default 10).
     #[schemars(range(min = 1, max = 50))]
     pub max_results: Option<u32>,
-    /// Which set of engines to ask (default web). Ignored when `engines` is given.
-    pub route: Option<RouteArg>,
+    /// Which set of engines to ask (default web): web, dev, academic, all, fast, social,
+    /// news, or a route named in the configuration. Ignored when `engines` is given.
+    #[schemars(length(min = 1, max = 64))]
+    pub route: Option<String>,
     /// Exact engines to ask, e.g. ["duckduckgo", "wikipedia"].
     pub engines: Option<Vec<String>>,
     /// Only results from this site, e.g. "docs.rs".

@@ -6,7 +6,6 @@ use quick_xml::Reader;
 use quick_xml::events::Event;
 
 use super::prelude::*;
-use crate::html::clean_text;
 
 /// One arXiv paper with its typed fields (also put in `RawItem::extra`).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -60,13 +59,11 @@ pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> En
 pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     Ok(parse_papers(body)?
         .into_iter()
-        .map(|p| RawItem {
-            url: p.abs_url.clone().unwrap_or_else(|| p.id.clone()),
-            title: p.title.clone(),
-            snippet: p.summary.clone(),
-            published: p.published.clone(),
-            extra: serde_json::to_value(&p).ok(),
-            ..RawItem::default()
+        .map(|p| {
+            let url = p.abs_url.clone().unwrap_or_else(|| p.id.clone());
+            RawItem::new(url, p.title.clone(), p.summary.clone())
+                .dated(p.published.clone())
+                .with_extra(serde_json::to_value(&p).ok())
         })
         .collect())
 }
@@ -248,13 +245,13 @@ fn on_element(p: &mut Paper, name: &str, e: &quick_xml::events::BytesStart<'_>) 
 pub const SPEC: EngineSpec = EngineSpec {
     name: "arxiv",
     group: "arxiv",
-    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    filters: Capabilities::named("freshness paging"),
     key: KeyNeed::None,
-    key_env: None,
+    key_env: "",
     base: "https://export.arxiv.org",
     browser_like: false,
     confidence: "high: real feeds in both formats (2025-08 old, 2025-11 new)",
-    routes: &[Route::Academic, Route::All],
+    routes: Routes::named("academic all"),
     fixtures: "real: ../shared/fixtures/serp/arxiv (PROVENANCE.md)",
     request,
     parse,

@@ -3,7 +3,6 @@
 use serde::Deserialize;
 
 use super::prelude::*;
-use crate::html::strip_tags;
 use crate::types::Freshness;
 
 /// The request for one query.
@@ -64,9 +63,8 @@ struct ApiError {
 
 #[derive(Deserialize)]
 struct Item {
-    url: String,
-    #[serde(default)]
-    title: String,
+    #[serde(flatten)]
+    link: Listing,
     #[serde(default)]
     description: String,
     page_age: Option<String>,
@@ -98,12 +96,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     };
     Ok(items
         .into_iter()
-        .map(|i| RawItem {
-            url: i.url,
-            title: strip_tags(&i.title),
-            snippet: strip_tags(&i.description),
-            published: i.page_age.or(i.age),
-            ..RawItem::default()
+        .map(|i| {
+            RawItem::new(
+                i.link.url,
+                strip_tags(&i.link.title),
+                strip_tags(&i.description),
+            )
+            .dated(i.page_age.or(i.age))
         })
         .collect())
 }
@@ -112,13 +111,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "brave_api",
     group: "brave",
-    filters: Capabilities::ALL,
+    filters: Capabilities::named("all"),
     key: KeyNeed::Required,
-    key_env: Some("BRAVE_API_KEY"),
+    key_env: "BRAVE_API_KEY",
     base: "https://api.search.brave.com",
     browser_like: false,
     confidence: "high: official versioned API; real web and news responses ≈2025-01",
-    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
+    routes: Routes::named("web all fast news"),
     fixtures: "real: ../shared/fixtures/serp/brave-api (PROVENANCE.md)",
     request,
     parse,

@@ -39,8 +39,8 @@ struct Response {
 
 #[derive(Deserialize)]
 struct Item {
-    url: String,
-    title: Option<String>,
+    #[serde(flatten)]
+    link: Listing,
     #[serde(rename = "publishedDate")]
     published_date: Option<String>,
     author: Option<String>,
@@ -56,9 +56,7 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     if let Some(e) = r.error {
         return Err(ParseError::Malformed(e));
     }
-    let items = r
-        .results
-        .ok_or_else(|| ParseError::Malformed("no `results`".into()))?;
+    let items = required(r.results, "results")?;
     Ok(items
         .into_iter()
         .map(|i| {
@@ -67,14 +65,9 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
                 .or_else(|| (!i.highlights.is_empty()).then(|| i.highlights.join(" … ")))
                 .or_else(|| i.text.map(|t| t.chars().take(400).collect()))
                 .unwrap_or_default();
-            RawItem {
-                url: i.url,
-                title: i.title.unwrap_or_default(),
-                snippet: crate::html::clean_text(&snippet),
-                published: i.published_date,
-                extra: i.author.map(|a| serde_json::json!({ "author": a })),
-                ..RawItem::default()
-            }
+            RawItem::new(i.link.url, i.link.title, clean_text(&snippet))
+                .dated(i.published_date)
+                .with_extra(i.author.map(|a| serde_json::json!({ "author": a })))
         })
         .collect())
 }
@@ -83,13 +76,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "exa",
     group: "exa",
-    filters: Capabilities::of(&[Filter::Site, Filter::Freshness, Filter::Region]),
+    filters: Capabilities::named("site freshness region"),
     key: KeyNeed::Required,
-    key_env: Some("EXA_API_KEY"),
+    key_env: "EXA_API_KEY",
     base: "https://api.exa.ai",
     browser_like: false,
     confidence: "medium-high: no saved response; tested on a minimal response built from the 2026-07 SDK's fields",
-    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
+    routes: Routes::named("web all fast news"),
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

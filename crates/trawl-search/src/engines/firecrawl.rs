@@ -33,9 +33,8 @@ struct Response {
 
 #[derive(Deserialize)]
 struct Item {
-    url: String,
-    #[serde(default)]
-    title: Option<String>,
+    #[serde(flatten)]
+    link: Listing,
     #[serde(default)]
     description: Option<String>,
 }
@@ -54,9 +53,7 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         let msg = r.error.unwrap_or_else(|| "success: false".into());
         return Err(ParseError::from_message(msg, &ERRORS));
     }
-    let data = r
-        .data
-        .ok_or_else(|| ParseError::Malformed("no `data`".into()))?;
+    let data = required(r.data, "data")?;
     let list = match &data {
         serde_json::Value::Array(_) => data.clone(),
         serde_json::Value::Object(o) => match o.get("web") {
@@ -74,11 +71,9 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         serde_json::from_value(list).map_err(|e| ParseError::Malformed(e.to_string()))?;
     Ok(items
         .into_iter()
-        .map(|i| RawItem {
-            url: i.url,
-            title: i.title.unwrap_or_default(),
-            snippet: crate::html::clean_text(&i.description.unwrap_or_default()),
-            ..RawItem::default()
+        .map(|i| {
+            let snippet = clean_text(&i.description.unwrap_or_default());
+            RawItem::new(i.link.url, i.link.title, snippet)
         })
         .collect())
 }
@@ -87,13 +82,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "firecrawl",
     group: "firecrawl",
-    filters: Capabilities::of(&[Filter::Site, Filter::Freshness, Filter::Region]),
+    filters: Capabilities::named("site freshness region"),
     key: KeyNeed::Required,
-    key_env: Some("FIRECRAWL_API_KEY"),
+    key_env: "FIRECRAWL_API_KEY",
     base: "https://api.firecrawl.dev",
     browser_like: false,
     confidence: "high: real v2 search and scrape responses 2025-10",
-    routes: &[Route::Web, Route::All],
+    routes: Routes::named("web all"),
     fixtures: "real: ../shared/fixtures/serp/firecrawl (PROVENANCE.md)",
     request,
     parse,

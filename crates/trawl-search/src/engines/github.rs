@@ -159,28 +159,15 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
                     license: it.license.and_then(|l| l.spdx_id),
                     archived: it.archived,
                 };
-                RawItem {
-                    url: it.html_url,
-                    title: full_name,
-                    snippet: it.description.unwrap_or_default(),
-                    published: it.updated_at,
-                    extra: serde_json::to_value(&repo).ok(),
-                    ..RawItem::default()
-                }
+                RawItem::new(it.html_url, full_name, it.description.unwrap_or_default())
+                    .dated(it.updated_at)
+                    .with_extra(serde_json::to_value(&repo).ok())
             }
-            None => RawItem {
-                url: it.html_url,
-                title: it.title.unwrap_or_default(),
-                snippet: crate::html::clean_text(
-                    &it.body
-                        .unwrap_or_default()
-                        .chars()
-                        .take(300)
-                        .collect::<String>(),
-                ),
-                published: it.created_at,
-                ..RawItem::default()
-            },
+            None => {
+                let body: String = it.body.unwrap_or_default().chars().take(300).collect();
+                RawItem::new(it.html_url, it.title.unwrap_or_default(), clean_text(&body))
+                    .dated(it.created_at)
+            }
         })
         .collect())
 }
@@ -189,13 +176,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "github",
     group: "github",
-    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    filters: Capabilities::named("freshness paging"),
     key: KeyNeed::Optional,
-    key_env: Some("GITHUB_TOKEN"),
+    key_env: "GITHUB_TOKEN",
     base: "https://api.github.com",
     browser_like: false,
     confidence: "high: stable API; real responses from 2014 (repositories) and 2022 (issues, with rate-limit headers)",
-    routes: &[Route::Dev, Route::All],
+    routes: Routes::named("dev all"),
     fixtures: "real: ../shared/fixtures/serp/github (PROVENANCE.md)",
     request,
     parse,

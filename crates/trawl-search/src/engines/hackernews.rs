@@ -3,7 +3,6 @@
 use serde::Deserialize;
 
 use super::prelude::*;
-use crate::html::strip_tags;
 
 /// The request for one query.
 pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
@@ -53,17 +52,12 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
                 .filter(|u| u.starts_with("http"))
                 .unwrap_or_else(|| discussion.clone());
             let text = h.story_text.or(h.comment_text).unwrap_or_default();
-            RawItem {
-                url,
-                title: h.title.unwrap_or_default(),
-                snippet: strip_tags(&text),
-                published: h.created_at,
-                extra: Some(serde_json::json!({
+            RawItem::new(url, h.title.unwrap_or_default(), strip_tags(&text))
+                .dated(h.created_at)
+                .with_extra(Some(serde_json::json!({
                     "points": h.points, "num_comments": h.num_comments,
                     "author": h.author, "discussion": discussion,
-                })),
-                ..RawItem::default()
-            }
+                })))
         })
         .collect())
 }
@@ -72,13 +66,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "hackernews",
     group: "hackernews",
-    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    filters: Capabilities::named("freshness paging"),
     key: KeyNeed::None,
-    key_env: None,
+    key_env: "",
     base: "https://hn.algolia.com",
     browser_like: false,
     confidence: "high: stable API; no saved response, tested on a minimal response built from the documented fields",
-    routes: &[Route::Dev, Route::All, Route::Social],
+    routes: Routes::named("dev all social"),
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

@@ -29,9 +29,8 @@ struct Response {
 
 #[derive(Deserialize)]
 struct Item {
-    url: String,
-    #[serde(default)]
-    title: String,
+    #[serde(flatten)]
+    link: Listing,
     #[serde(default)]
     description: String,
     #[serde(rename = "publishedTime")]
@@ -55,12 +54,9 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     };
     Ok(items
         .into_iter()
-        .map(|i| RawItem {
-            url: i.url,
-            title: i.title,
-            snippet: crate::html::clean_text(&i.description),
-            published: i.published_time,
-            ..RawItem::default()
+        .map(|i| {
+            RawItem::new(i.link.url, i.link.title, clean_text(&i.description))
+                .dated(i.published_time)
         })
         .collect())
 }
@@ -69,13 +65,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "jina",
     group: "jina",
-    filters: Capabilities::of(&[Filter::Site]),
+    filters: Capabilities::named("site"),
     key: KeyNeed::Required,
-    key_env: Some("JINA_API_KEY"),
+    key_env: "JINA_API_KEY",
     base: "https://s.jina.ai",
     browser_like: false,
     confidence: "medium: no saved response; tested on a minimal response built from the docs; limits change over time",
-    routes: &[Route::Web, Route::All],
+    routes: Routes::named("web all"),
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

@@ -36,9 +36,8 @@ struct Response {
 
 #[derive(Deserialize)]
 struct Item {
-    url: String,
-    #[serde(default)]
-    title: String,
+    #[serde(flatten)]
+    link: Listing,
     #[serde(default)]
     description: String,
     quality: Option<f64>,
@@ -49,12 +48,9 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     let r: Response = json_body(body)?;
     Ok(r.results
         .into_iter()
-        .map(|i| RawItem {
-            url: i.url,
-            title: i.title,
-            snippet: crate::html::clean_text(&i.description),
-            extra: i.quality.map(|q| serde_json::json!({ "quality": q })),
-            ..RawItem::default()
+        .map(|i| {
+            RawItem::new(i.link.url, i.link.title, clean_text(&i.description))
+                .with_extra(i.quality.map(|q| serde_json::json!({ "quality": q })))
         })
         .collect())
 }
@@ -63,13 +59,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "marginalia",
     group: "marginalia",
-    filters: Capabilities::of(&[Filter::Site, Filter::SafeSearch, Filter::Paging]),
+    filters: Capabilities::named("site safesearch paging"),
     key: KeyNeed::Required,
-    key_env: Some("MARGINALIA_API_KEY"),
+    key_env: "MARGINALIA_API_KEY",
     base: "https://api2.marginalia-search.com",
     browser_like: false,
     confidence: "medium: no saved response; tested on a minimal response from the ApiSearchResult schema",
-    routes: &[Route::Web, Route::All],
+    routes: Routes::named("web all"),
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

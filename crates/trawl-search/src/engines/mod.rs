@@ -8,13 +8,16 @@ use crate::types::Route;
 /// What every engine module needs: the engine trait, its description and request types.
 mod prelude {
     pub(crate) use crate::engine::{
-        Body, Capabilities, Engine, EngineRequest, EngineSpec, ErrorWords, Filter, KeyNeed,
-        ParseError, RawItem, RequestContext, endpoint, endpoint_with, json_body, with_site,
+        Body, Capabilities, Engine, EngineRequest, EngineSpec, ErrorWords, KeyNeed, Listing,
+        ParseError, RawItem, RequestContext, Routes, endpoint, endpoint_with, json_body, required,
+        with_site,
     };
-    pub(crate) use crate::types::{Route, SearchRequest};
+    pub(crate) use crate::html::{clean_text, strip_tags};
+    pub(crate) use crate::types::SearchRequest;
 }
 
 pub mod arxiv;
+pub mod baidu;
 pub mod bing;
 pub mod brave;
 pub mod brave_api;
@@ -36,6 +39,7 @@ pub mod stackexchange;
 pub mod startpage;
 pub mod tavily;
 pub mod wikipedia;
+pub mod x;
 pub mod yahoo;
 pub mod yandex;
 
@@ -66,6 +70,8 @@ pub fn all() -> Vec<Arc<dyn Engine>> {
         Arc::new(Described(&firecrawl::SPEC)),
         Arc::new(Described(&marginalia::SPEC)),
         Arc::new(Described(&parallel::SPEC)),
+        Arc::new(Described(&baidu::SPEC)),
+        Arc::new(Described(&x::SPEC)),
     ]
 }
 
@@ -87,7 +93,7 @@ pub fn markdown_table() -> String {
     );
     for e in all() {
         let s = e.spec();
-        let key = match (s.key, s.key_env) {
+        let key = match (s.key, e.key_env()) {
             (KeyNeed::None, _) => "none".to_owned(),
             (KeyNeed::Optional, Some(v)) => format!("optional `{v}`"),
             (_, Some(v)) => format!("`{v}`"),

@@ -46,9 +46,8 @@ struct Response {
 
 #[derive(Deserialize)]
 struct Item {
-    url: String,
-    #[serde(default)]
-    title: Option<String>,
+    #[serde(flatten)]
+    link: Listing,
     publish_date: Option<String>,
     #[serde(default)]
     excerpts: Vec<String>,
@@ -67,20 +66,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     if let Some(e) = r.error {
         return Err(ParseError::from_message(e.to_string(), &ERRORS));
     }
-    let items = r
-        .results
-        .ok_or_else(|| ParseError::Malformed("no `results`".into()))?;
+    let items = required(r.results, "results")?;
     Ok(items
         .into_iter()
         .map(|i| {
             let joined = i.excerpts.join(" … ");
-            RawItem {
-                url: i.url,
-                title: crate::html::clean_text(&i.title.unwrap_or_default()),
-                snippet: crate::html::clean_text(&joined).chars().take(600).collect(),
-                published: i.publish_date,
-                ..RawItem::default()
-            }
+            let snippet: String = clean_text(&joined).chars().take(600).collect();
+            RawItem::new(i.link.url, clean_text(&i.link.title), snippet).dated(i.publish_date)
         })
         .collect())
 }
@@ -89,13 +81,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "parallel",
     group: "parallel",
-    filters: Capabilities::of(&[Filter::Site, Filter::Freshness]),
+    filters: Capabilities::named("site freshness"),
     key: KeyNeed::Required,
-    key_env: Some("PARALLEL_API_KEY"),
+    key_env: "PARALLEL_API_KEY",
     base: "https://api.parallel.ai",
     browser_like: false,
     confidence: "medium: no saved response found in public code or test data; request and response fields from Parallel's V1 docs and SDK wrappers (2026); tested on a response built from them",
-    routes: &[Route::Web, Route::All, Route::Fast],
+    routes: Routes::named("web all fast"),
     fixtures: "none real: built from the documented V1 response fields (results[].url, title, publish_date, excerpts)",
     request,
     parse,

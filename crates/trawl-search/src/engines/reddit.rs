@@ -77,17 +77,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
                 (Some(u), false) if u.starts_with("http") => u.clone(),
                 _ => discussion.clone().unwrap_or_default(),
             };
-            RawItem {
-                url,
-                title: p.title,
-                snippet: crate::html::clean_text(&p.selftext.chars().take(300).collect::<String>()),
-                published: p.created_utc.map(|t| (t as i64).to_string()),
-                extra: Some(serde_json::json!({
+            let snippet = clean_text(&p.selftext.chars().take(300).collect::<String>());
+            RawItem::new(url, p.title, snippet)
+                .dated(p.created_utc.map(|t| (t as i64).to_string()))
+                .with_extra(Some(serde_json::json!({
                     "subreddit": p.subreddit, "score": p.score,
                     "num_comments": p.num_comments, "discussion": discussion,
-                })),
-                ..RawItem::default()
-            }
+                })))
         })
         .filter(|i| !i.url.is_empty())
         .collect())
@@ -97,13 +93,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "reddit",
     group: "reddit",
-    filters: Capabilities::of(&[Filter::Freshness, Filter::SafeSearch]),
+    filters: Capabilities::named("freshness safesearch"),
     key: KeyNeed::None,
-    key_env: None,
+    key_env: "",
     base: "https://www.reddit.com",
     browser_like: false,
     confidence: "high for shape (2016 real listing), medium for access (blocking)",
-    routes: &[Route::All, Route::Social],
+    routes: Routes::named("all social"),
     fixtures: "real: ../shared/fixtures/serp/reddit (PROVENANCE.md)",
     request,
     parse,

@@ -111,13 +111,10 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
                 (e.clone(), rank.max(1))
             })
             .collect();
+        let snippet = clean_text(&res.content.unwrap_or_default());
         out.push(RawItem {
-            url,
-            title: crate::html::clean_text(&res.title),
-            snippet: crate::html::clean_text(&res.content.unwrap_or_default()),
-            published: res.published_date,
             upstream,
-            ..RawItem::default()
+            ..RawItem::new(url, clean_text(&res.title), snippet).dated(res.published_date)
         });
     }
     Ok(out)
@@ -127,19 +124,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "searxng",
     group: "searxng",
-    filters: Capabilities::of(&[
-        Filter::Site,
-        Filter::Freshness,
-        Filter::Language,
-        Filter::SafeSearch,
-        Filter::Paging,
-    ]),
+    filters: Capabilities::named("site freshness language safesearch paging"),
     key: KeyNeed::None,
-    key_env: None,
+    key_env: "",
     base: "",
     browser_like: false,
     confidence: "high: real 2024 response; matches 2026 code (number_of_results now optional); the instance must enable format=json",
-    routes: &[Route::Web, Route::All],
+    routes: Routes::named("web all"),
     fixtures: "real: ../shared/fixtures/serp/searxng (PROVENANCE.md)",
     request,
     parse,

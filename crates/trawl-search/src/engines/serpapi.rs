@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use super::prelude::*;
+use super::serper::Organic;
 use crate::types::SafeSearch;
 
 /// The request for one query.
@@ -43,18 +44,8 @@ pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> En
 #[derive(Deserialize)]
 struct Response {
     #[serde(default)]
-    organic_results: Vec<Item>,
+    organic_results: Vec<Organic>,
     error: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Item {
-    link: String,
-    #[serde(default)]
-    title: String,
-    #[serde(default)]
-    snippet: String,
-    date: Option<String>,
 }
 
 /// The words of SerpAPI's `error` field.
@@ -74,29 +65,20 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         }
         return Err(ParseError::from_message(e, &ERRORS));
     }
-    Ok(r.organic_results
-        .into_iter()
-        .map(|i| RawItem {
-            url: i.link,
-            title: i.title,
-            snippet: i.snippet,
-            published: i.date,
-            ..RawItem::default()
-        })
-        .collect())
+    Ok(r.organic_results.into_iter().map(RawItem::from).collect())
 }
 
 /// serpapi, as data: what `trawl engines`, routing, docs and `doctor` read.
 pub const SPEC: EngineSpec = EngineSpec {
     name: "serpapi",
     group: "google",
-    filters: Capabilities::ALL,
+    filters: Capabilities::named("all"),
     key: KeyNeed::Required,
-    key_env: Some("SERPAPI_API_KEY"),
+    key_env: "SERPAPI_API_KEY",
     base: "https://serpapi.com",
     browser_like: false,
     confidence: "medium-high: no saved response; tested on a minimal response built from the documented fields",
-    routes: &[Route::Web, Route::All],
+    routes: Routes::named("web all"),
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

@@ -30,18 +30,24 @@ pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> En
 
 #[derive(Deserialize)]
 struct Response {
-    organic: Option<Vec<Item>>,
+    organic: Option<Vec<Organic>>,
     message: Option<String>,
 }
 
+/// One Google organic result as the Google resellers give it (SerpAPI's is the same).
 #[derive(Deserialize)]
-struct Item {
-    link: String,
-    #[serde(default)]
-    title: String,
+pub(crate) struct Organic {
+    #[serde(flatten)]
+    link: Listing,
     #[serde(default)]
     snippet: String,
     date: Option<String>,
+}
+
+impl From<Organic> for RawItem {
+    fn from(o: Organic) -> Self {
+        RawItem::new(o.link.url, o.link.title, o.snippet).dated(o.date)
+    }
 }
 
 /// The words of Serper's error messages.
@@ -58,35 +64,20 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
         let msg = r.message.unwrap_or_else(|| "no `organic`".into());
         return Err(ParseError::from_message(msg, &ERRORS));
     };
-    Ok(items
-        .into_iter()
-        .map(|i| RawItem {
-            url: i.link,
-            title: i.title,
-            snippet: i.snippet,
-            published: i.date,
-            ..RawItem::default()
-        })
-        .collect())
+    Ok(items.into_iter().map(RawItem::from).collect())
 }
 
 /// serper, as data: what `trawl engines`, routing, docs and `doctor` read.
 pub const SPEC: EngineSpec = EngineSpec {
     name: "serper",
     group: "google",
-    filters: Capabilities::of(&[
-        Filter::Site,
-        Filter::Freshness,
-        Filter::Language,
-        Filter::Region,
-        Filter::Paging,
-    ]),
+    filters: Capabilities::named("site freshness language region paging"),
     key: KeyNeed::Required,
-    key_env: Some("SERPER_API_KEY"),
+    key_env: "SERPER_API_KEY",
     base: "https://google.serper.dev",
     browser_like: false,
     confidence: "medium-high: one ≈2022 sample (Serper's own docs); simple stable schema",
-    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
+    routes: Routes::named("web all fast news"),
     fixtures: "real: ../shared/fixtures/serp/serper (PROVENANCE.md)",
     request,
     parse,

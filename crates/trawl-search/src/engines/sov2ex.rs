@@ -68,20 +68,16 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
                 serde_json::Value::String(s) if s.chars().all(|c| c.is_ascii_digit()) => s.clone(),
                 _ => return None,
             };
-            let snippet: String = crate::html::clean_text(&t.content)
-                .chars()
-                .take(300)
-                .collect();
-            Some(RawItem {
-                url: format!("{TOPIC_BASE}{id}"),
-                title: crate::html::clean_text(&t.title),
-                snippet,
-                published: t.created,
-                extra: Some(serde_json::json!({
-                    "node": t.node, "replies": t.replies, "member": t.member,
-                })),
-                ..RawItem::default()
-            })
+            let snippet: String = clean_text(&t.content).chars().take(300).collect();
+            let url = format!("{TOPIC_BASE}{id}");
+            let extra = serde_json::json!({
+                "node": t.node, "replies": t.replies, "member": t.member,
+            });
+            Some(
+                RawItem::new(url, clean_text(&t.title), snippet)
+                    .dated(t.created)
+                    .with_extra(Some(extra)),
+            )
         })
         .collect())
 }
@@ -90,13 +86,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "sov2ex",
     group: "sov2ex",
-    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    filters: Capabilities::named("freshness paging"),
     key: KeyNeed::None,
-    key_env: None,
+    key_env: "",
     base: "https://www.sov2ex.com",
     browser_like: false,
     confidence: "medium: no saved response found in public code or test data; tested on a response built from the documented Elasticsearch-style shape (`hits[]._source` with id, title, content)",
-    routes: &[Route::Social, Route::All],
+    routes: Routes::named("social all"),
     fixtures: "none real: built from the SOV2EX API's documented fields and a V2EX client's response types",
     request,
     parse,

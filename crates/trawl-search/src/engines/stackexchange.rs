@@ -3,7 +3,6 @@
 use serde::Deserialize;
 
 use super::prelude::*;
-use crate::html::strip_tags;
 
 /// The request for one query.
 pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> EngineRequest {
@@ -66,28 +65,24 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     }
     Ok(r.items
         .into_iter()
-        .map(|q| RawItem {
-            url: q
+        .map(|q| {
+            let url = q
                 .link
-                .unwrap_or_else(|| format!("https://stackoverflow.com/q/{}", q.question_id)),
-            title: strip_tags(&q.title),
-            snippet: format!(
-                "[{}] score {}, {} answers{}",
-                q.tags.join(", "),
-                q.score.unwrap_or(0),
-                q.answer_count.unwrap_or(0),
-                if q.is_answered == Some(true) {
-                    ", answered"
-                } else {
-                    ""
-                }
-            ),
-            published: q.creation_date.map(|d| d.to_string()),
-            extra: Some(serde_json::json!({
-                "tags": q.tags, "score": q.score, "answer_count": q.answer_count,
-                "is_answered": q.is_answered,
-            })),
-            ..RawItem::default()
+                .unwrap_or_else(|| format!("https://stackoverflow.com/q/{}", q.question_id));
+            let answered = if q.is_answered == Some(true) {
+                ", answered"
+            } else {
+                ""
+            };
+            let (score, answers) = (q.score.unwrap_or(0), q.answer_count.unwrap_or(0));
+            let tags = q.tags.join(", ");
+            let snippet = format!("[{tags}] score {score}, {answers} answers{answered}");
+            RawItem::new(url, strip_tags(&q.title), snippet)
+                .dated(q.creation_date.map(|d| d.to_string()))
+                .with_extra(Some(serde_json::json!({
+                    "tags": q.tags, "score": q.score, "answer_count": q.answer_count,
+                    "is_answered": q.is_answered,
+                })))
         })
         .collect())
 }
@@ -96,13 +91,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "stackexchange",
     group: "stackexchange",
-    filters: Capabilities::of(&[Filter::Freshness, Filter::Paging]),
+    filters: Capabilities::named("freshness paging"),
     key: KeyNeed::Optional,
-    key_env: Some("STACKEXCHANGE_KEY"),
+    key_env: "STACKEXCHANGE_KEY",
     base: "https://api.stackexchange.com",
     browser_like: false,
     confidence: "high: stable API; no saved response, tested on a minimal response built from the documented fields",
-    routes: &[Route::Dev, Route::All],
+    routes: Routes::named("dev all"),
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse,

@@ -54,9 +54,8 @@ struct Response {
 
 #[derive(Deserialize)]
 struct Item {
-    url: String,
-    #[serde(default)]
-    title: String,
+    #[serde(flatten)]
+    link: Listing,
     #[serde(default)]
     content: String,
     score: Option<f64>,
@@ -76,18 +75,17 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
     if let Some(e) = r.error.or(r.detail) {
         return Err(ParseError::from_message(e.to_string(), &ERRORS));
     }
-    let items = r
-        .results
-        .ok_or_else(|| ParseError::Malformed("no `results`".into()))?;
+    let items = required(r.results, "results")?;
     Ok(items
         .into_iter()
-        .map(|i| RawItem {
-            url: i.url,
-            title: crate::html::clean_text(&i.title),
-            snippet: crate::html::clean_text(&i.content),
-            published: i.published_date,
-            extra: i.score.map(|s| serde_json::json!({ "score": s })),
-            ..RawItem::default()
+        .map(|i| {
+            RawItem::new(
+                i.link.url,
+                clean_text(&i.link.title),
+                clean_text(&i.content),
+            )
+            .dated(i.published_date)
+            .with_extra(i.score.map(|s| serde_json::json!({ "score": s })))
         })
         .collect())
 }
@@ -96,13 +94,13 @@ pub fn parse(body: &[u8]) -> Result<Vec<RawItem>, ParseError> {
 pub const SPEC: EngineSpec = EngineSpec {
     name: "tavily",
     group: "tavily",
-    filters: Capabilities::of(&[Filter::Site, Filter::Freshness, Filter::Region]),
+    filters: Capabilities::named("site freshness region"),
     key: KeyNeed::Required,
-    key_env: Some("TAVILY_API_KEY"),
+    key_env: "TAVILY_API_KEY",
     base: "https://api.tavily.com",
     browser_like: false,
     confidence: "high: three real responses 2026-03; SDK 2026-06",
-    routes: &[Route::Web, Route::All, Route::Fast, Route::News],
+    routes: Routes::named("web all fast news"),
     fixtures: "real: ../shared/fixtures/serp/tavily (PROVENANCE.md)",
     request,
     parse,

@@ -3,7 +3,6 @@
 use serde::Deserialize;
 
 use super::prelude::*;
-use crate::html::strip_tags;
 
 /// The Wikipedia engine.
 #[derive(Debug, Default)]
@@ -90,22 +89,16 @@ pub fn parse(body: &[u8], lang: &str) -> Result<Vec<RawItem>, ParseError> {
             e.code, e.info
         )));
     }
-    let q = r
-        .query
-        .ok_or_else(|| ParseError::Malformed("no `query` in response".into()))?;
+    let q = required(r.query, "query")?;
     Ok(q.search
         .into_iter()
         .map(|p| {
             let slug = p.title.replace(' ', "_");
             let path: String = percent_encoding::utf8_percent_encode(&slug, WIKI_TITLE).to_string();
-            RawItem {
-                url: format!("https://{lang}.wikipedia.org/wiki/{path}"),
-                title: p.title,
-                snippet: strip_tags(&p.snippet),
-                published: p.timestamp,
-                extra: p.wordcount.map(|w| serde_json::json!({ "wordcount": w })),
-                ..RawItem::default()
-            }
+            let url = format!("https://{lang}.wikipedia.org/wiki/{path}");
+            RawItem::new(url, p.title, strip_tags(&p.snippet))
+                .dated(p.timestamp)
+                .with_extra(p.wordcount.map(|w| serde_json::json!({ "wordcount": w })))
         })
         .collect())
 }
@@ -131,13 +124,13 @@ const WIKI_TITLE: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
 pub const SPEC: EngineSpec = EngineSpec {
     name: "wikipedia",
     group: "wikipedia",
-    filters: Capabilities::of(&[Filter::Language, Filter::Paging]),
+    filters: Capabilities::named("language paging"),
     key: KeyNeed::None,
-    key_env: None,
+    key_env: "",
     base: DEFAULT_BASE,
     browser_like: false,
     confidence: "high: stable documented API; no saved response, tested on a minimal response built from the MediaWiki API help",
-    routes: &[Route::Web, Route::Academic, Route::All],
+    routes: Routes::named("web academic all"),
     fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
     request,
     parse: parse_en,

@@ -300,25 +300,101 @@ async fn new_engines_report_rate_limits_captchas_and_bad_bodies() {
     assert_eq!(outcome(&data, "sov2ex").outcome, OutcomeKind::ParseError);
 }
 
-/// Parallel (keyed): a refused key is an `auth` failure that marks the key, a 429 is rate
-/// limiting; the key never shows in the outcome.
+/// Parallel and Baidu AI Search (keyed): a refused key is an `auth` failure that marks the
+/// key, a 429 is rate limiting, and Baidu's error inside a 200 body is typed the same way;
+/// the key never shows in the outcome.
 #[tokio::test]
-async fn parallel_reports_auth_and_rate_limits() {
-    for (status, kind) in [
-        (401, OutcomeKind::AuthFailed),
-        (429, OutcomeKind::RateLimited),
-    ] {
-        let fake =
-            serve(move |_| Reply::status(status, br#"{"error":{"message":"no"}}"#.to_vec())).await;
-        let mut cfg = crate::config(&[("PARALLEL_API_KEY", "par-secret-1".to_owned())]);
-        cfg.set_base("parallel", fake.url());
+async fn keyed_engines_report_auth_and_rate_limits() {
+    let cases: [(&str, &str, u16, &[u8], OutcomeKind); 6] = [
+        (
+            "parallel",
+            "PARALLEL_API_KEY",
+            401,
+            br#"{"error":{"message":"no"}}"#,
+            OutcomeKind::AuthFailed,
+        ),
+        (
+            "parallel",
+            "PARALLEL_API_KEY",
+            429,
+            br#"{"error":{"message":"no"}}"#,
+            OutcomeKind::RateLimited,
+        ),
+        (
+            "baidu",
+            "BAIDU_API_KEY",
+            401,
+            br#"{"code":"Unauthorized","message":"no"}"#,
+            OutcomeKind::AuthFailed,
+        ),
+        (
+            "baidu",
+            "BAIDU_API_KEY",
+            429,
+            br#"{"code":429,"message":"slow down"}"#,
+            OutcomeKind::RateLimited,
+        ),
+        (
+            "baidu",
+            "BAIDU_API_KEY",
+            200,
+            br#"{"request_id":"r","code":"InvalidApiKey","message":"invalid api key"}"#,
+            OutcomeKind::AuthFailed,
+        ),
+        (
+            "baidu",
+            "BAIDU_API_KEY",
+            200,
+            br#"{"request_id":"r","code":18,"message":"QPS limit reached"}"#,
+            OutcomeKind::RateLimited,
+        ),
+    ];
+    for (engine, var, status, body, kind) in cases {
+        let fake = serve(move |_| Reply::status(status, body.to_vec())).await;
+        let mut cfg = crate::config(&[(var, "key-secret-1".to_owned())]);
+        cfg.set_base(engine, fake.url());
         let router = crate::router(cfg);
         let mut req = SearchRequest::new("q");
-        req.engines = vec!["parallel".into()];
+        req.engines = vec![engine.into()];
         let data = router.search(&req).await;
-        let o = outcome(&data, "parallel");
-        assert_eq!(o.outcome, kind, "{o:?}");
-        assert!(!format!("{o:?}").contains("par-secret-1"));
+        let o = outcome(&data, engine);
+        assert_eq!(o.outcome, kind, "{engine} {status}: {o:?}");
+        assert!(!format!("{o:?}").contains("key-secret-1"));
         assert_eq!(fake.hits(), 1);
     }
+}
+
+/// X on a session from a cookies file: an expired session (401, or X's own error inside a
+/// 200) is an `auth` failure, a 429 rate limiting; neither the session cookie nor the csrf
+/// token shows in the outcome.
+#[tokio::test]
+async fn x_reports_an_expired_session_as_auth() {
+    let cookies = std::env::temp_dir().join(format!("trawl-x-cookies-{}.txt", std::process::id()));
+    std::fs::write(&cookies, "auth_token=tok-secret-9; ct0=csrf-secret-8\n").unwrap();
+    let expired: &[u8] = br#"{"errors":[{"code":32,"message":"Could not authenticate you."}]}"#;
+    let cases: [(u16, &[u8], OutcomeKind); 3] = [
+        (401, expired, OutcomeKind::AuthFailed),
+        (200, expired, OutcomeKind::AuthFailed),
+        (
+            429,
+            br#"{"errors":[{"message":"Rate limit exceeded"}]}"#,
+            OutcomeKind::RateLimited,
+        ),
+    ];
+    for (status, body, kind) in cases {
+        let fake = serve(move |_| Reply::status(status, body.to_vec())).await;
+        let path = cookies.display().to_string();
+        let mut cfg = crate::config(&[("TRAWL_X_COOKIES_FILE", path)]);
+        cfg.set_base("x", fake.url());
+        let router = crate::router(cfg);
+        let mut req = SearchRequest::new("q");
+        req.engines = vec!["x".into()];
+        let data = router.search(&req).await;
+        let o = outcome(&data, "x");
+        assert_eq!(o.outcome, kind, "{status}: {o:?}");
+        let shown = format!("{o:?}");
+        assert!(!shown.contains("tok-secret-9") && !shown.contains("csrf-secret-8"));
+        assert_eq!(fake.hits(), 1);
+    }
+    let _ = std::fs::remove_file(&cookies);
 }

@@ -128,3 +128,46 @@ async fn an_engine_echoing_the_key_leaves_no_trace() {
     assert_eq!(files, 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// X's session (the cookie and the csrf token taken from it) never reaches a recording,
+/// and the recording replays the real SearchTimeline answer without it.
+#[tokio::test]
+async fn an_x_session_is_never_recorded() {
+    let dir = temp_dir("record-x");
+    let body = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/x/search-timeline-2026-07-twscrape.json"
+    ))
+    .unwrap();
+    let x = serve(move |_| Reply::ok(body.clone())).await;
+    let cookies = dir.with_extension("cookies.txt");
+    std::fs::write(&cookies, "auth_token=tok-secret-9; ct0=csrf-secret-8").unwrap();
+    let vars = [("TRAWL_X_COOKIES_FILE", cookies.display().to_string())];
+    let mut cfg = crate::config(&vars);
+    cfg.set_base("x", x.url());
+    cfg.record_dir = Some(dir.clone());
+    let mut req = SearchRequest::new("tesla");
+    req.engines = vec!["x".into()];
+    let live = crate::router(cfg).search(&req).await;
+    assert_eq!(
+        live.engines[0].outcome,
+        OutcomeKind::Ok,
+        "{:?}",
+        live.engines
+    );
+    assert_eq!(live.hits.len(), 20);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(files.len(), 2, "a metadata file and a body");
+    for f in &files {
+        let text = String::from_utf8_lossy(&std::fs::read(f.path()).unwrap()).into_owned();
+        assert!(
+            !text.contains("tok-secret-9") && !text.contains("csrf-secret-8"),
+            "{:?}",
+            f.path()
+        );
+    }
+    let mut cfg = crate::config(&[]);
+    cfg.replay_dir = Some(dir.clone());
+    assert_eq!(crate::router(cfg).search(&req).await.hits, live.hits);
+    let _ = std::fs::remove_file(&cookies);
+}

@@ -7,7 +7,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 use crate::{Error, Result};
 
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// The schema version this build writes.
 pub(super) const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -79,6 +79,24 @@ CREATE TABLE site_memory (
 ) WITHOUT ROWID;
 ";
 
+/// Version 2: a site's reader can be pinned by the user (`trawl sites pin`); a pinned one
+/// is not replaced by what worked last and does not expire.
+const V2: &str = "ALTER TABLE site_memory ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;";
+
+/// Version 3: per site, how often each tier or reader worked and failed (`trawl sites`).
+/// A migration of its own rather than part of version 2, because builds of this branch
+/// already wrote version-2 stores without this table.
+const V3: &str = "
+CREATE TABLE site_stats (
+    site       TEXT NOT NULL,
+    reader     TEXT NOT NULL,
+    ok         INTEGER NOT NULL DEFAULT 0,
+    failed     INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (site, reader)
+) WITHOUT ROWID;
+";
+
 /// Brings the store up to [`SCHEMA_VERSION`]. Safe when several processes open a new
 /// file at once: the version is read again inside the write transaction, so only the
 /// first one migrates.
@@ -111,4 +129,48 @@ fn check_not_newer(found: u32) -> Result<()> {
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A store left at `version` by an older build, with one remembered site in it.
+    fn store_at(version: usize) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        for migration in &MIGRATIONS[..version] {
+            conn.execute_batch(migration).unwrap();
+        }
+        conn.pragma_update(None, "user_version", version as u32)
+            .unwrap();
+        conn.execute(
+            "INSERT INTO site_memory (site, reader, updated_at) VALUES ('docs.rs', 'render', 7)",
+            [],
+        )
+        .unwrap();
+        conn
+    }
+
+    #[test]
+    fn older_stores_migrate_to_the_current_version_and_keep_their_sites() {
+        for version in 1..SCHEMA_VERSION as usize {
+            let mut conn = store_at(version);
+            assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
+            assert_eq!(user_version(&conn).unwrap(), SCHEMA_VERSION);
+            let (reader, pinned): (String, i64) = conn
+                .query_row(
+                    "SELECT reader, pinned FROM site_memory WHERE site = 'docs.rs'",
+                    [],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )
+                .unwrap();
+            assert_eq!((reader.as_str(), pinned), ("render", 0), "from {version}");
+            let counted: i64 = conn
+                .query_row("SELECT count(*) FROM site_stats", [], |row| row.get(0))
+                .unwrap();
+            assert_eq!(counted, 0, "from {version}");
+            // Opening it again migrates nothing.
+            assert_eq!(migrate(&mut conn).unwrap(), SCHEMA_VERSION);
+        }
+    }
 }

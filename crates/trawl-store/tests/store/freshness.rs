@@ -122,6 +122,69 @@ fn prune_drops_long_stale_documents_and_old_site_memory(b: Backend) {
     assert!(store.get_site_reader("new.example").unwrap().is_some());
 }
 
+fn a_pinned_site_keeps_its_reader_and_outlives_its_ttl(b: Backend) {
+    let clock = ManualClock::new();
+    let store = open!(b, config_with(&clock));
+    store.put_site_reader("learned.example", "http").unwrap();
+    store
+        .pin_site_reader("pinned.example", "impersonate")
+        .unwrap();
+    // What worked last does not replace a pin.
+    store.put_site_reader("pinned.example", "http").unwrap();
+    let pin = store.get_site_reader("pinned.example").unwrap().unwrap();
+    assert_eq!((pin.reader.as_str(), pin.pinned), ("impersonate", true));
+    let listed: Vec<(String, String, bool)> = store
+        .site_readers()
+        .unwrap()
+        .into_iter()
+        .map(|(site, r)| (site, r.reader, r.pinned))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("learned.example".to_owned(), "http".to_owned(), false),
+            ("pinned.example".to_owned(), "impersonate".to_owned(), true),
+        ]
+    );
+    clock.advance(HOUR * 24 * 40);
+    assert!(store.get_site_reader("learned.example").unwrap().is_none());
+    assert_eq!(store.prune().unwrap().forgotten_sites, 1);
+    assert_eq!(store.site_readers().unwrap().len(), 1, "the pin stays");
+    // Tier counts: each attempt adds to its reader's ok or failed.
+    let attempts = |list: &[(&str, bool)]| -> Vec<(String, bool)> {
+        list.iter().map(|(r, w)| ((*r).to_owned(), *w)).collect()
+    };
+    store
+        .count_site_attempts(
+            "pinned.example",
+            &attempts(&[("http", false), ("render", true)]),
+        )
+        .unwrap();
+    store
+        .count_site_attempts("pinned.example", &attempts(&[("render", true)]))
+        .unwrap();
+    let stats = store.site_tier_stats("pinned.example").unwrap();
+    let stats: Vec<(&str, u64, u64)> = stats
+        .iter()
+        .map(|t| (t.reader.as_str(), t.ok, t.failed))
+        .collect();
+    assert_eq!(stats, [("render", 2, 0), ("http", 0, 1)]);
+    assert!(store.site_tier_stats("other.example").unwrap().is_empty());
+    assert!(store.forget_site("pinned.example").unwrap());
+    assert!(store.site_tier_stats("pinned.example").unwrap().is_empty());
+    assert!(!store.forget_site("pinned.example").unwrap());
+    assert!(store.get_site_reader("pinned.example").unwrap().is_none());
+    // Once forgotten, what works is learned again.
+    store.put_site_reader("pinned.example", "http").unwrap();
+    assert!(
+        !store
+            .get_site_reader("pinned.example")
+            .unwrap()
+            .unwrap()
+            .pinned
+    );
+}
+
 fn size_bound_evicts_the_oldest_reads(b: Backend) {
     let clock = ManualClock::new();
     let one_doc = serde_json::to_string(&document(0)).unwrap().len() as u64;
@@ -157,5 +220,6 @@ both_backends!(
     explicit_expiry_and_zero_ttl,
     search_cache_expires,
     prune_drops_long_stale_documents_and_old_site_memory,
+    a_pinned_site_keeps_its_reader_and_outlives_its_ttl,
     size_bound_evicts_the_oldest_reads
 );

@@ -22,6 +22,9 @@ struct DoctorData {
     #[serde(skip_serializing_if = "Option::is_none")]
     store: Option<crate::backend::RedisCheck>,
     browser: BrowserCheck,
+    /// With a proxy configured: the exit address through it and without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    egress: Option<crate::commands::egress::EgressCheck>,
     /// Whether everything required works: the page fetch and at least one engine of the
     /// default route.
     healthy: bool,
@@ -150,6 +153,8 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
     };
     let fetch_ok = fetch.as_ref().is_none_or(|f| f.ok);
     let store = crate::backend::check_redis(settings).await;
+    // Informational: a proxy that does not change the exit is said, not failed.
+    let egress = crate::commands::egress::check_egress(settings, deadline).await;
     let store_ok = store.as_ref().is_none_or(|s| s.ok);
     let healthy = engines_ok && fetch_ok && store_ok && browser_ok;
     let browser = browser.unwrap_or(BrowserCheck {
@@ -177,6 +182,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
             fetch,
             store,
             browser,
+            egress,
             healthy,
         };
         if healthy {
@@ -271,6 +277,10 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
             "{mark} {:<14} {:<18} {:>6} ms{why}",
             "redis", s.url, s.latency_ms
         );
+    }
+    if let Some(e) = &egress {
+        let mark = if e.ok { "ok  " } else { "warn" };
+        println!("{mark} {:<14} {}", "egress", e.verdict);
     }
     if healthy {
         println!("healthy");

@@ -3,12 +3,15 @@
 mod cache;
 mod config;
 mod doctor;
+mod egress;
 mod engines;
 mod mcp;
 mod open;
 mod read;
 mod search;
+mod searxng;
 mod serve;
+mod sites;
 
 pub use cache::cache;
 pub use config::{config_show, config_vars};
@@ -18,4 +21,6 @@ pub use mcp::mcp;
 pub use open::open;
 pub use read::read;
 pub use search::search;
+pub use searxng::searxng;
 pub use serve::serve;
+pub use sites::sites;

@@ -71,7 +71,7 @@ fn hidden_tools(usable: &[String], fetch_only: bool) -> Result<Vec<&'static str>
         return Err(TrawlError::invalid_input(
             "no search engine is usable, so web_search, arxiv and github could not answer: \
              check the engine settings and keys (`trawl doctor` tells why each engine is off), \
-             or pass --fetch-only to serve only web_fetch and web_open",
+             or pass --fetch-only to serve only web_fetch, web_open and sites",
         ));
     }
     let mut hidden = Vec::new();

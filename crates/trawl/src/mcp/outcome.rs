@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use trawl_agent::fence::Fence;
 use trawl_agent::tools::{
-    ArxivArgs, FetchOut, GithubArgs, OpenOut, WebFetchArgs, WebOpenArgs, WebSearchArgs,
+    ArxivArgs, FetchOut, GithubArgs, OpenOut, SitesArgs, WebFetchArgs, WebOpenArgs, WebSearchArgs,
 };
 use trawl_core::{ErrorBody, ErrorCode, TrawlError};
 use trawl_search::SearchData;
@@ -307,6 +307,7 @@ pub(super) fn check_arguments(
         "web_open" => typed::<WebOpenArgs>(value),
         "arxiv" => typed::<ArxivArgs>(value),
         "github" => typed::<GithubArgs>(value),
+        "sites" => typed::<SitesArgs>(value),
         _ => Ok(()),
     }
 }

@@ -28,8 +28,8 @@ use serde::Serialize;
 use serde_json::json;
 use trawl_agent::fence::Fence;
 use trawl_agent::tools::{
-    Agent, ArxivArgs, FetchOut, GithubArgs, OpenOut, Progress, WebFetchArgs, WebOpenArgs,
-    WebSearchArgs, render,
+    Agent, ArxivArgs, FetchOut, GithubArgs, OpenOut, Progress, SitesArgs, SitesOut, WebFetchArgs,
+    WebOpenArgs, WebSearchArgs, render,
 };
 use trawl_core::{ErrorCode, TrawlError};
 
@@ -89,7 +89,8 @@ and de-duplicated, best first. Use it to find pages about a question or topic; t
 promising ones with web_fetch. Returns for each hit: rank, title, URL, snippet and which \
 engines found it, plus one outcome per engine (ok, timeout, rate_limited, …). Narrow with \
 site (\"docs.rs\"), freshness (day/week/month/year), language or region; pick engines with \
-route (web, dev, academic, all) or engines. read_top=N also reads the top N hits and gives \
+route (web, dev, academic, all, fast, social, news, or one the configuration defines) or \
+engines. read_top=N also reads the top N hits and gives \
 each a handle and a query-aware preview. More results: call again with page=next_page.";
 
 const WEB_FETCH: &str = "Read a web page (or PDF) into clean Markdown. Give exactly one of: \
@@ -116,6 +117,11 @@ const GITHUB: &str = "Search GitHub repositories by words in names, descriptions
 optionally limited to one programming language. Returns repositories best first with \
 description, URL, and stars/language/updated date in extra. Read a README or file with \
 web_fetch. More results: call again with page=next_page.";
+
+const SITES: &str = "See and steer which fetch tier or hosted reader trawl starts with for a \
+site. action=list (default) shows what is remembered (site= for one); action=pin with site \
+and reader (http, impersonate, render, or a hosted reader such as jina) makes every read of \
+that site start there; action=reset forgets one site, or all without site.";
 
 /// The server handler; one clone per MCP session.
 #[derive(Clone)]
@@ -276,8 +282,8 @@ impl TrawlMcp {
         let mut subject = vec![("query", args.query.clone())];
         if let Some(engines) = &args.engines {
             subject.push(("asked", engines.join(",")));
-        } else if let Some(route) = args.route {
-            subject.push(("route", json!(route).as_str().unwrap_or("").to_owned()));
+        } else if let Some(route) = &args.route {
+            subject.push(("route", route.clone()));
         }
         let agent = self.agent.clone();
         self.run(
@@ -431,6 +437,37 @@ impl TrawlMcp {
         )
         .await
     }
+
+    #[tool(
+        name = "sites",
+        title = "Site memory",
+        description = SITES,
+        output_schema = schema_for_output::<SitesOut>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn sites(
+        &self,
+        Parameters(args): Parameters<SitesArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let mut subject = Vec::new();
+        if let Some(action) = args.action {
+            subject.push(("action", json!(action).as_str().unwrap_or("").to_owned()));
+        }
+        if let Some(site) = &args.site {
+            subject.push(("site", site.clone()));
+        }
+        let agent = self.agent.clone();
+        self.run(
+            "sites",
+            subject,
+            &ctx,
+            agent.sites(args),
+            render::sites_markdown,
+            |out, _| vec![("sites", out.sites.len().to_string())],
+        )
+        .await
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -460,7 +497,14 @@ impl ServerHandler for TrawlMcp {
             self.state
                 .metrics
                 .tool_call(&tool, Some("invalid_input"), started.elapsed());
-            let known = ["web_search", "web_fetch", "web_open", "arxiv", "github"];
+            let known = [
+                "web_search",
+                "web_fetch",
+                "web_open",
+                "arxiv",
+                "github",
+                "sites",
+            ];
             self.state.log.call(&CallRecord {
                 tool: known.into_iter().find(|k| *k == tool).unwrap_or("unknown"),
                 subject: Vec::new(),

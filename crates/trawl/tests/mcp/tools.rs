@@ -14,7 +14,14 @@ async fn exercise_every_tool(client: &Client, world: &World) {
     names.sort();
     assert_eq!(
         names,
-        ["arxiv", "github", "web_fetch", "web_open", "web_search"]
+        [
+            "arxiv",
+            "github",
+            "sites",
+            "web_fetch",
+            "web_open",
+            "web_search"
+        ]
     );
     for tool in &tools {
         assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
@@ -261,7 +268,7 @@ async fn fetch_only_serves_reading_tools() {
         .map(|t| t.name.into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["web_fetch", "web_open"]);
+    assert_eq!(names, ["sites", "web_fetch", "web_open"]);
     client.cancel().await.unwrap();
 }
 
@@ -285,7 +292,13 @@ async fn web_search_routes_and_disabled_engines() {
         .env("TRAWL_HACKERNEWS_URL", social.base())
         .env("TRAWL_REDDIT_URL", social.base())
         .env("TRAWL_SOV2EX_URL", social.base())
-        .env("TRAWL_DISABLED_ENGINES", "arxiv");
+        .env("TRAWL_DISABLED_ENGINES", "arxiv")
+        .env("TRAWL_CONFIG", world.dir.join("trawl.toml"));
+    std::fs::write(
+        world.dir.join("trawl.toml"),
+        "[routes]\npapers = [\"arxiv\", \"searxng\"]\n",
+    )
+    .unwrap();
     let (transport, _stderr) = TokioChildProcess::builder(cmd)
         .stderr(Stdio::null())
         .spawn()
@@ -321,6 +334,28 @@ async fn web_search_routes_and_disabled_engines() {
         "{}",
         text(&result)
     );
+
+    // A route the configuration defines is a route argument like the built-in ones.
+    let result = client
+        .call_tool(call(
+            "web_search",
+            json!({"query": "python format", "route": "papers"}),
+        ))
+        .await
+        .unwrap();
+    let data = structured(&result);
+    assert_eq!(data["selection"]["route"], "papers", "{data}");
+    assert_eq!(
+        data["selection"]["route_engines"],
+        json!(["arxiv", "searxng"])
+    );
+    assert_eq!(data["selection"]["asked"], json!(["searxng"]));
+    let result = client
+        .call_tool(call("web_search", json!({"query": "q", "route": "nosuch"})))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&result), "invalid_input");
+    assert!(text(&result).contains("unknown route"), "{}", text(&result));
 
     // The social route: Reddit and Hacker News by the table (both keyless).
     let result = client
@@ -388,5 +423,74 @@ async fn gh_is_asked_for_a_token_on_the_first_search_not_at_start() {
         .filter_map(|r| r.headers.get("authorization").cloned())
         .collect();
     assert_eq!(sent, ["Bearer gho_LAZY1234token"]);
+    client.cancel().await.unwrap();
+}
+
+/// The `sites` tool: a read is remembered, a pin is listed and kept over what works, and
+/// reset forgets one site; the same store the CLI's `trawl sites` shows.
+#[tokio::test]
+async fn sites_lists_pins_and_resets_the_site_memory() {
+    let world = World::new();
+    let client = stdio_client(&world, &[]).await;
+    let result = client.call_tool(call("sites", json!({}))).await.unwrap();
+    assert_eq!(structured(&result)["sites"], json!([]));
+    let url = world.pages.url("/article");
+    let result = client
+        .call_tool(call("web_fetch", json!({"url": url})))
+        .await
+        .unwrap();
+    assert_eq!(structured(&result)["results"][0]["ok"], true);
+    let result = client.call_tool(call("sites", json!({}))).await.unwrap();
+    let listed = structured(&result);
+    assert_eq!(listed["sites"][0]["site"], "127.0.0.1", "{listed}");
+    assert_eq!(listed["sites"][0]["reader"], "http");
+    assert_eq!(listed["sites"][0]["pinned"], false);
+    assert_eq!(
+        listed["sites"][0]["tiers"],
+        json!([{"reader": "http", "ok": 1, "failed": 0}])
+    );
+    assert!(
+        text(&result).contains("127.0.0.1: http; http 1 ok, 0 failed"),
+        "{}",
+        text(&result)
+    );
+
+    let result = client
+        .call_tool(call(
+            "sites",
+            json!({"action": "pin", "site": "http://127.0.0.1/x", "reader": "render"}),
+        ))
+        .await
+        .unwrap();
+    let pinned = structured(&result);
+    assert_eq!(pinned["sites"][0]["reader"], "render", "{pinned}");
+    assert_eq!(pinned["sites"][0]["pinned"], true);
+    assert!(text(&result).contains("127.0.0.1: render (pinned)"));
+
+    let result = client
+        .call_tool(call(
+            "sites",
+            json!({"action": "pin", "site": "docs.rs", "reader": "telnet"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&result), "invalid_input");
+    assert!(text(&result).contains("impersonate"), "{}", text(&result));
+    let result = client
+        .call_tool(call("sites", json!({"action": "pin", "site": "docs.rs"})))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&result), "invalid_input");
+
+    let result = client
+        .call_tool(call(
+            "sites",
+            json!({"action": "reset", "site": "127.0.0.1"}),
+        ))
+        .await
+        .unwrap();
+    let reset = structured(&result);
+    assert_eq!(reset["forgotten"], 1, "{reset}");
+    assert_eq!(reset["sites"], json!([]));
     client.cancel().await.unwrap();
 }

@@ -5,14 +5,7 @@ use super::*;
 // 2020-07-16 page (PROVENANCE.md): ten `li.b_algo`, direct hrefs.
 #[test]
 fn legacy_2020_page_gives_ten() {
-    let body = crate::fixture::serp("bing/legacy-2020-bisoncorps-bing.html");
-    let items = parse(&body).unwrap();
-    assert_eq!(items.len(), 10);
-    assert!(
-        items
-            .iter()
-            .all(|i| i.url.starts_with("http") && !i.title.is_empty())
-    );
+    let items = crate::fixture::parsed(parse, "bing/legacy-2020-bisoncorps-bing.html", 10);
     assert!(items.iter().filter(|i| !i.snippet.is_empty()).count() >= 8);
 }
 

@@ -12,10 +12,7 @@ fn documented_markup_parses() {
         <div class="snippet-description">3 days ago - The A page.</div></div>
       <div class="snippet svelte-1" data-type="web"><a href="/settings">x</a></div>
     </div></body></html>"#;
-    let items = parse(body).unwrap();
-    assert_eq!(items.len(), 1);
-    assert_eq!(items[0].url, "https://example.com/a");
-    assert_eq!(items[0].title, "Example A");
-    assert_eq!(items[0].snippet, "The A page.");
+    let first = ("https://example.com/a", "Example A", "The A page.");
+    let items = crate::fixture::parsed_first(parse, body, 1, first);
     assert_eq!(items[0].published.as_deref(), Some("3 days ago"));
 }

@@ -27,13 +27,11 @@ fn error_bodies_are_typed() {
 
 #[test]
 fn request_carries_key_site_and_freshness() {
-    let base = url::Url::parse("https://api.parallel.ai").unwrap();
-    let ctx = RequestContext {
-        base: &base,
-        key: Some("k1"),
+    let at = |req: &SearchRequest| {
+        crate::fixture::built(request, "https://api.parallel.ai", Some("k1"), req)
     };
     let mut req = SearchRequest::new("rust");
-    let r = request("rust", &req, &ctx);
+    let r = at(&req);
     assert_eq!(r.url.as_str(), "https://api.parallel.ai/v1/search");
     assert!(r.headers.contains(&("x-api-key".into(), "k1".into())));
     let Some(Body::Json(b)) = &r.body else {
@@ -43,7 +41,7 @@ fn request_carries_key_site_and_freshness() {
     assert!(b["advanced_settings"].get("source_policy").is_none());
     req.filters.site = Some("docs.rs".into());
     req.filters.freshness = Some(crate::types::Freshness::Day);
-    let r = request("rust", &req, &ctx);
+    let r = at(&req);
     let Some(Body::Json(b)) = &r.body else {
         panic!()
     };

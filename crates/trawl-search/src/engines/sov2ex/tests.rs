@@ -1,6 +1,7 @@
 //! sov2ex: parser and request-builder tests.
 
 use super::*;
+use crate::fixture::{built, parsed_first};
 
 // No saved SOV2EX response exists (PROVENANCE has none; none found in public test data):
 // built from the documented shape, ids both as a number and as a string.
@@ -11,11 +12,12 @@ fn documented_shape_points_at_v2ex_topics() {
       {"_score":5.0,"_source":{"id":"1002","title":"Second","content":"x"}},
       {"_score":1.0,"_source":{"id":{"bad":1},"title":"Bad id"}}
     ]}"#;
-    let items = parse(body).unwrap();
-    assert_eq!(items.len(), 2);
-    assert_eq!(items[0].url, "https://www.v2ex.com/t/1001");
-    assert_eq!(items[0].title, "Rust <b>async</b> runtime");
-    assert_eq!(items[0].snippet, "Which runtime do you use?");
+    let first = (
+        "https://www.v2ex.com/t/1001",
+        "Rust <b>async</b> runtime",
+        "Which runtime do you use?",
+    );
+    let items = parsed_first(parse, body, 2, first);
     assert_eq!(items[0].published.as_deref(), Some("2026-01-02T03:04:05"));
     assert_eq!(items[0].extra.as_ref().unwrap()["replies"], 12);
     assert_eq!(items[1].url, "https://www.v2ex.com/t/1002");
@@ -31,20 +33,16 @@ fn an_answer_without_hits_is_malformed() {
 
 #[test]
 fn request_carries_paging_and_freshness() {
-    let base = url::Url::parse("https://www.sov2ex.com").unwrap();
-    let ctx = RequestContext {
-        base: &base,
-        key: None,
-    };
+    let at = |req: &SearchRequest| built(request, "https://www.sov2ex.com", None, req);
     let mut req = SearchRequest::new("rust");
-    let r = request("rust", &req, &ctx);
+    let r = at(&req);
     assert_eq!(
         r.url.as_str(),
         "https://www.sov2ex.com/api/search?q=rust&size=10&from=0&sort=sumup"
     );
     req.filters.page = Some(3);
     req.filters.freshness = Some(crate::types::Freshness::Week);
-    let r = request("rust", &req, &ctx);
+    let r = at(&req);
     let pairs: std::collections::HashMap<_, _> = r.url.query_pairs().into_owned().collect();
     assert_eq!(pairs["from"], "20");
     let gte: u64 = pairs["gte"].parse().unwrap();

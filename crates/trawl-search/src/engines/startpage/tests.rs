@@ -10,10 +10,8 @@ fn documented_markup_parses() {
         <p class="description">About X.</p></div>
       <div class="result css-abc"><a class="result-title" href="https://www.google.com/ad">Ad</a></div>
     </section></body></html>"#;
-    let items = parse(body).unwrap();
-    assert_eq!(items.len(), 1);
-    assert_eq!(items[0].title, "Example X");
-    assert_eq!(items[0].snippet, "About X.");
+    let first = ("https://example.com/x", "Example X", "About X.");
+    crate::fixture::parsed_first(parse, body, 1, first);
 }
 
 #[test]

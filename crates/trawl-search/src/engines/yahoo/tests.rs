@@ -5,9 +5,7 @@ use super::*;
 // 2020-07-16 page: ten `algo-sr` items with RU-wrapped links.
 #[test]
 fn legacy_2020_page_gives_ten_unwrapped() {
-    let body = crate::fixture::serp("yahoo/legacy-2020-bisoncorps-yahoo.html");
-    let items = parse(&body).unwrap();
-    assert_eq!(items.len(), 10);
+    let items = crate::fixture::parsed(parse, "yahoo/legacy-2020-bisoncorps-yahoo.html", 10);
     assert_eq!(
         items[0].url,
         "https://medium.com/homullus/fake-and-free-bypass-on-cookie-with-cloudflare-edge-cache-workers-for-wordpress-72c36d23c174"

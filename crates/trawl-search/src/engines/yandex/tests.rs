@@ -28,16 +28,11 @@ fn captcha_page_is_blocked() {
 
 #[test]
 fn request_carries_site_language_and_page() {
-    let base = url::Url::parse("https://yandex.com").unwrap();
-    let ctx = RequestContext {
-        base: &base,
-        key: None,
-    };
     let mut req = SearchRequest::new("rust");
     req.filters.site = Some("habr.com".into());
     req.filters.language = Some("RU".into());
     req.filters.page = Some(2);
-    let r = request("rust", &req, &ctx);
+    let r = crate::fixture::built(request, "https://yandex.com", None, &req);
     let pairs: std::collections::HashMap<_, _> = r.url.query_pairs().into_owned().collect();
     assert_eq!(r.url.path(), "/search/site/");
     assert_eq!(pairs["text"], "rust site:habr.com");

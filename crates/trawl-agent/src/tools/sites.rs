@@ -1,0 +1,249 @@
+//! The site memory as a tool: which fetch tier or hosted reader worked for each site, a
+//! user's pin that makes reads start there, and forgetting one site or all. The CLI's
+//! `trawl sites` and the MCP `sites` tool are this one function.
+
+use std::time::UNIX_EPOCH;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use trawl_core::Attempt;
+use trawl_core::TrawlError;
+use trawl_store::{Section, SiteReader, TierStat};
+
+use super::{Agent, ReaderKind, invalid};
+
+/// The fetch tiers a site can be pinned to, cheapest first.
+pub const TIERS: [&str; 3] = ["http", "impersonate", "render"];
+
+/// What to do with the site memory.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SitesAction {
+    /// Show what is remembered, for one site or all (default).
+    #[default]
+    List,
+    /// Make reads of `site` start with `reader` (a tier or a hosted reader).
+    Pin,
+    /// Forget `site`, or every site when none is given.
+    Reset,
+}
+
+/// See, pin or forget which tier or reader works for a site.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SitesArgs {
+    /// list (default), pin or reset.
+    pub action: Option<SitesAction>,
+    /// A host such as "docs.rs" (a URL is taken by its host). Needed for pin.
+    pub site: Option<String>,
+    /// For pin: a fetch tier (http, impersonate, render) or a hosted reader (jina,
+    /// tavily, firecrawl, exa).
+    pub reader: Option<String>,
+}
+
+/// One remembered site.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SiteOut {
+    /// The host.
+    pub site: String,
+    /// The tier or hosted reader reads of this site start with.
+    pub reader: String,
+    /// Whether the user pinned it (a pin is not replaced by what works, and does not expire).
+    pub pinned: bool,
+    /// When it last worked or was pinned, in seconds since the Unix epoch.
+    pub updated_at: u64,
+    /// How often each tier or reader worked and failed for it, most used first.
+    pub tiers: Vec<TierOut>,
+}
+
+/// How often one tier or reader worked and failed for a site.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TierOut {
+    /// The tier or reader.
+    pub reader: String,
+    /// Reads it answered.
+    pub ok: u64,
+    /// Reads it failed (blocked, timed out, too thin, …).
+    pub failed: u64,
+}
+
+impl From<TierStat> for TierOut {
+    fn from(t: TierStat) -> Self {
+        Self {
+            reader: t.reader,
+            ok: t.ok,
+            failed: t.failed,
+        }
+    }
+}
+
+/// The attempts of one read that count for the site's tier stats: a tier or a hosted
+/// reader that was asked (not one skipped as unavailable or not sent), and whether it
+/// worked.
+pub(super) fn counted_attempts(attempts: &[Attempt]) -> Vec<(String, bool)> {
+    attempts
+        .iter()
+        .filter(|a| TIERS.contains(&a.reader.as_str()) || ReaderKind::parse(&a.reader).is_some())
+        .filter(|a| !matches!(a.outcome.as_str(), "not_sent" | "unavailable"))
+        .map(|a| {
+            (
+                a.reader.clone(),
+                matches!(a.outcome.as_str(), "ok" | "not_modified"),
+            )
+        })
+        .collect()
+}
+
+/// What the `sites` tool answers.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SitesOut {
+    /// The action that ran.
+    pub action: SitesAction,
+    /// The remembered sites after it (the one asked about, or all).
+    pub sites: Vec<SiteOut>,
+    /// For reset: how many sites were forgotten.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forgotten: Option<u64>,
+}
+
+/// The store's key for a site: the lowercase host, from a bare host or a URL.
+pub fn site_key(raw: &str) -> Result<String, TrawlError> {
+    let raw = raw.trim();
+    let host = if raw.contains("://") {
+        url::Url::parse(raw)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_owned))
+    } else {
+        url::Url::parse(&format!("http://{raw}/"))
+            .ok()
+            .filter(|u| u.path() == "/" && u.query().is_none())
+            .and_then(|u| u.host_str().map(str::to_owned))
+    };
+    host.filter(|h| !h.is_empty())
+        .map(|h| h.trim_end_matches('.').to_owned())
+        .ok_or_else(|| invalid("site", format!("{raw:?} is not a host or URL")))
+}
+
+fn site_out(site: String, r: SiteReader, tiers: Vec<TierStat>) -> SiteOut {
+    SiteOut {
+        tiers: tiers.into_iter().map(TierOut::from).collect(),
+        site,
+        reader: r.reader,
+        pinned: r.pinned,
+        updated_at: r
+            .updated_at
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+    }
+}
+
+impl Agent {
+    /// `sites`: list, pin or reset the site memory.
+    pub async fn sites(&self, args: SitesArgs) -> Result<SitesOut, TrawlError> {
+        let action = args.action.unwrap_or_default();
+        let site = args.site.as_deref().map(site_key).transpose()?;
+        let reader = args
+            .reader
+            .as_deref()
+            .map(|r| r.trim().to_ascii_lowercase());
+        if action != SitesAction::Pin && reader.is_some() {
+            return Err(invalid("reader", "only pin takes a reader"));
+        }
+        let mut forgotten = None;
+        match action {
+            SitesAction::List => {}
+            SitesAction::Pin => {
+                let site = site
+                    .clone()
+                    .ok_or_else(|| invalid("site", "pin needs a site"))?;
+                let reader = reader.ok_or_else(|| invalid("reader", "pin needs a reader"))?;
+                if !TIERS.contains(&reader.as_str()) && ReaderKind::parse(&reader).is_none() {
+                    let readers: Vec<&str> = ReaderKind::ALL.iter().map(|k| k.name()).collect();
+                    return Err(invalid(
+                        "reader",
+                        format!(
+                            "unknown tier or reader {reader:?}: one of {}, {}",
+                            TIERS.join(", "),
+                            readers.join(", ")
+                        ),
+                    ));
+                }
+                self.store
+                    .run(move |s| s.pin_site_reader(&site, &reader))
+                    .await
+                    .map_err(store_failure)?;
+            }
+            SitesAction::Reset => {
+                let one = site.clone();
+                let n = self
+                    .store
+                    .run(move |s| match one {
+                        Some(site) => s.forget_site(&site).map(u64::from),
+                        None => s.clear(&[Section::SiteMemory]),
+                    })
+                    .await
+                    .map_err(store_failure)?;
+                forgotten = Some(n);
+            }
+        }
+        let sites = self
+            .store
+            .run(move |s| {
+                let mut out = Vec::new();
+                for (name, r) in s.site_readers()? {
+                    if site.as_ref().is_none_or(|want| *want == name) {
+                        let tiers = s.site_tier_stats(&name)?;
+                        out.push(site_out(name, r, tiers));
+                    }
+                }
+                Ok(out)
+            })
+            .await
+            .map_err(store_failure)?;
+        Ok(SitesOut {
+            action,
+            sites,
+            forgotten,
+        })
+    }
+}
+
+fn store_failure(e: trawl_store::Error) -> TrawlError {
+    TrawlError::internal(format!("store: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_asked_tiers_and_readers_count() {
+        let at = |reader: &str, outcome: &str| Attempt {
+            reader: reader.into(),
+            outcome: outcome.into(),
+            detail: None,
+        };
+        let attempts = [
+            at("http", "app_shell"),
+            at("render", "ok"),
+            at("jina", "not_sent"),
+            at("render", "unavailable"),
+            at("store", "store_unavailable"),
+        ];
+        assert_eq!(
+            counted_attempts(&attempts),
+            [("http".to_owned(), false), ("render".to_owned(), true)]
+        );
+    }
+
+    #[test]
+    fn sites_are_keyed_by_lowercase_host() {
+        assert_eq!(site_key("Docs.RS").unwrap(), "docs.rs");
+        assert_eq!(site_key("https://docs.rs/serde/latest").unwrap(), "docs.rs");
+        assert_eq!(site_key("127.0.0.1:8080").unwrap(), "127.0.0.1");
+        assert_eq!(site_key("example.com.").unwrap(), "example.com");
+        assert!(site_key("").is_err());
+        assert!(site_key("docs.rs/path").is_err());
+    }
+}
