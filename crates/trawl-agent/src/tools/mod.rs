@@ -502,27 +502,19 @@ impl Agent {
                     let progress = progress.clone();
                     let not_stored = &not_stored;
                     async move {
-                        let item = match self.read_url(&input, fresh).await {
-                            Ok(read) => {
-                                if let Some(note) = read.not_stored {
+                        let item = match self.read_as_task(&input, fresh, page, page_tokens).await {
+                            Ok((note, out)) => {
+                                if let Some(note) = note {
                                     not_stored
                                         .lock()
                                         .unwrap_or_else(PoisonError::into_inner)
                                         .get_or_insert(note);
                                 }
-                                match page_out(&read.record, read.from_store, page, page_tokens) {
-                                    Ok(out) => FetchItem {
-                                        input,
-                                        ok: true,
-                                        document: Some(out),
-                                        error: None,
-                                    },
-                                    Err(e) => FetchItem {
-                                        input,
-                                        ok: false,
-                                        document: None,
-                                        error: Some(e.into()),
-                                    },
+                                FetchItem {
+                                    input,
+                                    ok: true,
+                                    document: Some(out),
+                                    error: None,
                                 }
                             }
                             Err(e) => FetchItem {
@@ -553,6 +545,34 @@ impl Agent {
                 .unwrap_or_else(PoisonError::into_inner)
                 .take(),
         })
+    }
+
+    /// One URL of a batch read and paged as its own task. The batch's caller may be the
+    /// CLI's `block_on`, which polls on the main thread only: as tasks, the pages' fetch,
+    /// decoding, paging and store hand-off spread over every worker. The task is aborted
+    /// when the batch is dropped (a cancelled call stops its reads).
+    async fn read_as_task(
+        &self,
+        input: &str,
+        fresh: bool,
+        page: u32,
+        page_tokens: u32,
+    ) -> Result<(Option<NotStored>, PageOut), TrawlError> {
+        let agent = self.clone();
+        let input = input.to_owned();
+        let task = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(async move {
+            let read = agent.read_url(&input, fresh).await?;
+            let out = page_out(&read.record, read.from_store, page, page_tokens)?;
+            Ok((read.not_stored, out))
+        }));
+        match task.await {
+            Ok(outcome) => outcome,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(e) => Err(TrawlError::new(
+                ErrorCode::Internal,
+                format!("a batch read was cancelled: {e}"),
+            )),
+        }
     }
 
     /// `web_open`: a page of a stored document, or the passages matching `find`.
