@@ -83,6 +83,15 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
     content::trace(&dom, pass, &signals, needle)
 }
 
+/// For debugging the page-type decision: the signals it reads, one `key=value` each.
+#[doc(hidden)]
+pub fn page_type_signals(html_bytes: &[u8], url: &Url) -> String {
+    let html = charset::decode_html(html_bytes, Some("text/html"));
+    let dom = parse::parse(&html);
+    let meta = metadata::collect(&dom, url);
+    page_type::signals(&meta, url, page_type::shape(&dom))
+}
+
 /// Extract a document from `bytes` served as `content_type` from `url`.
 ///
 /// HTML goes through main-content extraction, PDF through text extraction, text/plain,

@@ -222,3 +222,40 @@ fn short_title_naming_an_index_is_a_listing() {
         PageType::Listing
     );
 }
+
+/// An `og:type=article` page of prose whose title names what the business sells.
+fn offering_page(title: &str, head_extra: &str) -> String {
+    let head = format!(
+        "<title>{title} | Acme Partners</title><meta property=\"og:type\" content=\"article\">{head_extra}"
+    );
+    let body: String = ["Assessment", "Roadmap", "Delivery", "Support", "Our team"]
+        .iter()
+        .map(|t| prose(t))
+        .collect();
+    page(&head, &format!("<main><h1>{title}</h1>{body}</main>")).replace("<title>Page</title>", "")
+}
+
+#[test]
+fn og_article_titled_as_an_offering_is_a_service() {
+    let url = "https://acme.example/cybersecurity-consulting-services-for-banks";
+    assert_eq!(
+        page_type(url, &offering_page("Cybersecurity Consulting Services", "")),
+        PageType::Service
+    );
+    // A listicle about such services is an article, and so is a page that names its author.
+    assert_eq!(
+        page_type(
+            url,
+            &offering_page("12 Best Cybersecurity Consulting Services", "")
+        ),
+        PageType::Article
+    );
+    let byline = r#"<meta name="author" content="Jane Doe">"#;
+    assert_eq!(
+        page_type(
+            url,
+            &offering_page("Cybersecurity Consulting Services", byline)
+        ),
+        PageType::Article
+    );
+}
