@@ -442,6 +442,9 @@ impl Parser<'_> {
                 self.close_top(Tag::Optgroup);
             }
             Tag::A => self.close_in_scope(Tag::A, &[]),
+            // A button cannot hold a button (the spec closes the open one): a start tag
+            // missing its `>` must not leave one open around the rest of the page.
+            Tag::Button => self.close_in_scope(Tag::Button, &[]),
             Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
                 if let Some(&top) = self.stack.last()
                     && self.dom.node(top).tag.heading_level().is_some()

@@ -861,3 +861,39 @@ fn a_river_of_story_cards_keeps_each_cards_header_and_link_text() {
     assert!(!doc.markdown.contains("Copyright"), "{}", doc.markdown);
     assert!(!doc.markdown.contains("Topics"), "{}", doc.markdown);
 }
+
+#[test]
+fn a_menu_button_missing_its_closing_bracket_does_not_swallow_the_article() {
+    // The `>` of the third button is missing, so its `</button>` ends the start tag instead
+    // and the button stays open; the next `<button>` must close it, as in a browser.
+    let nav = r#"<nav class="mega-nav"><ul>
+        <li><button type="button" class="nav-link">Services</button><div><ul><li><a href="/a">Dental care</a></li></ul></div></li>
+        <li><button type="button" class="nav-link">About</button><div><ul><li><a href="/b">Press</a></li></ul></div></li>
+        <li><button type="button" class="nav-link"
+            Shop </button><div><ul><li><button class="back">Main menu</button></li><li><a href="/c">Food</a></li></ul></div></li>
+        </ul></nav>"#;
+    let body: String = [
+        "House training",
+        "Crate training",
+        "Socialization",
+        "Leash walking",
+    ]
+    .iter()
+    .map(|t| para(t))
+    .collect();
+    let doc = html(&format!(
+        "<!doctype html><html><head><title>Puppy training basics | Pet Clinic</title></head>\
+         <body><header>{nav}</header><main><h1>Puppy training basics</h1>{body}</main></body></html>"
+    ));
+    assert!(
+        doc.markdown.contains("Crate training is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        doc.markdown.contains("Leash walking is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("Dental care"), "{}", doc.markdown);
+}
