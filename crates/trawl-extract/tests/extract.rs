@@ -897,3 +897,47 @@ fn a_menu_button_missing_its_closing_bracket_does_not_swallow_the_article() {
     );
     assert!(!doc.markdown.contains("Dental care"), "{}", doc.markdown);
 }
+
+#[test]
+fn folded_answers_inside_the_content_are_shown_but_hidden_dialogs_are_not() {
+    let answer = |q: &str| {
+        format!(
+            "<div class=\"faq-item\"><button class=\"faq-question\">{q}?</button>\
+             <div class=\"faq-answer\" style=\"display: none\"><p>{q} is answered here in full: \
+             the steps, the costs, how long it takes and what to ask before you sign anything \
+             with a contractor or a supplier, and which documents to keep once it is done.</p></div></div>"
+        )
+    };
+    let body: String = ["Intro", "Background"].iter().map(|t| para(t)).collect();
+    let faq: String = ["How long does installation take", "What does a permit cost"]
+        .iter()
+        .map(|q| answer(q))
+        .collect();
+    let doc = html(&format!(
+        "<!doctype html><html><head><title>Installing solar panels | Sunny</title></head><body>\
+         <main><h1>Installing solar panels</h1>{body}<h2>Questions</h2><div class=\"faq\">{faq}</div>\
+         <hr><div id=\"policy-text\" style=\"display:none\"><p>Our pricing policy template text is \
+         shown by a script in a popup when a visitor asks for a quote on a restricted item, never \
+         inline with the article itself.</p></div>\
+         <p class=\"signin\">Sign in</p><div style=\"display:none\"><form><p>Welcome back! Enter \
+         your password below to sign in and keep your saved quotes on this device for later.</p>\
+         <input type=\"password\"></form></div></main></body></html>"
+    ));
+    assert!(
+        doc.markdown.contains("Background is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        doc.markdown
+            .contains("What does a permit cost is answered here"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        !doc.markdown.contains("pricing policy template"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("Welcome back"), "{}", doc.markdown);
+}
