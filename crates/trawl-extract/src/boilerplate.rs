@@ -416,6 +416,11 @@ fn is_utility_class(token: &str) -> bool {
     if token.contains(':') {
         return true;
     }
+    // A layout modifier (`et_pb_blurb_position_top`, `text_align_left`) places the box; its
+    // last word is a side, not what the box is.
+    if lower_has_word(token, &["position", "align"]) {
+        return true;
+    }
     // The part before the first `-` names the property (`text-`, `px-`, `max-w-`).
     let mut parts = token.splitn(3, '-');
     let (Some(head), Some(next)) = (parts.next(), parts.next()) else {

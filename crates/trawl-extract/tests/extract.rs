@@ -941,3 +941,41 @@ fn folded_answers_inside_the_content_are_shown_but_hidden_dialogs_are_not() {
     );
     assert!(!doc.markdown.contains("Welcome back"), "{}", doc.markdown);
 }
+
+#[test]
+fn a_page_builder_box_named_for_its_position_keeps_its_paragraph() {
+    // `…_position_top` places the box; `top` there is a side, not a "back to top" link.
+    let blurb = |t: &str| {
+        format!(
+            "<div class=\"pb_module pb_blurb pb_blurb_position_top\"><div class=\"pb_blurb_content\">\
+             <h2>{t}</h2><p>{t} matters because a portfolio site is the first thing a client \
+             sees: it shows the work, explains the process, names the results and makes the next \
+             step, a call or a message, easy to take from any page of the site, on any screen, \
+             at any hour, without a hunt through menus or a form that asks for too much.</p></div></div>"
+        )
+    };
+    let body: String = ["Case studies", "Process", "Results"]
+        .iter()
+        .map(|t| blurb(t))
+        .collect();
+    let intro: String = ["Intro", "Background", "Scope"]
+        .iter()
+        .map(|t| para(t))
+        .collect();
+    let doc = html(&article_page(&format!("<h1>Story title</h1>{intro}{body}")));
+    assert!(
+        doc.markdown.contains("Process matters because"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        doc.markdown.contains("Results matters because"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        !doc.markdown.contains("Share on Twitter"),
+        "{}",
+        doc.markdown
+    );
+}
