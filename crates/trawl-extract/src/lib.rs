@@ -264,27 +264,47 @@ fn extract_html(
     // a thread): take the whole cleaned page instead of betting on one block.
     // Pages made of many blocks (listings, shop grids, landing pages, product pages) need
     // less of a gap to be read whole.
-    let (num, den) = match page_type {
-        PageType::Listing | PageType::Collection | PageType::Service | PageType::Product => {
-            BROAD_RATIO_MANY_BLOCKS
+    let many_blocks = matches!(
+        page_type,
+        PageType::Listing | PageType::Collection | PageType::Service | PageType::Product
+    );
+    let (num, den) = if many_blocks {
+        BROAD_RATIO_MANY_BLOCKS
+    } else {
+        BROAD_RATIO
+    };
+    // On a page of prose, what the block may miss is prose: link text (a blog archive, a
+    // rail of related posts) does not count. On a page of many blocks the links are items.
+    let own = |chars: usize, link_density: f32| {
+        if many_blocks {
+            chars
+        } else {
+            (chars as f32 * (1.0 - link_density)) as usize
         }
-        _ => BROAD_RATIO,
     };
     // The broad selection holds at most the page's text after the strict drops: when the
     // chosen block already holds enough of that, the broad one cannot win.
-    let chosen = visible_chars(&text);
-    let page_text = strict_boiled.1[0].text as usize;
+    let chosen = own(visible_chars(&text), selection.link_density);
+    let page_stats = &strict_boiled.1[0];
+    let page_text = if many_blocks {
+        page_stats.text
+    } else {
+        page_stats.text - page_stats.link
+    } as usize;
     let broad =
         (chosen * den < page_text * num).then(|| content::select_broad(&dom, strict_boiled));
     if let Some(mut broad) = broad
         && chosen * den
-            < visible_chars(&markdown::render(
-                &dom,
-                &broad.dropped,
-                &broad.roots,
-                &base,
-                Mode::Text,
-            )) * num
+            < own(
+                visible_chars(&markdown::render(
+                    &dom,
+                    &broad.dropped,
+                    &broad.roots,
+                    &base,
+                    Mode::Text,
+                )),
+                broad.link_density,
+            ) * num
     {
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut broad, title);

@@ -979,3 +979,33 @@ fn a_page_builder_box_named_for_its_position_keeps_its_paragraph() {
         doc.markdown
     );
 }
+
+#[test]
+fn a_huge_archive_of_links_beside_a_post_does_not_trigger_the_whole_page_fallback() {
+    // The archive outweighs the post in characters, but it is all links: the post is still
+    // most of the page's prose, so the reader keeps the post alone.
+    let months: String = (1..=400)
+        .map(|i| format!("<li><a href=\"/blog/{i}\">An older post about wine, number {i}</a></li>"))
+        .collect();
+    let body: String = [
+        "Still wines",
+        "Sparkling wines",
+        "Fortified wines",
+        "Sweet wines",
+    ]
+    .iter()
+    .map(|t| para(t))
+    .collect();
+    let doc = html(&format!(
+        "<!doctype html><html><head><title>A guide to wine types | Wine School</title></head><body>\
+         <div class=\"blog\"><section class=\"post-col\"><article><h1>A guide to wine types</h1>{body}\
+         </article></section><aside class=\"right-col\"><h2>Archive</h2><ul>{months}</ul></aside></div>\
+         </body></html>"
+    ));
+    assert!(
+        doc.markdown.contains("Fortified wines is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("number 17"), "{}", doc.markdown);
+}
