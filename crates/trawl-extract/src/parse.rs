@@ -87,7 +87,9 @@ impl Parser<'_> {
                     None => src.len(),
                 };
             }
-            if src[lt..].starts_with(b"<![CDATA[") {
+            // CDATA exists only inside `<svg>`/`<math>`; in HTML `<![CDATA[` opens a bogus
+            // comment that ends at the next `>`, or a stray one would turn the page to text.
+            if src[lt..].starts_with(b"<![CDATA[") && self.in_foreign_content() {
                 let end = find(src, lt + 9, b"]]>").unwrap_or(src.len());
                 self.text(lt + 9, end);
                 return (end + 3).min(src.len());
@@ -377,6 +379,12 @@ impl Parser<'_> {
                 _ => {}
             }
         }
+    }
+
+    fn in_foreign_content(&self) -> bool {
+        self.stack
+            .iter()
+            .any(|&id| matches!(self.dom.node(id).tag, Tag::Svg | Tag::Math))
     }
 
     fn close_implied(&mut self, tag: Tag) {

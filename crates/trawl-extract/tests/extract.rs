@@ -1009,3 +1009,24 @@ fn a_huge_archive_of_links_beside_a_post_does_not_trigger_the_whole_page_fallbac
     );
     assert!(!doc.markdown.contains("number 17"), "{}", doc.markdown);
 }
+
+#[test]
+fn a_stray_cdata_opener_in_html_does_not_turn_the_page_into_text() {
+    // Outside <svg>/<math>, `<![CDATA[` is a bogus comment ending at the next `>`.
+    let body: String = ["The first post", "A reply", "Another reply"]
+        .iter()
+        .map(|t| para(t))
+        .collect();
+    let doc = html(&format!(
+        "<!doctype html><html><head><title>Thread | Forum</title></head><body><![CDATA[\n\
+         <div id=\"top\"></div><main><h1>Thread</h1>{body}</main>\
+         <svg><style><![CDATA[ .a > .b {{ fill: red }} ]]></style></svg></body></html>"
+    ));
+    assert!(
+        doc.markdown.contains("A reply is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("<div"), "{}", doc.markdown);
+    assert!(!doc.markdown.contains("fill: red"), "{}", doc.markdown);
+}
