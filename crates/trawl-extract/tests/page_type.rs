@@ -259,3 +259,36 @@ fn og_article_titled_as_an_offering_is_a_service() {
         PageType::Article
     );
 }
+
+#[test]
+fn an_article_declaring_several_products_is_a_review_roundup() {
+    let product = |name: &str| {
+        format!(
+            r#"{{"@type":"Product","name":"{name}","review":{{"@type":"Review","author":"Jane Doe"}}}}"#
+        )
+    };
+    let graph = [
+        product("Quiet dishwasher"),
+        product("Compact fridge"),
+        product("Gas range"),
+        r#"{"@type":"NewsArticle","headline":"The best appliances of the year"}"#.to_owned(),
+    ]
+    .join(",");
+    let head = format!(
+        r#"<script type="application/ld+json">{{"@context":"https://schema.org","@graph":[{graph}]}}</script>"#
+    );
+    let body: String = ["Dishwashers", "Fridges", "Ranges", "How we test"]
+        .iter()
+        .map(|t| prose(t))
+        .collect();
+    let body =
+        format!("<article><h1>The best appliances of the year</h1><p>$499.00</p>{body}</article>");
+    let url = "https://reviews.example/appliances/features/best-appliances-of-the-year";
+    assert_eq!(page_type(url, &page(&head, &body)), PageType::Article);
+    // One product declared alone, with a price, is that product's page.
+    let head = format!(
+        r#"<script type="application/ld+json">{{"@context":"https://schema.org","@graph":[{}]}}</script>"#,
+        product("Quiet dishwasher")
+    );
+    assert_eq!(page_type(url, &page(&head, &body)), PageType::Product);
+}

@@ -20,7 +20,6 @@ const CARTS_ON_A_GRID: u32 = 6;
 
 /// Decide the page type.
 pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageType {
-    let declared = meta.declared_type();
     let by_url = page_type_of_url(url);
     let path = url_shape(url);
     // A JSON-LD article type is the page's own statement; `og:type=article` is the default
@@ -29,6 +28,18 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
         .page_type_hint
         .iter()
         .any(|t| page_type_of_schema(t) == Some(PageType::Article));
+    // An article whose JSON-LD also names several products is a review roundup ("the best
+    // dishwashers"): one product's page declares one product.
+    let ld_products = meta
+        .page_type_hint
+        .iter()
+        .filter(|t| page_type_of_schema(t) == Some(PageType::Product))
+        .count();
+    let declared = if ld_article && ld_products >= 2 {
+        Some(PageType::Article)
+    } else {
+        meta.declared_type()
+    };
     // Many prices, several of them on repeated items: a shop grid, not a pricing table.
     let many_prices = shape.prices >= 8 && shape.repeated_items >= 6 && shape.priced_items >= 3;
     let og_product = meta
