@@ -192,10 +192,8 @@ pub(crate) fn drop_boilerplate(
             signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
         // Hidden until a script shows it: a node holding most of the page is shown. A
         // hidden tab panel is one of several views of the content (code in each language).
-        let by_hiding = node.hidden
-            && !pass.show_hidden
-            && !is_tab_panel(dom, id)
-            && !is_folded_prose(dom, signals, id);
+        let by_hiding =
+            node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
         if (by_tag || by_role || by_class) && share < 0.5
             || by_hiding && share < HIDDEN_SHOWN_SHARE
             || by_comments && share < 0.75
@@ -439,6 +437,21 @@ pub(crate) fn select(
 fn is_tab_panel(dom: &Dom, id: NodeId) -> bool {
     dom.attr(id, AttrName::Role)
         .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"))
+}
+
+/// Mark the hidden elements that are folded text (see `is_folded_prose`), once per page:
+/// every pass reads the marks.
+pub(crate) fn mark_folded(dom: &Dom, signals: &mut [ClassSignal]) {
+    // Inside an element hidden and not folded, nothing shows: no need to look.
+    let mut hidden_above = vec![false; dom.nodes.len()];
+    for i in 1..dom.nodes.len() {
+        let node = &dom.nodes[i];
+        let above = hidden_above[node.parent as usize];
+        if node.hidden && node.kind == Kind::Element && !above {
+            signals[i].folded = is_folded_prose(dom, signals, i as NodeId);
+        }
+        hidden_above[i] = above || node.hidden && !signals[i].folded;
+    }
 }
 
 /// A hidden block with this much link-poor text after a toggle is folded content.

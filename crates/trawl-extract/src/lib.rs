@@ -69,7 +69,8 @@ fn visible_chars(s: &str) -> usize {
 pub fn explain(html_bytes: &[u8], needle: &str) -> String {
     let html = charset::decode_html(html_bytes, Some("text/html"));
     let dom = parse::parse(&html);
-    let signals = boilerplate::class_signals(&dom);
+    let mut signals = boilerplate::class_signals(&dom);
+    content::mark_folded(&dom, &mut signals);
     let pass = Pass {
         strip_unlikely: true,
         weight_classes: true,
@@ -213,7 +214,8 @@ fn extract_html(
             ..strict
         },
     ];
-    let signals = boilerplate::class_signals(&dom);
+    let mut signals = boilerplate::class_signals(&dom);
+    content::mark_folded(&dom, &mut signals);
     let mut best: Option<(Selection, String)> = None;
     // The strict pass's boilerplate drops serve the broad selection too.
     let strict_boiled = content::drop_boilerplate(&dom, strict, &signals);
