@@ -190,7 +190,8 @@ fn extract_html(
         show_hidden: false,
         // An article is one run of prose: its container also holds the teasers around it.
         widen: page_type != PageType::Article,
-        link_tolerant: page_type == PageType::Documentation,
+        // A reference page links every other word, and an index's items are links.
+        link_tolerant: matches!(page_type, PageType::Documentation | PageType::Listing),
     };
     let passes = [
         strict,

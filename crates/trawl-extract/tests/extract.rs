@@ -1030,3 +1030,42 @@ fn a_stray_cdata_opener_in_html_does_not_turn_the_page_into_text() {
     assert!(!doc.markdown.contains("<div"), "{}", doc.markdown);
     assert!(!doc.markdown.contains("fill: red"), "{}", doc.markdown);
 }
+
+#[test]
+fn an_index_page_keeps_its_lists_of_links() {
+    // On a listing the links are the items: link density does not prune them.
+    let section = |letter: char| {
+        let items: String = (1..=8)
+            .map(|i| format!("<li><a href=\"/wiki/{letter}{i}\">{letter}-lang {i}</a></li>"))
+            .collect();
+        format!("<h2>{letter}</h2><ul>{items}</ul>")
+    };
+    let sections: String = ['C', 'E'].into_iter().map(section).collect();
+    let intro: String = [
+        "This index",
+        "Scope",
+        "Dialects",
+        "Sources",
+        "Naming",
+        "History",
+    ]
+    .iter()
+    .map(|t| para(t))
+    .collect();
+    let page = format!(
+        "<!doctype html><html><head><title>List of languages | Wiki</title></head><body>\
+         <nav><a href=\"/\">Main page</a> <a href=\"/random\">Random article</a></nav>\
+         <main><h1>List of languages</h1>{intro}{sections}</main></body></html>"
+    );
+    let doc = extract(
+        page.as_bytes(),
+        Some("text/html; charset=utf-8"),
+        &Url::parse("https://wiki.example/list/languages").unwrap(),
+        &ExtractOptions::default(),
+    )
+    .expect("extract");
+    assert_eq!(doc.page_type, PageType::Listing);
+    assert!(doc.markdown.contains("C-lang 5"), "{}", doc.markdown);
+    assert!(doc.markdown.contains("E-lang 8"), "{}", doc.markdown);
+    assert!(!doc.markdown.contains("Random article"), "{}", doc.markdown);
+}
