@@ -91,6 +91,8 @@ pub(crate) struct ClassSignal {
     pub(crate) header: bool,
     /// A word `footer`: the page's foot, never its content however much text it holds.
     pub(crate) footer: bool,
+    /// Hidden, but folded text after its toggle (see `content::mark_folded`): kept.
+    pub(crate) folded: bool,
 }
 
 /// Words (whole class/id words) that mark boilerplate. Sorted: looked up by binary search.
@@ -312,6 +314,7 @@ pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
             footer: class.footer || ident.footer,
             comments: class.comments || ident.comments,
             positive: class.positive || ident.positive,
+            folded: false,
         });
     }
     signals
@@ -414,6 +417,11 @@ const ADMONITION_WORDS: &[&str] = &[
 /// it does not say what the box is, so such tokens are not read for words.
 fn is_utility_class(token: &str) -> bool {
     if token.contains(':') {
+        return true;
+    }
+    // A layout modifier (`et_pb_blurb_position_top`, `text_align_left`) places the box; its
+    // last word is a side, not what the box is.
+    if lower_has_word(token, &["position", "align"]) {
         return true;
     }
     // The part before the first `-` names the property (`text-`, `px-`, `max-w-`).

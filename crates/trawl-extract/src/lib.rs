@@ -69,7 +69,8 @@ fn visible_chars(s: &str) -> usize {
 pub fn explain(html_bytes: &[u8], needle: &str) -> String {
     let html = charset::decode_html(html_bytes, Some("text/html"));
     let dom = parse::parse(&html);
-    let signals = boilerplate::class_signals(&dom);
+    let mut signals = boilerplate::class_signals(&dom);
+    content::mark_folded(&dom, &mut signals);
     let pass = Pass {
         strip_unlikely: true,
         weight_classes: true,
@@ -81,6 +82,15 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         link_tolerant: false,
     };
     content::trace(&dom, pass, &signals, needle)
+}
+
+/// For debugging the page-type decision: the signals it reads, one `key=value` each.
+#[doc(hidden)]
+pub fn page_type_signals(html_bytes: &[u8], url: &Url) -> String {
+    let html = charset::decode_html(html_bytes, Some("text/html"));
+    let dom = parse::parse(&html);
+    let meta = metadata::collect(&dom, url);
+    page_type::signals(&meta, url, page_type::shape(&dom))
 }
 
 /// Extract a document from `bytes` served as `content_type` from `url`.
@@ -180,7 +190,8 @@ fn extract_html(
         show_hidden: false,
         // An article is one run of prose: its container also holds the teasers around it.
         widen: page_type != PageType::Article,
-        link_tolerant: page_type == PageType::Documentation,
+        // A reference page links every other word, and an index's items are links.
+        link_tolerant: matches!(page_type, PageType::Documentation | PageType::Listing),
     };
     let passes = [
         strict,
@@ -204,7 +215,8 @@ fn extract_html(
             ..strict
         },
     ];
-    let signals = boilerplate::class_signals(&dom);
+    let mut signals = boilerplate::class_signals(&dom);
+    content::mark_folded(&dom, &mut signals);
     let mut best: Option<(Selection, String)> = None;
     // The strict pass's boilerplate drops serve the broad selection too.
     let strict_boiled = content::drop_boilerplate(&dom, strict, &signals);
@@ -255,27 +267,47 @@ fn extract_html(
     // a thread): take the whole cleaned page instead of betting on one block.
     // Pages made of many blocks (listings, shop grids, landing pages, product pages) need
     // less of a gap to be read whole.
-    let (num, den) = match page_type {
-        PageType::Listing | PageType::Collection | PageType::Service | PageType::Product => {
-            BROAD_RATIO_MANY_BLOCKS
+    let many_blocks = matches!(
+        page_type,
+        PageType::Listing | PageType::Collection | PageType::Service | PageType::Product
+    );
+    let (num, den) = if many_blocks {
+        BROAD_RATIO_MANY_BLOCKS
+    } else {
+        BROAD_RATIO
+    };
+    // On a page of prose, what the block may miss is prose: link text (a blog archive, a
+    // rail of related posts) does not count. On a page of many blocks the links are items.
+    let own = |chars: usize, link_density: f32| {
+        if many_blocks {
+            chars
+        } else {
+            (chars as f32 * (1.0 - link_density)) as usize
         }
-        _ => BROAD_RATIO,
     };
     // The broad selection holds at most the page's text after the strict drops: when the
     // chosen block already holds enough of that, the broad one cannot win.
-    let chosen = visible_chars(&text);
-    let page_text = strict_boiled.1[0].text as usize;
+    let chosen = own(visible_chars(&text), selection.link_density);
+    let page_stats = &strict_boiled.1[0];
+    let page_text = if many_blocks {
+        page_stats.text
+    } else {
+        page_stats.text - page_stats.link
+    } as usize;
     let broad =
         (chosen * den < page_text * num).then(|| content::select_broad(&dom, strict_boiled));
     if let Some(mut broad) = broad
         && chosen * den
-            < visible_chars(&markdown::render(
-                &dom,
-                &broad.dropped,
-                &broad.roots,
-                &base,
-                Mode::Text,
-            )) * num
+            < own(
+                visible_chars(&markdown::render(
+                    &dom,
+                    &broad.dropped,
+                    &broad.roots,
+                    &base,
+                    Mode::Text,
+                )),
+                broad.link_density,
+            ) * num
     {
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut broad, title);

@@ -87,7 +87,9 @@ impl Parser<'_> {
                     None => src.len(),
                 };
             }
-            if src[lt..].starts_with(b"<![CDATA[") {
+            // CDATA exists only inside `<svg>`/`<math>`; in HTML `<![CDATA[` opens a bogus
+            // comment that ends at the next `>`, or a stray one would turn the page to text.
+            if src[lt..].starts_with(b"<![CDATA[") && self.in_foreign_content() {
                 let end = find(src, lt + 9, b"]]>").unwrap_or(src.len());
                 self.text(lt + 9, end);
                 return (end + 3).min(src.len());
@@ -379,6 +381,12 @@ impl Parser<'_> {
         }
     }
 
+    fn in_foreign_content(&self) -> bool {
+        self.stack
+            .iter()
+            .any(|&id| matches!(self.dom.node(id).tag, Tag::Svg | Tag::Math))
+    }
+
     fn close_implied(&mut self, tag: Tag) {
         let closes_p = !tag.is_inline()
             && !matches!(
@@ -442,6 +450,9 @@ impl Parser<'_> {
                 self.close_top(Tag::Optgroup);
             }
             Tag::A => self.close_in_scope(Tag::A, &[]),
+            // A button cannot hold a button (the spec closes the open one): a start tag
+            // missing its `>` must not leave one open around the rest of the page.
+            Tag::Button => self.close_in_scope(Tag::Button, &[]),
             Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
                 if let Some(&top) = self.stack.last()
                     && self.dom.node(top).tag.heading_level().is_some()

@@ -861,3 +861,211 @@ fn a_river_of_story_cards_keeps_each_cards_header_and_link_text() {
     assert!(!doc.markdown.contains("Copyright"), "{}", doc.markdown);
     assert!(!doc.markdown.contains("Topics"), "{}", doc.markdown);
 }
+
+#[test]
+fn a_menu_button_missing_its_closing_bracket_does_not_swallow_the_article() {
+    // The `>` of the third button is missing, so its `</button>` ends the start tag instead
+    // and the button stays open; the next `<button>` must close it, as in a browser.
+    let nav = r#"<nav class="mega-nav"><ul>
+        <li><button type="button" class="nav-link">Services</button><div><ul><li><a href="/a">Dental care</a></li></ul></div></li>
+        <li><button type="button" class="nav-link">About</button><div><ul><li><a href="/b">Press</a></li></ul></div></li>
+        <li><button type="button" class="nav-link"
+            Shop </button><div><ul><li><button class="back">Main menu</button></li><li><a href="/c">Food</a></li></ul></div></li>
+        </ul></nav>"#;
+    let body: String = [
+        "House training",
+        "Crate training",
+        "Socialization",
+        "Leash walking",
+    ]
+    .iter()
+    .map(|t| para(t))
+    .collect();
+    let doc = html(&format!(
+        "<!doctype html><html><head><title>Puppy training basics | Pet Clinic</title></head>\
+         <body><header>{nav}</header><main><h1>Puppy training basics</h1>{body}</main></body></html>"
+    ));
+    assert!(
+        doc.markdown.contains("Crate training is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        doc.markdown.contains("Leash walking is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("Dental care"), "{}", doc.markdown);
+}
+
+#[test]
+fn folded_answers_inside_the_content_are_shown_but_hidden_dialogs_are_not() {
+    let answer = |q: &str| {
+        format!(
+            "<div class=\"faq-item\"><button class=\"faq-question\">{q}?</button>\
+             <div class=\"faq-answer\" style=\"display: none\"><p>{q} is answered here in full: \
+             the steps, the costs, how long it takes and what to ask before you sign anything \
+             with a contractor or a supplier, and which documents to keep once it is done.</p></div></div>"
+        )
+    };
+    let body: String = ["Intro", "Background"].iter().map(|t| para(t)).collect();
+    let faq: String = ["How long does installation take", "What does a permit cost"]
+        .iter()
+        .map(|q| answer(q))
+        .collect();
+    let doc = html(&format!(
+        "<!doctype html><html><head><title>Installing solar panels | Sunny</title></head><body>\
+         <main><h1>Installing solar panels</h1>{body}<h2>Questions</h2><div class=\"faq\">{faq}</div>\
+         <hr><div id=\"policy-text\" style=\"display:none\"><p>Our pricing policy template text is \
+         shown by a script in a popup when a visitor asks for a quote on a restricted item, never \
+         inline with the article itself.</p></div>\
+         <p class=\"signin\">Sign in</p><div style=\"display:none\"><form><p>Welcome back! Enter \
+         your password below to sign in and keep your saved quotes on this device for later.</p>\
+         <input type=\"password\"></form></div></main></body></html>"
+    ));
+    assert!(
+        doc.markdown.contains("Background is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        doc.markdown
+            .contains("What does a permit cost is answered here"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        !doc.markdown.contains("pricing policy template"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("Welcome back"), "{}", doc.markdown);
+}
+
+#[test]
+fn a_page_builder_box_named_for_its_position_keeps_its_paragraph() {
+    // `…_position_top` places the box; `top` there is a side, not a "back to top" link.
+    let blurb = |t: &str| {
+        format!(
+            "<div class=\"pb_module pb_blurb pb_blurb_position_top\"><div class=\"pb_blurb_content\">\
+             <h2>{t}</h2><p>{t} matters because a portfolio site is the first thing a client \
+             sees: it shows the work, explains the process, names the results and makes the next \
+             step, a call or a message, easy to take from any page of the site, on any screen, \
+             at any hour, without a hunt through menus or a form that asks for too much.</p></div></div>"
+        )
+    };
+    let body: String = ["Case studies", "Process", "Results"]
+        .iter()
+        .map(|t| blurb(t))
+        .collect();
+    let intro: String = ["Intro", "Background", "Scope"]
+        .iter()
+        .map(|t| para(t))
+        .collect();
+    let doc = html(&article_page(&format!("<h1>Story title</h1>{intro}{body}")));
+    assert!(
+        doc.markdown.contains("Process matters because"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        doc.markdown.contains("Results matters because"),
+        "{}",
+        doc.markdown
+    );
+    assert!(
+        !doc.markdown.contains("Share on Twitter"),
+        "{}",
+        doc.markdown
+    );
+}
+
+#[test]
+fn a_huge_archive_of_links_beside_a_post_does_not_trigger_the_whole_page_fallback() {
+    // The archive outweighs the post in characters, but it is all links: the post is still
+    // most of the page's prose, so the reader keeps the post alone.
+    let months: String = (1..=400)
+        .map(|i| format!("<li><a href=\"/blog/{i}\">An older post about wine, number {i}</a></li>"))
+        .collect();
+    let body: String = [
+        "Still wines",
+        "Sparkling wines",
+        "Fortified wines",
+        "Sweet wines",
+    ]
+    .iter()
+    .map(|t| para(t))
+    .collect();
+    let doc = html(&format!(
+        "<!doctype html><html><head><title>A guide to wine types | Wine School</title></head><body>\
+         <div class=\"blog\"><section class=\"post-col\"><article><h1>A guide to wine types</h1>{body}\
+         </article></section><aside class=\"right-col\"><h2>Archive</h2><ul>{months}</ul></aside></div>\
+         </body></html>"
+    ));
+    assert!(
+        doc.markdown.contains("Fortified wines is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("number 17"), "{}", doc.markdown);
+}
+
+#[test]
+fn a_stray_cdata_opener_in_html_does_not_turn_the_page_into_text() {
+    // Outside <svg>/<math>, `<![CDATA[` is a bogus comment ending at the next `>`.
+    let body: String = ["The first post", "A reply", "Another reply"]
+        .iter()
+        .map(|t| para(t))
+        .collect();
+    let doc = html(&format!(
+        "<!doctype html><html><head><title>Thread | Forum</title></head><body><![CDATA[\n\
+         <div id=\"top\"></div><main><h1>Thread</h1>{body}</main>\
+         <svg><style><![CDATA[ .a > .b {{ fill: red }} ]]></style></svg></body></html>"
+    ));
+    assert!(
+        doc.markdown.contains("A reply is discussed"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains("<div"), "{}", doc.markdown);
+    assert!(!doc.markdown.contains("fill: red"), "{}", doc.markdown);
+}
+
+#[test]
+fn an_index_page_keeps_its_lists_of_links() {
+    // On a listing the links are the items: link density does not prune them.
+    let section = |letter: char| {
+        let items: String = (1..=8)
+            .map(|i| format!("<li><a href=\"/wiki/{letter}{i}\">{letter}-lang {i}</a></li>"))
+            .collect();
+        format!("<h2>{letter}</h2><ul>{items}</ul>")
+    };
+    let sections: String = ['C', 'E'].into_iter().map(section).collect();
+    let intro: String = [
+        "This index",
+        "Scope",
+        "Dialects",
+        "Sources",
+        "Naming",
+        "History",
+    ]
+    .iter()
+    .map(|t| para(t))
+    .collect();
+    let page = format!(
+        "<!doctype html><html><head><title>List of languages | Wiki</title></head><body>\
+         <nav><a href=\"/\">Main page</a> <a href=\"/random\">Random article</a></nav>\
+         <main><h1>List of languages</h1>{intro}{sections}</main></body></html>"
+    );
+    let doc = extract(
+        page.as_bytes(),
+        Some("text/html; charset=utf-8"),
+        &Url::parse("https://wiki.example/list/languages").unwrap(),
+        &ExtractOptions::default(),
+    )
+    .expect("extract");
+    assert_eq!(doc.page_type, PageType::Listing);
+    assert!(doc.markdown.contains("C-lang 5"), "{}", doc.markdown);
+    assert!(doc.markdown.contains("E-lang 8"), "{}", doc.markdown);
+    assert!(!doc.markdown.contains("Random article"), "{}", doc.markdown);
+}

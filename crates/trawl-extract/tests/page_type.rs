@@ -222,3 +222,73 @@ fn short_title_naming_an_index_is_a_listing() {
         PageType::Listing
     );
 }
+
+/// An `og:type=article` page of prose whose title names what the business sells.
+fn offering_page(title: &str, head_extra: &str) -> String {
+    let head = format!(
+        "<title>{title} | Acme Partners</title><meta property=\"og:type\" content=\"article\">{head_extra}"
+    );
+    let body: String = ["Assessment", "Roadmap", "Delivery", "Support", "Our team"]
+        .iter()
+        .map(|t| prose(t))
+        .collect();
+    page(&head, &format!("<main><h1>{title}</h1>{body}</main>")).replace("<title>Page</title>", "")
+}
+
+#[test]
+fn og_article_titled_as_an_offering_is_a_service() {
+    let url = "https://acme.example/cybersecurity-consulting-services-for-banks";
+    assert_eq!(
+        page_type(url, &offering_page("Cybersecurity Consulting Services", "")),
+        PageType::Service
+    );
+    // A listicle about such services is an article, and so is a page that names its author.
+    assert_eq!(
+        page_type(
+            url,
+            &offering_page("12 Best Cybersecurity Consulting Services", "")
+        ),
+        PageType::Article
+    );
+    let byline = r#"<meta name="author" content="Jane Doe">"#;
+    assert_eq!(
+        page_type(
+            url,
+            &offering_page("Cybersecurity Consulting Services", byline)
+        ),
+        PageType::Article
+    );
+}
+
+#[test]
+fn an_article_declaring_several_products_is_a_review_roundup() {
+    let product = |name: &str| {
+        format!(
+            r#"{{"@type":"Product","name":"{name}","review":{{"@type":"Review","author":"Jane Doe"}}}}"#
+        )
+    };
+    let graph = [
+        product("Quiet dishwasher"),
+        product("Compact fridge"),
+        product("Gas range"),
+        r#"{"@type":"NewsArticle","headline":"The best appliances of the year"}"#.to_owned(),
+    ]
+    .join(",");
+    let head = format!(
+        r#"<script type="application/ld+json">{{"@context":"https://schema.org","@graph":[{graph}]}}</script>"#
+    );
+    let body: String = ["Dishwashers", "Fridges", "Ranges", "How we test"]
+        .iter()
+        .map(|t| prose(t))
+        .collect();
+    let body =
+        format!("<article><h1>The best appliances of the year</h1><p>$499.00</p>{body}</article>");
+    let url = "https://reviews.example/appliances/features/best-appliances-of-the-year";
+    assert_eq!(page_type(url, &page(&head, &body)), PageType::Article);
+    // One product declared alone, with a price, is that product's page.
+    let head = format!(
+        r#"<script type="application/ld+json">{{"@context":"https://schema.org","@graph":[{}]}}</script>"#,
+        product("Quiet dishwasher")
+    );
+    assert_eq!(page_type(url, &page(&head, &body)), PageType::Product);
+}

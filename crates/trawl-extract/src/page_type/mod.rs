@@ -20,7 +20,6 @@ const CARTS_ON_A_GRID: u32 = 6;
 
 /// Decide the page type.
 pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageType {
-    let declared = meta.declared_type();
     let by_url = page_type_of_url(url);
     let path = url_shape(url);
     // A JSON-LD article type is the page's own statement; `og:type=article` is the default
@@ -29,6 +28,18 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
         .page_type_hint
         .iter()
         .any(|t| page_type_of_schema(t) == Some(PageType::Article));
+    // An article whose JSON-LD also names several products is a review roundup ("the best
+    // dishwashers"): one product's page declares one product.
+    let ld_products = meta
+        .page_type_hint
+        .iter()
+        .filter(|t| page_type_of_schema(t) == Some(PageType::Product))
+        .count();
+    let declared = if ld_article && ld_products >= 2 {
+        Some(PageType::Article)
+    } else {
+        meta.declared_type()
+    };
     // Many prices, several of them on repeated items: a shop grid, not a pricing table.
     let many_prices = shape.prices >= 8 && shape.repeated_items >= 6 && shape.priced_items >= 3;
     let og_product = meta
@@ -116,6 +127,16 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
             || meta.byline.is_some()
             || path.slug_words >= 3
             || headline_words(meta.title.as_deref().unwrap_or("")) >= 6);
+    // A short title naming what a business sells (`Cybersecurity Consulting Services`, `Local
+    // SEO Software`), on a page that names no author nor states an article in JSON-LD: a
+    // service page whose CMS marks every page `og:type=article`.
+    if articleish
+        && !ld_article
+        && meta.byline.is_none()
+        && offering_title(meta.title.as_deref().unwrap_or(""))
+    {
+        return PageType::Service;
+    }
     // Prices by the dozen: a shop's page, whatever its prose.
     if shape.prices >= 30 && !ld_article {
         return if path.has_id {
@@ -186,6 +207,47 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
     }
 }
 
+/// The signals `page_type` reads, for debugging (see `crate::page_type_signals`).
+pub(crate) fn signals(meta: &Metadata, url: &Url, s: Shape<'_>) -> String {
+    let p = url_shape(url);
+    let m = s.marks();
+    format!(
+        "type={:?} declared={:?} og={:?} ld={:?} by_url={:?} depth={} slug={} feed={} svc={} shop={} posts_sec={} id={} \
+         code_blocks={} code_spans={} prices={} carts={} articles={} times={} rep={} priced={} rep_chars={} text={} links={} longp={} \
+         posts={} cartm={} offers={} byline={} published={} title={:?}",
+        page_type(meta, url, s),
+        meta.declared_type(),
+        meta.og_type,
+        meta.page_type_hint,
+        page_type_of_url(url),
+        p.depth,
+        p.slug_words,
+        p.feed_section,
+        p.under_service,
+        p.under_shop,
+        p.under_posts,
+        p.has_id,
+        s.code_blocks,
+        s.code_spans,
+        s.prices,
+        s.cart_buttons,
+        s.articles,
+        s.times,
+        s.repeated_items,
+        s.priced_items,
+        s.repeated_chars,
+        s.text_chars,
+        s.link_chars,
+        s.long_paragraphs,
+        m.posts,
+        m.carts,
+        m.offers,
+        meta.byline.is_some(),
+        meta.published.is_some(),
+        meta.title,
+    )
+}
+
 /// The title's site name (`Ownership - The Rust Programming Language`, `Tutorial - User
 /// Guide - FastAPI`, `grep(1) - Linux manual page`) calls the site a manual or a guide.
 fn site_says_docs(title: &str) -> bool {
@@ -236,6 +298,43 @@ fn index_title(title: &str) -> bool {
                     | "schedule"
                     | "trending"
             ) || w.ends_with("blog")
+        })
+}
+
+/// A short headline that names an offering (`Data Analytics Services`, `AI Development
+/// Company UAE`, `Free Blockchain Course`), not a listicle or a question about one (`10
+/// Best Agencies`, `How to Choose Software`).
+fn offering_title(title: &str) -> bool {
+    let headline = headline(title).to_ascii_lowercase();
+    let words: Vec<&str> = headline
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    words.len() <= 6
+        && !first.starts_with(|c: char| c.is_ascii_digit())
+        && !matches!(*first, "how" | "why" | "what" | "when" | "top" | "best")
+        && words.iter().any(|w| {
+            matches!(
+                *w,
+                "services"
+                    | "service"
+                    | "solutions"
+                    | "consulting"
+                    | "consultants"
+                    | "software"
+                    | "company"
+                    | "agency"
+                    | "platform"
+                    | "tools"
+                    | "course"
+                    | "courses"
+                    | "certification"
+                    | "certificate"
+                    | "recruiters"
+            )
         })
 }
 
