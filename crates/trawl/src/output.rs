@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use serde::Serialize;
+use trawl_agent::fence::Fence;
 use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
 
 /// Exit status for an error: 2 for bad usage (invalid input), 1 for a request-level error.
@@ -29,6 +30,22 @@ pub fn report_error(err: &TrawlError, json: bool, meta: Meta) -> i32 {
     }
     eprintln!("error[{}]: {}", err.code, err.message);
     exit_code(err)
+}
+
+/// Human output: the Markdown `render` makes inside a fresh fence around page text. Without
+/// randomness for the fence nothing is printed and the error goes to stderr (exit 1).
+pub fn print_fenced(render: impl FnOnce(&Fence) -> String) -> i32 {
+    match Fence::new() {
+        Ok(fence) => {
+            print!("{}", render(&fence));
+            0
+        }
+        Err(e) => {
+            let err = TrawlError::internal(format!("no randomness for the fence: {e}"));
+            eprintln!("error[{}]: {}", err.code, err.message);
+            exit_code(&err)
+        }
+    }
 }
 
 /// Markdown to plain text for `--format text`: syntax marks dropped, words kept.

@@ -1,12 +1,11 @@
 use std::time::Instant;
 
-use trawl_agent::fence::Fence;
 use trawl_agent::tools::{WebOpenArgs, render};
-use trawl_core::{Envelope, Meta, TrawlError};
+use trawl_core::{Envelope, Meta};
 
 use crate::cli::OpenArgs;
 use crate::context::build_agent;
-use crate::output::{print_json, report_error};
+use crate::output::{print_fenced, print_json, report_error};
 use crate::settings::Settings;
 
 /// `trawl open HANDLE [--page N | --find WORDS] [--all]`: from the store, no network.
@@ -53,15 +52,5 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
         }
         return 0;
     }
-    match Fence::new() {
-        Ok(fence) => {
-            print!("{}", render::open_markdown(&out, &fence));
-            0
-        }
-        Err(e) => report_error(
-            &TrawlError::internal(format!("no randomness for the fence: {e}")),
-            false,
-            meta(started),
-        ),
-    }
+    print_fenced(|fence| render::open_markdown(&out, fence))
 }

@@ -2,14 +2,13 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Instant;
 
-use trawl_agent::fence::Fence;
 use trawl_agent::tools::{AgentConfig, FetchOut, Progress, WebFetchArgs, render};
-use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
+use trawl_core::{Envelope, Meta, TrawlError};
 use trawl_extract::ExtractOptions;
 
 use crate::cli::{ReadArgs, ReadFormat};
 use crate::context::build_agent_with;
-use crate::output::{exit_code, print_json, report_error};
+use crate::output::{exit_code, print_fenced, print_json, report_error};
 use crate::reader::{self, Input};
 use crate::settings::Settings;
 
@@ -230,14 +229,6 @@ fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
         }
         return;
     }
-    match Fence::new() {
-        Ok(fence) => print!("{}", render::fetch_markdown(out, &fence)),
-        Err(e) => {
-            let err = TrawlError::new(
-                ErrorCode::Internal,
-                format!("no randomness for the fence: {e}"),
-            );
-            eprintln!("error[{}]: {}", err.code, err.message);
-        }
-    }
+    // The read's exit status is decided by its results; a fence failure is only reported.
+    let _ = print_fenced(|fence| render::fetch_markdown(out, fence));
 }

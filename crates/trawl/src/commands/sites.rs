@@ -1,12 +1,11 @@
 use std::time::Instant;
 
-use trawl_agent::fence::Fence;
 use trawl_agent::tools::{SitesAction, SitesArgs as ToolArgs, render};
-use trawl_core::{Envelope, Meta, TrawlError};
+use trawl_core::{Envelope, Meta};
 
 use crate::cli::{SitesArgs, SitesCommand};
 use crate::context::build_agent;
-use crate::output::{print_json, report_error};
+use crate::output::{print_fenced, print_json, report_error};
 use crate::settings::Settings;
 
 /// `trawl sites [SITE]`, `trawl sites pin SITE TIER|READER`, `trawl sites reset [SITE]`:
@@ -43,15 +42,5 @@ pub async fn sites(args: &SitesArgs, settings: &Settings) -> i32 {
         print_json(&Envelope::success(&out, meta(started)));
         return 0;
     }
-    match Fence::new() {
-        Ok(fence) => {
-            print!("{}", render::sites_markdown(&out, &fence));
-            0
-        }
-        Err(e) => report_error(
-            &TrawlError::internal(format!("no randomness for the fence: {e}")),
-            false,
-            meta(started),
-        ),
-    }
+    print_fenced(|fence| render::sites_markdown(&out, fence))
 }
