@@ -406,6 +406,28 @@ macro_rules! require_isolation {
     };
 }
 
+/// Whether Debian's `chromium` is on the PATH (the rendering tests drive it).
+pub fn chromium_on_path() -> bool {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join("chromium").is_file())
+}
+
+/// Return early from a test (with a note) when no `chromium` is on the PATH. Under CI
+/// ([`in_ci`]) it fails the test instead: `.ci/run` installs chromium, so a skip would hide
+/// a missing install step.
+#[macro_export]
+macro_rules! require_chromium {
+    () => {
+        if !$crate::chromium_on_path() {
+            if $crate::in_ci() {
+                panic!("CI: this test needs Debian's chromium (apt-get install chromium)");
+            }
+            eprintln!("skipped: no chromium on the PATH");
+            return;
+        }
+    };
+}
+
 /// A tiny valid one-page PDF whose text is `text` (ASCII), built with correct xref offsets.
 pub fn minimal_pdf(text: &str) -> Vec<u8> {
     let stream = format!("BT /F1 18 Tf 72 720 Td ({text}) Tj ET");

@@ -431,16 +431,7 @@ fn sites_pin_list_and_reset() {
 #[test]
 fn a_pinned_site_goes_straight_to_its_tier() {
     trawl_testkit::require_isolation!();
-    let chromium = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .any(|d| d.join("chromium").is_file());
-    if !chromium {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: this test needs Debian's chromium (apt-get install chromium)"
-        );
-        eprintln!("skipped: no chromium on the PATH");
-        return;
-    }
+    trawl_testkit::require_chromium!();
     let server = TestServer::start();
     for path in ["/one.html", "/two.html", "/three.html"] {
         server.route(path, Reply::html(ARTICLE));

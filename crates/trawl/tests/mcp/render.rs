@@ -60,14 +60,7 @@ fn alive(pid: u32) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn eight_concurrent_renders_share_a_browser_and_leave_nothing_behind() {
     trawl_testkit::require_isolation!();
-    if which_chromium().is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: this test needs Debian's chromium (apt-get install chromium)"
-        );
-        eprintln!("skipped: no chromium on the PATH");
-        return;
-    }
+    trawl_testkit::require_chromium!();
     let world = World::new();
     let words =
         "Script-built text long enough to be the main content of the page here. ".repeat(12);
@@ -144,10 +137,4 @@ async fn eight_concurrent_renders_share_a_browser_and_leave_nothing_behind() {
         left.is_empty(),
         "browser processes left after SIGTERM: {left:#?}"
     );
-}
-
-fn which_chromium() -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .map(|d| d.join("chromium"))
-        .find(|p| p.is_file())
 }
