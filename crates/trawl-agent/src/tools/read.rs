@@ -192,28 +192,28 @@ impl Agent {
         let start = remembered.map(|r| r.reader);
         let record = self.read_pipeline(url, start.as_deref(), pinned).await?;
         let counted = super::sites::counted_attempts(&record.document.attempts);
-        if !counted.is_empty() {
-            let site = site.clone();
-            // Losing a count only makes `trawl sites` a little less exact.
-            let _ = self
-                .store
-                .run(move |s| s.count_site_attempts(&site, &counted))
-                .await;
-        }
-        if let Some(winner) = record
+        let winner = record
             .document
             .attempts
             .iter()
             .rev()
             .find(|a| a.outcome == "ok")
             .map(|a| a.reader.clone())
-            && !pinned
-            && start.as_deref() != Some(winner.as_str())
-        {
-            // Losing this memory only costs one extra attempt next time.
+            .filter(|w| !pinned && start.as_deref() != Some(w.as_str()));
+        if !counted.is_empty() || winner.is_some() {
+            // One trip to the store for both. Losing a count only makes `trawl sites` a
+            // little less exact; losing the winner only costs one extra attempt next time.
             let _ = self
                 .store
-                .run(move |s| s.put_site_reader(&site, &winner))
+                .run(move |s| {
+                    if !counted.is_empty() {
+                        let _ = s.count_site_attempts(&site, &counted);
+                    }
+                    if let Some(winner) = winner {
+                        let _ = s.put_site_reader(&site, &winner);
+                    }
+                    Ok(())
+                })
                 .await;
         }
         Ok(record)
