@@ -95,6 +95,22 @@ pub(crate) struct ClassSignal {
     pub(crate) folded: bool,
 }
 
+impl ClassSignal {
+    /// Either signal's marks (a value reads as all of its tokens; an element as its class
+    /// and its id). `folded` is set later, per element, so it is not carried.
+    fn or(self, other: ClassSignal) -> ClassSignal {
+        ClassSignal {
+            negative: self.negative || other.negative,
+            strong: self.strong || other.strong,
+            comments: self.comments || other.comments,
+            positive: self.positive || other.positive,
+            header: self.header || other.header,
+            footer: self.footer || other.footer,
+            folded: false,
+        }
+    }
+}
+
 /// Words (whole class/id words) that mark boilerplate. Sorted: looked up by binary search.
 const NEGATIVE_WORDS: &[&str] = &[
     "ad",
@@ -266,6 +282,9 @@ const NEGATIVE_PARTS: [(&str, u32); 39] = with_masks![
     "widget",
 ];
 
+/// Substrings that mark an embedded post (quoted content).
+const EMBED_PARTS: [(&str, u32); 2] = with_masks!["embed", "tweet"];
+
 /// Words and substrings that mark comment sections.
 const COMMENT_PARTS: [(&str, u32); 6] = with_masks![
     "comment",
@@ -283,12 +302,17 @@ const POSITIVE_PARTS: [(&str, u32); 13] = with_masks![
 ];
 
 /// Class/id signals of every node, indexed like `dom.nodes`. Pages repeat the same
-/// class strings on many elements (utility-class CSS), so each distinct value is read once.
+/// class strings on many elements (utility-class CSS), so each distinct value is read
+/// once; ids and generated classes are mostly unique, but their tokens (`post`,
+/// `entry-content`) repeat, so each distinct token is read once too.
 pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
-    let mut cache: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
+    let mut values: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
+    let mut tokens: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
     let mut signal_of = |value: Option<&'a str>| -> ClassSignal {
         match value {
-            Some(v) if !v.is_empty() => *cache.entry(v).or_insert_with(|| value_signal(v)),
+            Some(v) if !v.is_empty() => *values
+                .entry(v)
+                .or_insert_with(|| value_signal(v, &mut tokens)),
             _ => ClassSignal::default(),
         }
     };
@@ -302,20 +326,11 @@ pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
         let class = signal_of(dom.attr(id, AttrName::Class));
         // A section's id is usually its heading's slug (`more-on-lists`, `next-steps`),
         // not a name for what the block is.
-        let ident = if names_its_heading(dom, id) {
-            ClassSignal::default()
-        } else {
-            signal_of(dom.attr(id, AttrName::Id))
+        let ident = match dom.attr(id, AttrName::Id) {
+            Some(v) if !v.is_empty() && !names_its_heading(dom, id) => signal_of(Some(v)),
+            _ => ClassSignal::default(),
         };
-        signals.push(ClassSignal {
-            negative: class.negative || ident.negative,
-            strong: class.strong || ident.strong,
-            header: class.header || ident.header,
-            footer: class.footer || ident.footer,
-            comments: class.comments || ident.comments,
-            positive: class.positive || ident.positive,
-            folded: false,
-        });
+        signals.push(class.or(ident));
     }
     signals
 }
@@ -340,64 +355,97 @@ pub(crate) fn class_signal(dom: &Dom, id: NodeId) -> ClassSignal {
     signals[id as usize]
 }
 
-/// Classify one class or id value.
-fn value_signal(value: &str) -> ClassSignal {
-    let mut signal = ClassSignal::default();
+/// Classify one class or id value: the union of its tokens' signals, each distinct
+/// token read once through `tokens`.
+fn value_signal<'a>(value: &'a str, tokens: &mut FxHashMap<&'a str, ClassSignal>) -> ClassSignal {
     if value.len() > 400 {
+        return ClassSignal::default();
+    }
+    value
+        .split_ascii_whitespace()
+        .fold(ClassSignal::default(), |signal, token| {
+            signal.or(*tokens.entry(token).or_insert_with(|| token_signal(token)))
+        })
+}
+
+/// Classify one whitespace-separated token of a class or id.
+fn token_signal(token: &str) -> ClassSignal {
+    let mut signal = ClassSignal::default();
+    let lower;
+    let token = if token.bytes().any(|b| b.is_ascii_uppercase()) {
+        lower = token.to_ascii_lowercase();
+        lower.as_str()
+    } else {
+        token
+    };
+    // Substring tests are the costly part: a letter mask rules most parts out first.
+    let mask = letter_mask(token);
+    let has = |parts: &[(&str, u32)]| {
+        parts
+            .iter()
+            .any(|&(p, m)| m & !mask == 0 && token.contains(p))
+    };
+    // Embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content.
+    if has(&EMBED_PARTS) {
+        signal.positive = true;
         return signal;
     }
-    let lower = value.to_ascii_lowercase();
-    for token in lower.split_ascii_whitespace() {
-        // Embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content.
-        if token.contains("embed") || token.contains("tweet") {
-            signal.positive = true;
-            continue;
-        }
-        if is_utility_class(token) {
-            continue;
-        }
-        let mut words = token
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty());
-        let first = words.next();
-        let mut last = None;
-        if first.is_some_and(is_negative_word) {
-            signal.negative = true;
-        }
-        signal.header |= first == Some("header");
-        signal.footer |= first == Some("footer");
-        for word in words {
-            signal.negative |= is_negative_word(word);
-            signal.header |= word == "header";
-            signal.footer |= word == "footer";
-            last = Some(word);
-        }
-        // Customer reviews are a product page's comments.
-        signal.comments |= lower_has_word(token, &["review", "reviews", "ugc"]);
-        // In a compound name the last word says what the thing is: `post-author`,
-        // `entry-meta` and `article-tags` are about the post, not the post itself.
-        if last.is_some_and(is_negative_word) {
-            signal.strong = true;
-        }
-        // An admonition (`blockquote-tag-note`, `admonition-warning`) is part of the text.
-        if last
-            .or(first)
-            .is_some_and(|w| ADMONITION_WORDS.contains(&w))
-        {
-            signal.positive = true;
-        }
-        // Substring tests are the costly part: a letter mask rules most parts out first.
-        let mask = letter_mask(token);
-        let has = |parts: &[(&str, u32)]| {
-            parts
-                .iter()
-                .any(|&(p, m)| m & !mask == 0 && token.contains(p))
-        };
-        signal.strong |= has(&NEGATIVE_PARTS);
-        signal.comments |= has(&COMMENT_PARTS);
-        signal.positive |= has(&POSITIVE_PARTS);
+    // The token's words, split once (most tokens have one to four).
+    let words: Vec<&str> = words(token).collect();
+    if is_utility_class(token, &words) {
+        return signal;
     }
+    let first = words.first().copied();
+    let last = if words.len() > 1 {
+        words.last().copied()
+    } else {
+        None
+    };
+    for &word in &words {
+        signal.negative |= is_negative_word(word);
+        signal.header |= word == "header";
+        signal.footer |= word == "footer";
+    }
+    // Customer reviews are a product page's comments.
+    signal.comments |= words
+        .iter()
+        .any(|w| matches!(*w, "review" | "reviews" | "ugc"));
+    // In a compound name the last word says what the thing is: `post-author`,
+    // `entry-meta` and `article-tags` are about the post, not the post itself.
+    if last.is_some_and(is_negative_word) {
+        signal.strong = true;
+    }
+    // An admonition (`blockquote-tag-note`, `admonition-warning`) is part of the text.
+    if last
+        .or(first)
+        .is_some_and(|w| ADMONITION_WORDS.contains(&w))
+    {
+        signal.positive = true;
+    }
+    signal.strong |= has(&NEGATIVE_PARTS);
+    signal.comments |= has(&COMMENT_PARTS);
+    signal.positive |= has(&POSITIVE_PARTS);
     signal
+}
+
+/// The words of a class token: its runs of ASCII letters and digits. Split on bytes, not
+/// chars: a non-ASCII character is never part of a word, so its bytes split alike.
+fn words(token: &str) -> impl Iterator<Item = &str> {
+    let bytes = token.as_bytes();
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        while pos < bytes.len() && !bytes[pos].is_ascii_alphanumeric() {
+            pos += 1;
+        }
+        if pos == bytes.len() {
+            return None;
+        }
+        let start = pos;
+        while pos < bytes.len() && bytes[pos].is_ascii_alphanumeric() {
+            pos += 1;
+        }
+        Some(&token[start..pos])
+    })
 }
 
 /// Last words of a class that name an admonition box: part of the content.
@@ -415,13 +463,13 @@ const ADMONITION_WORDS: &[&str] = &[
 
 /// Utility-first CSS (`text-secondary`, `dark:bg-card`, `top-0`, `md:sticky`) styles a box;
 /// it does not say what the box is, so such tokens are not read for words.
-fn is_utility_class(token: &str) -> bool {
+fn is_utility_class(token: &str, words: &[&str]) -> bool {
     if token.contains(':') {
         return true;
     }
     // A layout modifier (`et_pb_blurb_position_top`, `text_align_left`) places the box; its
     // last word is a side, not what the box is.
-    if lower_has_word(token, &["position", "align"]) {
+    if words.iter().any(|w| matches!(*w, "position" | "align")) {
         return true;
     }
     // The part before the first `-` names the property (`text-`, `px-`, `max-w-`).
@@ -438,14 +486,6 @@ fn is_utility_class(token: &str) -> bool {
         "col" | "row" => next == "span",
         _ => false,
     }
-}
-
-/// Whether one of `words` is a whole word of `token` (split at anything not a letter or
-/// digit), so `reviews-list` matches `reviews` and `preview` does not.
-fn lower_has_word(token: &str, words: &[&str]) -> bool {
-    token
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| words.contains(&w))
 }
 
 /// Which of the letters a-z occur in `s`, one bit each.
@@ -483,6 +523,24 @@ mod tests {
     fn signal_of(html: &str) -> ClassSignal {
         let dom = parse(html);
         class_signal(&dom, 1)
+    }
+
+    #[test]
+    fn words_are_the_runs_of_ascii_letters_and_digits() {
+        for token in [
+            "",
+            "post-body",
+            "--a__b9--",
+            "naïve-héader_x",
+            "日本-nav",
+            "a",
+        ] {
+            let by_char: Vec<&str> = token
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            assert_eq!(words(token).collect::<Vec<_>>(), by_char, "{token:?}");
+        }
     }
 
     #[test]

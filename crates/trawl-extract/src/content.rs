@@ -103,23 +103,132 @@ fn pass_weight(pass: Pass, signal: ClassSignal) -> f32 {
 /// The link density above which `clean_conditionally` prunes a block of a reference page.
 const LINK_TOLERANT_DENSITY: f32 = 0.5;
 
-/// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
-/// class/id words (soft drops). Returns the drop marks and the stats of what is left.
-pub(crate) fn drop_boilerplate(
-    dom: &Dom,
-    pass: Pass,
-    signals: &[ClassSignal],
-) -> (Vec<bool>, Vec<Stats>) {
-    let n = dom.nodes.len();
-    let mut dropped = vec![false; n];
-    for i in 1..n {
-        let node = &dom.nodes[i];
-        dropped[i] = dropped[node.parent as usize]
-            || node.kind == Kind::Element && is_hard_dropped(node.tag);
-    }
-    let stats = compute_stats(dom, &dropped);
-    let total = stats[0].text.max(1);
+/// A pass's boilerplate drops, per node, and the stats of what they leave.
+pub(crate) struct Boiled {
+    pub(crate) dropped: Vec<bool>,
+    pub(crate) stats: Vec<Stats>,
+}
 
+/// The pass settings `drop_boilerplate` reads: passes that differ only in how they score
+/// (`weight_classes`, `clean_conditionally`, `link_tolerant`) drop the same nodes.
+fn drop_key(pass: Pass) -> [bool; 5] {
+    [
+        pass.strip_unlikely,
+        pass.thread,
+        pass.include_comments,
+        pass.show_hidden,
+        pass.widen,
+    ]
+}
+
+/// The boilerplate drops of a page's passes. What they all start from (the hard drops,
+/// the stats of what those leave, the wrappers of the declared content) is made once, and
+/// each distinct pass's drops once: the stats walks are the costly part of a pass.
+pub(crate) struct Drops {
+    hard: Vec<bool>,
+    stats: Vec<Stats>,
+    holds_main: Vec<bool>,
+    made: Vec<([bool; 5], Boiled)>,
+}
+
+impl Drops {
+    pub(crate) fn new(dom: &Dom) -> Drops {
+        let n = dom.nodes.len();
+        let mut hard = vec![false; n];
+        for i in 1..n {
+            let node = &dom.nodes[i];
+            hard[i] = hard[node.parent as usize]
+                || node.kind == Kind::Element && is_hard_dropped(node.tag);
+        }
+        let stats = compute_stats(dom, &hard);
+        let holds_main = holds_main(dom, &hard, &stats);
+        Drops {
+            hard,
+            stats,
+            holds_main,
+            made: Vec::new(),
+        }
+    }
+
+    /// `pass`'s drops, made on first use.
+    pub(crate) fn get(&mut self, dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> &Boiled {
+        let key = drop_key(pass);
+        let at = match self.made.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let boiled = self.drop_boilerplate(dom, pass, signals);
+                self.made.push((key, boiled));
+                self.made.len() - 1
+            }
+        };
+        &self.made[at].1
+    }
+
+    /// Drop what is never content: on top of the hard-dropped tags, hidden nodes, then
+    /// landmarks, roles and class/id words (soft drops).
+    fn drop_boilerplate(&self, dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Boiled {
+        let n = dom.nodes.len();
+        let mut dropped = self.hard.clone();
+        let stats = &self.stats;
+        let holds_main = &self.holds_main;
+        let total = stats[0].text.max(1);
+
+        // Soft drops: landmark elements, roles and class/id words. A node holding most of the
+        // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
+        for i in 1..n {
+            let node = &dom.nodes[i];
+            if dropped[i] || node.kind != Kind::Element {
+                continue;
+            }
+            if dropped[node.parent as usize] {
+                dropped[i] = true;
+                continue;
+            }
+            let id = i as NodeId;
+            let signal = signals[i];
+            let share = stats[i].text as f32 / total as f32;
+            // Off an article page, a `<header>` inside an `<article>` is that card's head (its
+            // title and summary in a river of stories), not the site's banner.
+            let by_tag = is_dropped_element(node.tag)
+                && !(pass.widen
+                    && node.tag == Tag::Header
+                    && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
+            let by_role = dom
+                .attr(id, AttrName::Role)
+                .is_some_and(is_boilerplate_role);
+            let by_class = pass.strip_unlikely
+                && (signal.strong
+                    || signal.negative
+                        && !signal.positive
+                        && !(pass.thread && is_post_meta(dom, id)))
+                && !is_content_tag(node.tag)
+                && !holds_main[i]
+                && (!is_prose(&stats[i]) || signal.footer)
+                && !(signal.header && is_intro(&stats[i]));
+            // In a thread the replies are the content, not comments on it.
+            let by_comments =
+                signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
+            // Hidden until a script shows it: a node holding most of the page is shown. A
+            // hidden tab panel is one of several views of the content (code in each language).
+            let by_hiding =
+                node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
+            if (by_tag || by_role || by_class) && share < 0.5
+                || by_hiding && share < HIDDEN_SHOWN_SHARE
+                || by_comments && share < 0.75
+            {
+                dropped[i] = true;
+            }
+        }
+        let stats = compute_stats(dom, &dropped);
+        Boiled { dropped, stats }
+    }
+}
+
+/// Wrappers of a declared content element that holds a good share of the page, and
+/// inside it the wrapper that holds most of its text: kept whatever their class says.
+fn holds_main(dom: &Dom, dropped: &[bool], stats: &[Stats]) -> Vec<bool> {
+    let n = dom.nodes.len();
+    let total = stats[0].text.max(1);
     // Wrappers of a declared content element (`<main>`, `<article>`, `role=main`) that
     // holds a good share of the page are kept whatever their class says
     // (`content-area newspaper-x-sidebar`, `newsletter-wrapper` around the post).
@@ -156,60 +265,15 @@ pub(crate) fn drop_boilerplate(
             holds_main[i] = true;
         }
     }
-
-    // Soft drops: landmark elements, roles and class/id words. A node holding most of the
-    // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
-    for i in 1..n {
-        let node = &dom.nodes[i];
-        if dropped[i] || node.kind != Kind::Element {
-            continue;
-        }
-        if dropped[node.parent as usize] {
-            dropped[i] = true;
-            continue;
-        }
-        let id = i as NodeId;
-        let signal = signals[i];
-        let share = stats[i].text as f32 / total as f32;
-        // Off an article page, a `<header>` inside an `<article>` is that card's head (its
-        // title and summary in a river of stories), not the site's banner.
-        let by_tag = is_dropped_element(node.tag)
-            && !(pass.widen
-                && node.tag == Tag::Header
-                && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
-        let by_role = dom
-            .attr(id, AttrName::Role)
-            .is_some_and(is_boilerplate_role);
-        let by_class = pass.strip_unlikely
-            && (signal.strong
-                || signal.negative && !signal.positive && !(pass.thread && is_post_meta(dom, id)))
-            && !is_content_tag(node.tag)
-            && !holds_main[i]
-            && (!is_prose(&stats[i]) || signal.footer)
-            && !(signal.header && is_intro(&stats[i]));
-        // In a thread the replies are the content, not comments on it.
-        let by_comments =
-            signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
-        // Hidden until a script shows it: a node holding most of the page is shown. A
-        // hidden tab panel is one of several views of the content (code in each language).
-        let by_hiding =
-            node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
-        if (by_tag || by_role || by_class) && share < 0.5
-            || by_hiding && share < HIDDEN_SHOWN_SHARE
-            || by_comments && share < 0.75
-        {
-            dropped[i] = true;
-        }
-    }
-    let stats = compute_stats(dom, &dropped);
-    (dropped, stats)
+    holds_main
 }
 
 /// The whole page minus boilerplate: the recall safety net when the best block holds
 /// little of the page (landing pages, listings, threads split over many blocks).
-/// `boiled` is `drop_boilerplate`'s answer for the strict pass.
-pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Selection {
-    let (mut dropped, stats) = boiled;
+/// `boiled` is the strict pass's drops.
+pub(crate) fn select_broad(dom: &Dom, boiled: &Boiled) -> Selection {
+    let mut dropped = boiled.dropped.clone();
+    let stats = &boiled.stats;
     let page_text = stats[0].text;
     // The outermost kept element that holds (nearly) all of the text.
     let mut root: NodeId = 0;
@@ -231,10 +295,10 @@ pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Select
         vec![root]
     };
     for &r in &roots {
-        clean_link_blocks(dom, r, &stats, &mut dropped);
+        clean_link_blocks(dom, r, stats, &mut dropped);
     }
     Selection {
-        link_density: roots_link_density(&roots, &stats),
+        link_density: roots_link_density(&roots, stats),
         roots,
         dropped,
         semantic: false,
@@ -246,7 +310,7 @@ pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Select
 /// to the document, each with its tag, class, drop mark and visible text after the
 /// boilerplate drops of `pass`.
 pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str) -> String {
-    let (dropped, stats) = drop_boilerplate(dom, pass, signals);
+    let Boiled { dropped, stats } = Drops::new(dom).drop_boilerplate(dom, pass, signals);
     let mut out = String::new();
     let Some(t) = (0..dom.nodes.len())
         .rev()
@@ -273,15 +337,11 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str
     out
 }
 
-/// `boiled`, when given, is `drop_boilerplate`'s answer for this pass, computed earlier.
-pub(crate) fn select(
-    dom: &Dom,
-    pass: Pass,
-    signals: &[ClassSignal],
-    boiled: Option<(Vec<bool>, Vec<Stats>)>,
-) -> Selection {
+/// `boiled` is this pass's boilerplate drops (see `Drops`).
+pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal], boiled: &Boiled) -> Selection {
     let n = dom.nodes.len();
-    let (mut dropped, stats) = boiled.unwrap_or_else(|| drop_boilerplate(dom, pass, signals));
+    let mut dropped = boiled.dropped.clone();
+    let stats = &boiled.stats;
     let page_text = stats[0].text;
 
     // Score blocks of running text into their ancestors.
@@ -358,7 +418,7 @@ pub(crate) fn select(
     };
     top = climb(dom, &score, &scored, &dropped, top);
     if pass.widen {
-        top = widen(dom, signals, &stats, &dropped, top, pass.link_tolerant);
+        top = widen(dom, signals, stats, &dropped, top, pass.link_tolerant);
     }
     let top_id = top as NodeId;
     // Siblings that belong with the winner.
@@ -412,20 +472,20 @@ pub(crate) fn select(
                 signals,
                 &score,
                 &scored,
-                &stats,
+                stats,
                 &mut dropped,
                 pass,
             );
-            drop_link_runs(dom, root, &stats, &mut dropped);
+            drop_link_runs(dom, root, stats, &mut dropped);
         }
     }
     if pass.include_comments {
-        add_comment_sections(dom, signals, &dropped, &stats, &mut roots);
+        add_comment_sections(dom, signals, &dropped, stats, &mut roots);
     }
     let semantic = is_semantic_container(dom, top_id)
         || ancestors(dom, top_id).any(|a| is_semantic_container(dom, a));
     Selection {
-        link_density: roots_link_density(&roots, &stats),
+        link_density: roots_link_density(&roots, stats),
         roots,
         dropped,
         semantic,
@@ -979,11 +1039,11 @@ pub(crate) fn compute_stats(dom: &Dom, dropped: &[bool]) -> Vec<Stats> {
         let mut s = stats[i];
         match node.kind {
             Kind::Text => {
-                let (len, commas) = measure(dom.text(i as NodeId));
-                s.text = len;
-                s.inline = len;
-                s.commas = commas;
-                s.inline_commas = commas;
+                let size = dom.text_sizes[i];
+                s.text = size.visible;
+                s.inline = size.visible;
+                s.commas = size.commas;
+                s.inline_commas = size.commas;
             }
             Kind::Element => match node.tag {
                 Tag::A => s.link = s.text,
@@ -1019,20 +1079,6 @@ pub(crate) fn compute_stats(dom: &Dom, dropped: &[bool]) -> Vec<Stats> {
         }
     }
     stats
-}
-
-/// Visible characters and commas in a text.
-fn measure(text: &str) -> (u32, u32) {
-    let mut len = 0u32;
-    let mut commas = 0u32;
-    for &b in text.as_bytes() {
-        // Count characters, not bytes: skip UTF-8 continuation bytes.
-        if b & 0xC0 != 0x80 && !b.is_ascii_whitespace() {
-            len += 1;
-        }
-        commas += u32::from(b == b',');
-    }
-    (len, commas)
 }
 
 /// Link text over all text of the chosen roots together; 1.0 when they hold no text.

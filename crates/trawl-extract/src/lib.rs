@@ -60,8 +60,20 @@ const THREAD_MAX_OWN_CHARS: usize = 250;
 /// ... and is read as one when its replies hold this many times more.
 const THREAD_GAIN: usize = 3;
 
+/// Characters that are not whitespace (`char::is_whitespace`), counted on bytes: this runs
+/// over every rendering of a page, and only a few lead bytes can start a non-ASCII space.
 fn visible_chars(s: &str) -> usize {
-    s.chars().filter(|c| !c.is_whitespace()).count()
+    let bytes = s.as_bytes();
+    let mut n = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        n += match b {
+            b'\t'..=b'\r' | b' ' | 0x80..=0xBF => 0,
+            // U+0085, U+00A0, U+1680, U+2000-U+205F, U+3000 start with these.
+            0xC2 | 0xE1 | 0xE2 | 0xE3 => usize::from(!s[i..].starts_with(char::is_whitespace)),
+            _ => 1,
+        };
+    }
+    n
 }
 
 /// For debugging the reader (see `examples/extract_one.rs`): how the element holding
@@ -172,7 +184,7 @@ fn extract_html(
     opts: &ExtractOptions,
     doc: &mut Document,
 ) {
-    let html = charset::decode_html(bytes, content_type);
+    let html = charset::decode_html_borrowed(bytes, content_type);
     let dom = parse::parse(&html);
     drop(html);
     let meta = metadata::collect(&dom, url);
@@ -218,11 +230,11 @@ fn extract_html(
     let mut signals = boilerplate::class_signals(&dom);
     content::mark_folded(&dom, &mut signals);
     let mut best: Option<(Selection, String)> = None;
-    // The strict pass's boilerplate drops serve the broad selection too.
-    let strict_boiled = content::drop_boilerplate(&dom, strict, &signals);
-    for (pass_index, pass) in passes.into_iter().enumerate() {
-        let precomputed = (pass_index == 0).then(|| strict_boiled.clone());
-        let mut selection = content::select(&dom, pass, &signals, precomputed);
+    // Passes share their boilerplate drops where they drop alike; the strict pass's serve
+    // the broad selection too.
+    let mut drops = content::Drops::new(&dom);
+    for pass in passes {
+        let mut selection = content::select(&dom, pass, &signals, drops.get(&dom, pass, &signals));
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut selection, title);
         }
@@ -251,7 +263,8 @@ fn extract_html(
             include_comments: true,
             ..strict
         };
-        let mut replies = content::select(&dom, thread, &signals, None);
+        let mut replies =
+            content::select(&dom, thread, &signals, drops.get(&dom, thread, &signals));
         for title in &meta.titles {
             content::drop_title_heading(&dom, &mut replies, title);
         }
@@ -288,7 +301,8 @@ fn extract_html(
     // The broad selection holds at most the page's text after the strict drops: when the
     // chosen block already holds enough of that, the broad one cannot win.
     let chosen = own(visible_chars(&text), selection.link_density);
-    let page_stats = &strict_boiled.1[0];
+    let strict_boiled = drops.get(&dom, strict, &signals);
+    let page_stats = &strict_boiled.stats[0];
     let page_text = if many_blocks {
         page_stats.text
     } else {
@@ -346,7 +360,7 @@ fn extract_html(
     }
 
     doc.word_count = text.split_whitespace().count();
-    let visible: usize = text.chars().filter(|c| !c.is_whitespace()).count();
+    let visible = visible_chars(&text);
     doc.quality_score = quality(
         doc.word_count,
         visible,
@@ -489,6 +503,25 @@ fn is_utf8_prefix(sample: &[u8], total: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn visible_chars_counts_what_char_is_whitespace_does_not() {
+        let samples = [
+            "",
+            "plain words, with\ttabs\nand\r\nbreaks",
+            "vertical\x0btab and form\x0cfeed",
+            "no-break\u{a0}space, next-line\u{85}, ogham\u{1680}mark",
+            "em\u{2003}space thin\u{2009}space narrow\u{202f}nbsp math\u{205f}space",
+            "ideographic\u{3000}space 漢字 and line\u{2028}para\u{2029}seps",
+            // Not whitespace, though they look like it or share a lead byte.
+            "zero\u{200b}width joiner\u{200d} ¢ € ☃ ㄱ Ⴀ",
+            "é ß ö \u{1f600}",
+        ];
+        for s in samples {
+            let by_char = s.chars().filter(|c| !c.is_whitespace()).count();
+            assert_eq!(visible_chars(s), by_char, "{s:?}");
+        }
+    }
 
     #[test]
     fn utf8_text_cut_at_the_sniff_window_is_text() {

@@ -29,6 +29,7 @@ pub(crate) fn parse(html: &str) -> Dom {
             attrs: Vec::with_capacity(html.len() / 200 + 16),
             buf: String::with_capacity(html.len() / 3 + 16),
             html_lang: None,
+            text_sizes: Vec::new(),
         },
         stack: Vec::with_capacity(64),
         src: html.as_bytes(),
@@ -48,6 +49,7 @@ pub(crate) fn parse(html: &str) -> Dom {
     });
     p.stack.push(0);
     p.run();
+    p.dom.measure_texts();
     p.dom
 }
 
