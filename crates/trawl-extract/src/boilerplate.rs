@@ -4,12 +4,10 @@
 //! words are looked up, so `share-bar` and `social_links` match while `shadow` or
 //! `download` do not match `ad`/`nav`.
 
-use rustc_hash::FxHashMap;
+use std::sync::LazyLock;
 
-/// Pairs each part with its letter mask, at compile time.
-macro_rules! with_masks {
-    ($($part:literal),* $(,)?) => { [$(($part, letter_mask($part))),*] };
-}
+use aho_corasick::AhoCorasick;
+use rustc_hash::FxHashMap;
 
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
@@ -111,136 +109,148 @@ impl ClassSignal {
     }
 }
 
-/// Words (whole class/id words) that mark boilerplate. Sorted: looked up by binary search.
-const NEGATIVE_WORDS: &[&str] = &[
-    "ad",
-    "ads",
-    "adslot",
-    "adunit",
-    "adv",
-    "advert",
-    "advertisement",
-    "advertising",
-    "alert",
-    "author",
-    "banner",
-    "bio",
-    "brand",
-    "breadcrumb",
-    "breadcrumbs",
-    "byline",
-    "caption",
-    "commercial",
-    "consent",
-    "contributor",
-    "cookie",
-    "cookies",
-    "copyright",
-    "credit",
-    "credits",
-    "cta",
-    "dateline",
-    "disclaimer",
-    "donate",
-    "dropdown",
-    "extra",
-    "eyebrow",
-    "feedback",
-    "figcaption",
-    "follow",
-    "foot",
-    "footer",
-    "gdpr",
-    "header",
-    "headline",
-    "inline-ad",
-    "jump",
-    "kicker",
-    "legal",
-    "links",
-    "login",
-    "logo",
-    "mainnav",
-    "masthead",
-    "menu",
-    "meta",
-    "modal",
-    "more",
-    "nav",
-    "navbar",
-    "navigation",
-    "newsletter",
-    "newsletters",
-    "next",
-    "notification",
-    "offscreen",
-    "outbrain",
-    "overlay",
-    "pager",
-    "pagination",
-    "popular",
-    "popup",
-    "prev",
-    "previous",
-    "print",
-    "promo",
-    "promoted",
-    "promotion",
-    "rail",
-    "rating",
-    "ratings",
-    "reactions",
-    "recirc",
-    "recommendations",
-    "recommended",
-    "related",
-    "search",
-    "secondary",
-    "share",
-    "share-tools",
-    "sharebar",
-    "shares",
-    "sharing",
-    "shopping",
-    "sidebar",
-    "signup",
-    "sitenav",
-    "skip",
-    "social",
-    "sponsor",
-    "sponsored",
-    "sr",
-    "sticky",
-    "subnav",
-    "subscribe",
-    "subscription",
-    "supplemental",
-    "taboola",
-    "tag",
-    "tagcloud",
-    "tags",
-    "teaser",
-    "teasers",
-    "timestamp",
-    "toc",
-    "toolbar",
-    "tooltip",
-    "top",
-    "topnav",
-    "trending",
-    "utilities",
-    "utility",
-    "visually",
-    "widget",
-    "widgets",
-];
-
-fn is_negative_word(word: &str) -> bool {
-    NEGATIVE_WORDS.binary_search(&word).is_ok()
+/// Defines the word list `$list` and `$is`, a `match` over the same words: a compiled
+/// match tests a word in a few compares, a search of the list in several string compares.
+macro_rules! word_set {
+    ($list:ident, $is:ident, [$($word:literal),* $(,)?]) => {
+        #[cfg(test)]
+        const $list: &[&str] = &[$($word),*];
+        fn $is(word: &str) -> bool {
+            matches!(word, $($word)|*)
+        }
+    };
 }
 
+// Words (whole class/id words) that mark boilerplate. Kept sorted, for reading.
+word_set!(
+    NEGATIVE_WORDS,
+    is_negative_word,
+    [
+        "ad",
+        "ads",
+        "adslot",
+        "adunit",
+        "adv",
+        "advert",
+        "advertisement",
+        "advertising",
+        "alert",
+        "author",
+        "banner",
+        "bio",
+        "brand",
+        "breadcrumb",
+        "breadcrumbs",
+        "byline",
+        "caption",
+        "commercial",
+        "consent",
+        "contributor",
+        "cookie",
+        "cookies",
+        "copyright",
+        "credit",
+        "credits",
+        "cta",
+        "dateline",
+        "disclaimer",
+        "donate",
+        "dropdown",
+        "extra",
+        "eyebrow",
+        "feedback",
+        "figcaption",
+        "follow",
+        "foot",
+        "footer",
+        "gdpr",
+        "header",
+        "headline",
+        "inline-ad",
+        "jump",
+        "kicker",
+        "legal",
+        "links",
+        "login",
+        "logo",
+        "mainnav",
+        "masthead",
+        "menu",
+        "meta",
+        "modal",
+        "more",
+        "nav",
+        "navbar",
+        "navigation",
+        "newsletter",
+        "newsletters",
+        "next",
+        "notification",
+        "offscreen",
+        "outbrain",
+        "overlay",
+        "pager",
+        "pagination",
+        "popular",
+        "popup",
+        "prev",
+        "previous",
+        "print",
+        "promo",
+        "promoted",
+        "promotion",
+        "rail",
+        "rating",
+        "ratings",
+        "reactions",
+        "recirc",
+        "recommendations",
+        "recommended",
+        "related",
+        "search",
+        "secondary",
+        "share",
+        "share-tools",
+        "sharebar",
+        "shares",
+        "sharing",
+        "shopping",
+        "sidebar",
+        "signup",
+        "sitenav",
+        "skip",
+        "social",
+        "sponsor",
+        "sponsored",
+        "sr",
+        "sticky",
+        "subnav",
+        "subscribe",
+        "subscription",
+        "supplemental",
+        "taboola",
+        "tag",
+        "tagcloud",
+        "tags",
+        "teaser",
+        "teasers",
+        "timestamp",
+        "toc",
+        "toolbar",
+        "tooltip",
+        "top",
+        "topnav",
+        "trending",
+        "utilities",
+        "utility",
+        "visually",
+        "widget",
+        "widgets",
+    ]
+);
+
 /// Substrings that mark boilerplate anywhere in a class/id (vendor and compound names).
-const NEGATIVE_PARTS: [(&str, u32); 39] = with_masks![
+const NEGATIVE_PARTS: [&str; 39] = [
     "popover",
     "hovercard",
     "flyout",
@@ -283,10 +293,10 @@ const NEGATIVE_PARTS: [(&str, u32); 39] = with_masks![
 ];
 
 /// Substrings that mark an embedded post (quoted content).
-const EMBED_PARTS: [(&str, u32); 2] = with_masks!["embed", "tweet"];
+const EMBED_PARTS: [&str; 2] = ["embed", "tweet"];
 
 /// Words and substrings that mark comment sections.
-const COMMENT_PARTS: [(&str, u32); 6] = with_masks![
+const COMMENT_PARTS: [&str; 6] = [
     "comment",
     "disqus",
     "respond",
@@ -296,7 +306,7 @@ const COMMENT_PARTS: [(&str, u32); 6] = with_masks![
 ];
 
 /// Substrings that mark content containers.
-const POSITIVE_PARTS: [(&str, u32); 13] = with_masks![
+const POSITIVE_PARTS: [&str; 13] = [
     "article", "content", "main", "body", "post", "entry", "story", "text", "prose", "markdown",
     "blog", "page", "column",
 ];
@@ -378,38 +388,38 @@ fn token_signal(token: &str) -> ClassSignal {
     } else {
         token
     };
-    // Substring tests are the costly part: a letter mask rules most parts out first.
-    let mask = letter_mask(token);
-    let has = |parts: &[(&str, u32)]| {
-        parts
-            .iter()
-            .any(|&(p, m)| m & !mask == 0 && token.contains(p))
-    };
+    let parts = parts_in(token);
     // Embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content.
-    if has(&EMBED_PARTS) {
+    if parts.embed {
         signal.positive = true;
         return signal;
     }
-    // The token's words, split once (most tokens have one to four).
-    let words: Vec<&str> = words(token).collect();
-    if is_utility_class(token, &words) {
+    // One walk over the token's words: a utility class is known only at the end (its
+    // `position`/`align` word may come last), and then nothing else counts.
+    let (mut first, mut last, mut count) = (None, None, 0);
+    let (mut negative, mut header, mut footer, mut reviews, mut layout) =
+        (false, false, false, false, false);
+    for word in words(token) {
+        negative |= is_negative_word(word);
+        header |= word == "header";
+        footer |= word == "footer";
+        // Customer reviews are a product page's comments.
+        reviews |= matches!(word, "review" | "reviews" | "ugc");
+        layout |= matches!(word, "position" | "align");
+        first = first.or(Some(word));
+        last = Some(word);
+        count += 1;
+    }
+    if is_utility_class(token, layout) {
         return signal;
     }
-    let first = words.first().copied();
-    let last = if words.len() > 1 {
-        words.last().copied()
-    } else {
-        None
-    };
-    for &word in &words {
-        signal.negative |= is_negative_word(word);
-        signal.header |= word == "header";
-        signal.footer |= word == "footer";
+    if count < 2 {
+        last = None;
     }
-    // Customer reviews are a product page's comments.
-    signal.comments |= words
-        .iter()
-        .any(|w| matches!(*w, "review" | "reviews" | "ugc"));
+    signal.negative = negative;
+    signal.header = header;
+    signal.footer = footer;
+    signal.comments = reviews;
     // In a compound name the last word says what the thing is: `post-author`,
     // `entry-meta` and `article-tags` are about the post, not the post itself.
     if last.is_some_and(is_negative_word) {
@@ -422,9 +432,9 @@ fn token_signal(token: &str) -> ClassSignal {
     {
         signal.positive = true;
     }
-    signal.strong |= has(&NEGATIVE_PARTS);
-    signal.comments |= has(&COMMENT_PARTS);
-    signal.positive |= has(&POSITIVE_PARTS);
+    signal.strong |= parts.negative;
+    signal.comments |= parts.comments;
+    signal.positive |= parts.positive;
     signal
 }
 
@@ -463,13 +473,13 @@ const ADMONITION_WORDS: &[&str] = &[
 
 /// Utility-first CSS (`text-secondary`, `dark:bg-card`, `top-0`, `md:sticky`) styles a box;
 /// it does not say what the box is, so such tokens are not read for words.
-fn is_utility_class(token: &str, words: &[&str]) -> bool {
+fn is_utility_class(token: &str, layout_word: bool) -> bool {
     if token.contains(':') {
         return true;
     }
     // A layout modifier (`et_pb_blurb_position_top`, `text_align_left`) places the box; its
     // last word is a side, not what the box is.
-    if words.iter().any(|w| matches!(*w, "position" | "align")) {
+    if layout_word {
         return true;
     }
     // The part before the first `-` names the property (`text-`, `px-`, `max-w-`).
@@ -488,19 +498,45 @@ fn is_utility_class(token: &str, words: &[&str]) -> bool {
     }
 }
 
-/// Which of the letters a-z occur in `s`, one bit each.
-const fn letter_mask(s: &str) -> u32 {
-    let bytes = s.as_bytes();
-    let mut mask = 0u32;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii_lowercase() {
-            mask |= 1 << (b - b'a');
+/// Which kinds of part a token contains.
+#[derive(Default)]
+struct Parts {
+    embed: bool,
+    negative: bool,
+    comments: bool,
+    positive: bool,
+}
+
+/// One automaton over every part: a token is scanned once, not once per part.
+static PART_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::new(
+        EMBED_PARTS
+            .iter()
+            .chain(&NEGATIVE_PARTS)
+            .chain(&COMMENT_PARTS)
+            .chain(&POSITIVE_PARTS),
+    )
+    .expect("the parts are a small fixed list")
+});
+
+fn parts_in(token: &str) -> Parts {
+    let mut parts = Parts::default();
+    let negative_from = EMBED_PARTS.len();
+    let comments_from = negative_from + NEGATIVE_PARTS.len();
+    let positive_from = comments_from + COMMENT_PARTS.len();
+    for found in PART_FINDER.find_overlapping_iter(token) {
+        let i = found.pattern().as_usize();
+        if i < negative_from {
+            parts.embed = true;
+        } else if i < comments_from {
+            parts.negative = true;
+        } else if i < positive_from {
+            parts.comments = true;
+        } else {
+            parts.positive = true;
         }
-        i += 1;
     }
-    mask
+    parts
 }
 
 /// Readability-style class weight: +25 for content words, -25 for boilerplate words.
@@ -544,7 +580,7 @@ mod tests {
     }
 
     #[test]
-    fn negative_words_are_sorted_for_binary_search() {
+    fn negative_words_are_sorted() {
         assert!(NEGATIVE_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 

@@ -61,17 +61,19 @@ const THREAD_MAX_OWN_CHARS: usize = 250;
 const THREAD_GAIN: usize = 3;
 
 /// Characters that are not whitespace (`char::is_whitespace`), counted on bytes: this runs
-/// over every rendering of a page, and only a few lead bytes can start a non-ASCII space.
+/// over every rendering of a page. Characters that are not ASCII whitespace are counted in
+/// blocks that vectorize (see `dom::TextSize`); then the few non-ASCII spaces come off.
 fn visible_chars(s: &str) -> usize {
-    let bytes = s.as_bytes();
-    let mut n = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        n += match b {
-            b'\t'..=b'\r' | b' ' | 0x80..=0xBF => 0,
-            // U+0085, U+00A0, U+1680, U+2000-U+205F, U+3000 start with these.
-            0xC2 | 0xE1 | 0xE2 | 0xE3 => usize::from(!s[i..].starts_with(char::is_whitespace)),
-            _ => 1,
-        };
+    let mut n = dom::TextSize::of(s).visible as usize;
+    // U+0085, U+00A0, U+1680, U+2000-U+205F and U+3000 start with these bytes; \x0B is an
+    // ASCII space to `char::is_whitespace` only.
+    let maybe_space = |b: u8| matches!(b, 0x0B | 0xC2 | 0xE1 | 0xE2 | 0xE3);
+    if s.bytes().any(maybe_space) {
+        for (i, b) in s.bytes().enumerate() {
+            if maybe_space(b) && s[i..].starts_with(char::is_whitespace) {
+                n -= 1;
+            }
+        }
     }
     n
 }
@@ -256,7 +258,9 @@ fn extract_html(
     let (mut selection, mut text) = best.expect("at least one pass ran");
     // A page whose own text is a few lines and whose replies hold far more is a thread
     // (a link aggregator's story page): read it as one.
-    let chosen = visible_chars(&text);
+    // Counted once per text: it is read by each check below and by the quality score.
+    let mut text_chars = visible_chars(&text);
+    let chosen = text_chars;
     if !strict.thread && !opts.include_comments && chosen < THREAD_MAX_OWN_CHARS {
         let thread = Pass {
             thread: true,
@@ -270,9 +274,11 @@ fn extract_html(
         }
         let replies_text =
             markdown::render(&dom, &replies.dropped, &replies.roots, &base, Mode::Text);
-        if visible_chars(&replies_text) > chosen * THREAD_GAIN {
+        let replies_chars = visible_chars(&replies_text);
+        if replies_chars > chosen * THREAD_GAIN {
             selection = replies;
             text = replies_text;
+            text_chars = replies_chars;
         }
     }
     // Recall safety net: when the chosen block holds little of what the page shows once
@@ -300,7 +306,7 @@ fn extract_html(
     };
     // The broad selection holds at most the page's text after the strict drops: when the
     // chosen block already holds enough of that, the broad one cannot win.
-    let chosen = own(visible_chars(&text), selection.link_density);
+    let chosen = own(text_chars, selection.link_density);
     let strict_boiled = drops.get(&dom, strict, &signals);
     let page_stats = &strict_boiled.stats[0];
     let page_text = if many_blocks {
@@ -327,6 +333,7 @@ fn extract_html(
             content::drop_title_heading(&dom, &mut broad, title);
         }
         text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+        text_chars = visible_chars(&text);
         selection = broad;
     }
     if content::drop_repeated_paragraphs(&dom, &mut selection) {
@@ -337,6 +344,7 @@ fn extract_html(
             &base,
             Mode::Text,
         );
+        text_chars = visible_chars(&text);
     }
     let mut markdown = markdown::render(
         &dom,
@@ -354,16 +362,16 @@ fn extract_html(
         && text.len() * 2 < body.len()
     {
         text = body.trim().to_owned() + "\n";
+        text_chars = visible_chars(&text);
         markdown = text.clone();
         semantic = true;
         link_density = 0.0;
     }
 
     doc.word_count = text.split_whitespace().count();
-    let visible = visible_chars(&text);
     doc.quality_score = quality(
         doc.word_count,
-        visible,
+        text_chars,
         selection.page_text as usize,
         link_density,
         semantic,

@@ -32,6 +32,8 @@ pub(crate) fn parse(html: &str) -> Dom {
             text_sizes: Vec::new(),
         },
         stack: Vec::with_capacity(64),
+        open_p: 0,
+        open_a: 0,
         src: html.as_bytes(),
         html,
     };
@@ -55,8 +57,13 @@ pub(crate) fn parse(html: &str) -> Dom {
 
 struct Parser<'a> {
     dom: Dom,
-    /// Open elements; `stack[0]` is the document node.
+    /// Open elements; `stack[0]` is the document node. Changed only through `push_open`,
+    /// `pop_open` and `truncate_open`, which keep the counts below.
     stack: Vec<NodeId>,
+    /// Open `<p>` and `<a>` elements on the stack: most start tags close an open `<p>`, and
+    /// each `<a>` an open `<a>`; when none is open, the walk down the stack is skipped.
+    open_p: u32,
+    open_a: u32,
     src: &'a [u8],
     html: &'a str,
 }
@@ -189,20 +196,20 @@ impl Parser<'_> {
             }
             Tag::Title | Tag::Textarea => {
                 let close = find_end_tag(src, end, &src[name_start..name_end]);
-                self.stack.push(id);
+                self.push_open(id);
                 self.text(end, close);
-                self.stack.pop();
+                self.pop_open();
                 skip_past_gt(src, close)
             }
             Tag::Plaintext => {
-                self.stack.push(id);
+                self.push_open(id);
                 self.text(end, src.len());
-                self.stack.pop();
+                self.pop_open();
                 src.len()
             }
             _ => {
                 if self.stack.len() < MAX_DEPTH {
-                    self.stack.push(id);
+                    self.push_open(id);
                 }
                 end
             }
@@ -347,7 +354,7 @@ impl Parser<'_> {
             let _ = name;
             for i in (top.saturating_sub(8).max(1)..top).rev() {
                 if self.dom.node(self.stack[i]).tag == Tag::Other {
-                    self.stack.truncate(i);
+                    self.truncate_open(i);
                     return;
                 }
             }
@@ -356,7 +363,7 @@ impl Parser<'_> {
         for i in (limit..top).rev() {
             let open = self.dom.node(self.stack[i]).tag;
             if open == tag {
-                self.stack.truncate(i);
+                self.truncate_open(i);
                 return;
             }
             // An end tag does not close past these scope boundaries.
@@ -375,7 +382,7 @@ impl Parser<'_> {
         for i in (1..self.stack.len()).rev() {
             match self.dom.node(self.stack[i]).tag {
                 Tag::Svg | Tag::Math => {
-                    self.stack.truncate(i);
+                    self.truncate_open(i);
                     return;
                 }
                 _ => {}
@@ -459,7 +466,7 @@ impl Parser<'_> {
                 if let Some(&top) = self.stack.last()
                     && self.dom.node(top).tag.heading_level().is_some()
                 {
-                    self.stack.pop();
+                    self.pop_open();
                 }
             }
             _ => {}
@@ -470,18 +477,52 @@ impl Parser<'_> {
         if let Some(&top) = self.stack.last()
             && self.dom.node(top).tag == tag
         {
-            self.stack.pop();
+            self.pop_open();
+        }
+    }
+
+    fn push_open(&mut self, id: NodeId) {
+        self.count_open(id, true);
+        self.stack.push(id);
+    }
+
+    fn pop_open(&mut self) {
+        if let Some(id) = self.stack.pop() {
+            self.count_open(id, false);
+        }
+    }
+
+    fn truncate_open(&mut self, len: usize) {
+        for i in len..self.stack.len() {
+            self.count_open(self.stack[i], false);
+        }
+        self.stack.truncate(len);
+    }
+
+    fn count_open(&mut self, id: NodeId, opened: bool) {
+        let count = match self.dom.node(id).tag {
+            Tag::P => &mut self.open_p,
+            Tag::A => &mut self.open_a,
+            _ => return,
+        };
+        if opened {
+            *count += 1;
+        } else {
+            *count -= 1;
         }
     }
 
     /// Close the nearest open `tag` unless a scope boundary or one of `stop` comes first.
     fn close_in_scope(&mut self, tag: Tag, stop: &[Tag]) {
+        if tag == Tag::P && self.open_p == 0 || tag == Tag::A && self.open_a == 0 {
+            return;
+        }
         let top = self.stack.len();
         let limit = top.saturating_sub(MAX_DEPTH).max(1);
         for i in (limit..top).rev() {
             let open = self.dom.node(self.stack[i]).tag;
             if open == tag {
-                self.stack.truncate(i);
+                self.truncate_open(i);
                 return;
             }
             if is_scope_boundary(open) || stop.contains(&open) {
@@ -545,9 +586,9 @@ impl Parser<'_> {
     /// A text child with `src[start..end]` verbatim (no entity decoding): JSON-LD.
     fn raw_child(&mut self, parent: NodeId, start: usize, end: usize) {
         let span = self.push_buf(&self.html[start..end.max(start)]);
-        self.stack.push(parent);
+        self.push_open(parent);
         let id = self.append(element(Tag::None));
-        self.stack.pop();
+        self.pop_open();
         let node = &mut self.dom.nodes[id as usize];
         node.kind = Kind::Text;
         node.text = span;

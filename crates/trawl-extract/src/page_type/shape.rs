@@ -85,7 +85,7 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
             continue;
         }
         if node.kind == Kind::Text {
-            let t = dom.text(i as NodeId).trim();
+            let t = crate::dom::trim(dom.text(i as NodeId));
             text[i] = t.len() as u32;
             if t.len() < 40 && is_price(t) {
                 shape.prices += 1;
