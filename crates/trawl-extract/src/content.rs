@@ -560,45 +560,82 @@ fn raw_text(dom: &Dom, start: NodeId, end: NodeId) -> (usize, usize, bool) {
     (text, link, controls)
 }
 
-/// Drop paragraphs whose text repeats an earlier kept one: pages ship the same copy twice,
-/// once for wide screens and once in a collapsed panel for narrow ones.
-/// Returns whether it dropped any.
-pub(crate) fn drop_repeated_paragraphs(dom: &Dom, selection: &mut Selection) -> bool {
+/// Drop blocks whose text repeats an earlier kept block: pages ship the same copy twice,
+/// once for wide screens and once in a collapsed panel for narrow ones, or a whole post
+/// again in a print or "amp" copy. A block is a paragraph or any block element (a product
+/// description's `<div>` of short paragraphs repeats whole while no paragraph of it is
+/// long). Returns whether it dropped any.
+pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool {
+    // Per node of the roots' subtrees, a polynomial hash of its kept non-space bytes,
+    // built bottom-up in one pass: a node's hash is its children's, concatenated.
     let mut seen = rustc_hash::FxHashSet::default();
     let mut any = false;
+    let mut sums: Vec<(u64, u64, u32)> = Vec::new();
     for &root in &selection.roots {
         let end = dom.subtree_end(root);
-        let mut i = root;
-        while i < end {
-            if selection.dropped[i as usize] || dom.node(i).tag != Tag::P {
-                i += 1;
+        let base = root as usize;
+        sums.clear();
+        sums.resize((end - root) as usize, (0, 1, 0));
+        for i in (base..end as usize).rev() {
+            if selection.dropped[i] {
                 continue;
             }
-            let sub = dom.subtree_end(i);
-            // FNV-1a over the paragraph's non-space bytes: no copy of the text.
-            let (mut hash, mut len) = (0xcbf2_9ce4_8422_2325u64, 0usize);
-            for t in i..sub {
-                if dom.node(t).kind == Kind::Text {
-                    for &b in dom.text(t).as_bytes() {
-                        if !b.is_ascii_whitespace() {
-                            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-                            len += 1;
-                        }
+            let node = &dom.nodes[i];
+            if node.kind == Kind::Text {
+                let (mut h, mut pow, mut len) = (0u64, 1u64, 0u32);
+                for &b in dom.text(i as NodeId).as_bytes() {
+                    if !b.is_ascii_whitespace() {
+                        h = h.wrapping_mul(HASH_BASE).wrapping_add(u64::from(b));
+                        pow = pow.wrapping_mul(HASH_BASE);
+                        len += 1;
                     }
                 }
+                sums[i - base] = (h, pow, len);
             }
-            if len >= REPEATED_PARAGRAPH_MIN && !seen.insert(hash) {
-                selection.dropped[i as usize..sub as usize].fill(true);
+            let parent = node.parent as usize;
+            if i == base || parent < base {
+                continue;
+            }
+            // Children are met last first: prepend.
+            let (h, pow, len) = sums[i - base];
+            let acc = &mut sums[parent - base];
+            acc.0 = h.wrapping_mul(acc.1).wrapping_add(acc.0);
+            acc.1 = pow.wrapping_mul(acc.1);
+            acc.2 += len;
+        }
+        let mut i = root;
+        while i < end {
+            let node = dom.node(i);
+            let at = i as usize;
+            if selection.dropped[at] {
+                i = dom.subtree_end(i);
+                continue;
+            }
+            let (h, _, len) = sums[at - base];
+            let parent = node.parent as usize;
+            // A wrapper around one block holds the same text: it is that block, not a repeat.
+            let same_as_parent = at != base && parent >= base && sums[parent - base].2 == len;
+            if node.kind == Kind::Element
+                && !node.tag.is_inline()
+                && len as usize >= REPEATED_BLOCK_MIN
+                && !same_as_parent
+                && !seen.insert(h)
+            {
+                let sub = dom.subtree_end(i);
+                selection.dropped[at..sub as usize].fill(true);
                 any = true;
+                i = sub;
+                continue;
             }
-            i = sub;
+            i += 1;
         }
     }
     any
 }
 
-/// Paragraphs shorter than this may repeat ("Read more", a price, a date).
-const REPEATED_PARAGRAPH_MIN: usize = 200;
+/// Blocks shorter than this may repeat ("Read more", a price, a date).
+const REPEATED_BLOCK_MIN: usize = 200;
+const HASH_BASE: u64 = 0x100_0000_01b3;
 
 /// Drop the page's title where it opens the content as a heading: it is metadata (the
 /// Document carries it as `title`), and repeating it costs the reader nothing but tokens.

@@ -315,7 +315,7 @@ fn extract_html(
         text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
         selection = broad;
     }
-    if content::drop_repeated_paragraphs(&dom, &mut selection) {
+    if content::drop_repeated_blocks(&dom, &mut selection) {
         text = markdown::render(
             &dom,
             &selection.dropped,

@@ -106,6 +106,27 @@ fn boilerplate_is_dropped() {
 }
 
 #[test]
+fn a_block_shipped_twice_is_read_once() {
+    // A shop's description, once for wide screens and once for narrow ones: short
+    // paragraphs, none long enough to count as a repeat alone, but the block repeats whole.
+    let description = "<div class=\"product-description\"><p>Make each cup of tea feel special with a \
+        wheel thrown mug in a white speckle finish with a clear glazed interior.</p>\
+        <p>Handmade stoneware.</p><p>Size: approx. 9.5 x 13 x 7cm</p><p>Volume: approx. 350ml</p>\
+        <p>Suitable for dishwashers and microwave ovens. Avoid thermal shock.</p></div>";
+    let page = format!(
+        "<html><head><title>Speckle mug</title></head><body><main><div class=\"product-meta\">\
+         <h1>Speckle mug</h1><div class=\"price\">$60.00</div>{description}\
+         <div class=\"add-to-cart\"><button>Add to cart</button></div>{description}\
+         <p>Short line.</p><p>Short line.</p></div></main></body></html>"
+    );
+    let md = html(&page).markdown;
+    assert_eq!(md.matches("Handmade stoneware.").count(), 1, "{md}");
+    assert!(md.contains("Volume: approx. 350ml"), "{md}");
+    // Short blocks ("Read more", a price, a line) may repeat.
+    assert_eq!(md.matches("Short line.").count(), 2, "{md}");
+}
+
+#[test]
 fn comments_are_kept_when_asked() {
     let inner = format!("{}{}{}", para("Alpha"), para("Beta"), para("Gamma"));
     let page = article_page(&inner);
