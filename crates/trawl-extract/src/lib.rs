@@ -215,6 +215,13 @@ fn extract_html(
             ..strict
         },
     ];
+    // The page's title opening the content is metadata, dropped from the text; but a
+    // product's name heads what is said about the product (its name, price, description).
+    let dropped_titles: &[String] = if page_type == PageType::Product {
+        &[]
+    } else {
+        &meta.titles
+    };
     let mut signals = boilerplate::class_signals(&dom);
     content::mark_folded(&dom, &mut signals);
     let mut best: Option<(Selection, String)> = None;
@@ -223,7 +230,7 @@ fn extract_html(
     for (pass_index, pass) in passes.into_iter().enumerate() {
         let precomputed = (pass_index == 0).then(|| strict_boiled.clone());
         let mut selection = content::select(&dom, pass, &signals, precomputed);
-        for title in &meta.titles {
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut selection, title);
         }
         let text = markdown::render(
@@ -252,7 +259,7 @@ fn extract_html(
             ..strict
         };
         let mut replies = content::select(&dom, thread, &signals, None);
-        for title in &meta.titles {
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut replies, title);
         }
         let replies_text =
@@ -309,7 +316,7 @@ fn extract_html(
                 broad.link_density,
             ) * num
     {
-        for title in &meta.titles {
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut broad, title);
         }
         text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);

@@ -601,6 +601,8 @@ fn product_page_keeps_description_and_specs() {
     assert!(md.contains("$129.00"), "{md}");
     assert!(md.contains("lugged outsole grips wet stone"), "{md}");
     assert!(md.contains("| Outsole | Vibram Megagrip |"), "{md}");
+    // The product's name heads its description: kept, though it is also the title.
+    assert!(md.contains("# Trail Runner 3\n"), "{md}");
     for junk in [
         "Add to cart",
         "We use cookies",
