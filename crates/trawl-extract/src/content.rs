@@ -194,7 +194,11 @@ pub(crate) fn drop_boilerplate(
         // hidden tab panel is one of several views of the content (code in each language).
         let by_hiding =
             node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
+        // A landmark that is nearly all links is navigation however much of the page it
+        // holds (a book's table of contents beside one chapter).
+        let link_landmark = (by_tag || by_role) && link_density(&stats[i]) > NAV_LINK_DENSITY;
         if (by_tag || by_role || by_class) && share < 0.5
+            || link_landmark
             || by_hiding && share < HIDDEN_SHOWN_SHARE
             || by_comments && share < 0.75
         {
@@ -204,6 +208,10 @@ pub(crate) fn drop_boilerplate(
     let stats = compute_stats(dom, &dropped);
     (dropped, stats)
 }
+
+/// The link density above which a navigation landmark (`<nav>`, `role=navigation`,
+/// `<aside>`…) is dropped even when it holds most of the page's text.
+const NAV_LINK_DENSITY: f32 = 0.7;
 
 /// The whole page minus boilerplate: the recall safety net when the best block holds
 /// little of the page (landing pages, listings, threads split over many blocks).

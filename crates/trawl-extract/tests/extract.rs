@@ -127,6 +127,30 @@ fn a_block_shipped_twice_is_read_once() {
 }
 
 #[test]
+fn a_table_of_contents_bigger_than_the_chapter_is_still_navigation() {
+    // An online book: the sidebar lists every section of the book, more text than the
+    // short chapter beside it, but it is all links.
+    let toc: String = (1..=60)
+        .map(|i| {
+            format!(
+                "<li><a href=\"/ch{i}.html\"><b>{i}.1</b> Section number {i}: rules, gates, and circuits</a></li>"
+            )
+        })
+        .collect();
+    let page = format!(
+        "<html><head><title>Plan and audience</title></head><body><div class=\"book\">\
+         <div class=\"book-summary\"><nav role=\"navigation\"><ul class=\"summary\">{toc}</ul></nav></div>\
+         <div class=\"book-body\"><h1>Plan and audience</h1>{}{}</div></div></body></html>",
+        para("The plan of the book"),
+        para("The intended audience")
+    );
+    let md = html(&page).markdown;
+    assert!(md.contains("The plan of the book is discussed"), "{md}");
+    assert!(md.contains("The intended audience is discussed"), "{md}");
+    assert!(!md.contains("Section number"), "{md}");
+}
+
+#[test]
 fn comments_are_kept_when_asked() {
     let inner = format!("{}{}{}", para("Alpha"), para("Beta"), para("Gamma"));
     let page = article_page(&inner);
