@@ -187,9 +187,13 @@ pub(crate) fn drop_boilerplate(
             && !holds_main[i]
             && (!is_prose(&stats[i]) || signal.footer)
             && !(signal.header && is_intro(&stats[i]));
-        // In a thread the replies are the content, not comments on it.
-        let by_comments =
-            signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
+        // In a thread the replies are the content, not comments on it; but on a
+        // question-and-answer page the answers are the replies, and the comments under a
+        // question or an answer are asides to it.
+        let by_comments = signal.comments
+            && !pass.include_comments
+            && !signal.positive
+            && (!pass.thread || in_question_or_answer(dom, id));
         // Hidden until a script shows it: a node holding most of the page is shown. A
         // hidden tab panel is one of several views of the content (code in each language).
         let by_hiding =
@@ -439,6 +443,18 @@ pub(crate) fn select(
         semantic,
         page_text,
     }
+}
+
+/// Whether `id` sits inside a question or an answer of a Q&A page (an ancestor's class
+/// has the word `question` or `answer`).
+fn in_question_or_answer(dom: &Dom, id: NodeId) -> bool {
+    ancestors(dom, id).any(|a| {
+        dom.attr(a, AttrName::Class).is_some_and(|class| {
+            class
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w.eq_ignore_ascii_case("answer") || w.eq_ignore_ascii_case("question"))
+        })
+    })
 }
 
 /// A tab panel: one of several views of the content (code in each language), hidden or not.

@@ -151,6 +151,50 @@ fn a_table_of_contents_bigger_than_the_chapter_is_still_navigation() {
 }
 
 #[test]
+fn comments_under_a_question_or_an_answer_are_asides_in_a_q_and_a_thread() {
+    let post = |class: &str, body: &str, comment: &str| {
+        format!(
+            "<div class=\"{class}\"><div class=\"post-layout\"><div class=\"post-body\">{body}</div>\
+             <div class=\"comments\"><ul class=\"comments-list\"><li class=\"comment\">{comment} \
+             <a href=\"/users/9\">someone</a> <time>May 2, 2009</time></li></ul></div></div></div>"
+        )
+    };
+    let page = format!(
+        "<html><head><title>Why is RAID not a backup?</title>\
+         <script type=\"application/ld+json\">{{\"@type\":\"QAPage\"}}</script></head><body>\
+         <div id=\"mainbar\"><h1>Why is RAID not a backup?</h1>{}<div id=\"answers\">{}{}</div></div></body></html>",
+        post(
+            "question",
+            &para("The difference between redundancy and a backup"),
+            "Good question, upvoted."
+        ),
+        post(
+            "answer",
+            &para("Redundancy guards against one kind of hardware failure"),
+            "Will a backup refuse to copy a corrupt file?"
+        ),
+        post(
+            "answer",
+            &para("A backup keeps the older versions of a file"),
+            "Man, I had to read this three times."
+        ),
+    );
+    let doc = html(&page);
+    assert_eq!(doc.page_type, PageType::Forum);
+    let md = &doc.markdown;
+    for kept in [
+        "The difference between redundancy and a backup",
+        "Redundancy guards against one kind",
+        "A backup keeps the older versions",
+    ] {
+        assert!(md.contains(kept), "{kept:?} missing:\n{md}");
+    }
+    for aside in ["Good question", "refuse to copy", "read this three times"] {
+        assert!(!md.contains(aside), "{aside:?} should be dropped:\n{md}");
+    }
+}
+
+#[test]
 fn comments_are_kept_when_asked() {
     let inner = format!("{}{}{}", para("Alpha"), para("Beta"), para("Gamma"));
     let page = article_page(&inner);
