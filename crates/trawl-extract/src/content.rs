@@ -201,8 +201,15 @@ pub(crate) fn drop_boilerplate(
         // A landmark that is nearly all links is navigation however much of the page it
         // holds (a book's table of contents beside one chapter).
         let link_landmark = (by_tag || by_role) && link_density(&stats[i]) > NAV_LINK_DENSITY;
+        // In a thread, a poster's standing beside each post ("Joined Jun 2016", "Posts: 98")
+        // is about the author, not the post.
+        let author_stat = pass.thread
+            && stats[i].text <= AUTHOR_STAT_MAX_CHARS
+            && stats[i].text > 0
+            && is_author_stat(dom, id);
         if (by_tag || by_role || by_class) && share < 0.5
             || link_landmark
+            || author_stat
             || by_hiding && share < HIDDEN_SHOWN_SHARE
             || by_comments && share < 0.75
         {
@@ -455,6 +462,44 @@ fn in_question_or_answer(dom: &Dom, id: NodeId) -> bool {
                 .any(|w| w.eq_ignore_ascii_case("answer") || w.eq_ignore_ascii_case("question"))
         })
     })
+}
+
+/// The most text an author's standing line ("Join Date: Aug 2008") holds.
+const AUTHOR_STAT_MAX_CHARS: u32 = 40;
+
+/// Labels of a forum poster's standing, lowercase: what a post's author box lists under
+/// the name (XenForo, phpBB, vBulletin, FluxBB and kin).
+const AUTHOR_STAT_LABELS: &[&str] = &[
+    "joined",
+    "join date",
+    "registered",
+    "member since",
+    "posts",
+    "messages",
+    "reaction score",
+    "points",
+    "trophy points",
+    "likes received",
+    "location",
+    "reputation",
+];
+
+/// Whether short element `id` opens with an author-standing label: its first words are
+/// one of `AUTHOR_STAT_LABELS`, alone in their text node or followed by a colon.
+fn is_author_stat(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id).min(id + 8);
+    let Some(first) = (id + 1..end)
+        .filter(|&i| dom.node(i).kind == Kind::Text)
+        .map(|i| dom.text(i).trim())
+        .find(|t| !t.is_empty())
+    else {
+        return false;
+    };
+    let label = first.split(':').next().unwrap_or("").trim_end();
+    (label.len() == first.len() || first[label.len()..].trim_start().starts_with(':'))
+        && AUTHOR_STAT_LABELS
+            .iter()
+            .any(|l| l.eq_ignore_ascii_case(label))
 }
 
 /// A tab panel: one of several views of the content (code in each language), hidden or not.

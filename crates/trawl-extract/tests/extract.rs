@@ -195,6 +195,51 @@ fn comments_under_a_question_or_an_answer_are_asides_in_a_q_and_a_thread() {
 }
 
 #[test]
+fn a_posters_standing_beside_each_post_is_dropped_in_a_thread() {
+    let post = |name: &str, extras: &str, body: &str| {
+        format!(
+            "<article class=\"message\"><div class=\"message-cell\"><h4>{name}</h4><h5>Full Member</h5>\
+             <div class=\"message-userExtras\">{extras}</div></div>\
+             <div class=\"message-main\"><time>Jul 18, 2024</time><div class=\"bbWrapper\">{body}</div></div></article>"
+        )
+    };
+    let xenforo = "<dl class=\"pairs\"><dt>Joined</dt><dd>Jun 29, 2016</dd></dl>\
+                   <dl class=\"pairs\"><dt>Messages</dt><dd>11</dd></dl>";
+    let vbulletin = "<div>Join Date: <b>Aug 2008</b></div><div>Location: <b>SIN</b></div>";
+    let page = format!(
+        "<html><head><title>Interview invitations thread</title>\
+         <script type=\"application/ld+json\">{{\"@type\":\"DiscussionForumPosting\"}}</script></head><body>\
+         <div class=\"block-body\">{}{}{}</div></body></html>",
+        post(
+            "boobaloobie",
+            xenforo,
+            &para("The first interview invitations")
+        ),
+        post("pnomes", vbulletin, &para("A reply about invitations")),
+        post(
+            "boobaloobie",
+            xenforo,
+            "<p>Location: the second floor, by the lifts. Posts: see the pinned list.</p>"
+        ),
+    );
+    let doc = html(&page);
+    assert_eq!(doc.page_type, PageType::Forum);
+    let md = &doc.markdown;
+    for kept in [
+        "Full Member",
+        "The first interview invitations",
+        "A reply about invitations",
+        // A post's own text that happens to start with a label is longer than a stat line.
+        "Location: the second floor",
+    ] {
+        assert!(md.contains(kept), "{kept:?} missing:\n{md}");
+    }
+    for stat in ["Joined", "Jun 29, 2016", "Messages", "Join Date", "SIN"] {
+        assert!(!md.contains(stat), "{stat:?} should be dropped:\n{md}");
+    }
+}
+
+#[test]
 fn comments_are_kept_when_asked() {
     let inner = format!("{}{}{}", para("Alpha"), para("Beta"), para("Gamma"));
     let page = article_page(&inner);
