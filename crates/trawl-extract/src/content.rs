@@ -210,6 +210,7 @@ pub(crate) fn drop_boilerplate(
         if (by_tag || by_role || by_class) && share < 0.5
             || link_landmark
             || author_stat
+            || node.tag == Tag::A && is_skip_link(dom, id)
             || by_hiding && share < HIDDEN_SHOWN_SHARE
             || by_comments && share < 0.75
         {
@@ -462,6 +463,21 @@ fn in_question_or_answer(dom: &Dom, id: NodeId) -> bool {
                 .any(|w| w.eq_ignore_ascii_case("answer") || w.eq_ignore_ascii_case("question"))
         })
     })
+}
+
+/// A "Skip to main content" link: a jump within the page for keyboard and screen-reader
+/// users, not text of the page.
+fn is_skip_link(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, AttrName::Href)
+        .is_some_and(|h| h.starts_with('#'))
+        && (id + 1..dom.subtree_end(id).min(id + 4))
+            .filter(|&i| dom.node(i).kind == Kind::Text)
+            .map(|i| dom.text(i).trim_start())
+            .find(|t| !t.is_empty())
+            .is_some_and(|t| {
+                t.get(..7)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("skip to"))
+            })
 }
 
 /// The most text an author's standing line ("Join Date: Aug 2008") holds.

@@ -240,6 +240,22 @@ fn a_posters_standing_beside_each_post_is_dropped_in_a_thread() {
 }
 
 #[test]
+fn skip_links_are_dropped() {
+    let inner = format!(
+        "<p><a class=\"skip-link\" href=\"#story-body\">Skip to main content</a></p>{}{}\
+         <p>See <a href=\"#notes\">the notes below</a> for sources.</p>",
+        para("Alpha"),
+        para("Beta")
+    );
+    let md = html(&article_page(&inner)).markdown;
+    assert!(!md.contains("Skip to"), "{md}");
+    assert!(
+        md.contains("Alpha is discussed") && md.contains("the notes below"),
+        "{md}"
+    );
+}
+
+#[test]
 fn comments_are_kept_when_asked() {
     let inner = format!("{}{}{}", para("Alpha"), para("Beta"), para("Gamma"));
     let page = article_page(&inner);
