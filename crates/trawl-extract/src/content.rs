@@ -205,14 +205,30 @@ impl Drops {
                 && !holds_main[i]
                 && (!is_prose(&stats[i]) || signal.footer)
                 && !(signal.header && is_intro(&stats[i]));
-            // In a thread the replies are the content, not comments on it.
-            let by_comments =
-                signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
+            // In a thread the replies are the content, not comments on it; but on a
+            // question-and-answer page the answers are the replies, and the comments under a
+            // question or an answer are asides to it.
+            let by_comments = signal.comments
+                && !pass.include_comments
+                && !signal.positive
+                && (!pass.thread || in_question_or_answer(dom, id));
             // Hidden until a script shows it: a node holding most of the page is shown. A
             // hidden tab panel is one of several views of the content (code in each language).
             let by_hiding =
                 node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
+            // A landmark that is nearly all links is navigation however much of the page it
+            // holds (a book's table of contents beside one chapter).
+            let link_landmark = (by_tag || by_role) && link_density(&stats[i]) > NAV_LINK_DENSITY;
+            // In a thread, a poster's standing beside each post ("Joined Jun 2016", "Posts: 98")
+            // is about the author, not the post.
+            let author_stat = pass.thread
+                && stats[i].text <= AUTHOR_STAT_MAX_CHARS
+                && stats[i].text > 0
+                && is_author_stat(dom, id);
             if (by_tag || by_role || by_class) && share < 0.5
+                || link_landmark
+                || author_stat
+                || node.tag == Tag::A && is_skip_link(dom, id)
                 || by_hiding && share < HIDDEN_SHOWN_SHARE
                 || by_comments && share < 0.75
             {
@@ -267,6 +283,10 @@ fn holds_main(dom: &Dom, dropped: &[bool], stats: &[Stats]) -> Vec<bool> {
     }
     holds_main
 }
+
+/// The link density above which a navigation landmark (`<nav>`, `role=navigation`,
+/// `<aside>`…) is dropped even when it holds most of the page's text.
+const NAV_LINK_DENSITY: f32 = 0.7;
 
 /// The whole page minus boilerplate: the recall safety net when the best block holds
 /// little of the page (landing pages, listings, threads split over many blocks).
@@ -493,6 +513,71 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal], boiled: &Bo
     }
 }
 
+/// Whether `id` sits inside a question or an answer of a Q&A page (an ancestor's class
+/// has the word `question` or `answer`).
+fn in_question_or_answer(dom: &Dom, id: NodeId) -> bool {
+    ancestors(dom, id).any(|a| {
+        dom.attr(a, AttrName::Class).is_some_and(|class| {
+            class
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w.eq_ignore_ascii_case("answer") || w.eq_ignore_ascii_case("question"))
+        })
+    })
+}
+
+/// A "Skip to main content" link: a jump within the page for keyboard and screen-reader
+/// users, not text of the page.
+fn is_skip_link(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, AttrName::Href)
+        .is_some_and(|h| h.starts_with('#'))
+        && (id + 1..dom.subtree_end(id).min(id + 4))
+            .filter(|&i| dom.node(i).kind == Kind::Text)
+            .map(|i| dom.text(i).trim_start())
+            .find(|t| !t.is_empty())
+            .is_some_and(|t| {
+                t.get(..7)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("skip to"))
+            })
+}
+
+/// The most text an author's standing line ("Join Date: Aug 2008") holds.
+const AUTHOR_STAT_MAX_CHARS: u32 = 40;
+
+/// Labels of a forum poster's standing, lowercase: what a post's author box lists under
+/// the name (XenForo, phpBB, vBulletin, FluxBB and kin).
+const AUTHOR_STAT_LABELS: &[&str] = &[
+    "joined",
+    "join date",
+    "registered",
+    "member since",
+    "posts",
+    "messages",
+    "reaction score",
+    "points",
+    "trophy points",
+    "likes received",
+    "location",
+    "reputation",
+];
+
+/// Whether short element `id` opens with an author-standing label: its first words are
+/// one of `AUTHOR_STAT_LABELS`, alone in their text node or followed by a colon.
+fn is_author_stat(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id).min(id + 8);
+    let Some(first) = (id + 1..end)
+        .filter(|&i| dom.node(i).kind == Kind::Text)
+        .map(|i| dom.text(i).trim())
+        .find(|t| !t.is_empty())
+    else {
+        return false;
+    };
+    let label = first.split(':').next().unwrap_or("").trim_end();
+    (label.len() == first.len() || first[label.len()..].trim_start().starts_with(':'))
+        && AUTHOR_STAT_LABELS
+            .iter()
+            .any(|l| l.eq_ignore_ascii_case(label))
+}
+
 /// A tab panel: one of several views of the content (code in each language), hidden or not.
 fn is_tab_panel(dom: &Dom, id: NodeId) -> bool {
     dom.attr(id, AttrName::Role)
@@ -620,45 +705,82 @@ fn raw_text(dom: &Dom, start: NodeId, end: NodeId) -> (usize, usize, bool) {
     (text, link, controls)
 }
 
-/// Drop paragraphs whose text repeats an earlier kept one: pages ship the same copy twice,
-/// once for wide screens and once in a collapsed panel for narrow ones.
-/// Returns whether it dropped any.
-pub(crate) fn drop_repeated_paragraphs(dom: &Dom, selection: &mut Selection) -> bool {
+/// Drop blocks whose text repeats an earlier kept block: pages ship the same copy twice,
+/// once for wide screens and once in a collapsed panel for narrow ones, or a whole post
+/// again in a print or "amp" copy. A block is a paragraph or any block element (a product
+/// description's `<div>` of short paragraphs repeats whole while no paragraph of it is
+/// long). Returns whether it dropped any.
+pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool {
+    // Per node of the roots' subtrees, a polynomial hash of its kept non-space bytes,
+    // built bottom-up in one pass: a node's hash is its children's, concatenated.
     let mut seen = rustc_hash::FxHashSet::default();
     let mut any = false;
+    let mut sums: Vec<(u64, u64, u32)> = Vec::new();
     for &root in &selection.roots {
         let end = dom.subtree_end(root);
-        let mut i = root;
-        while i < end {
-            if selection.dropped[i as usize] || dom.node(i).tag != Tag::P {
-                i += 1;
+        let base = root as usize;
+        sums.clear();
+        sums.resize((end - root) as usize, (0, 1, 0));
+        for i in (base..end as usize).rev() {
+            if selection.dropped[i] {
                 continue;
             }
-            let sub = dom.subtree_end(i);
-            // FNV-1a over the paragraph's non-space bytes: no copy of the text.
-            let (mut hash, mut len) = (0xcbf2_9ce4_8422_2325u64, 0usize);
-            for t in i..sub {
-                if dom.node(t).kind == Kind::Text {
-                    for &b in dom.text(t).as_bytes() {
-                        if !b.is_ascii_whitespace() {
-                            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-                            len += 1;
-                        }
+            let node = &dom.nodes[i];
+            if node.kind == Kind::Text {
+                let (mut h, mut pow, mut len) = (0u64, 1u64, 0u32);
+                for &b in dom.text(i as NodeId).as_bytes() {
+                    if !b.is_ascii_whitespace() {
+                        h = h.wrapping_mul(HASH_BASE).wrapping_add(u64::from(b));
+                        pow = pow.wrapping_mul(HASH_BASE);
+                        len += 1;
                     }
                 }
+                sums[i - base] = (h, pow, len);
             }
-            if len >= REPEATED_PARAGRAPH_MIN && !seen.insert(hash) {
-                selection.dropped[i as usize..sub as usize].fill(true);
+            let parent = node.parent as usize;
+            if i == base || parent < base {
+                continue;
+            }
+            // Children are met last first: prepend.
+            let (h, pow, len) = sums[i - base];
+            let acc = &mut sums[parent - base];
+            acc.0 = h.wrapping_mul(acc.1).wrapping_add(acc.0);
+            acc.1 = pow.wrapping_mul(acc.1);
+            acc.2 += len;
+        }
+        let mut i = root;
+        while i < end {
+            let node = dom.node(i);
+            let at = i as usize;
+            if selection.dropped[at] {
+                i = dom.subtree_end(i);
+                continue;
+            }
+            let (h, _, len) = sums[at - base];
+            let parent = node.parent as usize;
+            // A wrapper around one block holds the same text: it is that block, not a repeat.
+            let same_as_parent = at != base && parent >= base && sums[parent - base].2 == len;
+            if node.kind == Kind::Element
+                && !node.tag.is_inline()
+                && len as usize >= REPEATED_BLOCK_MIN
+                && !same_as_parent
+                && !seen.insert(h)
+            {
+                let sub = dom.subtree_end(i);
+                selection.dropped[at..sub as usize].fill(true);
                 any = true;
+                i = sub;
+                continue;
             }
-            i = sub;
+            i += 1;
         }
     }
     any
 }
 
-/// Paragraphs shorter than this may repeat ("Read more", a price, a date).
-const REPEATED_PARAGRAPH_MIN: usize = 200;
+/// Blocks shorter than this may repeat ("Read more", a price, a date).
+const REPEATED_BLOCK_MIN: usize = 200;
+const HASH_BASE: u64 = 0x100_0000_01b3;
 
 /// Drop the page's title where it opens the content as a heading: it is metadata (the
 /// Document carries it as `title`), and repeating it costs the reader nothing but tokens.

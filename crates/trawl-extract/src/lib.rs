@@ -229,6 +229,13 @@ fn extract_html(
             ..strict
         },
     ];
+    // The page's title opening the content is metadata, dropped from the text; but a
+    // product's name heads what is said about the product (its name, price, description).
+    let dropped_titles: &[String] = if page_type == PageType::Product {
+        &[]
+    } else {
+        &meta.titles
+    };
     let mut signals = boilerplate::class_signals(&dom);
     content::mark_folded(&dom, &mut signals);
     let mut best: Option<(Selection, String)> = None;
@@ -237,7 +244,7 @@ fn extract_html(
     let mut drops = content::Drops::new(&dom);
     for pass in passes {
         let mut selection = content::select(&dom, pass, &signals, drops.get(&dom, pass, &signals));
-        for title in &meta.titles {
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut selection, title);
         }
         let text = markdown::render(
@@ -269,7 +276,7 @@ fn extract_html(
         };
         let mut replies =
             content::select(&dom, thread, &signals, drops.get(&dom, thread, &signals));
-        for title in &meta.titles {
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut replies, title);
         }
         let replies_text =
@@ -329,14 +336,14 @@ fn extract_html(
                 broad.link_density,
             ) * num
     {
-        for title in &meta.titles {
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut broad, title);
         }
         text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
         text_chars = visible_chars(&text);
         selection = broad;
     }
-    if content::drop_repeated_paragraphs(&dom, &mut selection) {
+    if content::drop_repeated_blocks(&dom, &mut selection) {
         text = markdown::render(
             &dom,
             &selection.dropped,
