@@ -315,7 +315,9 @@ const POSITIVE_PARTS: [&str; 13] = [
 /// class strings on many elements (utility-class CSS), so each distinct value is read
 /// once; ids and generated classes are mostly unique, but their tokens (`post`,
 /// `entry-content`) repeat, so each distinct token is read once too.
-pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
+/// Elements marked in `skip` (inside a script, an `<svg>`, a `<button>`: dropped whatever
+/// they are called) are not read, and get no signal.
+pub(crate) fn class_signals<'a>(dom: &'a Dom, skip: &[bool]) -> Vec<ClassSignal> {
     let mut values: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
     let mut tokens: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
     let mut signal_of = |value: Option<&'a str>| -> ClassSignal {
@@ -329,7 +331,7 @@ pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
     let mut signals = Vec::with_capacity(dom.nodes.len());
     for id in 0..dom.nodes.len() as NodeId {
         let node = dom.node(id);
-        if node.kind != Kind::Element || node.attr_len == 0 {
+        if node.kind != Kind::Element || node.attr_len == 0 || skip[id as usize] {
             signals.push(ClassSignal::default());
             continue;
         }
@@ -361,7 +363,7 @@ fn names_its_heading(dom: &Dom, id: NodeId) -> bool {
 /// Classify the class and id of element `id`.
 #[cfg(test)]
 pub(crate) fn class_signal(dom: &Dom, id: NodeId) -> ClassSignal {
-    let signals = class_signals(dom);
+    let signals = class_signals(dom, &vec![false; dom.nodes.len()]);
     signals[id as usize]
 }
 

@@ -150,6 +150,11 @@ impl Drops {
         }
     }
 
+    /// Nodes no pass keeps: hard-dropped tags and what they hold.
+    pub(crate) fn hard_dropped(&self) -> &[bool] {
+        &self.hard
+    }
+
     /// `pass`'s drops, made on first use.
     pub(crate) fn get(&mut self, dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> &Boiled {
         let key = drop_key(pass);

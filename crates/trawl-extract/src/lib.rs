@@ -83,7 +83,7 @@ fn visible_chars(s: &str) -> usize {
 pub fn explain(html_bytes: &[u8], needle: &str) -> String {
     let html = charset::decode_html(html_bytes, Some("text/html"));
     let dom = parse::parse(&html);
-    let mut signals = boilerplate::class_signals(&dom);
+    let mut signals = boilerplate::class_signals(&dom, &vec![false; dom.nodes.len()]);
     content::mark_folded(&dom, &mut signals);
     let pass = Pass {
         strip_unlikely: true,
@@ -236,12 +236,12 @@ fn extract_html(
     } else {
         &meta.titles
     };
-    let mut signals = boilerplate::class_signals(&dom);
+    let mut drops = content::Drops::new(&dom);
+    let mut signals = boilerplate::class_signals(&dom, drops.hard_dropped());
     content::mark_folded(&dom, &mut signals);
     let mut best: Option<(Selection, String)> = None;
-    // Passes share their boilerplate drops where they drop alike; the strict pass's serve
-    // the broad selection too.
-    let mut drops = content::Drops::new(&dom);
+    // Passes share their boilerplate drops where they drop alike (`drops`); the strict
+    // pass's serve the broad selection too.
     for pass in passes {
         let mut selection = content::select(&dom, pass, &signals, drops.get(&dom, pass, &signals));
         for title in dropped_titles {

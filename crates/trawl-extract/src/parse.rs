@@ -34,6 +34,7 @@ pub(crate) fn parse(html: &str) -> Dom {
         stack: Vec::with_capacity(64),
         open_p: 0,
         open_a: 0,
+        open_foreign: 0,
         src: html.as_bytes(),
         html,
     };
@@ -64,6 +65,9 @@ struct Parser<'a> {
     /// each `<a>` an open `<a>`; when none is open, the walk down the stack is skipped.
     open_p: u32,
     open_a: u32,
+    /// Open `<svg>` and `<math>` elements: most start tags leave foreign content, which is
+    /// a walk down the stack unless none is open.
+    open_foreign: u32,
     src: &'a [u8],
     html: &'a str,
 }
@@ -236,12 +240,7 @@ impl Parser<'_> {
             self_closing = false;
             let name_start = pos;
             pos += 1; // an attribute name may start with any byte but these
-            while pos < src.len()
-                && !matches!(
-                    src[pos],
-                    b'=' | b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'
-                )
-            {
+            while pos < src.len() && !ENDS_ATTR_NAME[src[pos] as usize] {
                 pos += 1;
             }
             let name = &src[name_start..pos];
@@ -379,6 +378,9 @@ impl Parser<'_> {
     /// What was opened inside the `<svg>` is foreign content too (a `<main>` there is an
     /// SVG element to a browser), so it all closes with it.
     fn leave_foreign_content(&mut self) {
+        if self.open_foreign == 0 {
+            return;
+        }
         for i in (1..self.stack.len()).rev() {
             match self.dom.node(self.stack[i]).tag {
                 Tag::Svg | Tag::Math => {
@@ -391,9 +393,7 @@ impl Parser<'_> {
     }
 
     fn in_foreign_content(&self) -> bool {
-        self.stack
-            .iter()
-            .any(|&id| matches!(self.dom.node(id).tag, Tag::Svg | Tag::Math))
+        self.open_foreign > 0
     }
 
     fn close_implied(&mut self, tag: Tag) {
@@ -503,6 +503,7 @@ impl Parser<'_> {
         let count = match self.dom.node(id).tag {
             Tag::P => &mut self.open_p,
             Tag::A => &mut self.open_a,
+            Tag::Svg | Tag::Math => &mut self.open_foreign,
             _ => return,
         };
         if opened {
@@ -657,15 +658,25 @@ fn tag_of(name: &[u8], lower: &mut [u8; 16]) -> Tag {
 }
 
 fn scan_name(src: &[u8], mut pos: usize) -> usize {
-    while pos < src.len()
-        && !matches!(
-            src[pos],
-            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'
-        )
-    {
+    while pos < src.len() && !ENDS_TAG_NAME[src[pos] as usize] {
         pos += 1;
     }
     pos
+}
+
+/// Bytes that end a tag name, and an attribute name (which `=` ends too), as tables: one
+/// load per byte instead of a chain of compares, on the loops that read every tag.
+const ENDS_TAG_NAME: [bool; 256] = byte_table(b" \t\n\r\x0c/>");
+const ENDS_ATTR_NAME: [bool; 256] = byte_table(b" \t\n\r\x0c/>=");
+
+const fn byte_table(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
 }
 
 fn skip_past_gt(src: &[u8], pos: usize) -> usize {
