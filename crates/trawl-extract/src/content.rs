@@ -77,14 +77,14 @@ const HIDDEN_SHOWN_SHARE: f32 = 0.4;
 /// Several paragraphs of link-poor running text: content, whatever the wrapper's class
 /// says (page builders name their layout boxes `widget-span`, `blurb_position_top`,
 /// `no-extra-padding`, `sticky-media-section__content`).
-fn is_prose(s: &Stats) -> bool {
-    s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && link_density(s) < 0.1
+fn is_prose(s: &Sums) -> bool {
+    s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && s.link_density() < 0.1
 }
 
 /// A paragraph of link-poor running text: in a box named `header` it is the head of the
 /// content (a product's or reference page's title and intro), not the site's header.
-fn is_intro(s: &Stats) -> bool {
-    s.paragraphs >= 1 && s.text >= 150 && link_density(s) < 0.15
+fn is_intro(s: &Sums) -> bool {
+    s.paragraphs >= 1 && s.text >= 150 && s.link_density() < 0.15
 }
 
 /// A class's weight in this pass: in a thread the replies are the content, so a
@@ -126,7 +126,7 @@ fn drop_key(pass: Pass) -> [bool; 5] {
 /// each distinct pass's drops once: the stats walks are the costly part of a pass.
 pub(crate) struct Drops {
     hard: Vec<bool>,
-    stats: Vec<Stats>,
+    stats: Vec<Sums>,
     holds_main: Vec<bool>,
     made: Vec<([bool; 5], Boiled)>,
 }
@@ -140,7 +140,7 @@ impl Drops {
             hard[i] = hard[node.parent as usize]
                 || node.kind == Kind::Element && is_hard_dropped(node.tag);
         }
-        let stats = compute_stats(dom, &hard);
+        let stats = compute_sums(dom, &hard);
         let holds_main = holds_main(dom, &hard, &stats);
         Drops {
             hard,
@@ -223,7 +223,7 @@ impl Drops {
                 node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
             // A landmark that is nearly all links is navigation however much of the page it
             // holds (a book's table of contents beside one chapter).
-            let link_landmark = (by_tag || by_role) && link_density(&stats[i]) > NAV_LINK_DENSITY;
+            let link_landmark = (by_tag || by_role) && stats[i].link_density() > NAV_LINK_DENSITY;
             // In a thread, a poster's standing beside each post ("Joined Jun 2016", "Posts: 98")
             // is about the author, not the post.
             let author_stat = pass.thread
@@ -247,7 +247,7 @@ impl Drops {
 
 /// Wrappers of a declared content element that holds a good share of the page, and
 /// inside it the wrapper that holds most of its text: kept whatever their class says.
-fn holds_main(dom: &Dom, dropped: &[bool], stats: &[Stats]) -> Vec<bool> {
+fn holds_main(dom: &Dom, dropped: &[bool], stats: &[Sums]) -> Vec<bool> {
     let n = dom.nodes.len();
     let total = stats[0].text.max(1);
     // Wrappers of a declared content element (`<main>`, `<article>`, `role=main`) that
@@ -1152,6 +1152,54 @@ fn is_data_table(dom: &Dom, table: NodeId) -> bool {
         }
     }
     rows >= 3
+}
+
+/// The sums the boilerplate drops read, over what the hard drops leave: a lighter walk than
+/// `compute_stats`, whose other counts only selection reads.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    text: u32,
+    link: u32,
+    paragraphs: u32,
+}
+
+impl Sums {
+    /// As `link_density` of the same node's `Stats`.
+    fn link_density(&self) -> f32 {
+        if self.text == 0 {
+            0.0
+        } else {
+            (self.link as f32 / self.text as f32).min(1.0)
+        }
+    }
+}
+
+/// `Sums` per node; each field is summed as `compute_stats` sums it.
+fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
+    let n = dom.nodes.len();
+    let mut sums = vec![Sums::default(); n];
+    for i in (1..n).rev() {
+        if dropped[i] {
+            continue;
+        }
+        let node = &dom.nodes[i];
+        let mut s = sums[i];
+        match node.kind {
+            Kind::Text => s.text = dom.text_sizes[i].visible,
+            Kind::Element => match node.tag {
+                Tag::A => s.link = s.text,
+                Tag::P | Tag::Blockquote | Tag::Pre => s.paragraphs += 1,
+                _ => {}
+            },
+            Kind::Document => {}
+        }
+        sums[i] = s;
+        let p = &mut sums[node.parent as usize];
+        p.text += s.text;
+        p.link += s.link;
+        p.paragraphs += s.paragraphs;
+    }
+    sums
 }
 
 pub(crate) fn compute_stats(dom: &Dom, dropped: &[bool]) -> Vec<Stats> {
