@@ -4,12 +4,10 @@
 //! words are looked up, so `share-bar` and `social_links` match while `shadow` or
 //! `download` do not match `ad`/`nav`.
 
-use rustc_hash::FxHashMap;
+use std::sync::LazyLock;
 
-/// Pairs each part with its letter mask, at compile time.
-macro_rules! with_masks {
-    ($($part:literal),* $(,)?) => { [$(($part, letter_mask($part))),*] };
-}
+use aho_corasick::AhoCorasick;
+use rustc_hash::FxHashMap;
 
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
@@ -95,136 +93,164 @@ pub(crate) struct ClassSignal {
     pub(crate) folded: bool,
 }
 
-/// Words (whole class/id words) that mark boilerplate. Sorted: looked up by binary search.
-const NEGATIVE_WORDS: &[&str] = &[
-    "ad",
-    "ads",
-    "adslot",
-    "adunit",
-    "adv",
-    "advert",
-    "advertisement",
-    "advertising",
-    "alert",
-    "author",
-    "banner",
-    "bio",
-    "brand",
-    "breadcrumb",
-    "breadcrumbs",
-    "byline",
-    "caption",
-    "commercial",
-    "consent",
-    "contributor",
-    "cookie",
-    "cookies",
-    "copyright",
-    "credit",
-    "credits",
-    "cta",
-    "dateline",
-    "disclaimer",
-    "donate",
-    "dropdown",
-    "extra",
-    "eyebrow",
-    "feedback",
-    "figcaption",
-    "follow",
-    "foot",
-    "footer",
-    "gdpr",
-    "header",
-    "headline",
-    "inline-ad",
-    "jump",
-    "kicker",
-    "legal",
-    "links",
-    "login",
-    "logo",
-    "mainnav",
-    "masthead",
-    "menu",
-    "meta",
-    "modal",
-    "more",
-    "nav",
-    "navbar",
-    "navigation",
-    "newsletter",
-    "newsletters",
-    "next",
-    "notification",
-    "offscreen",
-    "outbrain",
-    "overlay",
-    "pager",
-    "pagination",
-    "popular",
-    "popup",
-    "prev",
-    "previous",
-    "print",
-    "promo",
-    "promoted",
-    "promotion",
-    "rail",
-    "rating",
-    "ratings",
-    "reactions",
-    "recirc",
-    "recommendations",
-    "recommended",
-    "related",
-    "search",
-    "secondary",
-    "share",
-    "share-tools",
-    "sharebar",
-    "shares",
-    "sharing",
-    "shopping",
-    "sidebar",
-    "signup",
-    "sitenav",
-    "skip",
-    "social",
-    "sponsor",
-    "sponsored",
-    "sr",
-    "sticky",
-    "subnav",
-    "subscribe",
-    "subscription",
-    "supplemental",
-    "taboola",
-    "tag",
-    "tagcloud",
-    "tags",
-    "teaser",
-    "teasers",
-    "timestamp",
-    "toc",
-    "toolbar",
-    "tooltip",
-    "top",
-    "topnav",
-    "trending",
-    "utilities",
-    "utility",
-    "visually",
-    "widget",
-    "widgets",
-];
-
-fn is_negative_word(word: &str) -> bool {
-    NEGATIVE_WORDS.binary_search(&word).is_ok()
+impl ClassSignal {
+    /// Either signal's marks (a value reads as all of its tokens; an element as its class
+    /// and its id). `folded` is set later, per element, so it is not carried.
+    fn or(self, other: ClassSignal) -> ClassSignal {
+        ClassSignal {
+            negative: self.negative || other.negative,
+            strong: self.strong || other.strong,
+            comments: self.comments || other.comments,
+            positive: self.positive || other.positive,
+            header: self.header || other.header,
+            footer: self.footer || other.footer,
+            folded: false,
+        }
+    }
 }
 
+/// Defines the word list `$list` and `$is`, a `match` over the same words: a compiled
+/// match tests a word in a few compares, a search of the list in several string compares.
+macro_rules! word_set {
+    ($list:ident, $is:ident, [$($word:literal),* $(,)?]) => {
+        #[cfg(test)]
+        const $list: &[&str] = &[$($word),*];
+        fn $is(word: &str) -> bool {
+            matches!(word, $($word)|*)
+        }
+    };
+}
+
+// Words (whole class/id words) that mark boilerplate. Kept sorted, for reading.
+word_set!(
+    NEGATIVE_WORDS,
+    is_negative_word,
+    [
+        "ad",
+        "ads",
+        "adslot",
+        "adunit",
+        "adv",
+        "advert",
+        "advertisement",
+        "advertising",
+        "alert",
+        "author",
+        "banner",
+        "bio",
+        "brand",
+        "breadcrumb",
+        "breadcrumbs",
+        "byline",
+        "caption",
+        "commercial",
+        "consent",
+        "contributor",
+        "cookie",
+        "cookies",
+        "copyright",
+        "credit",
+        "credits",
+        "cta",
+        "dateline",
+        "disclaimer",
+        "donate",
+        "dropdown",
+        "extra",
+        "eyebrow",
+        "feedback",
+        "figcaption",
+        "follow",
+        "foot",
+        "footer",
+        "gdpr",
+        "header",
+        "headline",
+        "inline-ad",
+        "jump",
+        "kicker",
+        "legal",
+        "links",
+        "login",
+        "logo",
+        "mainnav",
+        "masthead",
+        "menu",
+        "meta",
+        "modal",
+        "more",
+        "nav",
+        "navbar",
+        "navigation",
+        "newsletter",
+        "newsletters",
+        "next",
+        "notification",
+        "offscreen",
+        "outbrain",
+        "overlay",
+        "pager",
+        "pagination",
+        "popular",
+        "popup",
+        "prev",
+        "previous",
+        "print",
+        "promo",
+        "promoted",
+        "promotion",
+        "rail",
+        "rating",
+        "ratings",
+        "reactions",
+        "recirc",
+        "recommendations",
+        "recommended",
+        "related",
+        "search",
+        "secondary",
+        "share",
+        "share-tools",
+        "sharebar",
+        "shares",
+        "sharing",
+        "shopping",
+        "sidebar",
+        "signup",
+        "sitenav",
+        "skip",
+        "social",
+        "sponsor",
+        "sponsored",
+        "sr",
+        "sticky",
+        "subnav",
+        "subscribe",
+        "subscription",
+        "supplemental",
+        "taboola",
+        "tag",
+        "tagcloud",
+        "tags",
+        "teaser",
+        "teasers",
+        "timestamp",
+        "toc",
+        "toolbar",
+        "tooltip",
+        "top",
+        "topnav",
+        "trending",
+        "utilities",
+        "utility",
+        "visually",
+        "widget",
+        "widgets",
+    ]
+);
+
 /// Substrings that mark boilerplate anywhere in a class/id (vendor and compound names).
-const NEGATIVE_PARTS: [(&str, u32); 39] = with_masks![
+const NEGATIVE_PARTS: [&str; 39] = [
     "popover",
     "hovercard",
     "flyout",
@@ -266,8 +292,11 @@ const NEGATIVE_PARTS: [(&str, u32); 39] = with_masks![
     "widget",
 ];
 
+/// Substrings that mark an embedded post (quoted content).
+const EMBED_PARTS: [&str; 2] = ["embed", "tweet"];
+
 /// Words and substrings that mark comment sections.
-const COMMENT_PARTS: [(&str, u32); 6] = with_masks![
+const COMMENT_PARTS: [&str; 6] = [
     "comment",
     "disqus",
     "respond",
@@ -277,45 +306,43 @@ const COMMENT_PARTS: [(&str, u32); 6] = with_masks![
 ];
 
 /// Substrings that mark content containers.
-const POSITIVE_PARTS: [(&str, u32); 13] = with_masks![
+const POSITIVE_PARTS: [&str; 13] = [
     "article", "content", "main", "body", "post", "entry", "story", "text", "prose", "markdown",
     "blog", "page", "column",
 ];
 
 /// Class/id signals of every node, indexed like `dom.nodes`. Pages repeat the same
-/// class strings on many elements (utility-class CSS), so each distinct value is read once.
-pub(crate) fn class_signals<'a>(dom: &'a Dom) -> Vec<ClassSignal> {
-    let mut cache: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
+/// class strings on many elements (utility-class CSS), so each distinct value is read
+/// once; ids and generated classes are mostly unique, but their tokens (`post`,
+/// `entry-content`) repeat, so each distinct token is read once too.
+/// Elements marked in `skip` (inside a script, an `<svg>`, a `<button>`: dropped whatever
+/// they are called) are not read, and get no signal.
+pub(crate) fn class_signals<'a>(dom: &'a Dom, skip: &[bool]) -> Vec<ClassSignal> {
+    let mut values: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
+    let mut tokens: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
     let mut signal_of = |value: Option<&'a str>| -> ClassSignal {
         match value {
-            Some(v) if !v.is_empty() => *cache.entry(v).or_insert_with(|| value_signal(v)),
+            Some(v) if !v.is_empty() => *values
+                .entry(v)
+                .or_insert_with(|| value_signal(v, &mut tokens)),
             _ => ClassSignal::default(),
         }
     };
     let mut signals = Vec::with_capacity(dom.nodes.len());
     for id in 0..dom.nodes.len() as NodeId {
         let node = dom.node(id);
-        if node.kind != Kind::Element || node.attr_len == 0 {
+        if node.kind != Kind::Element || node.attr_len == 0 || skip[id as usize] {
             signals.push(ClassSignal::default());
             continue;
         }
         let class = signal_of(dom.attr(id, AttrName::Class));
         // A section's id is usually its heading's slug (`more-on-lists`, `next-steps`),
         // not a name for what the block is.
-        let ident = if names_its_heading(dom, id) {
-            ClassSignal::default()
-        } else {
-            signal_of(dom.attr(id, AttrName::Id))
+        let ident = match dom.attr(id, AttrName::Id) {
+            Some(v) if !v.is_empty() && !names_its_heading(dom, id) => signal_of(Some(v)),
+            _ => ClassSignal::default(),
         };
-        signals.push(ClassSignal {
-            negative: class.negative || ident.negative,
-            strong: class.strong || ident.strong,
-            header: class.header || ident.header,
-            footer: class.footer || ident.footer,
-            comments: class.comments || ident.comments,
-            positive: class.positive || ident.positive,
-            folded: false,
-        });
+        signals.push(class.or(ident));
     }
     signals
 }
@@ -336,68 +363,101 @@ fn names_its_heading(dom: &Dom, id: NodeId) -> bool {
 /// Classify the class and id of element `id`.
 #[cfg(test)]
 pub(crate) fn class_signal(dom: &Dom, id: NodeId) -> ClassSignal {
-    let signals = class_signals(dom);
+    let signals = class_signals(dom, &vec![false; dom.nodes.len()]);
     signals[id as usize]
 }
 
-/// Classify one class or id value.
-fn value_signal(value: &str) -> ClassSignal {
-    let mut signal = ClassSignal::default();
+/// Classify one class or id value: the union of its tokens' signals, each distinct
+/// token read once through `tokens`.
+fn value_signal<'a>(value: &'a str, tokens: &mut FxHashMap<&'a str, ClassSignal>) -> ClassSignal {
     if value.len() > 400 {
+        return ClassSignal::default();
+    }
+    value
+        .split_ascii_whitespace()
+        .fold(ClassSignal::default(), |signal, token| {
+            signal.or(*tokens.entry(token).or_insert_with(|| token_signal(token)))
+        })
+}
+
+/// Classify one whitespace-separated token of a class or id.
+fn token_signal(token: &str) -> ClassSignal {
+    let mut signal = ClassSignal::default();
+    let lower;
+    let token = if token.bytes().any(|b| b.is_ascii_uppercase()) {
+        lower = token.to_ascii_lowercase();
+        lower.as_str()
+    } else {
+        token
+    };
+    let parts = parts_in(token);
+    // Embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content.
+    if parts.embed {
+        signal.positive = true;
         return signal;
     }
-    let lower = value.to_ascii_lowercase();
-    for token in lower.split_ascii_whitespace() {
-        // Embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content.
-        if token.contains("embed") || token.contains("tweet") {
-            signal.positive = true;
-            continue;
-        }
-        if is_utility_class(token) {
-            continue;
-        }
-        let mut words = token
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty());
-        let first = words.next();
-        let mut last = None;
-        if first.is_some_and(is_negative_word) {
-            signal.negative = true;
-        }
-        signal.header |= first == Some("header");
-        signal.footer |= first == Some("footer");
-        for word in words {
-            signal.negative |= is_negative_word(word);
-            signal.header |= word == "header";
-            signal.footer |= word == "footer";
-            last = Some(word);
-        }
+    // One walk over the token's words: a utility class is known only at the end (its
+    // `position`/`align` word may come last), and then nothing else counts.
+    let (mut first, mut last, mut count) = (None, None, 0);
+    let (mut negative, mut header, mut footer, mut reviews, mut layout) =
+        (false, false, false, false, false);
+    for word in words(token) {
+        negative |= is_negative_word(word);
+        header |= word == "header";
+        footer |= word == "footer";
         // Customer reviews are a product page's comments.
-        signal.comments |= lower_has_word(token, &["review", "reviews", "ugc"]);
-        // In a compound name the last word says what the thing is: `post-author`,
-        // `entry-meta` and `article-tags` are about the post, not the post itself.
-        if last.is_some_and(is_negative_word) {
-            signal.strong = true;
-        }
-        // An admonition (`blockquote-tag-note`, `admonition-warning`) is part of the text.
-        if last
-            .or(first)
-            .is_some_and(|w| ADMONITION_WORDS.contains(&w))
-        {
-            signal.positive = true;
-        }
-        // Substring tests are the costly part: a letter mask rules most parts out first.
-        let mask = letter_mask(token);
-        let has = |parts: &[(&str, u32)]| {
-            parts
-                .iter()
-                .any(|&(p, m)| m & !mask == 0 && token.contains(p))
-        };
-        signal.strong |= has(&NEGATIVE_PARTS);
-        signal.comments |= has(&COMMENT_PARTS);
-        signal.positive |= has(&POSITIVE_PARTS);
+        reviews |= matches!(word, "review" | "reviews" | "ugc");
+        layout |= matches!(word, "position" | "align");
+        first = first.or(Some(word));
+        last = Some(word);
+        count += 1;
     }
+    if is_utility_class(token, layout) {
+        return signal;
+    }
+    if count < 2 {
+        last = None;
+    }
+    signal.negative = negative;
+    signal.header = header;
+    signal.footer = footer;
+    signal.comments = reviews;
+    // In a compound name the last word says what the thing is: `post-author`,
+    // `entry-meta` and `article-tags` are about the post, not the post itself.
+    if last.is_some_and(is_negative_word) {
+        signal.strong = true;
+    }
+    // An admonition (`blockquote-tag-note`, `admonition-warning`) is part of the text.
+    if last
+        .or(first)
+        .is_some_and(|w| ADMONITION_WORDS.contains(&w))
+    {
+        signal.positive = true;
+    }
+    signal.strong |= parts.negative;
+    signal.comments |= parts.comments;
+    signal.positive |= parts.positive;
     signal
+}
+
+/// The words of a class token: its runs of ASCII letters and digits. Split on bytes, not
+/// chars: a non-ASCII character is never part of a word, so its bytes split alike.
+fn words(token: &str) -> impl Iterator<Item = &str> {
+    let bytes = token.as_bytes();
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        while pos < bytes.len() && !bytes[pos].is_ascii_alphanumeric() {
+            pos += 1;
+        }
+        if pos == bytes.len() {
+            return None;
+        }
+        let start = pos;
+        while pos < bytes.len() && bytes[pos].is_ascii_alphanumeric() {
+            pos += 1;
+        }
+        Some(&token[start..pos])
+    })
 }
 
 /// Last words of a class that name an admonition box: part of the content.
@@ -415,13 +475,13 @@ const ADMONITION_WORDS: &[&str] = &[
 
 /// Utility-first CSS (`text-secondary`, `dark:bg-card`, `top-0`, `md:sticky`) styles a box;
 /// it does not say what the box is, so such tokens are not read for words.
-fn is_utility_class(token: &str) -> bool {
+fn is_utility_class(token: &str, layout_word: bool) -> bool {
     if token.contains(':') {
         return true;
     }
     // A layout modifier (`et_pb_blurb_position_top`, `text_align_left`) places the box; its
     // last word is a side, not what the box is.
-    if lower_has_word(token, &["position", "align"]) {
+    if layout_word {
         return true;
     }
     // The part before the first `-` names the property (`text-`, `px-`, `max-w-`).
@@ -440,27 +500,45 @@ fn is_utility_class(token: &str) -> bool {
     }
 }
 
-/// Whether one of `words` is a whole word of `token` (split at anything not a letter or
-/// digit), so `reviews-list` matches `reviews` and `preview` does not.
-fn lower_has_word(token: &str, words: &[&str]) -> bool {
-    token
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| words.contains(&w))
+/// Which kinds of part a token contains.
+#[derive(Default)]
+struct Parts {
+    embed: bool,
+    negative: bool,
+    comments: bool,
+    positive: bool,
 }
 
-/// Which of the letters a-z occur in `s`, one bit each.
-const fn letter_mask(s: &str) -> u32 {
-    let bytes = s.as_bytes();
-    let mut mask = 0u32;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii_lowercase() {
-            mask |= 1 << (b - b'a');
+/// One automaton over every part: a token is scanned once, not once per part.
+static PART_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::new(
+        EMBED_PARTS
+            .iter()
+            .chain(&NEGATIVE_PARTS)
+            .chain(&COMMENT_PARTS)
+            .chain(&POSITIVE_PARTS),
+    )
+    .expect("the parts are a small fixed list")
+});
+
+fn parts_in(token: &str) -> Parts {
+    let mut parts = Parts::default();
+    let negative_from = EMBED_PARTS.len();
+    let comments_from = negative_from + NEGATIVE_PARTS.len();
+    let positive_from = comments_from + COMMENT_PARTS.len();
+    for found in PART_FINDER.find_overlapping_iter(token) {
+        let i = found.pattern().as_usize();
+        if i < negative_from {
+            parts.embed = true;
+        } else if i < comments_from {
+            parts.negative = true;
+        } else if i < positive_from {
+            parts.comments = true;
+        } else {
+            parts.positive = true;
         }
-        i += 1;
     }
-    mask
+    parts
 }
 
 /// Readability-style class weight: +25 for content words, -25 for boilerplate words.
@@ -486,7 +564,25 @@ mod tests {
     }
 
     #[test]
-    fn negative_words_are_sorted_for_binary_search() {
+    fn words_are_the_runs_of_ascii_letters_and_digits() {
+        for token in [
+            "",
+            "post-body",
+            "--a__b9--",
+            "naïve-héader_x",
+            "日本-nav",
+            "a",
+        ] {
+            let by_char: Vec<&str> = token
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            assert_eq!(words(token).collect::<Vec<_>>(), by_char, "{token:?}");
+        }
+    }
+
+    #[test]
+    fn negative_words_are_sorted() {
         assert!(NEGATIVE_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 

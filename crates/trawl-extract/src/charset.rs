@@ -14,9 +14,18 @@ const META_PRESCAN_BYTES: usize = 2048;
 
 /// Decode an HTML (or text) body to a `String`, picking the encoding as browsers do.
 pub fn decode_html(bytes: &[u8], content_type: Option<&str>) -> String {
+    decode_html_borrowed(bytes, content_type).into_owned()
+}
+
+/// `decode_html` without the copy when the bytes are already valid UTF-8 (most pages):
+/// a page is hundreds of kilobytes, and the parser only reads it.
+pub(crate) fn decode_html_borrowed<'a>(
+    bytes: &'a [u8],
+    content_type: Option<&str>,
+) -> std::borrow::Cow<'a, str> {
     let (encoding, skip) = sniff_encoding(bytes, content_type);
     let (text, _) = encoding.decode_without_bom_handling(&bytes[skip..]);
-    text.into_owned()
+    text
 }
 
 /// The encoding `decode_html` would use, and how many BOM bytes to skip.

@@ -77,14 +77,14 @@ const HIDDEN_SHOWN_SHARE: f32 = 0.4;
 /// Several paragraphs of link-poor running text: content, whatever the wrapper's class
 /// says (page builders name their layout boxes `widget-span`, `blurb_position_top`,
 /// `no-extra-padding`, `sticky-media-section__content`).
-fn is_prose(s: &Stats) -> bool {
-    s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && link_density(s) < 0.1
+fn is_prose(s: &Sums) -> bool {
+    s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && s.link_density() < 0.1
 }
 
 /// A paragraph of link-poor running text: in a box named `header` it is the head of the
 /// content (a product's or reference page's title and intro), not the site's header.
-fn is_intro(s: &Stats) -> bool {
-    s.paragraphs >= 1 && s.text >= 150 && link_density(s) < 0.15
+fn is_intro(s: &Sums) -> bool {
+    s.paragraphs >= 1 && s.text >= 150 && s.link_density() < 0.15
 }
 
 /// A class's weight in this pass: in a thread the replies are the content, so a
@@ -103,23 +103,153 @@ fn pass_weight(pass: Pass, signal: ClassSignal) -> f32 {
 /// The link density above which `clean_conditionally` prunes a block of a reference page.
 const LINK_TOLERANT_DENSITY: f32 = 0.5;
 
-/// Drop what is never content: hard-dropped tags, hidden nodes, then landmarks, roles and
-/// class/id words (soft drops). Returns the drop marks and the stats of what is left.
-pub(crate) fn drop_boilerplate(
-    dom: &Dom,
-    pass: Pass,
-    signals: &[ClassSignal],
-) -> (Vec<bool>, Vec<Stats>) {
-    let n = dom.nodes.len();
-    let mut dropped = vec![false; n];
-    for i in 1..n {
-        let node = &dom.nodes[i];
-        dropped[i] = dropped[node.parent as usize]
-            || node.kind == Kind::Element && is_hard_dropped(node.tag);
-    }
-    let stats = compute_stats(dom, &dropped);
-    let total = stats[0].text.max(1);
+/// A pass's boilerplate drops, per node, and the stats of what they leave.
+pub(crate) struct Boiled {
+    pub(crate) dropped: Vec<bool>,
+    pub(crate) stats: Vec<Stats>,
+}
 
+/// The pass settings `drop_boilerplate` reads: passes that differ only in how they score
+/// (`weight_classes`, `clean_conditionally`, `link_tolerant`) drop the same nodes.
+fn drop_key(pass: Pass) -> [bool; 5] {
+    [
+        pass.strip_unlikely,
+        pass.thread,
+        pass.include_comments,
+        pass.show_hidden,
+        pass.widen,
+    ]
+}
+
+/// The boilerplate drops of a page's passes. What they all start from (the hard drops,
+/// the stats of what those leave, the wrappers of the declared content) is made once, and
+/// each distinct pass's drops once: the stats walks are the costly part of a pass.
+pub(crate) struct Drops {
+    hard: Vec<bool>,
+    stats: Vec<Sums>,
+    holds_main: Vec<bool>,
+    made: Vec<([bool; 5], Boiled)>,
+}
+
+impl Drops {
+    pub(crate) fn new(dom: &Dom) -> Drops {
+        let n = dom.nodes.len();
+        let mut hard = vec![false; n];
+        for i in 1..n {
+            let node = &dom.nodes[i];
+            hard[i] = hard[node.parent as usize]
+                || node.kind == Kind::Element && is_hard_dropped(node.tag);
+        }
+        let stats = compute_sums(dom, &hard);
+        let holds_main = holds_main(dom, &hard, &stats);
+        Drops {
+            hard,
+            stats,
+            holds_main,
+            made: Vec::new(),
+        }
+    }
+
+    /// Nodes no pass keeps: hard-dropped tags and what they hold.
+    pub(crate) fn hard_dropped(&self) -> &[bool] {
+        &self.hard
+    }
+
+    /// `pass`'s drops, made on first use.
+    pub(crate) fn get(&mut self, dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> &Boiled {
+        let key = drop_key(pass);
+        let at = match self.made.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let boiled = self.drop_boilerplate(dom, pass, signals);
+                self.made.push((key, boiled));
+                self.made.len() - 1
+            }
+        };
+        &self.made[at].1
+    }
+
+    /// Drop what is never content: on top of the hard-dropped tags, hidden nodes, then
+    /// landmarks, roles and class/id words (soft drops).
+    fn drop_boilerplate(&self, dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Boiled {
+        let n = dom.nodes.len();
+        let mut dropped = self.hard.clone();
+        let stats = &self.stats;
+        let holds_main = &self.holds_main;
+        let total = stats[0].text.max(1);
+
+        // Soft drops: landmark elements, roles and class/id words. A node holding most of the
+        // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
+        for i in 1..n {
+            let node = &dom.nodes[i];
+            if dropped[i] || node.kind != Kind::Element {
+                continue;
+            }
+            if dropped[node.parent as usize] {
+                dropped[i] = true;
+                continue;
+            }
+            let id = i as NodeId;
+            let signal = signals[i];
+            let share = stats[i].text as f32 / total as f32;
+            // Off an article page, a `<header>` inside an `<article>` is that card's head (its
+            // title and summary in a river of stories), not the site's banner.
+            let by_tag = is_dropped_element(node.tag)
+                && !(pass.widen
+                    && node.tag == Tag::Header
+                    && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
+            let by_role = dom
+                .attr(id, AttrName::Role)
+                .is_some_and(is_boilerplate_role);
+            let by_class = pass.strip_unlikely
+                && (signal.strong
+                    || signal.negative
+                        && !signal.positive
+                        && !(pass.thread && is_post_meta(dom, id)))
+                && !is_content_tag(node.tag)
+                && !holds_main[i]
+                && (!is_prose(&stats[i]) || signal.footer)
+                && !(signal.header && is_intro(&stats[i]));
+            // In a thread the replies are the content, not comments on it; but on a
+            // question-and-answer page the answers are the replies, and the comments under a
+            // question or an answer are asides to it.
+            let by_comments = signal.comments
+                && !pass.include_comments
+                && !signal.positive
+                && (!pass.thread || in_question_or_answer(dom, id));
+            // Hidden until a script shows it: a node holding most of the page is shown. A
+            // hidden tab panel is one of several views of the content (code in each language).
+            let by_hiding =
+                node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
+            // A landmark that is nearly all links is navigation however much of the page it
+            // holds (a book's table of contents beside one chapter).
+            let link_landmark = (by_tag || by_role) && stats[i].link_density() > NAV_LINK_DENSITY;
+            // In a thread, a poster's standing beside each post ("Joined Jun 2016", "Posts: 98")
+            // is about the author, not the post.
+            let author_stat = pass.thread
+                && stats[i].text <= AUTHOR_STAT_MAX_CHARS
+                && stats[i].text > 0
+                && is_author_stat(dom, id);
+            if (by_tag || by_role || by_class) && share < 0.5
+                || link_landmark
+                || author_stat
+                || node.tag == Tag::A && is_skip_link(dom, id)
+                || by_hiding && share < HIDDEN_SHOWN_SHARE
+                || by_comments && share < 0.75
+            {
+                dropped[i] = true;
+            }
+        }
+        let stats = compute_stats(dom, &dropped);
+        Boiled { dropped, stats }
+    }
+}
+
+/// Wrappers of a declared content element that holds a good share of the page, and
+/// inside it the wrapper that holds most of its text: kept whatever their class says.
+fn holds_main(dom: &Dom, dropped: &[bool], stats: &[Sums]) -> Vec<bool> {
+    let n = dom.nodes.len();
+    let total = stats[0].text.max(1);
     // Wrappers of a declared content element (`<main>`, `<article>`, `role=main`) that
     // holds a good share of the page are kept whatever their class says
     // (`content-area newspaper-x-sidebar`, `newsletter-wrapper` around the post).
@@ -156,60 +286,19 @@ pub(crate) fn drop_boilerplate(
             holds_main[i] = true;
         }
     }
-
-    // Soft drops: landmark elements, roles and class/id words. A node holding most of the
-    // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
-    for i in 1..n {
-        let node = &dom.nodes[i];
-        if dropped[i] || node.kind != Kind::Element {
-            continue;
-        }
-        if dropped[node.parent as usize] {
-            dropped[i] = true;
-            continue;
-        }
-        let id = i as NodeId;
-        let signal = signals[i];
-        let share = stats[i].text as f32 / total as f32;
-        // Off an article page, a `<header>` inside an `<article>` is that card's head (its
-        // title and summary in a river of stories), not the site's banner.
-        let by_tag = is_dropped_element(node.tag)
-            && !(pass.widen
-                && node.tag == Tag::Header
-                && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
-        let by_role = dom
-            .attr(id, AttrName::Role)
-            .is_some_and(is_boilerplate_role);
-        let by_class = pass.strip_unlikely
-            && (signal.strong
-                || signal.negative && !signal.positive && !(pass.thread && is_post_meta(dom, id)))
-            && !is_content_tag(node.tag)
-            && !holds_main[i]
-            && (!is_prose(&stats[i]) || signal.footer)
-            && !(signal.header && is_intro(&stats[i]));
-        // In a thread the replies are the content, not comments on it.
-        let by_comments =
-            signal.comments && !pass.include_comments && !pass.thread && !signal.positive;
-        // Hidden until a script shows it: a node holding most of the page is shown. A
-        // hidden tab panel is one of several views of the content (code in each language).
-        let by_hiding =
-            node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
-        if (by_tag || by_role || by_class) && share < 0.5
-            || by_hiding && share < HIDDEN_SHOWN_SHARE
-            || by_comments && share < 0.75
-        {
-            dropped[i] = true;
-        }
-    }
-    let stats = compute_stats(dom, &dropped);
-    (dropped, stats)
+    holds_main
 }
+
+/// The link density above which a navigation landmark (`<nav>`, `role=navigation`,
+/// `<aside>`…) is dropped even when it holds most of the page's text.
+const NAV_LINK_DENSITY: f32 = 0.7;
 
 /// The whole page minus boilerplate: the recall safety net when the best block holds
 /// little of the page (landing pages, listings, threads split over many blocks).
-/// `boiled` is `drop_boilerplate`'s answer for the strict pass.
-pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Selection {
-    let (mut dropped, stats) = boiled;
+/// `boiled` is the strict pass's drops.
+pub(crate) fn select_broad(dom: &Dom, boiled: &Boiled) -> Selection {
+    let mut dropped = boiled.dropped.clone();
+    let stats = &boiled.stats;
     let page_text = stats[0].text;
     // The outermost kept element that holds (nearly) all of the text.
     let mut root: NodeId = 0;
@@ -231,10 +320,10 @@ pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Select
         vec![root]
     };
     for &r in &roots {
-        clean_link_blocks(dom, r, &stats, &mut dropped);
+        clean_link_blocks(dom, r, stats, &mut dropped);
     }
     Selection {
-        link_density: roots_link_density(&roots, &stats),
+        link_density: roots_link_density(&roots, stats),
         roots,
         dropped,
         semantic: false,
@@ -246,7 +335,7 @@ pub(crate) fn select_broad(dom: &Dom, boiled: (Vec<bool>, Vec<Stats>)) -> Select
 /// to the document, each with its tag, class, drop mark and visible text after the
 /// boilerplate drops of `pass`.
 pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str) -> String {
-    let (dropped, stats) = drop_boilerplate(dom, pass, signals);
+    let Boiled { dropped, stats } = Drops::new(dom).drop_boilerplate(dom, pass, signals);
     let mut out = String::new();
     let Some(t) = (0..dom.nodes.len())
         .rev()
@@ -273,15 +362,11 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str
     out
 }
 
-/// `boiled`, when given, is `drop_boilerplate`'s answer for this pass, computed earlier.
-pub(crate) fn select(
-    dom: &Dom,
-    pass: Pass,
-    signals: &[ClassSignal],
-    boiled: Option<(Vec<bool>, Vec<Stats>)>,
-) -> Selection {
+/// `boiled` is this pass's boilerplate drops (see `Drops`).
+pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal], boiled: &Boiled) -> Selection {
     let n = dom.nodes.len();
-    let (mut dropped, stats) = boiled.unwrap_or_else(|| drop_boilerplate(dom, pass, signals));
+    let mut dropped = boiled.dropped.clone();
+    let stats = &boiled.stats;
     let page_text = stats[0].text;
 
     // Score blocks of running text into their ancestors.
@@ -358,7 +443,7 @@ pub(crate) fn select(
     };
     top = climb(dom, &score, &scored, &dropped, top);
     if pass.widen {
-        top = widen(dom, signals, &stats, &dropped, top, pass.link_tolerant);
+        top = widen(dom, signals, stats, &dropped, top, pass.link_tolerant);
     }
     let top_id = top as NodeId;
     // Siblings that belong with the winner.
@@ -412,25 +497,90 @@ pub(crate) fn select(
                 signals,
                 &score,
                 &scored,
-                &stats,
+                stats,
                 &mut dropped,
                 pass,
             );
-            drop_link_runs(dom, root, &stats, &mut dropped);
+            drop_link_runs(dom, root, stats, &mut dropped);
         }
     }
     if pass.include_comments {
-        add_comment_sections(dom, signals, &dropped, &stats, &mut roots);
+        add_comment_sections(dom, signals, &dropped, stats, &mut roots);
     }
     let semantic = is_semantic_container(dom, top_id)
         || ancestors(dom, top_id).any(|a| is_semantic_container(dom, a));
     Selection {
-        link_density: roots_link_density(&roots, &stats),
+        link_density: roots_link_density(&roots, stats),
         roots,
         dropped,
         semantic,
         page_text,
     }
+}
+
+/// Whether `id` sits inside a question or an answer of a Q&A page (an ancestor's class
+/// has the word `question` or `answer`).
+fn in_question_or_answer(dom: &Dom, id: NodeId) -> bool {
+    ancestors(dom, id).any(|a| {
+        dom.attr(a, AttrName::Class).is_some_and(|class| {
+            class
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w.eq_ignore_ascii_case("answer") || w.eq_ignore_ascii_case("question"))
+        })
+    })
+}
+
+/// A "Skip to main content" link: a jump within the page for keyboard and screen-reader
+/// users, not text of the page.
+fn is_skip_link(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, AttrName::Href)
+        .is_some_and(|h| h.starts_with('#'))
+        && (id + 1..dom.subtree_end(id).min(id + 4))
+            .filter(|&i| dom.node(i).kind == Kind::Text)
+            .map(|i| dom.text(i).trim_start())
+            .find(|t| !t.is_empty())
+            .is_some_and(|t| {
+                t.get(..7)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("skip to"))
+            })
+}
+
+/// The most text an author's standing line ("Join Date: Aug 2008") holds.
+const AUTHOR_STAT_MAX_CHARS: u32 = 40;
+
+/// Labels of a forum poster's standing, lowercase: what a post's author box lists under
+/// the name (XenForo, phpBB, vBulletin, FluxBB and kin).
+const AUTHOR_STAT_LABELS: &[&str] = &[
+    "joined",
+    "join date",
+    "registered",
+    "member since",
+    "posts",
+    "messages",
+    "reaction score",
+    "points",
+    "trophy points",
+    "likes received",
+    "location",
+    "reputation",
+];
+
+/// Whether short element `id` opens with an author-standing label: its first words are
+/// one of `AUTHOR_STAT_LABELS`, alone in their text node or followed by a colon.
+fn is_author_stat(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id).min(id + 8);
+    let Some(first) = (id + 1..end)
+        .filter(|&i| dom.node(i).kind == Kind::Text)
+        .map(|i| dom.text(i).trim())
+        .find(|t| !t.is_empty())
+    else {
+        return false;
+    };
+    let label = first.split(':').next().unwrap_or("").trim_end();
+    (label.len() == first.len() || first[label.len()..].trim_start().starts_with(':'))
+        && AUTHOR_STAT_LABELS
+            .iter()
+            .any(|l| l.eq_ignore_ascii_case(label))
 }
 
 /// A tab panel: one of several views of the content (code in each language), hidden or not.
@@ -560,45 +710,82 @@ fn raw_text(dom: &Dom, start: NodeId, end: NodeId) -> (usize, usize, bool) {
     (text, link, controls)
 }
 
-/// Drop paragraphs whose text repeats an earlier kept one: pages ship the same copy twice,
-/// once for wide screens and once in a collapsed panel for narrow ones.
-/// Returns whether it dropped any.
-pub(crate) fn drop_repeated_paragraphs(dom: &Dom, selection: &mut Selection) -> bool {
+/// Drop blocks whose text repeats an earlier kept block: pages ship the same copy twice,
+/// once for wide screens and once in a collapsed panel for narrow ones, or a whole post
+/// again in a print or "amp" copy. A block is a paragraph or any block element (a product
+/// description's `<div>` of short paragraphs repeats whole while no paragraph of it is
+/// long). Returns whether it dropped any.
+pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool {
+    // Per node of the roots' subtrees, a polynomial hash of its kept non-space bytes,
+    // built bottom-up in one pass: a node's hash is its children's, concatenated.
     let mut seen = rustc_hash::FxHashSet::default();
     let mut any = false;
+    let mut sums: Vec<(u64, u64, u32)> = Vec::new();
     for &root in &selection.roots {
         let end = dom.subtree_end(root);
-        let mut i = root;
-        while i < end {
-            if selection.dropped[i as usize] || dom.node(i).tag != Tag::P {
-                i += 1;
+        let base = root as usize;
+        sums.clear();
+        sums.resize((end - root) as usize, (0, 1, 0));
+        for i in (base..end as usize).rev() {
+            if selection.dropped[i] {
                 continue;
             }
-            let sub = dom.subtree_end(i);
-            // FNV-1a over the paragraph's non-space bytes: no copy of the text.
-            let (mut hash, mut len) = (0xcbf2_9ce4_8422_2325u64, 0usize);
-            for t in i..sub {
-                if dom.node(t).kind == Kind::Text {
-                    for &b in dom.text(t).as_bytes() {
-                        if !b.is_ascii_whitespace() {
-                            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-                            len += 1;
-                        }
+            let node = &dom.nodes[i];
+            if node.kind == Kind::Text {
+                let (mut h, mut pow, mut len) = (0u64, 1u64, 0u32);
+                for &b in dom.text(i as NodeId).as_bytes() {
+                    if !b.is_ascii_whitespace() {
+                        h = h.wrapping_mul(HASH_BASE).wrapping_add(u64::from(b));
+                        pow = pow.wrapping_mul(HASH_BASE);
+                        len += 1;
                     }
                 }
+                sums[i - base] = (h, pow, len);
             }
-            if len >= REPEATED_PARAGRAPH_MIN && !seen.insert(hash) {
-                selection.dropped[i as usize..sub as usize].fill(true);
+            let parent = node.parent as usize;
+            if i == base || parent < base {
+                continue;
+            }
+            // Children are met last first: prepend.
+            let (h, pow, len) = sums[i - base];
+            let acc = &mut sums[parent - base];
+            acc.0 = h.wrapping_mul(acc.1).wrapping_add(acc.0);
+            acc.1 = pow.wrapping_mul(acc.1);
+            acc.2 += len;
+        }
+        let mut i = root;
+        while i < end {
+            let node = dom.node(i);
+            let at = i as usize;
+            if selection.dropped[at] {
+                i = dom.subtree_end(i);
+                continue;
+            }
+            let (h, _, len) = sums[at - base];
+            let parent = node.parent as usize;
+            // A wrapper around one block holds the same text: it is that block, not a repeat.
+            let same_as_parent = at != base && parent >= base && sums[parent - base].2 == len;
+            if node.kind == Kind::Element
+                && !node.tag.is_inline()
+                && len as usize >= REPEATED_BLOCK_MIN
+                && !same_as_parent
+                && !seen.insert(h)
+            {
+                let sub = dom.subtree_end(i);
+                selection.dropped[at..sub as usize].fill(true);
                 any = true;
+                i = sub;
+                continue;
             }
-            i = sub;
+            i += 1;
         }
     }
     any
 }
 
-/// Paragraphs shorter than this may repeat ("Read more", a price, a date).
-const REPEATED_PARAGRAPH_MIN: usize = 200;
+/// Blocks shorter than this may repeat ("Read more", a price, a date).
+const REPEATED_BLOCK_MIN: usize = 200;
+const HASH_BASE: u64 = 0x100_0000_01b3;
 
 /// Drop the page's title where it opens the content as a heading: it is metadata (the
 /// Document carries it as `title`), and repeating it costs the reader nothing but tokens.
@@ -967,6 +1154,54 @@ fn is_data_table(dom: &Dom, table: NodeId) -> bool {
     rows >= 3
 }
 
+/// The sums the boilerplate drops read, over what the hard drops leave: a lighter walk than
+/// `compute_stats`, whose other counts only selection reads.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    text: u32,
+    link: u32,
+    paragraphs: u32,
+}
+
+impl Sums {
+    /// As `link_density` of the same node's `Stats`.
+    fn link_density(&self) -> f32 {
+        if self.text == 0 {
+            0.0
+        } else {
+            (self.link as f32 / self.text as f32).min(1.0)
+        }
+    }
+}
+
+/// `Sums` per node; each field is summed as `compute_stats` sums it.
+fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
+    let n = dom.nodes.len();
+    let mut sums = vec![Sums::default(); n];
+    for i in (1..n).rev() {
+        if dropped[i] {
+            continue;
+        }
+        let node = &dom.nodes[i];
+        let mut s = sums[i];
+        match node.kind {
+            Kind::Text => s.text = dom.text_sizes[i].visible,
+            Kind::Element => match node.tag {
+                Tag::A => s.link = s.text,
+                Tag::P | Tag::Blockquote | Tag::Pre => s.paragraphs += 1,
+                _ => {}
+            },
+            Kind::Document => {}
+        }
+        sums[i] = s;
+        let p = &mut sums[node.parent as usize];
+        p.text += s.text;
+        p.link += s.link;
+        p.paragraphs += s.paragraphs;
+    }
+    sums
+}
+
 pub(crate) fn compute_stats(dom: &Dom, dropped: &[bool]) -> Vec<Stats> {
     let n = dom.nodes.len();
     let mut stats = vec![Stats::default(); n];
@@ -979,11 +1214,11 @@ pub(crate) fn compute_stats(dom: &Dom, dropped: &[bool]) -> Vec<Stats> {
         let mut s = stats[i];
         match node.kind {
             Kind::Text => {
-                let (len, commas) = measure(dom.text(i as NodeId));
-                s.text = len;
-                s.inline = len;
-                s.commas = commas;
-                s.inline_commas = commas;
+                let size = dom.text_sizes[i];
+                s.text = size.visible;
+                s.inline = size.visible;
+                s.commas = size.commas;
+                s.inline_commas = size.commas;
             }
             Kind::Element => match node.tag {
                 Tag::A => s.link = s.text,
@@ -1019,20 +1254,6 @@ pub(crate) fn compute_stats(dom: &Dom, dropped: &[bool]) -> Vec<Stats> {
         }
     }
     stats
-}
-
-/// Visible characters and commas in a text.
-fn measure(text: &str) -> (u32, u32) {
-    let mut len = 0u32;
-    let mut commas = 0u32;
-    for &b in text.as_bytes() {
-        // Count characters, not bytes: skip UTF-8 continuation bytes.
-        if b & 0xC0 != 0x80 && !b.is_ascii_whitespace() {
-            len += 1;
-        }
-        commas += u32::from(b == b',');
-    }
-    (len, commas)
 }
 
 /// Link text over all text of the chosen roots together; 1.0 when they hold no text.

@@ -60,8 +60,22 @@ const THREAD_MAX_OWN_CHARS: usize = 250;
 /// ... and is read as one when its replies hold this many times more.
 const THREAD_GAIN: usize = 3;
 
+/// Characters that are not whitespace (`char::is_whitespace`), counted on bytes: this runs
+/// over every rendering of a page. Characters that are not ASCII whitespace are counted in
+/// blocks that vectorize (see `dom::TextSize`); then the few non-ASCII spaces come off.
 fn visible_chars(s: &str) -> usize {
-    s.chars().filter(|c| !c.is_whitespace()).count()
+    let mut n = dom::TextSize::of(s).visible as usize;
+    // U+0085, U+00A0, U+1680, U+2000-U+205F and U+3000 start with these bytes; \x0B is an
+    // ASCII space to `char::is_whitespace` only.
+    let maybe_space = |b: u8| matches!(b, 0x0B | 0xC2 | 0xE1 | 0xE2 | 0xE3);
+    if s.bytes().any(maybe_space) {
+        for (i, b) in s.bytes().enumerate() {
+            if maybe_space(b) && s[i..].starts_with(char::is_whitespace) {
+                n -= 1;
+            }
+        }
+    }
+    n
 }
 
 /// For debugging the reader (see `examples/extract_one.rs`): how the element holding
@@ -69,7 +83,7 @@ fn visible_chars(s: &str) -> usize {
 pub fn explain(html_bytes: &[u8], needle: &str) -> String {
     let html = charset::decode_html(html_bytes, Some("text/html"));
     let dom = parse::parse(&html);
-    let mut signals = boilerplate::class_signals(&dom);
+    let mut signals = boilerplate::class_signals(&dom, &vec![false; dom.nodes.len()]);
     content::mark_folded(&dom, &mut signals);
     let pass = Pass {
         strip_unlikely: true,
@@ -172,7 +186,7 @@ fn extract_html(
     opts: &ExtractOptions,
     doc: &mut Document,
 ) {
-    let html = charset::decode_html(bytes, content_type);
+    let html = charset::decode_html_borrowed(bytes, content_type);
     let dom = parse::parse(&html);
     drop(html);
     let meta = metadata::collect(&dom, url);
@@ -215,15 +229,22 @@ fn extract_html(
             ..strict
         },
     ];
-    let mut signals = boilerplate::class_signals(&dom);
+    // The page's title opening the content is metadata, dropped from the text; but a
+    // product's name heads what is said about the product (its name, price, description).
+    let dropped_titles: &[String] = if page_type == PageType::Product {
+        &[]
+    } else {
+        &meta.titles
+    };
+    let mut drops = content::Drops::new(&dom);
+    let mut signals = boilerplate::class_signals(&dom, drops.hard_dropped());
     content::mark_folded(&dom, &mut signals);
     let mut best: Option<(Selection, String)> = None;
-    // The strict pass's boilerplate drops serve the broad selection too.
-    let strict_boiled = content::drop_boilerplate(&dom, strict, &signals);
-    for (pass_index, pass) in passes.into_iter().enumerate() {
-        let precomputed = (pass_index == 0).then(|| strict_boiled.clone());
-        let mut selection = content::select(&dom, pass, &signals, precomputed);
-        for title in &meta.titles {
+    // Passes share their boilerplate drops where they drop alike (`drops`); the strict
+    // pass's serve the broad selection too.
+    for pass in passes {
+        let mut selection = content::select(&dom, pass, &signals, drops.get(&dom, pass, &signals));
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut selection, title);
         }
         let text = markdown::render(
@@ -244,22 +265,27 @@ fn extract_html(
     let (mut selection, mut text) = best.expect("at least one pass ran");
     // A page whose own text is a few lines and whose replies hold far more is a thread
     // (a link aggregator's story page): read it as one.
-    let chosen = visible_chars(&text);
+    // Counted once per text: it is read by each check below and by the quality score.
+    let mut text_chars = visible_chars(&text);
+    let chosen = text_chars;
     if !strict.thread && !opts.include_comments && chosen < THREAD_MAX_OWN_CHARS {
         let thread = Pass {
             thread: true,
             include_comments: true,
             ..strict
         };
-        let mut replies = content::select(&dom, thread, &signals, None);
-        for title in &meta.titles {
+        let mut replies =
+            content::select(&dom, thread, &signals, drops.get(&dom, thread, &signals));
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut replies, title);
         }
         let replies_text =
             markdown::render(&dom, &replies.dropped, &replies.roots, &base, Mode::Text);
-        if visible_chars(&replies_text) > chosen * THREAD_GAIN {
+        let replies_chars = visible_chars(&replies_text);
+        if replies_chars > chosen * THREAD_GAIN {
             selection = replies;
             text = replies_text;
+            text_chars = replies_chars;
         }
     }
     // Recall safety net: when the chosen block holds little of what the page shows once
@@ -287,8 +313,9 @@ fn extract_html(
     };
     // The broad selection holds at most the page's text after the strict drops: when the
     // chosen block already holds enough of that, the broad one cannot win.
-    let chosen = own(visible_chars(&text), selection.link_density);
-    let page_stats = &strict_boiled.1[0];
+    let chosen = own(text_chars, selection.link_density);
+    let strict_boiled = drops.get(&dom, strict, &signals);
+    let page_stats = &strict_boiled.stats[0];
     let page_text = if many_blocks {
         page_stats.text
     } else {
@@ -309,13 +336,14 @@ fn extract_html(
                 broad.link_density,
             ) * num
     {
-        for title in &meta.titles {
+        for title in dropped_titles {
             content::drop_title_heading(&dom, &mut broad, title);
         }
         text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+        text_chars = visible_chars(&text);
         selection = broad;
     }
-    if content::drop_repeated_paragraphs(&dom, &mut selection) {
+    if content::drop_repeated_blocks(&dom, &mut selection) {
         text = markdown::render(
             &dom,
             &selection.dropped,
@@ -323,6 +351,7 @@ fn extract_html(
             &base,
             Mode::Text,
         );
+        text_chars = visible_chars(&text);
     }
     let mut markdown = markdown::render(
         &dom,
@@ -340,16 +369,16 @@ fn extract_html(
         && text.len() * 2 < body.len()
     {
         text = body.trim().to_owned() + "\n";
+        text_chars = visible_chars(&text);
         markdown = text.clone();
         semantic = true;
         link_density = 0.0;
     }
 
     doc.word_count = text.split_whitespace().count();
-    let visible: usize = text.chars().filter(|c| !c.is_whitespace()).count();
     doc.quality_score = quality(
         doc.word_count,
-        visible,
+        text_chars,
         selection.page_text as usize,
         link_density,
         semantic,
@@ -489,6 +518,25 @@ fn is_utf8_prefix(sample: &[u8], total: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn visible_chars_counts_what_char_is_whitespace_does_not() {
+        let samples = [
+            "",
+            "plain words, with\ttabs\nand\r\nbreaks",
+            "vertical\x0btab and form\x0cfeed",
+            "no-break\u{a0}space, next-line\u{85}, ogham\u{1680}mark",
+            "em\u{2003}space thin\u{2009}space narrow\u{202f}nbsp math\u{205f}space",
+            "ideographic\u{3000}space 漢字 and line\u{2028}para\u{2029}seps",
+            // Not whitespace, though they look like it or share a lead byte.
+            "zero\u{200b}width joiner\u{200d} ¢ € ☃ ㄱ Ⴀ",
+            "é ß ö \u{1f600}",
+        ];
+        for s in samples {
+            let by_char = s.chars().filter(|c| !c.is_whitespace()).count();
+            assert_eq!(visible_chars(s), by_char, "{s:?}");
+        }
+    }
 
     #[test]
     fn utf8_text_cut_at_the_sniff_window_is_text() {

@@ -126,12 +126,16 @@ impl<'a> Writer<'a> {
     }
 
     fn text(&mut self, text: &str) {
-        for (i, word) in text.split_ascii_whitespace().enumerate() {
-            if i > 0 {
-                self.pending_space = true;
-            }
+        let mut words = text.split_ascii_whitespace();
+        if let Some(first) = words.next() {
             self.flush();
-            self.out.push_str(word);
+            self.out.push_str(first);
+            // After a word nothing is pending (`flush` cleared it), so the rest is a space
+            // and a word each: no need to go through `flush` per word.
+            for word in words {
+                self.out.push(' ');
+                self.out.push_str(word);
+            }
         }
         if text.ends_with(|c: char| c.is_ascii_whitespace()) {
             self.pending_space = true;

@@ -29,8 +29,12 @@ pub(crate) fn parse(html: &str) -> Dom {
             attrs: Vec::with_capacity(html.len() / 200 + 16),
             buf: String::with_capacity(html.len() / 3 + 16),
             html_lang: None,
+            text_sizes: Vec::new(),
         },
         stack: Vec::with_capacity(64),
+        open_p: 0,
+        open_a: 0,
+        open_foreign: 0,
         src: html.as_bytes(),
         html,
     };
@@ -48,13 +52,22 @@ pub(crate) fn parse(html: &str) -> Dom {
     });
     p.stack.push(0);
     p.run();
+    p.dom.measure_texts();
     p.dom
 }
 
 struct Parser<'a> {
     dom: Dom,
-    /// Open elements; `stack[0]` is the document node.
+    /// Open elements; `stack[0]` is the document node. Changed only through `push_open`,
+    /// `pop_open` and `truncate_open`, which keep the counts below.
     stack: Vec<NodeId>,
+    /// Open `<p>` and `<a>` elements on the stack: most start tags close an open `<p>`, and
+    /// each `<a>` an open `<a>`; when none is open, the walk down the stack is skipped.
+    open_p: u32,
+    open_a: u32,
+    /// Open `<svg>` and `<math>` elements: most start tags leave foreign content, which is
+    /// a walk down the stack unless none is open.
+    open_foreign: u32,
     src: &'a [u8],
     html: &'a str,
 }
@@ -187,20 +200,20 @@ impl Parser<'_> {
             }
             Tag::Title | Tag::Textarea => {
                 let close = find_end_tag(src, end, &src[name_start..name_end]);
-                self.stack.push(id);
+                self.push_open(id);
                 self.text(end, close);
-                self.stack.pop();
+                self.pop_open();
                 skip_past_gt(src, close)
             }
             Tag::Plaintext => {
-                self.stack.push(id);
+                self.push_open(id);
                 self.text(end, src.len());
-                self.stack.pop();
+                self.pop_open();
                 src.len()
             }
             _ => {
                 if self.stack.len() < MAX_DEPTH {
-                    self.stack.push(id);
+                    self.push_open(id);
                 }
                 end
             }
@@ -227,12 +240,7 @@ impl Parser<'_> {
             self_closing = false;
             let name_start = pos;
             pos += 1; // an attribute name may start with any byte but these
-            while pos < src.len()
-                && !matches!(
-                    src[pos],
-                    b'=' | b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'
-                )
-            {
+            while pos < src.len() && !ENDS_ATTR_NAME[src[pos] as usize] {
                 pos += 1;
             }
             let name = &src[name_start..pos];
@@ -345,7 +353,7 @@ impl Parser<'_> {
             let _ = name;
             for i in (top.saturating_sub(8).max(1)..top).rev() {
                 if self.dom.node(self.stack[i]).tag == Tag::Other {
-                    self.stack.truncate(i);
+                    self.truncate_open(i);
                     return;
                 }
             }
@@ -354,7 +362,7 @@ impl Parser<'_> {
         for i in (limit..top).rev() {
             let open = self.dom.node(self.stack[i]).tag;
             if open == tag {
-                self.stack.truncate(i);
+                self.truncate_open(i);
                 return;
             }
             // An end tag does not close past these scope boundaries.
@@ -370,10 +378,13 @@ impl Parser<'_> {
     /// What was opened inside the `<svg>` is foreign content too (a `<main>` there is an
     /// SVG element to a browser), so it all closes with it.
     fn leave_foreign_content(&mut self) {
+        if self.open_foreign == 0 {
+            return;
+        }
         for i in (1..self.stack.len()).rev() {
             match self.dom.node(self.stack[i]).tag {
                 Tag::Svg | Tag::Math => {
-                    self.stack.truncate(i);
+                    self.truncate_open(i);
                     return;
                 }
                 _ => {}
@@ -382,9 +393,7 @@ impl Parser<'_> {
     }
 
     fn in_foreign_content(&self) -> bool {
-        self.stack
-            .iter()
-            .any(|&id| matches!(self.dom.node(id).tag, Tag::Svg | Tag::Math))
+        self.open_foreign > 0
     }
 
     fn close_implied(&mut self, tag: Tag) {
@@ -457,7 +466,7 @@ impl Parser<'_> {
                 if let Some(&top) = self.stack.last()
                     && self.dom.node(top).tag.heading_level().is_some()
                 {
-                    self.stack.pop();
+                    self.pop_open();
                 }
             }
             _ => {}
@@ -468,18 +477,53 @@ impl Parser<'_> {
         if let Some(&top) = self.stack.last()
             && self.dom.node(top).tag == tag
         {
-            self.stack.pop();
+            self.pop_open();
+        }
+    }
+
+    fn push_open(&mut self, id: NodeId) {
+        self.count_open(id, true);
+        self.stack.push(id);
+    }
+
+    fn pop_open(&mut self) {
+        if let Some(id) = self.stack.pop() {
+            self.count_open(id, false);
+        }
+    }
+
+    fn truncate_open(&mut self, len: usize) {
+        for i in len..self.stack.len() {
+            self.count_open(self.stack[i], false);
+        }
+        self.stack.truncate(len);
+    }
+
+    fn count_open(&mut self, id: NodeId, opened: bool) {
+        let count = match self.dom.node(id).tag {
+            Tag::P => &mut self.open_p,
+            Tag::A => &mut self.open_a,
+            Tag::Svg | Tag::Math => &mut self.open_foreign,
+            _ => return,
+        };
+        if opened {
+            *count += 1;
+        } else {
+            *count -= 1;
         }
     }
 
     /// Close the nearest open `tag` unless a scope boundary or one of `stop` comes first.
     fn close_in_scope(&mut self, tag: Tag, stop: &[Tag]) {
+        if tag == Tag::P && self.open_p == 0 || tag == Tag::A && self.open_a == 0 {
+            return;
+        }
         let top = self.stack.len();
         let limit = top.saturating_sub(MAX_DEPTH).max(1);
         for i in (limit..top).rev() {
             let open = self.dom.node(self.stack[i]).tag;
             if open == tag {
-                self.stack.truncate(i);
+                self.truncate_open(i);
                 return;
             }
             if is_scope_boundary(open) || stop.contains(&open) {
@@ -543,9 +587,9 @@ impl Parser<'_> {
     /// A text child with `src[start..end]` verbatim (no entity decoding): JSON-LD.
     fn raw_child(&mut self, parent: NodeId, start: usize, end: usize) {
         let span = self.push_buf(&self.html[start..end.max(start)]);
-        self.stack.push(parent);
+        self.push_open(parent);
         let id = self.append(element(Tag::None));
-        self.stack.pop();
+        self.pop_open();
         let node = &mut self.dom.nodes[id as usize];
         node.kind = Kind::Text;
         node.text = span;
@@ -614,15 +658,25 @@ fn tag_of(name: &[u8], lower: &mut [u8; 16]) -> Tag {
 }
 
 fn scan_name(src: &[u8], mut pos: usize) -> usize {
-    while pos < src.len()
-        && !matches!(
-            src[pos],
-            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'
-        )
-    {
+    while pos < src.len() && !ENDS_TAG_NAME[src[pos] as usize] {
         pos += 1;
     }
     pos
+}
+
+/// Bytes that end a tag name, and an attribute name (which `=` ends too), as tables: one
+/// load per byte instead of a chain of compares, on the loops that read every tag.
+const ENDS_TAG_NAME: [bool; 256] = byte_table(b" \t\n\r\x0c/>");
+const ENDS_ATTR_NAME: [bool; 256] = byte_table(b" \t\n\r\x0c/>=");
+
+const fn byte_table(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
 }
 
 fn skip_past_gt(src: &[u8], pos: usize) -> usize {

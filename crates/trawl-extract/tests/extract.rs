@@ -106,6 +106,156 @@ fn boilerplate_is_dropped() {
 }
 
 #[test]
+fn a_block_shipped_twice_is_read_once() {
+    // A shop's description, once for wide screens and once for narrow ones: short
+    // paragraphs, none long enough to count as a repeat alone, but the block repeats whole.
+    let description = "<div class=\"product-description\"><p>Make each cup of tea feel special with a \
+        wheel thrown mug in a white speckle finish with a clear glazed interior.</p>\
+        <p>Handmade stoneware.</p><p>Size: approx. 9.5 x 13 x 7cm</p><p>Volume: approx. 350ml</p>\
+        <p>Suitable for dishwashers and microwave ovens. Avoid thermal shock.</p></div>";
+    let page = format!(
+        "<html><head><title>Speckle mug</title></head><body><main><div class=\"product-meta\">\
+         <h1>Speckle mug</h1><div class=\"price\">$60.00</div>{description}\
+         <div class=\"add-to-cart\"><button>Add to cart</button></div>{description}\
+         <p>Short line.</p><p>Short line.</p></div></main></body></html>"
+    );
+    let md = html(&page).markdown;
+    assert_eq!(md.matches("Handmade stoneware.").count(), 1, "{md}");
+    assert!(md.contains("Volume: approx. 350ml"), "{md}");
+    // Short blocks ("Read more", a price, a line) may repeat.
+    assert_eq!(md.matches("Short line.").count(), 2, "{md}");
+}
+
+#[test]
+fn a_table_of_contents_bigger_than_the_chapter_is_still_navigation() {
+    // An online book: the sidebar lists every section of the book, more text than the
+    // short chapter beside it, but it is all links.
+    let toc: String = (1..=60)
+        .map(|i| {
+            format!(
+                "<li><a href=\"/ch{i}.html\"><b>{i}.1</b> Section number {i}: rules, gates, and circuits</a></li>"
+            )
+        })
+        .collect();
+    let page = format!(
+        "<html><head><title>Plan and audience</title></head><body><div class=\"book\">\
+         <div class=\"book-summary\"><nav role=\"navigation\"><ul class=\"summary\">{toc}</ul></nav></div>\
+         <div class=\"book-body\"><h1>Plan and audience</h1>{}{}</div></div></body></html>",
+        para("The plan of the book"),
+        para("The intended audience")
+    );
+    let md = html(&page).markdown;
+    assert!(md.contains("The plan of the book is discussed"), "{md}");
+    assert!(md.contains("The intended audience is discussed"), "{md}");
+    assert!(!md.contains("Section number"), "{md}");
+}
+
+#[test]
+fn comments_under_a_question_or_an_answer_are_asides_in_a_q_and_a_thread() {
+    let post = |class: &str, body: &str, comment: &str| {
+        format!(
+            "<div class=\"{class}\"><div class=\"post-layout\"><div class=\"post-body\">{body}</div>\
+             <div class=\"comments\"><ul class=\"comments-list\"><li class=\"comment\">{comment} \
+             <a href=\"/users/9\">someone</a> <time>May 2, 2009</time></li></ul></div></div></div>"
+        )
+    };
+    let page = format!(
+        "<html><head><title>Why is RAID not a backup?</title>\
+         <script type=\"application/ld+json\">{{\"@type\":\"QAPage\"}}</script></head><body>\
+         <div id=\"mainbar\"><h1>Why is RAID not a backup?</h1>{}<div id=\"answers\">{}{}</div></div></body></html>",
+        post(
+            "question",
+            &para("The difference between redundancy and a backup"),
+            "Good question, upvoted."
+        ),
+        post(
+            "answer",
+            &para("Redundancy guards against one kind of hardware failure"),
+            "Will a backup refuse to copy a corrupt file?"
+        ),
+        post(
+            "answer",
+            &para("A backup keeps the older versions of a file"),
+            "Man, I had to read this three times."
+        ),
+    );
+    let doc = html(&page);
+    assert_eq!(doc.page_type, PageType::Forum);
+    let md = &doc.markdown;
+    for kept in [
+        "The difference between redundancy and a backup",
+        "Redundancy guards against one kind",
+        "A backup keeps the older versions",
+    ] {
+        assert!(md.contains(kept), "{kept:?} missing:\n{md}");
+    }
+    for aside in ["Good question", "refuse to copy", "read this three times"] {
+        assert!(!md.contains(aside), "{aside:?} should be dropped:\n{md}");
+    }
+}
+
+#[test]
+fn a_posters_standing_beside_each_post_is_dropped_in_a_thread() {
+    let post = |name: &str, extras: &str, body: &str| {
+        format!(
+            "<article class=\"message\"><div class=\"message-cell\"><h4>{name}</h4><h5>Full Member</h5>\
+             <div class=\"message-userExtras\">{extras}</div></div>\
+             <div class=\"message-main\"><time>Jul 18, 2024</time><div class=\"bbWrapper\">{body}</div></div></article>"
+        )
+    };
+    let xenforo = "<dl class=\"pairs\"><dt>Joined</dt><dd>Jun 29, 2016</dd></dl>\
+                   <dl class=\"pairs\"><dt>Messages</dt><dd>11</dd></dl>";
+    let vbulletin = "<div>Join Date: <b>Aug 2008</b></div><div>Location: <b>SIN</b></div>";
+    let page = format!(
+        "<html><head><title>Interview invitations thread</title>\
+         <script type=\"application/ld+json\">{{\"@type\":\"DiscussionForumPosting\"}}</script></head><body>\
+         <div class=\"block-body\">{}{}{}</div></body></html>",
+        post(
+            "boobaloobie",
+            xenforo,
+            &para("The first interview invitations")
+        ),
+        post("pnomes", vbulletin, &para("A reply about invitations")),
+        post(
+            "boobaloobie",
+            xenforo,
+            "<p>Location: the second floor, by the lifts. Posts: see the pinned list.</p>"
+        ),
+    );
+    let doc = html(&page);
+    assert_eq!(doc.page_type, PageType::Forum);
+    let md = &doc.markdown;
+    for kept in [
+        "Full Member",
+        "The first interview invitations",
+        "A reply about invitations",
+        // A post's own text that happens to start with a label is longer than a stat line.
+        "Location: the second floor",
+    ] {
+        assert!(md.contains(kept), "{kept:?} missing:\n{md}");
+    }
+    for stat in ["Joined", "Jun 29, 2016", "Messages", "Join Date", "SIN"] {
+        assert!(!md.contains(stat), "{stat:?} should be dropped:\n{md}");
+    }
+}
+
+#[test]
+fn skip_links_are_dropped() {
+    let inner = format!(
+        "<p><a class=\"skip-link\" href=\"#story-body\">Skip to main content</a></p>{}{}\
+         <p>See <a href=\"#notes\">the notes below</a> for sources.</p>",
+        para("Alpha"),
+        para("Beta")
+    );
+    let md = html(&article_page(&inner)).markdown;
+    assert!(!md.contains("Skip to"), "{md}");
+    assert!(
+        md.contains("Alpha is discussed") && md.contains("the notes below"),
+        "{md}"
+    );
+}
+
+#[test]
 fn comments_are_kept_when_asked() {
     let inner = format!("{}{}{}", para("Alpha"), para("Beta"), para("Gamma"));
     let page = article_page(&inner);
@@ -580,6 +730,8 @@ fn product_page_keeps_description_and_specs() {
     assert!(md.contains("$129.00"), "{md}");
     assert!(md.contains("lugged outsole grips wet stone"), "{md}");
     assert!(md.contains("| Outsole | Vibram Megagrip |"), "{md}");
+    // The product's name heads its description: kept, though it is also the title.
+    assert!(md.contains("# Trail Runner 3\n"), "{md}");
     for junk in [
         "Add to cart",
         "We use cookies",

@@ -79,13 +79,16 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
     let mut has_link = vec![false; n];
     let mut has_price = vec![false; n];
     let mut text = vec![0u32; n];
+    // Per element, how many of its children are linked items (see below): most elements
+    // have fewer than four, and their children need no second look.
+    let mut linked_children = vec![0u32; n];
     for i in (1..n).rev() {
         let node = &dom.nodes[i];
         if node.kind == Kind::Element && matches!(node.tag, Tag::Script | Tag::Style) {
             continue;
         }
         if node.kind == Kind::Text {
-            let t = dom.text(i as NodeId).trim();
+            let t = crate::dom::trim(dom.text(i as NodeId));
             text[i] = t.len() as u32;
             if t.len() < 40 && is_price(t) {
                 shape.prices += 1;
@@ -112,22 +115,20 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
         has_link[p] |= has_link[i];
         has_price[p] |= has_price[i];
         text[p] += text[i];
+        linked_children[p] += u32::from(is_linked_item(node.kind, has_link[i], text[i]));
     }
     shape.text_chars = text[0];
     // Repeated items: per parent, the commonest class among linked element children.
     // Classes are compared by hash: sorting strings cost more than the rest of the pass.
     let mut classes: Vec<(u64, NodeId)> = Vec::new();
     for parent in 0..n as NodeId {
-        if dom.node(parent).kind == Kind::Text {
+        if linked_children[parent as usize] < 4 {
             continue;
         }
         classes.clear();
         for c in dom.children(parent) {
             let node = dom.node(c);
-            if node.kind == Kind::Element
-                && has_link[c as usize]
-                && (20..2000).contains(&text[c as usize])
-            {
+            if is_linked_item(node.kind, has_link[c as usize], text[c as usize]) {
                 let class = dom.attr(c, AttrName::Class).unwrap_or(tag_key(node.tag));
                 classes.push((fnv(class), c));
             }
@@ -207,6 +208,12 @@ fn contains_word(hay: &[u8], needle: &[u8]) -> bool {
 }
 
 /// FNV-1a: a hash good enough to group equal class strings.
+/// An element holding a link and some text, but not a whole section: a candidate item of
+/// a repeated group.
+fn is_linked_item(kind: Kind, has_link: bool, text: u32) -> bool {
+    kind == Kind::Element && has_link && (20..2000).contains(&text)
+}
+
 fn fnv(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
