@@ -318,8 +318,12 @@ const POSITIVE_PARTS: [&str; 13] = [
 /// Elements marked in `skip` (inside a script, an `<svg>`, a `<button>`: dropped whatever
 /// they are called) are not read, and get no signal.
 pub(crate) fn class_signals<'a>(dom: &'a Dom, skip: &[bool]) -> Vec<ClassSignal> {
-    let mut values: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
-    let mut tokens: FxHashMap<&'a str, ClassSignal> = FxHashMap::default();
+    // Sized for a typical page (a few hundred distinct values and tokens): growing a map
+    // rehashes all it holds.
+    let mut values: FxHashMap<&'a str, ClassSignal> =
+        FxHashMap::with_capacity_and_hasher(512, Default::default());
+    let mut tokens: FxHashMap<&'a str, ClassSignal> =
+        FxHashMap::with_capacity_and_hasher(512, Default::default());
     let mut signal_of = |value: Option<&'a str>| -> ClassSignal {
         match value {
             Some(v) if !v.is_empty() => *values

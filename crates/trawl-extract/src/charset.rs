@@ -23,33 +23,46 @@ pub(crate) fn decode_html_borrowed<'a>(
     bytes: &'a [u8],
     content_type: Option<&str>,
 ) -> std::borrow::Cow<'a, str> {
-    let (encoding, skip) = sniff_encoding(bytes, content_type);
+    let (encoding, skip, valid) = sniff(bytes, content_type);
+    if let Some(text) = valid {
+        return std::borrow::Cow::Borrowed(text);
+    }
     let (text, _) = encoding.decode_without_bom_handling(&bytes[skip..]);
     text
 }
 
 /// The encoding `decode_html` would use, and how many BOM bytes to skip.
 pub fn sniff_encoding(bytes: &[u8], content_type: Option<&str>) -> (&'static Encoding, usize) {
+    let (encoding, skip, _) = sniff(bytes, content_type);
+    (encoding, skip)
+}
+
+/// `sniff_encoding`, and the text when the answer came from checking that the bytes are
+/// UTF-8: a page is not validated twice.
+fn sniff<'a>(
+    bytes: &'a [u8],
+    content_type: Option<&str>,
+) -> (&'static Encoding, usize, Option<&'a str>) {
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
-        return (encoding, bom_len);
+        return (encoding, bom_len, None);
     }
     if let Some(encoding) = content_type
         .and_then(charset_param)
         .and_then(|l| Encoding::for_label(l.as_bytes()))
     {
-        return (ascii_compatible(encoding), 0);
+        return (ascii_compatible(encoding), 0, None);
     }
     let head = &bytes[..bytes.len().min(META_PRESCAN_BYTES)];
     if let Some(encoding) = meta_charset(head) {
-        return (ascii_compatible(encoding), 0);
+        return (ascii_compatible(encoding), 0, None);
     }
-    if std::str::from_utf8(bytes).is_ok() {
-        return (UTF_8, 0);
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (UTF_8, 0, Some(text));
     }
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
     // A megabyte is plenty to guess from and keeps a huge body cheap.
     detector.feed(&bytes[..bytes.len().min(1 << 20)], true);
-    (detector.guess(None, Utf8Detection::Allow), 0)
+    (detector.guess(None, Utf8Detection::Allow), 0, None)
 }
 
 /// A page that declares UTF-16 in ASCII-compatible bytes is not UTF-16 (the spec says to

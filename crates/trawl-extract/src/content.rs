@@ -732,15 +732,20 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
             }
             let node = &dom.nodes[i];
             if node.kind == Kind::Text {
-                let (mut h, mut pow, mut len) = (0u64, 1u64, 0u32);
+                let (mut h, mut len) = (0u64, 0u32);
+                // Branch-free: a space multiplies by one and adds nothing (spaces are
+                // unpredictable, and a missed branch costs more than the multiply).
                 for &b in dom.text(i as NodeId).as_bytes() {
-                    if !b.is_ascii_whitespace() {
-                        h = h.wrapping_mul(HASH_BASE).wrapping_add(u64::from(b));
-                        pow = pow.wrapping_mul(HASH_BASE);
-                        len += 1;
-                    }
+                    let space = b.is_ascii_whitespace();
+                    let (times, plus) = if space {
+                        (1, 0)
+                    } else {
+                        (HASH_BASE, u64::from(b))
+                    };
+                    h = h.wrapping_mul(times).wrapping_add(plus);
+                    len += u32::from(!space);
                 }
-                sums[i - base] = (h, pow, len);
+                sums[i - base] = (h, wrapping_pow(HASH_BASE, len), len);
             }
             let parent = node.parent as usize;
             if i == base || parent < base {
@@ -781,6 +786,19 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
         }
     }
     any
+}
+
+/// `base^exp` modulo 2^64, by squaring.
+fn wrapping_pow(mut base: u64, mut exp: u32) -> u64 {
+    let mut out = 1u64;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            out = out.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        exp >>= 1;
+    }
+    out
 }
 
 /// Blocks shorter than this may repeat ("Read more", a price, a date).
@@ -1400,4 +1418,19 @@ fn ends_sentence(dom: &Dom, id: NodeId) -> bool {
                 || t.ends_with('"')
                 || t.ends_with('”')
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrapping_pow;
+
+    #[test]
+    fn wrapping_pow_is_repeated_multiplication() {
+        let base = super::HASH_BASE;
+        let mut expected = 1u64;
+        for exp in 0..300 {
+            assert_eq!(wrapping_pow(base, exp), expected, "{exp}");
+            expected = expected.wrapping_mul(base);
+        }
+    }
 }

@@ -126,15 +126,22 @@ impl<'a> Writer<'a> {
     }
 
     fn text(&mut self, text: &str) {
-        let mut words = text.split_ascii_whitespace();
-        if let Some(first) = words.next() {
+        // Most prose is already single-spaced between its words: one copy, no splitting.
+        let trimmed = text.trim_ascii();
+        if !trimmed.is_empty() && is_single_spaced(trimmed.as_bytes()) {
             self.flush();
-            self.out.push_str(first);
-            // After a word nothing is pending (`flush` cleared it), so the rest is a space
-            // and a word each: no need to go through `flush` per word.
-            for word in words {
-                self.out.push(' ');
-                self.out.push_str(word);
+            self.out.push_str(trimmed);
+        } else {
+            let mut words = text.split_ascii_whitespace();
+            if let Some(first) = words.next() {
+                self.flush();
+                self.out.push_str(first);
+                // After a word nothing is pending (`flush` cleared it), so the rest is a
+                // space and a word each: no need to go through `flush` per word.
+                for word in words {
+                    self.out.push(' ');
+                    self.out.push_str(word);
+                }
             }
         }
         if text.ends_with(|c: char| c.is_ascii_whitespace()) {
@@ -619,4 +626,44 @@ fn longest_run(s: &str, ch: char) -> usize {
         }
     }
     best
+}
+
+/// Whether the only ASCII whitespace in `s` is single spaces between other bytes (`s` is
+/// trimmed): writing it word by word with one space between would copy it unchanged.
+fn is_single_spaced(s: &[u8]) -> bool {
+    let mut after_space = false;
+    for &b in s {
+        let space = b == b' ';
+        if (space && after_space) || matches!(b, b'\t' | b'\n' | b'\r' | b'\x0c') {
+            return false;
+        }
+        after_space = space;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_single_spaced;
+
+    #[test]
+    fn single_spaced_text_is_what_joining_its_words_gives() {
+        for text in [
+            "a",
+            "a b",
+            "a  b",
+            "a\tb",
+            "a\nb",
+            "one, two. three",
+            "x \u{a0} y",
+            "é b",
+        ] {
+            let joined = text.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(
+                is_single_spaced(text.as_bytes()),
+                joined == text,
+                "{text:?}"
+            );
+        }
+    }
 }

@@ -77,7 +77,7 @@ impl Parser<'_> {
         let src = self.src;
         let mut pos = 0;
         while pos < src.len() {
-            let Some(off) = memchr(b'<', &src[pos..]) else {
+            let Some(off) = find_lt(&src[pos..]) else {
                 self.text(pos, src.len());
                 break;
             };
@@ -677,6 +677,16 @@ const fn byte_table(bytes: &[u8]) -> [bool; 256] {
         i += 1;
     }
     table
+}
+
+/// The next `<`. Markup mostly follows markup, or a little whitespace: the first bytes are
+/// looked at before memchr, whose set-up costs more than such a gap.
+fn find_lt(src: &[u8]) -> Option<usize> {
+    let head = src.len().min(8);
+    match src[..head].iter().position(|&b| b == b'<') {
+        Some(at) => Some(at),
+        None => memchr(b'<', &src[head..]).map(|at| head + at),
+    }
 }
 
 fn skip_past_gt(src: &[u8], pos: usize) -> usize {
