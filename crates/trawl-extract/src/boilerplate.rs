@@ -4,6 +4,7 @@
 //! words are looked up, so `share-bar` and `social_links` match while `shadow` or
 //! `download` do not match `ad`/`nav`.
 
+use std::cell::{Cell, RefCell};
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
@@ -311,44 +312,89 @@ const POSITIVE_PARTS: [&str; 13] = [
     "blog", "page", "column",
 ];
 
-/// Class/id signals of every node, indexed like `dom.nodes`. Pages repeat the same
-/// class strings on many elements (utility-class CSS), so each distinct value is read
-/// once; ids and generated classes are mostly unique, but their tokens (`post`,
-/// `entry-content`) repeat, so each distinct token is read once too.
-/// Elements marked in `skip` (inside a script, an `<svg>`, a `<button>`: dropped whatever
-/// they are called) are not read, and get no signal.
-pub(crate) fn class_signals<'a>(dom: &'a Dom, skip: &[bool]) -> Vec<ClassSignal> {
-    // Sized for a typical page (a few hundred distinct values and tokens): growing a map
-    // rehashes all it holds.
-    let mut values: FxHashMap<&'a str, ClassSignal> =
-        FxHashMap::with_capacity_and_hasher(512, Default::default());
-    let mut tokens: FxHashMap<&'a str, ClassSignal> =
-        FxHashMap::with_capacity_and_hasher(512, Default::default());
-    let mut signal_of = |value: Option<&'a str>| -> ClassSignal {
-        match value {
-            Some(v) if !v.is_empty() => *values
-                .entry(v)
-                .or_insert_with(|| value_signal(v, &mut tokens)),
-            _ => ClassSignal::default(),
+/// Class/id signals of a page's elements, read when first asked for: the selection reads
+/// only the elements outside the boilerplate it drops (a mega-menu's hundreds of items are
+/// never asked about). Pages repeat the same class strings on many elements (utility-class
+/// CSS), so each distinct value is read once; ids and generated classes are mostly unique,
+/// but their tokens (`post`, `entry-content`) repeat, so each distinct token is read once
+/// too. Elements marked in `skip` (inside a script, an `<svg>`, a `<button>`: dropped
+/// whatever they are called) have no signal.
+pub(crate) struct Signals<'a> {
+    dom: &'a Dom,
+    skip: Vec<bool>,
+    read: Vec<Cell<Option<ClassSignal>>>,
+    values: RefCell<FxHashMap<&'a str, ClassSignal>>,
+    tokens: RefCell<FxHashMap<&'a str, ClassSignal>>,
+    /// Hidden elements whose text is folded content (see `content::mark_folded`).
+    folded: Vec<bool>,
+}
+
+impl<'a> Signals<'a> {
+    pub(crate) fn new(dom: &'a Dom, skip: &[bool]) -> Signals<'a> {
+        let n = dom.nodes.len();
+        Signals {
+            dom,
+            skip: skip.to_vec(),
+            read: vec![Cell::new(None); n],
+            // Sized for a typical page (a few hundred distinct values and tokens): growing
+            // a map rehashes all it holds.
+            values: RefCell::new(FxHashMap::with_capacity_and_hasher(512, Default::default())),
+            tokens: RefCell::new(FxHashMap::with_capacity_and_hasher(512, Default::default())),
+            folded: vec![false; n],
         }
-    };
-    let mut signals = Vec::with_capacity(dom.nodes.len());
-    for id in 0..dom.nodes.len() as NodeId {
+    }
+
+    /// The signal of node `i` (the default for text, for elements with neither class nor
+    /// id, and for skipped elements).
+    pub(crate) fn get(&self, i: usize) -> ClassSignal {
+        let signal = match self.read[i].get() {
+            Some(signal) => signal,
+            None => {
+                let signal = self.read_element(i as NodeId);
+                self.read[i].set(Some(signal));
+                signal
+            }
+        };
+        ClassSignal {
+            folded: self.folded[i],
+            ..signal
+        }
+    }
+
+    pub(crate) fn is_folded(&self, i: usize) -> bool {
+        self.folded[i]
+    }
+
+    pub(crate) fn set_folded(&mut self, i: usize, folded: bool) {
+        self.folded[i] = folded;
+    }
+
+    fn read_element(&self, id: NodeId) -> ClassSignal {
+        let dom = self.dom;
         let node = dom.node(id);
-        if node.kind != Kind::Element || node.attr_len == 0 || skip[id as usize] {
-            signals.push(ClassSignal::default());
-            continue;
+        if node.kind != Kind::Element || node.attr_len == 0 || self.skip[id as usize] {
+            return ClassSignal::default();
         }
-        let class = signal_of(dom.attr(id, AttrName::Class));
+        let class = self.value(dom.attr(id, AttrName::Class));
         // A section's id is usually its heading's slug (`more-on-lists`, `next-steps`),
         // not a name for what the block is.
         let ident = match dom.attr(id, AttrName::Id) {
-            Some(v) if !v.is_empty() && !names_its_heading(dom, id) => signal_of(Some(v)),
+            Some(v) if !v.is_empty() && !names_its_heading(dom, id) => self.value(Some(v)),
             _ => ClassSignal::default(),
         };
-        signals.push(class.or(ident));
+        class.or(ident)
     }
-    signals
+
+    fn value(&self, value: Option<&'a str>) -> ClassSignal {
+        match value {
+            Some(v) if !v.is_empty() => *self
+                .values
+                .borrow_mut()
+                .entry(v)
+                .or_insert_with(|| value_signal(v, &mut self.tokens.borrow_mut())),
+            _ => ClassSignal::default(),
+        }
+    }
 }
 
 /// A `<section>`, or an element that opens with a heading: its id is the heading's slug.
@@ -367,8 +413,7 @@ fn names_its_heading(dom: &Dom, id: NodeId) -> bool {
 /// Classify the class and id of element `id`.
 #[cfg(test)]
 pub(crate) fn class_signal(dom: &Dom, id: NodeId) -> ClassSignal {
-    let signals = class_signals(dom, &vec![false; dom.nodes.len()]);
-    signals[id as usize]
+    Signals::new(dom, &vec![false; dom.nodes.len()]).get(id as usize)
 }
 
 /// Classify one class or id value: the union of its tokens' signals, each distinct

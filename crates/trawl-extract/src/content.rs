@@ -8,7 +8,9 @@
 //! join it, which keeps articles whose paragraphs are split over several wrappers whole.
 //! All passes are single loops over the arena (see `dom`), so time is linear in the page.
 
-use crate::boilerplate::{ClassSignal, class_weight, is_boilerplate_role, is_dropped_element};
+use crate::boilerplate::{
+    ClassSignal, Signals, class_weight, is_boilerplate_role, is_dropped_element,
+};
 use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
 
 /// Which heuristics a selection pass uses; later passes relax them when the first finds
@@ -156,7 +158,7 @@ impl Drops {
     }
 
     /// `pass`'s drops, made on first use.
-    pub(crate) fn get(&mut self, dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> &Boiled {
+    pub(crate) fn get(&mut self, dom: &Dom, pass: Pass, signals: &Signals<'_>) -> &Boiled {
         let key = drop_key(pass);
         let at = match self.made.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
@@ -171,7 +173,7 @@ impl Drops {
 
     /// Drop what is never content: on top of the hard-dropped tags, hidden nodes, then
     /// landmarks, roles and class/id words (soft drops).
-    fn drop_boilerplate(&self, dom: &Dom, pass: Pass, signals: &[ClassSignal]) -> Boiled {
+    fn drop_boilerplate(&self, dom: &Dom, pass: Pass, signals: &Signals<'_>) -> Boiled {
         let n = dom.nodes.len();
         let mut dropped = self.hard.clone();
         let stats = &self.stats;
@@ -190,7 +192,7 @@ impl Drops {
                 continue;
             }
             let id = i as NodeId;
-            let signal = signals[i];
+            let signal = signals.get(i);
             let share = stats[i].text as f32 / total as f32;
             // Off an article page, a `<header>` inside an `<article>` is that card's head (its
             // title and summary in a river of stories), not the site's banner.
@@ -334,7 +336,7 @@ pub(crate) fn select_broad(dom: &Dom, boiled: &Boiled) -> Selection {
 /// For debugging: the chain of elements from the first text node containing `needle` up
 /// to the document, each with its tag, class, drop mark and visible text after the
 /// boilerplate drops of `pass`.
-pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str) -> String {
+pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) -> String {
     let Boiled { dropped, stats } = Drops::new(dom).drop_boilerplate(dom, pass, signals);
     let mut out = String::new();
     let Some(t) = (0..dom.nodes.len())
@@ -355,7 +357,7 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str
             node.hidden,
             stats[cur].text,
             stats[cur].link,
-            signals[cur],
+            signals.get(cur),
         ));
         cur = node.parent as usize;
     }
@@ -363,7 +365,7 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &[ClassSignal], needle: &str
 }
 
 /// `boiled` is this pass's boilerplate drops (see `Drops`).
-pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal], boiled: &Boiled) -> Selection {
+pub(crate) fn select(dom: &Dom, pass: Pass, signals: &Signals<'_>, boiled: &Boiled) -> Selection {
     let n = dom.nodes.len();
     let mut dropped = boiled.dropped.clone();
     let stats = &boiled.stats;
@@ -404,7 +406,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &[ClassSignal], boiled: &Bo
                 scored[c] = true;
                 score[c] = initial_score(dom.nodes[c].tag)
                     + if pass.weight_classes {
-                        pass_weight(pass, signals[c])
+                        pass_weight(pass, signals.get(c))
                     } else {
                         0.0
                     };
@@ -591,16 +593,16 @@ fn is_tab_panel(dom: &Dom, id: NodeId) -> bool {
 
 /// Mark the hidden elements that are folded text (see `is_folded_prose`), once per page:
 /// every pass reads the marks.
-pub(crate) fn mark_folded(dom: &Dom, signals: &mut [ClassSignal]) {
+pub(crate) fn mark_folded(dom: &Dom, signals: &mut Signals<'_>) {
     // Inside an element hidden and not folded, nothing shows: no need to look.
     let mut hidden_above = vec![false; dom.nodes.len()];
     for i in 1..dom.nodes.len() {
         let node = &dom.nodes[i];
         let above = hidden_above[node.parent as usize];
         if node.hidden && node.kind == Kind::Element && !above {
-            signals[i].folded = is_folded_prose(dom, signals, i as NodeId);
+            signals.set_folded(i, is_folded_prose(dom, signals, i as NodeId));
         }
-        hidden_above[i] = above || node.hidden && !signals[i].folded;
+        hidden_above[i] = above || node.hidden && !signals.is_folded(i);
     }
 }
 
@@ -611,8 +613,8 @@ const HIDDEN_PROSE_CHARS: usize = 150;
 /// "read more" expansion after its visible toggle, link-poor and without form controls.
 /// It is the page's text, folded for the eye; but it scores no points (see `select`), so a
 /// hidden modal or data island never wins the main block.
-fn is_folded_prose(dom: &Dom, signals: &[ClassSignal], id: NodeId) -> bool {
-    let signal = signals[id as usize];
+fn is_folded_prose(dom: &Dom, signals: &Signals<'_>, id: NodeId) -> bool {
+    let signal = signals.get(id as usize);
     !signal.negative && !signal.strong && follows_a_toggle(dom, id) && {
         let (text, link, controls) = raw_text(dom, id, dom.subtree_end(id));
         text >= HIDDEN_PROSE_CHARS && link * 100 < text * 15 && !controls
@@ -849,7 +851,7 @@ const WIDEN_MAX_LINK_DENSITY: f32 = 0.2;
 /// a reference page's members) and the container is the page's body.
 fn widen(
     dom: &Dom,
-    signals: &[ClassSignal],
+    signals: &Signals<'_>,
     stats: &[Stats],
     dropped: &[bool],
     top: usize,
@@ -868,7 +870,7 @@ fn widen(
             break;
         }
         let declared = is_semantic_container(dom, a)
-            || signals[a as usize].positive && !signals[a as usize].negative
+            || signals.get(a as usize).positive && !signals.get(a as usize).negative
             || dom
                 .attr(a, AttrName::Role)
                 .is_some_and(|r| r.eq_ignore_ascii_case("main"));
@@ -952,7 +954,7 @@ fn climb(dom: &Dom, score: &[f32], scored: &[bool], dropped: &[bool], mut top: u
 fn clean_conditionally(
     dom: &Dom,
     root: NodeId,
-    signals: &[ClassSignal],
+    signals: &Signals<'_>,
     score: &[f32],
     scored: &[bool],
     stats: &[Stats],
@@ -991,7 +993,7 @@ fn clean_conditionally(
         }
         let s = stats[i - base];
         let weight = if weight_classes {
-            pass_weight(pass, signals[i])
+            pass_weight(pass, signals.get(i))
         } else {
             0.0
         };
@@ -1088,7 +1090,7 @@ fn clean_link_blocks(dom: &Dom, root: NodeId, stats: &[Stats], dropped: &mut [bo
 /// extra roots, in document order.
 fn add_comment_sections(
     dom: &Dom,
-    signals: &[ClassSignal],
+    signals: &Signals<'_>,
     dropped: &[bool],
     stats: &[Stats],
     roots: &mut Vec<NodeId>,
@@ -1100,7 +1102,7 @@ fn add_comment_sections(
         let inside_or_around = covered.iter().any(|&(start, end)| {
             (id >= start && id < end) || (start > id && start < dom.subtree_end(id))
         });
-        if !dropped[i] && signals[i].comments && stats[i].text > 0 && !inside_or_around {
+        if !dropped[i] && signals.get(i).comments && stats[i].text > 0 && !inside_or_around {
             roots.push(id);
             i = dom.subtree_end(id) as usize;
             continue;

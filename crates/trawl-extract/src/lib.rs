@@ -83,7 +83,7 @@ fn visible_chars(s: &str) -> usize {
 pub fn explain(html_bytes: &[u8], needle: &str) -> String {
     let html = charset::decode_html(html_bytes, Some("text/html"));
     let dom = parse::parse(&html);
-    let mut signals = boilerplate::class_signals(&dom, &vec![false; dom.nodes.len()]);
+    let mut signals = boilerplate::Signals::new(&dom, &vec![false; dom.nodes.len()]);
     content::mark_folded(&dom, &mut signals);
     let pass = Pass {
         strip_unlikely: true,
@@ -237,7 +237,7 @@ fn extract_html(
         &meta.titles
     };
     let mut drops = content::Drops::new(&dom);
-    let mut signals = boilerplate::class_signals(&dom, drops.hard_dropped());
+    let mut signals = boilerplate::Signals::new(&dom, drops.hard_dropped());
     content::mark_folded(&dom, &mut signals);
     let mut best: Option<(Selection, String)> = None;
     // Passes share their boilerplate drops where they drop alike (`drops`); the strict
