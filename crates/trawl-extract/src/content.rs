@@ -733,7 +733,8 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
                 continue;
             }
             let node = &dom.nodes[i];
-            if node.kind == Kind::Text {
+            // A text of ASCII whitespace only hashes to the empty hash it starts with.
+            if node.kind == Kind::Text && dom.text_sizes[i].visible > 0 {
                 let (mut h, mut len) = (0u64, 0u32);
                 // Branch-free: a space multiplies by one and adds nothing (spaces are
                 // unpredictable, and a missed branch costs more than the multiply).
