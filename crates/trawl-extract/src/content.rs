@@ -128,7 +128,8 @@ fn drop_key(pass: Pass) -> [bool; 5] {
 /// each distinct pass's drops once: the stats walks are the costly part of a pass.
 pub(crate) struct Drops {
     hard: Vec<bool>,
-    stats: Vec<Sums>,
+    /// Sums over what the hard drops leave, read by every pass's soft drops.
+    sums: Vec<Sums>,
     holds_main: Vec<bool>,
     made: Vec<([bool; 5], Boiled)>,
 }
@@ -142,11 +143,11 @@ impl Drops {
             hard[i] = hard[node.parent as usize]
                 || node.kind == Kind::Element && is_hard_dropped(node.tag);
         }
-        let stats = compute_sums(dom, &hard);
-        let holds_main = holds_main(dom, &hard, &stats);
+        let sums = compute_sums(dom, &hard);
+        let holds_main = holds_main(dom, &hard, &sums);
         Drops {
             hard,
-            stats,
+            sums,
             holds_main,
             made: Vec::new(),
         }
@@ -176,9 +177,9 @@ impl Drops {
     fn drop_boilerplate(&self, dom: &Dom, pass: Pass, signals: &Signals<'_>) -> Boiled {
         let n = dom.nodes.len();
         let mut dropped = self.hard.clone();
-        let stats = &self.stats;
+        let sums = &self.sums;
         let holds_main = &self.holds_main;
-        let total = stats[0].text.max(1);
+        let total = sums[0].text.max(1);
 
         // Soft drops: landmark elements, roles and class/id words. A node holding most of the
         // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
@@ -193,7 +194,7 @@ impl Drops {
             }
             let id = i as NodeId;
             let signal = signals.get(i);
-            let share = stats[i].text as f32 / total as f32;
+            let share = sums[i].text as f32 / total as f32;
             // Off an article page, a `<header>` inside an `<article>` is that card's head (its
             // title and summary in a river of stories), not the site's banner.
             let by_tag = is_dropped_element(node.tag)
@@ -210,8 +211,8 @@ impl Drops {
                         && !(pass.thread && is_post_meta(dom, id)))
                 && !is_content_tag(node.tag)
                 && !holds_main[i]
-                && (!is_prose(&stats[i]) || signal.footer)
-                && !(signal.header && is_intro(&stats[i]));
+                && (!is_prose(&sums[i]) || signal.footer)
+                && !(signal.header && is_intro(&sums[i]));
             // In a thread the replies are the content, not comments on it; but on a
             // question-and-answer page the answers are the replies, and the comments under a
             // question or an answer are asides to it.
@@ -225,12 +226,12 @@ impl Drops {
                 node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
             // A landmark that is nearly all links is navigation however much of the page it
             // holds (a book's table of contents beside one chapter).
-            let link_landmark = (by_tag || by_role) && stats[i].link_density() > NAV_LINK_DENSITY;
+            let link_landmark = (by_tag || by_role) && sums[i].link_density() > NAV_LINK_DENSITY;
             // In a thread, a poster's standing beside each post ("Joined Jun 2016", "Posts: 98")
             // is about the author, not the post.
             let author_stat = pass.thread
-                && stats[i].text <= AUTHOR_STAT_MAX_CHARS
-                && stats[i].text > 0
+                && sums[i].text <= AUTHOR_STAT_MAX_CHARS
+                && sums[i].text > 0
                 && is_author_stat(dom, id);
             if (by_tag || by_role || by_class) && share < 0.5
                 || link_landmark
@@ -249,16 +250,15 @@ impl Drops {
 
 /// Wrappers of a declared content element that holds a good share of the page, and
 /// inside it the wrapper that holds most of its text: kept whatever their class says.
-fn holds_main(dom: &Dom, dropped: &[bool], stats: &[Sums]) -> Vec<bool> {
+fn holds_main(dom: &Dom, dropped: &[bool], sums: &[Sums]) -> Vec<bool> {
     let n = dom.nodes.len();
-    let total = stats[0].text.max(1);
-    // Wrappers of a declared content element (`<main>`, `<article>`, `role=main`) that
-    // holds a good share of the page are kept whatever their class says
-    // (`content-area newspaper-x-sidebar`, `newsletter-wrapper` around the post).
+    let total = sums[0].text.max(1);
+    // A declared content element is `<main>`, `<article>` or `role=main`; its wrappers
+    // carry names like `content-area newspaper-x-sidebar` or `newsletter-wrapper`.
     let mut holds_main = vec![false; n];
     for i in 1..n {
         let node = &dom.nodes[i];
-        if dropped[i] || node.kind != Kind::Element || stats[i].text * 4 < total {
+        if dropped[i] || node.kind != Kind::Element || sums[i].text * 4 < total {
             continue;
         }
         let id = i as NodeId;
@@ -282,8 +282,8 @@ fn holds_main(dom: &Dom, dropped: &[bool], stats: &[Sums]) -> Vec<bool> {
         if parent != 0
             && holds_main[parent]
             && dom.nodes[i].kind == Kind::Element
-            && stats[i].text * 2 >= stats[parent].text
-            && stats[i].text * 4 >= total
+            && sums[i].text * 2 >= sums[parent].text
+            && sums[i].text * 4 >= total
         {
             holds_main[i] = true;
         }

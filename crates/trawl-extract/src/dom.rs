@@ -107,9 +107,8 @@ pub(crate) struct Dom {
     pub(crate) buf: String,
     /// `lang` of the `<html>` element (html/head/body are not kept as nodes).
     pub(crate) html_lang: Option<String>,
-    /// Per node, the measure of a text node's text (zero for elements and for the raw
-    /// text of script-like elements). Measured once at parse time: every selection pass
-    /// sums these instead of re-reading the text.
+    /// Per node, the measure of a text node's text (zero for elements). Measured once at
+    /// parse time: every selection pass sums these instead of re-reading the text.
     pub(crate) text_sizes: Vec<TextSize>,
 }
 
@@ -139,13 +138,13 @@ impl TextSize {
 }
 
 /// Whether `b` starts a UTF-8 character (is not a continuation byte).
-pub(crate) fn starts_char(b: u8) -> bool {
+fn starts_char(b: u8) -> bool {
     b & 0xC0 != 0x80
 }
 
 /// ASCII whitespace as `u8::is_ascii_whitespace` has it (space, \t, \n, \x0C, \r; not
 /// \x0B), written as compares so that loops over bytes vectorize.
-pub(crate) fn is_ascii_space(b: u8) -> bool {
+fn is_ascii_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b) && b != 0x0B
 }
 
@@ -171,18 +170,12 @@ pub(crate) fn trim(s: &str) -> &str {
 }
 
 impl Dom {
-    /// Fill `text_sizes` for every text node outside the raw-text elements (script,
-    /// style), whose text is never content.
+    /// Fill `text_sizes` for every text node. (The only script text kept is JSON-LD's, a
+    /// few hundred bytes; a style's is not kept at all.)
     pub(crate) fn measure_texts(&mut self) {
         let mut sizes = vec![TextSize::default(); self.nodes.len()];
         for (i, node) in self.nodes.iter().enumerate() {
-            if node.kind == Kind::Text
-                && node.parent != NONE
-                && !matches!(
-                    self.nodes[node.parent as usize].tag,
-                    Tag::Script | Tag::Style
-                )
-            {
+            if node.kind == Kind::Text {
                 sizes[i] = TextSize::of(self.span(node.text));
             }
         }

@@ -87,25 +87,19 @@ pub(crate) fn shape(dom: &Dom) -> Shape<'_> {
         if node.kind == Kind::Element && matches!(node.tag, Tag::Script | Tag::Style) {
             continue;
         }
-        // A text of ASCII whitespace only (most of a page's text nodes) is nothing; script
-        // text is not measured, so it is trimmed as before.
-        if node.kind == Kind::Text
-            && dom.text_sizes[i].visible == 0
-            && !matches!(
-                dom.nodes[node.parent as usize].tag,
-                Tag::Script | Tag::Style
-            )
-        {
-            // text[i] stays 0: what trimming it would give.
-        } else if node.kind == Kind::Text {
-            let t = crate::dom::trim(dom.text(i as NodeId));
-            text[i] = t.len() as u32;
-            if t.len() < 40 && is_price(t) {
-                shape.prices += 1;
-                has_price[i] = true;
-            }
-            if t.len() < 24 && is_add_to_cart(t) {
-                shape.cart_buttons += 1;
+        if node.kind == Kind::Text {
+            // A text of ASCII whitespace only (most of a page's text nodes) trims to
+            // nothing: text[i] stays 0.
+            if dom.text_sizes[i].visible > 0 {
+                let t = crate::dom::trim(dom.text(i as NodeId));
+                text[i] = t.len() as u32;
+                if t.len() < 40 && is_price(t) {
+                    shape.prices += 1;
+                    has_price[i] = true;
+                }
+                if t.len() < 24 && is_add_to_cart(t) {
+                    shape.cart_buttons += 1;
+                }
             }
         } else {
             match node.tag {
