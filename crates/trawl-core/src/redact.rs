@@ -41,6 +41,7 @@ pub fn mask(secret: &str) -> String {
 pub struct Secret(String);
 
 impl Secret {
+    /// Wrap a key, token or password.
     pub fn new(value: impl Into<String>) -> Self {
         Secret(value.into())
     }
@@ -50,6 +51,7 @@ impl Secret {
         &self.0
     }
 
+    /// Whether the value is empty (an empty key is usually refused by what uses it).
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -92,10 +94,12 @@ impl Serialize for Secret {
 pub struct SafeUrl(Url);
 
 impl SafeUrl {
+    /// Wrap a URL.
     pub fn new(url: Url) -> Self {
         SafeUrl(url)
     }
 
+    /// Parse a URL to be shown safely.
     pub fn parse(raw: &str) -> Result<Self, url::ParseError> {
         Url::parse(raw).map(SafeUrl)
     }
@@ -105,6 +109,7 @@ impl SafeUrl {
         &self.0
     }
 
+    /// The URL with its credentials.
     pub fn into_url(self) -> Url {
         self.0
     }
