@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
-use trawl_core::TrawlError;
 use trawl_core::vars;
+use trawl_core::{TrawlError, error_chain};
 use trawl_search::{SharedLimiter, SharedSlot};
 use trawl_store::{MeteredStore, RedisStore, SharedStore, SqliteStore, StoreConfig, redact_url};
 
@@ -102,18 +102,6 @@ pub fn open_redis(
             error_chain(&e)
         ))),
     }
-}
-
-/// `e` and its causes, on one line.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
 }
 
 /// The Redis store's global slots as the router's [`SharedLimiter`].
