@@ -9,6 +9,17 @@ use trawl_core::{Scrubber, vars};
 
 use crate::settings::Settings;
 
+/// The proxy's credentials: every request through it carries them (`Proxy-Authorization`),
+/// so whatever echoes a request may show them.
+pub fn proxy_secrets(settings: &Settings) -> Vec<String> {
+    settings
+        .proxy
+        .value
+        .as_deref()
+        .map(url_secrets)
+        .unwrap_or_default()
+}
+
 /// The values of `settings` that no output may hold, in all their spellings.
 pub fn known_secrets(settings: &Settings) -> Scrubber {
     let mut values: Vec<String> = Vec::new();
@@ -19,9 +30,7 @@ pub fn known_secrets(settings: &Settings) -> Scrubber {
             values.extend(url_secrets(value));
         }
     }
-    if let Some(proxy) = &settings.proxy.value {
-        values.extend(url_secrets(proxy));
-    }
+    values.extend(proxy_secrets(settings));
     for setting in settings.url_overrides.values() {
         values.extend(url_secrets(&setting.value));
     }
