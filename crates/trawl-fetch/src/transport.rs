@@ -10,7 +10,7 @@ use std::pin::Pin;
 use bytes::Bytes;
 use futures_util::Stream;
 use reqwest::header::{self, HeaderMap, HeaderValue};
-use trawl_core::{ErrorCode, FetchedVia, TrawlError};
+use trawl_core::{ErrorCode, FetchedVia, TrawlError, error_chain};
 use url::Url;
 
 use crate::resolver::GuardRefusal;
@@ -100,19 +100,4 @@ pub(crate) fn transport_error(e: &(dyn std::error::Error + 'static)) -> TrawlErr
     } else {
         TrawlError::new(ErrorCode::Upstream, chain)
     }
-}
-
-/// The whole cause chain, since clients' top-level messages are terse.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let msg = s.to_string();
-        if !out.contains(&msg) {
-            out.push_str(": ");
-            out.push_str(&msg);
-        }
-        source = s.source();
-    }
-    out
 }

@@ -4,6 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Shared with the router (one definition for every crate: trawl_core::redact).
+pub(crate) use trawl_core::error_chain;
+
 use crate::engine::{Engine, ParseError, RawItem};
 use crate::types::{OutcomeKind, SearchRequest};
 
@@ -197,20 +200,4 @@ fn from_parse_error(pe: ParseError, keyed: bool, status: Option<u16>) -> (Attemp
         },
         ev,
     )
-}
-
-/// An error with its causes ("error sending request: dns error: failed to lookup …"):
-/// reqwest's top-level message alone does not say what went wrong.
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        let m = c.to_string();
-        if !s.contains(&m) {
-            s.push_str(": ");
-            s.push_str(&m);
-        }
-        cur = c.source();
-    }
-    s
 }

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use trawl_core::{SafeUrl, Scrubber};
 
 use crate::engine::{Body, EngineRequest, Method};
 use crate::types::Filters;
@@ -19,7 +20,7 @@ pub(crate) struct Recording {
     pub(crate) engine: String,
     pub(crate) query: String,
     pub(crate) method: String,
-    /// Request URL with secret query values replaced by `****`.
+    /// Request URL with userinfo and credential query values replaced by `****`.
     pub(crate) url: String,
     /// Request headers with secret values replaced by `****`.
     pub(crate) request_headers: Vec<(String, String)>,
@@ -55,59 +56,17 @@ const SECRET_HEADERS: &[&str] = &[
     "x-csrf-token",
     "proxy-authorization",
 ];
-const SECRET_PARAMS: &[&str] = &["api_key", "key", "apikey", "token", "access_token"];
 
-/// The spellings a secret can take on the wire: as is, percent-encoded (query strings)
-/// and form-encoded (`+` for space).
-fn spellings(secret: &str) -> Vec<String> {
-    let mut v = vec![secret.to_owned()];
-    let pct = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC)
-        .to_string();
-    let form: String = url::form_urlencoded::byte_serialize(secret.as_bytes()).collect();
-    for s in [pct, form] {
-        if !v.contains(&s) {
-            v.push(s);
-        }
-    }
-    v
-}
-
-/// Replace every secret in `s` with `****`.
+/// Replace every secret in `s` with `****`, in every spelling it takes on the wire
+/// (see [`trawl_core::redact::spellings`]).
 pub(crate) fn scrub(s: &str, secrets: &[&str]) -> String {
-    let mut out = s.to_owned();
-    for sec in secrets.iter().filter(|s| s.len() >= 4) {
-        for spelling in spellings(sec) {
-            out = out.replace(&spelling, "****");
-        }
-    }
-    out
+    trawl_core::scrub(s, secrets)
 }
 
 /// Replace every secret in a raw body with `****` (a service may echo the request back,
 /// key included, in an error message).
 pub(crate) fn scrub_bytes(body: &[u8], secrets: &[&str]) -> Vec<u8> {
-    let mut out = body.to_vec();
-    for sec in secrets.iter().filter(|s| s.len() >= 4) {
-        for spelling in spellings(sec) {
-            let needle = spelling.as_bytes();
-            if !out.windows(needle.len()).any(|w| w == needle) {
-                continue;
-            }
-            let mut next = Vec::with_capacity(out.len());
-            let mut i = 0;
-            while i < out.len() {
-                if out[i..].starts_with(needle) {
-                    next.extend_from_slice(b"****");
-                    i += needle.len();
-                } else {
-                    next.push(out[i]);
-                    i += 1;
-                }
-            }
-            out = next;
-        }
-    }
-    out
+    Scrubber::new(secrets).scrub_bytes(body)
 }
 
 /// The request as it may be written down: secret headers and query values masked, and
@@ -116,21 +75,10 @@ pub(crate) fn describe(
     req: &EngineRequest,
     secrets: &[&str],
 ) -> (String, Vec<(String, String)>, Option<serde_json::Value>) {
-    let mut url = req.url.clone();
-    let pairs: Vec<(String, String)> = url
-        .query_pairs()
-        .map(|(k, v)| {
-            let v = if SECRET_PARAMS.contains(&k.to_ascii_lowercase().as_str()) {
-                "****".to_owned()
-            } else {
-                v.into_owned()
-            };
-            (k.into_owned(), v)
-        })
-        .collect();
-    if !pairs.is_empty() {
-        url.query_pairs_mut().clear().extend_pairs(pairs);
-    }
+    let scrubber = Scrubber::new(secrets);
+    // Credential parameters by name (`api_key`, `token`, …), then any key value wherever
+    // else it appears.
+    let url = scrubber.scrub(&SafeUrl::new(req.url.clone()).redacted());
     let headers = req
         .headers
         .iter()
@@ -138,7 +86,7 @@ pub(crate) fn describe(
             let v = if SECRET_HEADERS.contains(&k.to_ascii_lowercase().as_str()) {
                 "****".to_owned()
             } else {
-                scrub(v, secrets)
+                scrubber.scrub(v)
             };
             (k.clone(), v)
         })
@@ -148,9 +96,9 @@ pub(crate) fn describe(
         Body::Json(j) => j.clone(),
     });
     let body = body.map(|b| {
-        serde_json::from_str(&scrub(&b.to_string(), secrets)).unwrap_or(serde_json::Value::Null)
+        serde_json::from_str(&scrubber.scrub(&b.to_string())).unwrap_or(serde_json::Value::Null)
     });
-    (scrub(url.as_str(), secrets), headers, body)
+    (url, headers, body)
 }
 
 /// Write one recording.
@@ -203,6 +151,11 @@ mod tests {
         let (url, headers, _) = describe(&req, &["sk-live-123"]);
         assert!(!url.contains("sk-live"));
         assert!(url.contains("api_key=****"));
+        let words = EngineRequest::get(
+            url::Url::parse("https://e.test/s?keyword=rust&monkey=m&token=t0k3n").unwrap(),
+        );
+        let (url, _, _) = describe(&words, &[]);
+        assert_eq!(url, "https://e.test/s?keyword=rust&monkey=m&token=****");
         assert!(headers.iter().all(|(_, v)| !v.contains("sk-live")));
         let post = EngineRequest::post(
             url::Url::parse("https://x/").unwrap(),

@@ -30,9 +30,17 @@ pub struct RouterBuilder {
     keys: Option<Arc<dyn KeyStateStore>>,
     engines: Option<Vec<Arc<dyn Engine>>>,
     shared_limiter: Option<Arc<dyn SharedLimiter>>,
+    hidden: Vec<String>,
 }
 
 impl RouterBuilder {
+    /// Also remove these values (the proxy's credentials, which an engine may echo back
+    /// with the request) from every outcome and recording, beside the engines' keys.
+    pub fn hide(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.hidden.extend(values);
+        self
+    }
+
     /// Take rate-limit slots from `limiter`, shared with other processes, instead of only
     /// this process's (when it is unreachable the router falls back to its own).
     pub fn shared_limiter(mut self, limiter: Arc<dyn SharedLimiter>) -> Self {
@@ -69,6 +77,7 @@ impl RouterBuilder {
                 .unwrap_or_else(|| Arc::new(InMemoryKeyStore::default())),
             limiter: Arc::new(Limiter::default()),
             shared_limiter: self.shared_limiter,
+            hidden: Arc::new(self.hidden),
         }
     }
 }
@@ -109,6 +118,8 @@ pub struct Router {
     keys: Arc<dyn KeyStateStore>,
     limiter: Arc<Limiter>,
     shared_limiter: Option<Arc<dyn SharedLimiter>>,
+    /// Values never shown besides the keys (see [`RouterBuilder::hide`]).
+    hidden: Arc<Vec<String>>,
 }
 
 /// A rate-limit slot held for one engine call (given back when dropped).
@@ -127,6 +138,7 @@ impl Router {
             keys: None,
             engines: None,
             shared_limiter: None,
+            hidden: Vec::new(),
         }
     }
 
@@ -468,6 +480,7 @@ impl Router {
             .config
             .keys_for(engine.name())
             .iter()
+            .chain(self.hidden.iter())
             .map(String::as_str)
             .collect();
         let detail = (!notes.is_empty()).then(|| record::scrub(&notes.join("; "), &secrets));
@@ -495,7 +508,11 @@ impl Router {
             return Attempt::fail(OutcomeKind::NotConfigured, "no base URL");
         };
         let all_keys = self.config.keys_for(name);
-        let secrets: Vec<&str> = all_keys.iter().map(String::as_str).collect();
+        let secrets: Vec<&str> = all_keys
+            .iter()
+            .chain(self.hidden.iter())
+            .map(String::as_str)
+            .collect();
         let now = SystemTime::now();
         let candidates: Vec<Option<&str>> = if all_keys.is_empty() {
             vec![None]

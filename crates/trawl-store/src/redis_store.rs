@@ -150,18 +150,7 @@ impl From<r2d2::Error> for Error {
 }
 
 /// `url` with any user name and password replaced, for messages and stats.
-pub fn redact_url(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_owned();
-    };
-    let authority_end = url[scheme_end..]
-        .find('/')
-        .map_or(url.len(), |i| scheme_end + i);
-    match url[scheme_end..authority_end].rfind('@') {
-        Some(at) => format!("{}****{}", &url[..scheme_end], &url[scheme_end + at..]),
-        None => url.to_owned(),
-    }
-}
+pub use trawl_core::redact_url;
 
 /// One entry of `P docs` as stats and prune see it.
 struct DocumentSummary {

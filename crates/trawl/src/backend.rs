@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
-use trawl_core::TrawlError;
 use trawl_core::vars;
+use trawl_core::{TrawlError, error_chain};
 use trawl_search::{SharedLimiter, SharedSlot};
 use trawl_store::{MeteredStore, RedisStore, SharedStore, SqliteStore, StoreConfig, redact_url};
 
@@ -86,7 +86,7 @@ pub fn open_redis(
                 "warning: Redis at {} does not answer ({}); using a store private to this \
                  process (--store-fallback memory): nothing is shared with other replicas",
                 redact_url(url),
-                error_chain(&e)
+                redis_error(url, &e)
             );
             let store = SqliteStore::open_in_memory(config)
                 .map_err(|e| TrawlError::internal(format!("cannot open a memory store: {e}")))?;
@@ -99,21 +99,15 @@ pub fn open_redis(
             "cannot use the Redis store at {}: {} (is redis-server running there? \
              --store-fallback memory starts with a private store instead)",
             redact_url(url),
-            error_chain(&e)
+            redis_error(url, &e)
         ))),
     }
 }
 
-/// `e` and its causes, on one line.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
+/// A Redis error on one line, without the URL's credentials: a server (or something
+/// posing as one) may repeat the `AUTH` it was sent in its error.
+fn redis_error(url: &str, e: &dyn std::error::Error) -> String {
+    trawl_core::scrub(&error_chain(e), trawl_core::redact::url_secrets(url))
 }
 
 /// The Redis store's global slots as the router's [`SharedLimiter`].
@@ -182,6 +176,7 @@ pub async fn check_redis(settings: &crate::settings::Settings) -> Option<RedisCh
     let url = settings.redis_url()?.to_owned();
     let prefix = settings.redis_prefix.value.clone();
     let shown = redact_url(&url);
+    let sent_url = url.clone();
     let checked = tokio::task::spawn_blocking(move || {
         let store = RedisStore::open(&url, &prefix, StoreConfig::default())?;
         let latency = store.ping()?;
@@ -204,7 +199,7 @@ pub async fn check_redis(settings: &crate::settings::Settings) -> Option<RedisCh
             documents: None,
             error: Some(format!(
                 "{} (is redis-server running and reachable?)",
-                error_chain(&e)
+                redis_error(&sent_url, &e)
             )),
         },
         Err(e) => RedisCheck {

@@ -242,7 +242,8 @@ pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<
             lend_gh_token(&mut search, &search_settings);
             let mut router = Router::builder(search)
                 .client(http.get()?.clone())
-                .key_store(keys);
+                .key_store(keys)
+                .hide(crate::redaction::proxy_secrets(&search_settings));
             if let Some(slots) = slots {
                 router = router.shared_limiter(slots);
             }

@@ -12,6 +12,7 @@ mod github_token;
 mod mcp;
 mod output;
 mod reader;
+mod redaction;
 mod settings;
 
 use clap::Parser;

@@ -201,7 +201,7 @@ fn set(env: &dyn Env, name: &str) -> Option<String> {
 
 /// Mask a secret: keep a hint of its length, never its characters.
 pub fn mask(secret: &str) -> String {
-    format!("****({} chars)", secret.chars().count())
+    trawl_core::redact::mask(secret)
 }
 
 fn default_config_path() -> Option<PathBuf> {
@@ -547,8 +547,10 @@ impl Settings {
             }
         }
         for (name, value) in &self.url_overrides {
-            url::Url::parse(&value.value)
-                .map_err(|e| TrawlError::invalid_input(format!("{name}={:?}: {e}", value.value)))?;
+            url::Url::parse(&value.value).map_err(|e| {
+                let shown = trawl_core::redact_url(&value.value);
+                TrawlError::invalid_input(format!("{name}={shown:?}: {e}"))
+            })?;
         }
         Ok(())
     }
@@ -705,15 +707,9 @@ impl Settings {
     }
 }
 
-/// A URL with its password (if any) masked.
+/// A URL with its credentials (userinfo, credential parameters) masked.
 fn mask_url_password(raw: &str) -> String {
-    match url::Url::parse(raw) {
-        Ok(mut url) if url.password().is_some() => {
-            let _ = url.set_password(Some("****"));
-            url.to_string()
-        }
-        _ => raw.to_owned(),
-    }
+    trawl_core::redact_url(raw)
 }
 
 #[cfg(test)]

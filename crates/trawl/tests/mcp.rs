@@ -6,6 +6,7 @@
 //! - `tools`: every tool over both transports, errors, progress, `--fetch-only`.
 //! - `limits`: cancellation, over-limit calls, SIGTERM with a call running.
 //! - `access`: bearer token, Host and Origin checks, the open-listener refusal.
+//! - `one_secret`: a key, a Redis and a proxy password through every face, shown nowhere.
 
 #![allow(
     unsafe_code,
@@ -16,6 +17,7 @@ mod access;
 mod blocking;
 mod bounds;
 mod limits;
+mod one_secret;
 mod protocol;
 mod render;
 mod replicas;

@@ -292,10 +292,7 @@ fn join(base: &Url, path: &str) -> String {
 
 /// Providers sometimes echo the key back in an error; never let it through.
 fn scrub(message: &str, key: Option<&str>) -> String {
-    match key {
-        Some(k) if k.len() >= 4 => message.replace(k, "****"),
-        _ => message.to_owned(),
-    }
+    trawl_core::scrub(message, key)
 }
 
 fn reader_error(name: &str, timeout: bool, message: &str, key: Option<&str>) -> TrawlError {

@@ -3,6 +3,7 @@
 use crate::context::build_agent;
 use crate::mcp::{self, McpArgs};
 use crate::output::exit_code;
+use crate::redaction::known_secrets;
 use crate::settings::Settings;
 
 /// Serve until the client closes stdin or SIGTERM/Ctrl-C; errors go to stderr (stdout is
@@ -11,7 +12,13 @@ pub async fn mcp(args: &McpArgs, settings: &Settings) -> i32 {
     let result = async {
         let agent = build_agent(settings)?;
         let fetcher = agent.lazy_fetcher();
-        let prepared = mcp::prepare(agent, &args.server, store_file(settings), "stdio")?;
+        let prepared = mcp::prepare(
+            agent,
+            &args.server,
+            store_file(settings),
+            "stdio",
+            known_secrets(settings),
+        )?;
         let served = mcp::serve_stdio(prepared).await;
         if let Some(fetcher) = fetcher.built() {
             fetcher.shutdown().await;

@@ -29,6 +29,7 @@ pub fn build_router(
     Ok(Router::builder(config)
         .client(service_client(settings)?)
         .key_store(keys)
+        .hide(crate::redaction::proxy_secrets(settings))
         .build())
 }
 

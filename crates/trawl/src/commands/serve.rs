@@ -7,6 +7,7 @@ use crate::commands::mcp::store_file;
 use crate::context::build_agent;
 use crate::mcp::{self, BearerToken, ConnLimits, HttpOptions, ServeArgs};
 use crate::output::exit_code;
+use crate::redaction::known_secrets;
 use crate::settings::Settings;
 
 /// The bearer token: `--token-file` wins over `TRAWL_TOKEN` (environment or the config
@@ -61,7 +62,13 @@ pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
         let agent = build_agent(settings)?;
         // One browser for every call; closed when the server stops.
         let fetcher = agent.lazy_fetcher();
-        let prepared = mcp::prepare(agent, &args.server, store_file(settings), "http")?;
+        let prepared = mcp::prepare(
+            agent,
+            &args.server,
+            store_file(settings),
+            "http",
+            known_secrets(settings),
+        )?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .map_err(|e| {

@@ -6,7 +6,9 @@
 //! chain of a few lines, which costs less than three crates and a subscriber whose other
 //! output (rmcp's own spans) would then have to be filtered out of this log.
 //! Never logged: page bodies, tool answers, tokens, keys, or URL query values that look
-//! like credentials.
+//! like credentials. Subjects arrive redacted ([`trawl_core::redact_url`]), and every line
+//! also passes the server's [`Scrubber`] (the configured keys and passwords, in all their
+//! spellings) before it is written.
 //!
 //! Lines are written by a thread of the log's own, so a slow disk or a full stderr pipe
 //! never holds an async worker (nor a lock) while the file is written.
@@ -17,6 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use trawl_core::Scrubber;
 
 /// Longest value written for one field; longer values are cut with `…`.
 const MAX_FIELD_CHARS: usize = 200;
@@ -30,6 +34,8 @@ pub struct LogConfig {
     pub max_bytes: u64,
     /// How many rotated files (`FILE.1` … `FILE.N`) to keep, at least 1.
     pub keep: usize,
+    /// The secrets no line may hold.
+    pub secrets: Scrubber,
 }
 
 /// The request log of one server.
@@ -38,6 +44,7 @@ pub struct RequestLog {
     /// To the writer thread; `None` once closed.
     lines: Mutex<Option<mpsc::Sender<Message>>>,
     writer: Mutex<Option<std::thread::JoinHandle<()>>>,
+    secrets: Scrubber,
 }
 
 #[derive(Debug)]
@@ -83,6 +90,7 @@ impl RequestLog {
         Ok(RequestLog {
             lines: Mutex::new(Some(tx)),
             writer: Mutex::new(Some(writer)),
+            secrets: config.secrets.clone(),
         })
     }
 
@@ -96,6 +104,7 @@ impl RequestLog {
             line.push_str(&quote(value));
         }
         line.push('\n');
+        let line = self.secrets.scrub(&line);
         if let Some(tx) = &*self.lines.lock().unwrap_or_else(|p| p.into_inner()) {
             let _ = tx.send(Message::Line(line));
         }
@@ -148,47 +157,6 @@ impl RequestLog {
         fields.push(("latency_ms", record.elapsed.as_millis().to_string()));
         self.event("tool_call", &fields);
     }
-}
-
-/// A URL as it may appear in a log: no password, and the values of query parameters whose
-/// names suggest a credential replaced by `****`. Anything that is not a URL is cut short.
-pub fn redact_url(raw: &str) -> String {
-    let Ok(mut url) = url::Url::parse(raw) else {
-        return raw.chars().take(MAX_FIELD_CHARS).collect();
-    };
-    if url.password().is_some() {
-        let _ = url.set_password(Some("****"));
-    }
-    if url.query().is_some() {
-        let pairs: Vec<(String, String)> = url
-            .query_pairs()
-            .map(|(k, v)| {
-                let lower = k.to_ascii_lowercase();
-                let secret = [
-                    "key",
-                    "token",
-                    "secret",
-                    "password",
-                    "passwd",
-                    "auth",
-                    "sig",
-                    "session",
-                    "code",
-                    "credential",
-                ]
-                .iter()
-                .any(|s| lower.contains(s));
-                let v = if secret {
-                    "****".to_owned()
-                } else {
-                    v.into_owned()
-                };
-                (k.into_owned(), v)
-            })
-            .collect();
-        url.query_pairs_mut().clear().extend_pairs(pairs);
-    }
-    url.to_string()
 }
 
 /// A logfmt value: bare when safe, otherwise quoted with `"` and `\` escaped; newlines and
@@ -307,6 +275,7 @@ impl RotatingFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use trawl_core::redact_url;
 
     #[test]
     fn rotates_by_size_and_keeps_n_files() {
@@ -318,6 +287,7 @@ mod tests {
             file: Some(path.clone()),
             max_bytes: 300,
             keep: 2,
+            secrets: Scrubber::default(),
         })
         .unwrap();
         for i in 0..40 {
@@ -348,6 +318,33 @@ mod tests {
             "{url}"
         );
         assert!(url.contains("q=rust"), "{url}");
+    }
+
+    #[test]
+    fn lines_never_hold_a_configured_secret() {
+        let dir = std::env::temp_dir().join(format!("trawl-log-scrub-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("calls.log");
+        let log = RequestLog::open(&LogConfig {
+            stderr: false,
+            file: Some(path.clone()),
+            max_bytes: 0,
+            keep: 1,
+            secrets: Scrubber::new(["sk-canary-42/x"]),
+        })
+        .unwrap();
+        log.event(
+            "tool_call",
+            &[
+                ("error", "upstream said: bad key sk-canary-42/x".to_owned()),
+                ("url", "https://e.test/?q=sk-canary-42%2Fx".to_owned()),
+            ],
+        );
+        log.flush();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("sk-canary"), "{text}");
+        assert!(text.contains("bad key ****"), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

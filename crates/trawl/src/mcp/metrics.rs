@@ -2,11 +2,15 @@
 //!
 //! A handful of labelled counters and one latency histogram per tool don't need a metrics
 //! crate: a mutex over ordered maps is cheap at tool-call rates and renders in a stable order.
+//! Labels are engine names, tools, codes and routes, never request data; the text still
+//! passes the server's [`Scrubber`] on its way out, so no label can carry a key.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::time::Duration;
+
+use trawl_core::Scrubber;
 
 /// Upper bounds of the tool-call latency buckets, in seconds.
 const LATENCY_BUCKETS: [f64; 11] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0];
@@ -67,9 +71,18 @@ pub struct HttpGauges {
 #[derive(Debug, Default)]
 pub struct Metrics {
     counters: Mutex<Counters>,
+    secrets: Scrubber,
 }
 
 impl Metrics {
+    /// Metrics whose text never holds one of `secrets`.
+    pub fn new(secrets: Scrubber) -> Self {
+        Metrics {
+            counters: Mutex::default(),
+            secrets,
+        }
+    }
+
     fn with<R>(&self, f: impl FnOnce(&mut Counters) -> R) -> R {
         let mut guard = self
             .counters
@@ -263,7 +276,7 @@ impl Metrics {
                 let _ = writeln!(out, "{name} {value}");
             }
         }
-        out
+        self.secrets.scrub(&out)
     }
 }
 
@@ -332,5 +345,14 @@ mod tests {
                 "missing {line:?} in\n{text}"
             );
         }
+    }
+
+    #[test]
+    fn no_label_shows_a_configured_secret() {
+        let m = Metrics::new(Scrubber::new(["sk-canary-42"]));
+        m.engine_outcome("engine-sk-canary-42", "ok");
+        let text = m.render(Gauges::default());
+        assert!(!text.contains("sk-canary"), "{text}");
+        assert!(text.contains("engine=\"engine-****\""), "{text}");
     }
 }

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use rmcp::ServiceExt;
 use tokio_util::sync::CancellationToken;
 use trawl_agent::tools::Agent;
-use trawl_core::{ErrorCode, TrawlError};
+use trawl_core::{ErrorCode, Scrubber, TrawlError};
 
 pub use args::{McpArgs, ServeArgs, ToolServerArgs};
 pub use auth::{BearerToken, check_bind_policy};
@@ -92,12 +92,14 @@ pub struct Prepared {
     pub max_message_bytes: usize,
 }
 
-/// Check the flags and the engines, open the request log, and build the handler.
+/// Check the flags and the engines, open the request log, and build the handler. No log
+/// line, metric or error result the server gives holds one of `secrets`.
 pub fn prepare(
     agent: Agent,
     args: &ToolServerArgs,
     store_path: Option<PathBuf>,
     transport: &str,
+    secrets: Scrubber,
 ) -> Result<Prepared, TrawlError> {
     let queue_timeout = seconds("--queue-timeout", args.queue_timeout)?;
     let grace = seconds("--shutdown-grace", args.shutdown_grace)?;
@@ -108,6 +110,7 @@ pub fn prepare(
         file: args.log_file.clone(),
         max_bytes: args.log_max_bytes,
         keep: args.log_keep,
+        secrets: secrets.clone(),
     })
     .map_err(|e| {
         let path = args.log_file.as_deref().unwrap_or(std::path::Path::new(""));
@@ -115,8 +118,9 @@ pub fn prepare(
     })?;
     let state = Arc::new(ServerState {
         gate: CallGate::new(args.max_concurrent, queue_timeout),
-        metrics: Metrics::default(),
+        metrics: Metrics::new(secrets.clone()),
         log,
+        secrets,
         started: Instant::now(),
         store_path,
         responses: Arc::default(),

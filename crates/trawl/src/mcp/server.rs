@@ -31,10 +31,10 @@ use trawl_agent::tools::{
     Agent, ArxivArgs, FetchOut, GithubArgs, OpenOut, Progress, SitesArgs, SitesOut, WebFetchArgs,
     WebOpenArgs, WebSearchArgs, render,
 };
-use trawl_core::{ErrorCode, TrawlError};
+use trawl_core::{ErrorCode, Scrubber, TrawlError, redact_url};
 
 use super::gate::{CallGate, Inflight, Refusal};
-use super::log::{CallRecord, RequestLog, redact_url};
+use super::log::{CallRecord, RequestLog};
 use super::metrics::{Gauges, Metrics};
 use super::outcome::{
     Details, check_arguments, describe_fetch, describe_open, describe_search, failure,
@@ -54,6 +54,8 @@ pub struct ServerState {
     /// HTTP responses to `POST /mcp` still being sent (a tool's answer travels in one), so
     /// a shutdown ends sessions only after the answers of finished calls went out.
     pub responses: Arc<Inflight>,
+    /// The configured secrets, removed from every error result (an upstream may echo them).
+    pub secrets: Scrubber,
 }
 
 impl ServerState {
@@ -203,7 +205,10 @@ impl TrawlMcp {
                 }
                 Err(err) => (failure(&err), err.code.as_str().to_owned(), Vec::new()),
             },
-            Ended::Failed(err) => (failure(&err), err.code.as_str().to_owned(), Vec::new()),
+            Ended::Failed(mut err) => {
+                err.message = self.state.secrets.scrub(&err.message);
+                (failure(&err), err.code.as_str().to_owned(), Vec::new())
+            }
             Ended::Refused(refusal) => {
                 metrics.rejected_call(refusal.reason());
                 (
