@@ -16,27 +16,53 @@ pub(crate) struct Boiled {
     pub(crate) stats: Vec<Stats>,
 }
 
-/// The pass settings `drop_boilerplate` reads: passes that differ only in how they score
-/// (`weight_classes`, `clean_conditionally`, `link_tolerant`) drop the same nodes.
-fn drop_key(pass: Pass) -> [bool; 5] {
-    [
-        pass.strip_unlikely,
-        pass.thread,
-        pass.include_comments,
-        pass.show_hidden,
-        pass.widen,
-    ]
+/// What the boilerplate drops read of a pass, and so the key they are cached under:
+/// passes that differ only in how they score (`weight_classes`, `clean_conditionally`,
+/// `link_tolerant`) have one policy and share its drops. `drop_boilerplate` is given only
+/// this, so it cannot read a setting the key leaves out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct DropPolicy {
+    strip_unlikely: bool,
+    thread: bool,
+    include_comments: bool,
+    show_hidden: bool,
+    widen: bool,
+}
+
+impl From<Pass> for DropPolicy {
+    fn from(pass: Pass) -> DropPolicy {
+        // Every field named, no `..`: a new `Pass` setting does not compile until it is put
+        // on one side (the drops read it) or the other (only scoring does).
+        let Pass {
+            strip_unlikely,
+            thread,
+            include_comments,
+            show_hidden,
+            widen,
+            weight_classes: _,
+            clean_conditionally: _,
+            link_tolerant: _,
+        } = pass;
+        DropPolicy {
+            strip_unlikely,
+            thread,
+            include_comments,
+            show_hidden,
+            widen,
+        }
+    }
 }
 
 /// The boilerplate drops of a page's passes. What they all start from (the hard drops,
 /// the stats of what those leave, the wrappers of the declared content) is made once, and
-/// each distinct pass's drops once: the stats walks are the costly part of a pass.
+/// each distinct policy's drops once: the stats walks are the costly part of a pass.
 pub(crate) struct Drops {
     hard: Vec<bool>,
     /// Sums over what the hard drops leave, read by every pass's soft drops.
     sums: Vec<Sums>,
     holds_main: Vec<bool>,
-    made: Vec<([bool; 5], Boiled)>,
+    /// A page's passes have at most three policies: a list beats a hash map.
+    made: Vec<(DropPolicy, Boiled)>,
 }
 
 impl Drops {
@@ -63,14 +89,14 @@ impl Drops {
         &self.hard
     }
 
-    /// `pass`'s drops, made on first use.
+    /// `pass`'s drops, made on first use of its policy.
     pub(crate) fn get(&mut self, dom: &Dom, pass: Pass, signals: &Signals<'_>) -> &Boiled {
-        let key = drop_key(pass);
-        let at = match self.made.iter().position(|(k, _)| *k == key) {
+        let policy = DropPolicy::from(pass);
+        let at = match self.made.iter().position(|(made, _)| *made == policy) {
             Some(at) => at,
             None => {
-                let boiled = self.drop_boilerplate(dom, pass, signals);
-                self.made.push((key, boiled));
+                let boiled = self.drop_boilerplate(dom, policy, signals);
+                self.made.push((policy, boiled));
                 self.made.len() - 1
             }
         };
@@ -79,7 +105,7 @@ impl Drops {
 
     /// Drop what is never content: on top of the hard-dropped tags, hidden nodes, then
     /// landmarks, roles and class/id words (soft drops).
-    fn drop_boilerplate(&self, dom: &Dom, pass: Pass, signals: &Signals<'_>) -> Boiled {
+    fn drop_boilerplate(&self, dom: &Dom, policy: DropPolicy, signals: &Signals<'_>) -> Boiled {
         let n = dom.nodes.len();
         let mut dropped = self.hard.clone();
         let sums = &self.sums;
@@ -103,17 +129,17 @@ impl Drops {
             // Off an article page, a `<header>` inside an `<article>` is that card's head (its
             // title and summary in a river of stories), not the site's banner.
             let by_tag = is_dropped_element(node.tag)
-                && !(pass.widen
+                && !(policy.widen
                     && node.tag == Tag::Header
                     && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
             let by_role = dom
                 .attr(id, AttrName::Role)
                 .is_some_and(is_boilerplate_role);
-            let by_class = pass.strip_unlikely
+            let by_class = policy.strip_unlikely
                 && (signal.strong
                     || signal.negative
                         && !signal.positive
-                        && !(pass.thread && is_post_meta(dom, id)))
+                        && !(policy.thread && is_post_meta(dom, id)))
                 && !is_content_tag(node.tag)
                 && !holds_main[i]
                 && (!is_prose(&sums[i]) || signal.footer)
@@ -122,19 +148,19 @@ impl Drops {
             // question-and-answer page the answers are the replies, and the comments under a
             // question or an answer are asides to it.
             let by_comments = signal.comments
-                && !pass.include_comments
+                && !policy.include_comments
                 && !signal.positive
-                && (!pass.thread || in_question_or_answer(dom, id));
+                && (!policy.thread || in_question_or_answer(dom, id));
             // Hidden until a script shows it: a node holding most of the page is shown. A
             // hidden tab panel is one of several views of the content (code in each language).
             let by_hiding =
-                node.hidden && !pass.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
+                node.hidden && !policy.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
             // A landmark that is nearly all links is navigation however much of the page it
             // holds (a book's table of contents beside one chapter).
             let link_landmark = (by_tag || by_role) && sums[i].link_density() > NAV_LINK_DENSITY;
             // In a thread, a poster's standing beside each post ("Joined Jun 2016", "Posts: 98")
             // is about the author, not the post.
-            let author_stat = pass.thread
+            let author_stat = policy.thread
                 && sums[i].text <= AUTHOR_STAT_MAX_CHARS
                 && sums[i].text > 0
                 && is_author_stat(dom, id);
@@ -328,7 +354,7 @@ pub(super) fn is_hard_dropped(tag: Tag) -> bool {
 /// to the document, each with its tag, class, drop mark and visible text after the
 /// boilerplate drops of `pass`.
 pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) -> String {
-    let Boiled { dropped, stats } = Drops::new(dom).drop_boilerplate(dom, pass, signals);
+    let Boiled { dropped, stats } = Drops::new(dom).drop_boilerplate(dom, pass.into(), signals);
     let mut out = String::new();
     let Some(t) = (0..dom.nodes.len())
         .rev()
@@ -353,4 +379,72 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
         cur = node.parent as usize;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STRICT: Pass = Pass {
+        strip_unlikely: true,
+        weight_classes: true,
+        clean_conditionally: true,
+        include_comments: false,
+        thread: false,
+        show_hidden: false,
+        widen: true,
+        link_tolerant: false,
+    };
+
+    #[test]
+    fn passes_that_differ_only_in_scoring_share_one_policy_and_its_drops() {
+        let dom = crate::parse::parse(
+            "<html><body><nav><a href='/'>Home</a></nav>\
+             <div hidden><p>Kept behind a script until it runs.</p></div>\
+             <article><p>The words of the article, long enough to read, and more of them \
+             than the hidden block holds, so it is a small part of the page.</p></article>\
+             </body></html>",
+        );
+        let mut drops = Drops::new(&dom);
+        let signals = Signals::new(&dom, drops.hard_dropped());
+        let strict = drops.get(&dom, STRICT, &signals).dropped.clone();
+        let scoring_only = [
+            Pass {
+                weight_classes: false,
+                ..STRICT
+            },
+            Pass {
+                clean_conditionally: false,
+                ..STRICT
+            },
+            Pass {
+                link_tolerant: true,
+                ..STRICT
+            },
+        ];
+        for pass in scoring_only {
+            assert_eq!(DropPolicy::from(pass), DropPolicy::from(STRICT));
+            assert_eq!(drops.get(&dom, pass, &signals).dropped, strict);
+        }
+        assert_eq!(
+            drops.made.len(),
+            1,
+            "scoring settings made no drops of their own"
+        );
+
+        let show_hidden = Pass {
+            show_hidden: true,
+            ..STRICT
+        };
+        assert_ne!(DropPolicy::from(show_hidden), DropPolicy::from(STRICT));
+        let shown = drops.get(&dom, show_hidden, &signals).dropped.clone();
+        assert_eq!(drops.made.len(), 2);
+        assert_ne!(
+            shown, strict,
+            "the hidden block is kept when hidden nodes show"
+        );
+        // A fresh walk under the same policy drops the same nodes as the cached one.
+        let fresh = Drops::new(&dom).drop_boilerplate(&dom, show_hidden.into(), &signals);
+        assert_eq!(fresh.dropped, shown);
+    }
 }
