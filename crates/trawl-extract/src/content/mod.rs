@@ -10,13 +10,14 @@
 //!
 //! In order of the work: `stats` sums each node's kept subtree; `drops` drops boilerplate
 //! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
-//! that is content; `select` scores and picks; `pruning` trims inside the winner;
-//! `repeats` drops what the winner says twice. What several of them read sits here.
+//! that is content; `scoring` scores blocks and `select` picks the winner; `pruning` trims
+//! inside it; `repeats` drops what it says twice. What several of them read sits here.
 
 mod drops;
 mod folded;
 mod pruning;
 mod repeats;
+mod scoring;
 mod select;
 mod stats;
 

@@ -4,7 +4,7 @@
 use crate::boilerplate::Signals;
 use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
 
-use super::select::pass_weight;
+use super::scoring::pass_weight;
 use super::stats::{Stats, link_density};
 use super::{LINK_TOLERANT_DENSITY, Pass, ancestors, ends_sentence, is_post_meta};
 
