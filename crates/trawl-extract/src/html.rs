@@ -19,6 +19,10 @@ const MIN_CONTENT_CHARS: usize = 250;
 const BROAD_RATIO: (usize, usize) = (1, 2);
 const BROAD_RATIO_MANY_BLOCKS: (usize, usize) = (4, 5);
 
+/// The page's own `articleBody` is taken when it is this many times longer than what was
+/// found (the markup hid most of the body from the passes).
+const ARTICLE_BODY_GAIN: usize = 2;
+
 /// Below this many visible characters of its own, a page may be a thread in disguise.
 const THREAD_MAX_OWN_CHARS: usize = 250;
 /// ... and is read as one when its replies hold this many times more.
@@ -229,7 +233,7 @@ pub(crate) fn extract_html(
     // The page's own statement of its body, when what we found is much shorter.
     if let Some(body) = meta.article_body.as_deref()
         && body.len() > MIN_CONTENT_CHARS
-        && text.len() * 2 < body.len()
+        && text.len() * ARTICLE_BODY_GAIN < body.len()
     {
         text = body.trim().to_owned() + "\n";
         text_chars = visible_chars(&text);
@@ -259,6 +263,13 @@ pub(crate) fn extract_html(
     doc.json_ld = meta.json_ld;
 }
 
+/// Text of this many words or more is as long as main content needs to be.
+const FULL_LENGTH_WORDS: f32 = 200.0;
+/// Text more than this share links is a link list...
+const LINK_LIST_DENSITY: f32 = 0.5;
+/// ... and scores at most this: below 0.5, "probably not the main content".
+const LINK_LIST_MAX_QUALITY: f32 = 0.45;
+
 /// How likely the extracted text is the page's main content, 0..1; below 0.5 means
 /// "probably not". Long, link-poor text from a declared content container scores high; a
 /// few words, a link list, or a sliver of a text-heavy page score low.
@@ -272,7 +283,7 @@ fn quality(
     if words == 0 {
         return 0.0;
     }
-    let length = (words as f32 / 200.0).min(1.0);
+    let length = (words as f32 / FULL_LENGTH_WORDS).min(1.0);
     let coverage = if page_visible == 0 {
         1.0
     } else {
@@ -283,8 +294,8 @@ fn quality(
         + 0.25 * (1.0 - link_density)
         + 0.1 * coverage.sqrt()
         + if semantic { 0.05 } else { 0.0 };
-    if link_density > 0.5 {
-        q = q.min(0.45);
+    if link_density > LINK_LIST_DENSITY {
+        q = q.min(LINK_LIST_MAX_QUALITY);
     }
     q.clamp(0.0, 1.0)
 }

@@ -164,12 +164,12 @@ impl Drops {
                 && sums[i].text <= AUTHOR_STAT_MAX_CHARS
                 && sums[i].text > 0
                 && is_author_stat(dom, id);
-            if (by_tag || by_role || by_class) && share < 0.5
+            if (by_tag || by_role || by_class) && share < NAMED_MAX_SHARE
                 || link_landmark
                 || author_stat
                 || node.tag == Tag::A && is_skip_link(dom, id)
                 || by_hiding && share < HIDDEN_SHOWN_SHARE
-                || by_comments && share < 0.75
+                || by_comments && share < COMMENTS_MAX_SHARE
             {
                 dropped[i] = true;
             }
@@ -178,6 +178,18 @@ impl Drops {
         Boiled { dropped, stats }
     }
 }
+
+/// A node named like boilerplate (by tag, role or class) that holds this share of the
+/// page's text or more is the page's wrapper, whatever its name says.
+const NAMED_MAX_SHARE: f32 = 0.5;
+/// Comments holding this share of the page or more are what the page is (a thread).
+const COMMENTS_MAX_SHARE: f32 = 0.75;
+/// A declared content element is the main one when it holds at least one
+/// `MAIN_MIN_SHARE_DEN`-th of the page's text: a quarter, less would be a teaser card.
+const MAIN_MIN_SHARE_DEN: u32 = 4;
+/// Inside it, the wrapper holding at least one `INNER_MIN_SHARE_DEN`-th (half) of its text
+/// is kept too.
+const INNER_MIN_SHARE_DEN: u32 = 2;
 
 /// Wrappers of a declared content element that holds a good share of the page, and
 /// inside it the wrapper that holds most of its text: kept whatever their class says.
@@ -189,7 +201,7 @@ fn holds_main(dom: &Dom, dropped: &[bool], sums: &[Sums]) -> Vec<bool> {
     let mut holds_main = vec![false; n];
     for i in 1..n {
         let node = &dom.nodes[i];
-        if dropped[i] || node.kind != Kind::Element || sums[i].text * 4 < total {
+        if dropped[i] || node.kind != Kind::Element || sums[i].text * MAIN_MIN_SHARE_DEN < total {
             continue;
         }
         let id = i as NodeId;
@@ -213,8 +225,8 @@ fn holds_main(dom: &Dom, dropped: &[bool], sums: &[Sums]) -> Vec<bool> {
         if parent != 0
             && holds_main[parent]
             && dom.nodes[i].kind == Kind::Element
-            && sums[i].text * 2 >= sums[parent].text
-            && sums[i].text * 4 >= total
+            && sums[i].text * INNER_MIN_SHARE_DEN >= sums[parent].text
+            && sums[i].text * MAIN_MIN_SHARE_DEN >= total
         {
             holds_main[i] = true;
         }
@@ -226,17 +238,33 @@ fn holds_main(dom: &Dom, dropped: &[bool], sums: &[Sums]) -> Vec<bool> {
 /// `<aside>`…) is dropped even when it holds most of the page's text.
 const NAV_LINK_DENSITY: f32 = 0.7;
 
+/// Prose is at least this many paragraphs...
+const PROSE_MIN_PARAGRAPHS: u32 = 2;
+/// ... holding this many visible characters in all...
+const PROSE_MIN_CHARS: u32 = 500;
+/// ... and this many per paragraph on average (not a list of one-line items)...
+const PROSE_MIN_CHARS_PER_PARAGRAPH: u32 = 100;
+/// ... with less than this share of it in links.
+const PROSE_MAX_LINK_DENSITY: f32 = 0.1;
+/// An intro is at least a paragraph this long...
+const INTRO_MIN_CHARS: u32 = 150;
+/// ... with less than this share of it in links.
+const INTRO_MAX_LINK_DENSITY: f32 = 0.15;
+
 /// Several paragraphs of link-poor running text: content, whatever the wrapper's class
 /// says (page builders name their layout boxes `widget-span`, `blurb_position_top`,
 /// `no-extra-padding`, `sticky-media-section__content`).
 fn is_prose(s: &Sums) -> bool {
-    s.paragraphs >= 2 && s.text >= 500 && s.text >= 100 * s.paragraphs && s.link_density() < 0.1
+    s.paragraphs >= PROSE_MIN_PARAGRAPHS
+        && s.text >= PROSE_MIN_CHARS
+        && s.text >= PROSE_MIN_CHARS_PER_PARAGRAPH * s.paragraphs
+        && s.link_density() < PROSE_MAX_LINK_DENSITY
 }
 
 /// A paragraph of link-poor running text: in a box named `header` it is the head of the
 /// content (a product's or reference page's title and intro), not the site's header.
 fn is_intro(s: &Sums) -> bool {
-    s.paragraphs >= 1 && s.text >= 150 && s.link_density() < 0.15
+    s.paragraphs >= 1 && s.text >= INTRO_MIN_CHARS && s.link_density() < INTRO_MAX_LINK_DENSITY
 }
 
 /// Whether `id` sits inside a question or an answer of a Q&A page (an ancestor's class
@@ -251,6 +279,9 @@ fn in_question_or_answer(dom: &Dom, id: NodeId) -> bool {
     })
 }
 
+/// How a skip link's text opens (compared without case).
+const SKIP_LINK_OPENING: &str = "skip to";
+
 /// A "Skip to main content" link: a jump within the page for keyboard and screen-reader
 /// users, not text of the page.
 fn is_skip_link(dom: &Dom, id: NodeId) -> bool {
@@ -261,8 +292,8 @@ fn is_skip_link(dom: &Dom, id: NodeId) -> bool {
             .map(|i| dom.text(i).trim_start())
             .find(|t| !t.is_empty())
             .is_some_and(|t| {
-                t.get(..7)
-                    .is_some_and(|p| p.eq_ignore_ascii_case("skip to"))
+                t.get(..SKIP_LINK_OPENING.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(SKIP_LINK_OPENING))
             })
 }
 

@@ -24,6 +24,9 @@ pub(crate) fn mark_folded(dom: &Dom, signals: &mut Signals<'_>) {
 /// A hidden block with this much link-poor text after a toggle is folded content.
 const HIDDEN_PROSE_CHARS: usize = 150;
 
+/// Folded text is link-poor: less than this percentage of it in links.
+const FOLDED_MAX_LINK_PERCENT: usize = 15;
+
 /// Whether hidden `id` is folded text: a collapsed FAQ answer, an accordion panel or a
 /// "read more" expansion after its visible toggle, link-poor and without form controls.
 /// It is the page's text, folded for the eye; but it scores no points (see `select`), so a
@@ -32,9 +35,12 @@ fn is_folded_prose(dom: &Dom, signals: &Signals<'_>, id: NodeId) -> bool {
     let signal = signals.get(id as usize);
     !signal.negative && !signal.strong && follows_a_toggle(dom, id) && {
         let (text, link, controls) = raw_text(dom, id, dom.subtree_end(id));
-        text >= HIDDEN_PROSE_CHARS && link * 100 < text * 15 && !controls
+        text >= HIDDEN_PROSE_CHARS && link * 100 < text * FOLDED_MAX_LINK_PERCENT && !controls
     }
 }
+
+/// The most text a toggle holds: a question or a button's label, not a paragraph.
+const TOGGLE_MAX_CHARS: usize = 300;
 
 /// Whether the element before `id` is a visible line of text (a question, a "Read more"
 /// teaser, a tab or accordion button): what a folded answer follows. A hidden block after
@@ -47,7 +53,7 @@ fn follows_a_toggle(dom: &Dom, id: NodeId) -> bool {
     let mut text = 0;
     let mut i = prev;
     let end = dom.subtree_end(prev);
-    while i < end && text <= 300 {
+    while i < end && text <= TOGGLE_MAX_CHARS {
         let node = dom.node(i);
         if node.kind == Kind::Element && matches!(node.tag, Tag::Script | Tag::Style) {
             i = dom.subtree_end(i);
@@ -62,7 +68,7 @@ fn follows_a_toggle(dom: &Dom, id: NodeId) -> bool {
         }
         i += 1;
     }
-    !dom.node(prev).hidden && (1..=300).contains(&text)
+    !dom.node(prev).hidden && (1..=TOGGLE_MAX_CHARS).contains(&text)
 }
 
 /// The element sibling before `id`, found through the preorder layout (the node before a

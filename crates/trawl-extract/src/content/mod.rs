@@ -79,6 +79,9 @@ fn is_tab_panel(dom: &Dom, id: NodeId) -> bool {
         .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"))
 }
 
+/// A post's author line is a name and a date: no longer than this (bytes of its text).
+const POST_META_MAX_BYTES: usize = 120;
+
 /// A post's author line in a thread: short, with a link (the name) and a `<time>` or a
 /// date-like text.
 fn is_post_meta(dom: &Dom, id: NodeId) -> bool {
@@ -94,7 +97,7 @@ fn is_post_meta(dom: &Dom, id: NodeId) -> bool {
             Kind::Element if node.tag == Tag::Time => time = true,
             _ => {}
         }
-        if chars > 120 {
+        if chars > POST_META_MAX_BYTES {
             return false;
         }
     }

@@ -8,6 +8,31 @@ use super::scoring::pass_weight;
 use super::stats::{Stats, link_density};
 use super::{LINK_TOLERANT_DENSITY, Pass, ancestors, ends_sentence, is_post_meta};
 
+// Most thresholds of `clean_conditionally` follow readability's `_cleanConditionally`, as
+// the scoring follows readability's.
+/// The most link text (share) a block inside the content may hold...
+const BLOCK_MAX_LINK_DENSITY: f32 = 0.2;
+/// ... and a list, whose items are often links to what it lists.
+const LIST_MAX_LINK_DENSITY: f32 = 0.5;
+/// A block with a strong content class (weight this high) is pruned only when...
+const STRONG_CLASS_WEIGHT: f32 = 25.0;
+/// ... more than this share of its text is links.
+const STRONG_CLASS_MAX_LINK_DENSITY: f32 = 0.5;
+/// This many commas make a block running text, whatever else it holds.
+const PROSE_COMMAS: u32 = 10;
+/// A gallery has fewer paragraphs per image than this.
+const GALLERY_PARAGRAPHS_PER_IMAGE: f32 = 0.5;
+/// A block that is not a list holding this many more list items than paragraphs is a menu.
+const LIST_ITEMS_OVER_PARAGRAPHS: f32 = 100.0;
+/// A block with more form controls than one per this many paragraphs is a form.
+const PARAGRAPHS_PER_INPUT: f32 = 3.0;
+/// A block with less text than this that is not mostly headings is a near-empty wrapper...
+const NEAR_EMPTY_CHARS: u32 = 25;
+/// ... where mostly headings means this share of its text.
+const HEADINGS_BLOCK_DENSITY: f32 = 0.9;
+/// A post's author line is shorter than this (visible characters).
+const POST_META_MAX_CHARS: u32 = 100;
+
 /// Prune, bottom-up, containers inside the content that look like boilerplate: link-heavy
 /// blocks, image galleries, forms, and near-empty wrappers.
 #[allow(
@@ -30,7 +55,7 @@ pub(super) fn clean_conditionally(
     let (max_density, max_list_density) = if pass.link_tolerant {
         (LINK_TOLERANT_DENSITY, 1.0)
     } else {
-        (0.2, 0.5)
+        (BLOCK_MAX_LINK_DENSITY, LIST_MAX_LINK_DENSITY)
     };
     let end = dom.subtree_end(root) as usize;
     let mut stats = stats[root as usize..end].to_vec();
@@ -64,12 +89,13 @@ pub(super) fn clean_conditionally(
         let content_score = if scored[i] { score[i].max(0.0) } else { 0.0 };
         let is_list = matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl);
         // A post's author line in a thread: a name link and a date.
-        let post_meta = pass.thread && s.text < 100 && is_post_meta(dom, i as NodeId);
+        let post_meta =
+            pass.thread && s.text < POST_META_MAX_CHARS && is_post_meta(dom, i as NodeId);
         let drop = if post_meta {
             false
         } else if weight + content_score < 0.0 {
             true
-        } else if s.commas >= 10
+        } else if s.commas >= PROSE_COMMAS
             || s.code_blocks > 0
             || node.tag == Tag::Table && is_data_table(dom, i as NodeId)
         {
@@ -85,17 +111,17 @@ pub(super) fn clean_conditionally(
             };
             let in_figure = node.tag == Tag::Figure
                 || ancestors(dom, i as NodeId).any(|a| dom.nodes[a as usize].tag == Tag::Figure);
-            (images > 1.0 && paragraphs / images < 0.5 && !in_figure)
-                || (!is_list && s.list_items as f32 - 100.0 > paragraphs)
-                || (s.inputs as f32 > (paragraphs / 3.0).floor())
+            (images > 1.0 && paragraphs / images < GALLERY_PARAGRAPHS_PER_IMAGE && !in_figure)
+                || (!is_list && s.list_items as f32 - LIST_ITEMS_OVER_PARAGRAPHS > paragraphs)
+                || (s.inputs as f32 > (paragraphs / PARAGRAPHS_PER_INPUT).floor())
                 || (!is_list
-                    && heading_density < 0.9
-                    && s.text < 25
+                    && heading_density < HEADINGS_BLOCK_DENSITY
+                    && s.text < NEAR_EMPTY_CHARS
                     && (s.images == 0 || s.images > 2)
                     && !in_figure)
-                || (!is_list && weight < 25.0 && density > max_density)
-                || (is_list && weight < 25.0 && density > max_list_density)
-                || (weight >= 25.0 && density > 0.5)
+                || (!is_list && weight < STRONG_CLASS_WEIGHT && density > max_density)
+                || (is_list && weight < STRONG_CLASS_WEIGHT && density > max_list_density)
+                || (weight >= STRONG_CLASS_WEIGHT && density > STRONG_CLASS_MAX_LINK_DENSITY)
         };
         if drop && i != base {
             dropped[i] = true;
@@ -121,6 +147,11 @@ pub(super) fn clean_conditionally(
     }
 }
 
+/// A block of the broad selection with more link text than this share is a menu...
+const LINK_BLOCK_DENSITY: f32 = 0.75;
+/// ... unless it has this many commas (a sentence around its links).
+const LINK_BLOCK_MAX_COMMAS: u32 = 3;
+
 /// The broad selection's pruning, gentler than `clean_conditionally` (a listing's items are
 /// links with a line of text each): drop, outermost first, blocks that are almost only
 /// links (menus, link farms), and forms.
@@ -138,7 +169,10 @@ pub(super) fn clean_link_blocks(dom: &Dom, root: NodeId, stats: &[Stats], droppe
             node.tag,
             Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Table | Tag::Form | Tag::Dl
         );
-        let linky = s.text > 0 && link_density(s) > 0.75 && s.commas < 3 && s.code_blocks == 0;
+        let linky = s.text > 0
+            && link_density(s) > LINK_BLOCK_DENSITY
+            && s.commas < LINK_BLOCK_MAX_COMMAS
+            && s.code_blocks == 0;
         if block && (linky || node.tag == Tag::Form && s.inputs > 0) {
             let sub = dom.subtree_end(i as NodeId) as usize;
             dropped[i..sub].fill(true);
@@ -148,6 +182,13 @@ pub(super) fn clean_link_blocks(dom: &Dom, root: NodeId, stats: &[Stats], droppe
         i += 1;
     }
 }
+
+/// A paragraph with at least this share of its text in links is nothing but a link...
+const LINK_PARAGRAPH_SHARE: f32 = 0.9;
+/// ... and this many of them in a row are a list of links written as paragraphs.
+const LINK_RUN_MIN: usize = 2;
+/// A lead-in line before such a run ("You may also like…") is shorter than this.
+const LEAD_IN_MAX_CHARS: u32 = 40;
 
 /// Drop runs of two or more sibling paragraphs that are nothing but a link ("related
 /// stories" written as paragraphs), and a short lead-in line right before such a run
@@ -159,7 +200,7 @@ pub(super) fn drop_link_runs(dom: &Dom, root: NodeId, stats: &[Stats], dropped: 
         dom.node(id).tag == Tag::P
             && !dropped[id as usize]
             && s.text > 0
-            && s.link as f32 >= 0.9 * s.text as f32
+            && s.link as f32 >= LINK_PARAGRAPH_SHARE * s.text as f32
     };
     for parent in root..end {
         if dropped[parent as usize] || dom.node(parent).kind != Kind::Element {
@@ -175,7 +216,7 @@ pub(super) fn drop_link_runs(dom: &Dom, root: NodeId, stats: &[Stats], dropped: 
             while j < children.len() && link_only(children[j], dropped) {
                 j += 1;
             }
-            if j - i >= 2 {
+            if j - i >= LINK_RUN_MIN {
                 for &c in &children[i..j] {
                     dropped[c as usize..dom.subtree_end(c) as usize].fill(true);
                 }
@@ -184,7 +225,7 @@ pub(super) fn drop_link_runs(dom: &Dom, root: NodeId, stats: &[Stats], dropped: 
                     let s = &stats[lead as usize];
                     let is_lead_in = (dom.node(lead).tag == Tag::P
                         || dom.node(lead).tag.heading_level().is_some())
-                        && s.text < 40
+                        && s.text < LEAD_IN_MAX_CHARS
                         && !ends_sentence(dom, lead);
                     if is_lead_in {
                         dropped[lead as usize..dom.subtree_end(lead) as usize].fill(true);
@@ -195,6 +236,9 @@ pub(super) fn drop_link_runs(dom: &Dom, root: NodeId, stats: &[Stats], dropped: 
         }
     }
 }
+
+/// A table of this many rows is a grid of data, even without header cells.
+const DATA_TABLE_MIN_ROWS: u32 = 3;
 
 /// A table that holds data rather than layout: header cells, a caption, or a grid.
 fn is_data_table(dom: &Dom, table: NodeId) -> bool {
@@ -208,5 +252,5 @@ fn is_data_table(dom: &Dom, table: NodeId) -> bool {
             _ => {}
         }
     }
-    rows >= 3
+    rows >= DATA_TABLE_MIN_ROWS
 }

@@ -102,6 +102,10 @@ const REPEATED_BLOCK_MIN: usize = 200;
 
 const HASH_BASE: u64 = 0x100_0000_01b3;
 
+/// Titles and headings shorter than this (letters and digits) are too short to match on
+/// ("Home", "News").
+const TITLE_MIN_CHARS: usize = 8;
+
 /// Drop the page's title where it opens the content as a heading: it is metadata (the
 /// Document carries it as `title`), and repeating it costs the reader nothing but tokens.
 pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &str) {
@@ -112,7 +116,7 @@ pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &s
             .collect()
     };
     let title = key(title);
-    if title.len() < 8 {
+    if title.len() < TITLE_MIN_CHARS {
         return;
     }
     for &root in &selection.roots {
@@ -123,7 +127,7 @@ pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &s
                 continue;
             }
             let heading = key(&dom.raw_text(i));
-            if heading.len() >= 8 && (title == heading || title.contains(&heading)) {
+            if heading.len() >= TITLE_MIN_CHARS && (title == heading || title.contains(&heading)) {
                 let end = dom.subtree_end(i) as usize;
                 selection.dropped[i as usize..end].fill(true);
                 return;

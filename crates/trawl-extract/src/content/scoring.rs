@@ -9,6 +9,35 @@ use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
 use super::stats::{Stats, link_density};
 use super::{HIDDEN_SHOWN_SHARE, Pass, is_tab_panel};
 
+/// Blocks with less text of their own are labels and captions, not running text: they
+/// score nothing.
+const MIN_SCORED_CHARS: u32 = 25;
+/// A block earns a point per this many characters of its own text, on top of one point
+/// and one per comma...
+const CHARS_PER_POINT: f32 = 100.0;
+/// ... up to this many: past a few lines, commas say more about prose than length does.
+const MAX_LENGTH_POINTS: f32 = 3.0;
+/// How many ancestors a block's points reach: through the few wrappers an article sits
+/// in, not up to the page's body.
+const SCORED_ANCESTORS: usize = 5;
+/// The first ancestor gets a block's points, the next this fraction of them...
+const GRANDPARENT_DIVISOR: f32 = 2.0;
+/// ... and the one at level `l` (from 2) one `l * FARTHER_DIVISOR_PER_LEVEL`-th: the
+/// farther up, the less a block says about the container.
+const FARTHER_DIVISOR_PER_LEVEL: f32 = 3.0;
+/// An element the page itself calls the article's body (`itemprop=articleBody`) starts
+/// with as much as a strong content class gives.
+const ARTICLE_BODY_BONUS: f32 = 25.0;
+/// Candidates scoring at least this share of the best are near-best...
+const NEAR_BEST_SHARE: f32 = 0.75;
+/// ... of which the best few are looked at ...
+const NEAR_BEST_MAX: usize = 5;
+/// ... and when this many sit under one ancestor, the content is that ancestor.
+const NEAR_BEST_UNDER_ONE: usize = 3;
+/// Climbing stops at a scored ancestor with less than this fraction (one over it) of the
+/// winner's score: the content does not reach that far.
+const CLIMB_STOP_DIVISOR: f32 = 3.0;
+
 /// Per node, its score and whether it has one (only the ancestors of running text do).
 pub(super) struct Scores {
     pub(super) score: Vec<f32>,
@@ -41,16 +70,18 @@ pub(super) fn score_blocks(
             continue;
         }
         let s = &stats[i];
-        if s.inline < 25 {
+        if s.inline < MIN_SCORED_CHARS {
             continue;
         }
         let leaf_like = matches!(
             node.tag,
             Tag::P | Tag::Pre | Tag::Td | Tag::Blockquote | Tag::Li | Tag::Dd
         ) || !s.has_block_child;
-        let points = 1.0 + s.inline_commas as f32 + (s.inline as f32 / 100.0).min(3.0);
+        let points = 1.0
+            + s.inline_commas as f32
+            + (s.inline as f32 / CHARS_PER_POINT).min(MAX_LENGTH_POINTS);
         let mut cur = if leaf_like { node.parent } else { i as NodeId };
-        for level in 0..5 {
+        for level in 0..SCORED_ANCESTORS {
             if cur == 0 || cur == NONE {
                 break;
             }
@@ -67,13 +98,13 @@ pub(super) fn score_blocks(
                     .attr(cur, AttrName::Itemprop)
                     .is_some_and(|v| v.contains("articleBody"))
                 {
-                    score[c] += 25.0;
+                    score[c] += ARTICLE_BODY_BONUS;
                 }
             }
             score[c] += match level {
                 0 => points,
-                1 => points / 2.0,
-                l => points / (l as f32 * 3.0),
+                1 => points / GRANDPARENT_DIVISOR,
+                l => points / (l as f32 * FARTHER_DIVISOR_PER_LEVEL),
             };
             cur = dom.nodes[c].parent;
         }
@@ -123,11 +154,11 @@ pub(super) fn climb(
     // Several near-best candidates under one ancestor: the content is that ancestor.
     let best = score[top];
     let mut alternatives: Vec<usize> = (1..score.len())
-        .filter(|&i| i != top && scored[i] && score[i] >= best * 0.75)
+        .filter(|&i| i != top && scored[i] && score[i] >= best * NEAR_BEST_SHARE)
         .collect();
     alternatives.sort_by(|&a, &b| score[b].total_cmp(&score[a]));
-    alternatives.truncate(5);
-    if alternatives.len() >= 3 {
+    alternatives.truncate(NEAR_BEST_MAX);
+    if alternatives.len() >= NEAR_BEST_UNDER_ONE {
         let mut parent = dom.nodes[top].parent;
         while parent != 0 && parent != NONE {
             let end = dom.subtree_end(parent) as usize;
@@ -135,7 +166,7 @@ pub(super) fn climb(
                 .iter()
                 .filter(|&&a| a > parent as usize && a < end)
                 .count();
-            if inside >= 3 {
+            if inside >= NEAR_BEST_UNDER_ONE {
                 top = parent as usize;
                 break;
             }
@@ -144,7 +175,7 @@ pub(super) fn climb(
     }
     // A parent scoring better than the winner (it gathered points from more blocks).
     let mut last = score[top];
-    let threshold = last / 3.0;
+    let threshold = last / CLIMB_STOP_DIVISOR;
     let mut parent = dom.nodes[top].parent;
     while parent != 0 && parent != NONE {
         let p = parent as usize;

@@ -14,6 +14,23 @@ use super::{
     LINK_TOLERANT_DENSITY, Pass, Selection, ancestors, ends_sentence, is_semantic_container,
 };
 
+/// A sibling of the winner joins it when its best candidate scores this share of the
+/// winner's...
+const SIBLING_SCORE_SHARE: f32 = 0.2;
+/// ... and at least this much: a few short lines beside a short winner are not content.
+const SIBLING_MIN_SCORE: f32 = 10.0;
+/// A sibling with the winner's class is one of its kind (the next post of a thread): it
+/// gets this share of the winner's score on top of its own.
+const SAME_CLASS_BONUS_SHARE: f32 = 0.2;
+/// A sibling that scores enough stays out when a third of its text is links (a rail of
+/// teasers).
+const SIBLING_MAX_LINK_DENSITY: f32 = 0.33;
+/// A paragraph-like sibling longer than this joins when link-poor; a shorter one only as
+/// a whole sentence without links.
+const SHORT_PARAGRAPH_CHARS: u32 = 80;
+/// The most link text (share) a longer paragraph-like sibling may hold.
+const PARAGRAPH_MAX_LINK_DENSITY: f32 = 0.25;
+
 /// The content `pass` picks from what its boilerplate drops (`boiled`, see `Drops`) leave.
 pub(crate) fn select(dom: &Dom, pass: Pass, signals: &Signals<'_>, boiled: &Boiled) -> Selection {
     let n = dom.nodes.len();
@@ -51,7 +68,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &Signals<'_>, boiled: &Boil
             .fold(0.0, f32::max)
     };
     let top_score = best_inside(top);
-    let threshold = (top_score * 0.2).max(10.0);
+    let threshold = (top_score * SIBLING_SCORE_SHARE).max(SIBLING_MIN_SCORE);
     let top_class = dom.attr(top_id, AttrName::Class).unwrap_or("");
     let mut roots = Vec::new();
     for sib in dom.children(parent) {
@@ -64,17 +81,17 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &Signals<'_>, boiled: &Boil
         } else {
             let bonus =
                 if !top_class.is_empty() && dom.attr(sib, AttrName::Class) == Some(top_class) {
-                    top_score * 0.2
+                    top_score * SAME_CLASS_BONUS_SHARE
                 } else {
                     0.0
                 };
             let st = &stats[s];
             let density = link_density(st);
-            (density < 0.33 && best_inside(s) + bonus >= threshold)
+            (density < SIBLING_MAX_LINK_DENSITY && best_inside(s) + bonus >= threshold)
                 || is_paragraph_like(dom.nodes[s].tag, st)
-                    && (st.text > 80 && density < 0.25
+                    && (st.text > SHORT_PARAGRAPH_CHARS && density < PARAGRAPH_MAX_LINK_DENSITY
                         || st.text > 0
-                            && st.text <= 80
+                            && st.text <= SHORT_PARAGRAPH_CHARS
                             && density == 0.0
                             && ends_sentence(dom, sib))
         };
