@@ -1,0 +1,139 @@
+//! Finding the main content: drop boilerplate, score blocks, pick the best container and
+//! its related siblings, then prune what inside it still looks like boilerplate.
+//!
+//! The scoring follows the idea readability made popular: every block of running text
+//! gives points (more for length and commas) to its parent and, decaying, to a few
+//! ancestors; a container's score is then discounted by its link density. The container
+//! with the best score wins, and siblings that score close to it (or are plain paragraphs)
+//! join it, which keeps articles whose paragraphs are split over several wrappers whole.
+//! All passes are single loops over the arena (see `dom`), so time is linear in the page.
+//!
+//! In order of the work: `stats` sums each node's kept subtree; `drops` drops boilerplate
+//! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
+//! that is content; `scoring` scores blocks and `select` picks the winner; `pruning` trims
+//! inside it; `repeats` drops what it says twice. What several of them read sits here.
+
+mod drops;
+mod folded;
+mod pruning;
+mod repeats;
+mod scoring;
+mod select;
+mod stats;
+
+pub(crate) use drops::{Drops, trace};
+pub(crate) use folded::mark_folded;
+pub(crate) use repeats::{drop_repeated_blocks, drop_title_heading};
+pub(crate) use select::{select, select_broad};
+
+use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
+
+/// Which heuristics a selection pass uses; later passes relax them when the first finds
+/// too little text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pass {
+    pub(crate) strip_unlikely: bool,
+    pub(crate) weight_classes: bool,
+    pub(crate) clean_conditionally: bool,
+    pub(crate) include_comments: bool,
+    /// A thread: each post's author line (`post-meta`, `topic-meta-data`) is content.
+    pub(crate) thread: bool,
+    /// Render hidden nodes too: the last resort when nothing visible reads as content
+    /// (the page keeps its body hidden until a script shows it).
+    pub(crate) show_hidden: bool,
+    /// Pages made of sections or cards, not one run of prose (not an article): take the
+    /// declared content container around the best block when it is link-poor and not much
+    /// bigger (see `widen`), and keep the headers of `<article>` cards.
+    pub(crate) widen: bool,
+    /// Reference pages link every other word (`[source]`, a type name, the next method):
+    /// a block inside the content is pruned for its links only at a higher density.
+    pub(crate) link_tolerant: bool,
+}
+
+/// The chosen content.
+#[derive(Debug)]
+pub(crate) struct Selection {
+    /// Subtrees to render, in document order.
+    pub(crate) roots: Vec<NodeId>,
+    /// Nodes not to render (boilerplate, pruned), per node index.
+    pub(crate) dropped: Vec<bool>,
+    /// Link density of the chosen content (0..1).
+    pub(crate) link_density: f32,
+    /// Whether the winner is, or sits inside, an element that declares itself the content
+    /// (`<article>`, `<main>`, `itemprop=articleBody`).
+    pub(crate) semantic: bool,
+    /// Visible characters in the page after dropping boilerplate elements.
+    pub(crate) page_text: u32,
+}
+
+/// A hidden block holding this share of the page's text is shown: the page hides its
+/// content until a script runs (`defer-block`, lock-down plugins).
+const HIDDEN_SHOWN_SHARE: f32 = 0.4;
+
+/// The link density above which `clean_conditionally` prunes a block of a reference page.
+const LINK_TOLERANT_DENSITY: f32 = 0.5;
+
+/// A tab panel: one of several views of the content (code in each language), hidden or not.
+fn is_tab_panel(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, AttrName::Role)
+        .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"))
+}
+
+/// A post's author line is a name and a date: no longer than this (bytes of its text).
+const POST_META_MAX_BYTES: usize = 120;
+
+/// A post's author line in a thread: short, with a link (the name) and a `<time>` or a
+/// date-like text.
+fn is_post_meta(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id);
+    let mut link = false;
+    let mut time = false;
+    let mut chars = 0;
+    for i in id..end {
+        let node = dom.node(i);
+        match node.kind {
+            Kind::Text => chars += dom.text(i).len(),
+            Kind::Element if node.tag == Tag::A => link = true,
+            Kind::Element if node.tag == Tag::Time => time = true,
+            _ => {}
+        }
+        if chars > POST_META_MAX_BYTES {
+            return false;
+        }
+    }
+    link && time
+}
+
+fn is_semantic_container(dom: &Dom, id: NodeId) -> bool {
+    matches!(dom.node(id).tag, Tag::Article | Tag::Main)
+        || dom
+            .attr(id, AttrName::Itemprop)
+            .is_some_and(|v| v.contains("articleBody"))
+}
+
+fn ancestors(dom: &Dom, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let mut cur = dom.node(id).parent;
+    std::iter::from_fn(move || {
+        if cur == NONE || cur == 0 {
+            return None;
+        }
+        let out = cur;
+        cur = dom.node(cur).parent;
+        Some(out)
+    })
+}
+
+fn ends_sentence(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id);
+    (id..end)
+        .rev()
+        .find(|&i| dom.node(i).kind == Kind::Text && !dom.text(i).trim().is_empty())
+        .is_some_and(|i| {
+            let t = dom.text(i).trim_end();
+            t.ends_with('.')
+                || t.ends_with('!')
+                || t.ends_with('?')
+                || t.ends_with('"')
+                || t.ends_with('”')
+        })
+}

@@ -1,0 +1,256 @@
+//! Pruning inside the chosen content: what still looks like boilerplate once the winner is
+//! picked (link-heavy blocks, galleries, forms, runs of link-only paragraphs).
+
+use crate::boilerplate::Signals;
+use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
+
+use super::scoring::pass_weight;
+use super::stats::{Stats, link_density};
+use super::{LINK_TOLERANT_DENSITY, Pass, ancestors, ends_sentence, is_post_meta};
+
+// Most thresholds of `clean_conditionally` follow readability's `_cleanConditionally`, as
+// the scoring follows readability's.
+/// The most link text (share) a block inside the content may hold...
+const BLOCK_MAX_LINK_DENSITY: f32 = 0.2;
+/// ... and a list, whose items are often links to what it lists.
+const LIST_MAX_LINK_DENSITY: f32 = 0.5;
+/// A block with a strong content class (weight this high) is pruned only when...
+const STRONG_CLASS_WEIGHT: f32 = 25.0;
+/// ... more than this share of its text is links.
+const STRONG_CLASS_MAX_LINK_DENSITY: f32 = 0.5;
+/// This many commas make a block running text, whatever else it holds.
+const PROSE_COMMAS: u32 = 10;
+/// A gallery has fewer paragraphs per image than this.
+const GALLERY_PARAGRAPHS_PER_IMAGE: f32 = 0.5;
+/// A block that is not a list holding this many more list items than paragraphs is a menu.
+const LIST_ITEMS_OVER_PARAGRAPHS: f32 = 100.0;
+/// A block with more form controls than one per this many paragraphs is a form.
+const PARAGRAPHS_PER_INPUT: f32 = 3.0;
+/// A block with less text than this that is not mostly headings is a near-empty wrapper...
+const NEAR_EMPTY_CHARS: u32 = 25;
+/// ... where mostly headings means this share of its text.
+const HEADINGS_BLOCK_DENSITY: f32 = 0.9;
+/// A post's author line is shorter than this (visible characters).
+const POST_META_MAX_CHARS: u32 = 100;
+
+/// Prune, bottom-up, containers inside the content that look like boilerplate: link-heavy
+/// blocks, image galleries, forms, and near-empty wrappers.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the pruning pass threads the DOM, its signals and the scoring tables"
+)]
+pub(super) fn clean_conditionally(
+    dom: &Dom,
+    root: NodeId,
+    signals: &Signals<'_>,
+    score: &[f32],
+    scored: &[bool],
+    stats: &[Stats],
+    dropped: &mut [bool],
+    pass: Pass,
+) {
+    let weight_classes = pass.weight_classes;
+    // A reference page's lists of links inside its body ("You will learn", the guides
+    // of a section) are what the page is for.
+    let (max_density, max_list_density) = if pass.link_tolerant {
+        (LINK_TOLERANT_DENSITY, 1.0)
+    } else {
+        (BLOCK_MAX_LINK_DENSITY, LIST_MAX_LINK_DENSITY)
+    };
+    let end = dom.subtree_end(root) as usize;
+    let mut stats = stats[root as usize..end].to_vec();
+    let base = root as usize;
+    for i in (base..end).rev() {
+        let node = &dom.nodes[i];
+        if dropped[i] || node.kind != Kind::Element {
+            continue;
+        }
+        if !matches!(
+            node.tag,
+            Tag::Form
+                | Tag::Fieldset
+                | Tag::Table
+                | Tag::Ul
+                | Tag::Ol
+                | Tag::Div
+                | Tag::Section
+                | Tag::Figure
+                | Tag::Dl
+        ) {
+            continue;
+        }
+        let s = stats[i - base];
+        let weight = if weight_classes {
+            pass_weight(pass, signals.get(i))
+        } else {
+            0.0
+        };
+        // Lists start below zero (their items are scored); only a class says "drop".
+        let content_score = if scored[i] { score[i].max(0.0) } else { 0.0 };
+        let is_list = matches!(node.tag, Tag::Ul | Tag::Ol | Tag::Dl);
+        // A post's author line in a thread: a name link and a date.
+        let post_meta =
+            pass.thread && s.text < POST_META_MAX_CHARS && is_post_meta(dom, i as NodeId);
+        let drop = if post_meta {
+            false
+        } else if weight + content_score < 0.0 {
+            true
+        } else if s.commas >= PROSE_COMMAS
+            || s.code_blocks > 0
+            || node.tag == Tag::Table && is_data_table(dom, i as NodeId)
+        {
+            false
+        } else {
+            let density = link_density(&s);
+            let paragraphs = s.paragraphs as f32;
+            let images = s.images as f32;
+            let heading_density = if s.text == 0 {
+                0.0
+            } else {
+                s.heading_text as f32 / s.text as f32
+            };
+            let in_figure = node.tag == Tag::Figure
+                || ancestors(dom, i as NodeId).any(|a| dom.nodes[a as usize].tag == Tag::Figure);
+            (images > 1.0 && paragraphs / images < GALLERY_PARAGRAPHS_PER_IMAGE && !in_figure)
+                || (!is_list && s.list_items as f32 - LIST_ITEMS_OVER_PARAGRAPHS > paragraphs)
+                || (s.inputs as f32 > (paragraphs / PARAGRAPHS_PER_INPUT).floor())
+                || (!is_list
+                    && heading_density < HEADINGS_BLOCK_DENSITY
+                    && s.text < NEAR_EMPTY_CHARS
+                    && (s.images == 0 || s.images > 2)
+                    && !in_figure)
+                || (!is_list && weight < STRONG_CLASS_WEIGHT && density > max_density)
+                || (is_list && weight < STRONG_CLASS_WEIGHT && density > max_list_density)
+                || (weight >= STRONG_CLASS_WEIGHT && density > STRONG_CLASS_MAX_LINK_DENSITY)
+        };
+        if drop && i != base {
+            dropped[i] = true;
+            dropped[i + 1..dom.subtree_end(i as NodeId) as usize].fill(true);
+            // Ancestors no longer contain what was dropped.
+            let mut cur = node.parent as usize;
+            while cur >= base && cur != NONE as usize {
+                let a = &mut stats[cur - base];
+                a.text = a.text.saturating_sub(s.text);
+                a.link = a.link.saturating_sub(s.link);
+                a.commas = a.commas.saturating_sub(s.commas);
+                a.paragraphs = a.paragraphs.saturating_sub(s.paragraphs);
+                a.images = a.images.saturating_sub(s.images);
+                a.list_items = a.list_items.saturating_sub(s.list_items);
+                a.inputs = a.inputs.saturating_sub(s.inputs);
+                a.heading_text = a.heading_text.saturating_sub(s.heading_text);
+                if cur == base {
+                    break;
+                }
+                cur = dom.nodes[cur].parent as usize;
+            }
+        }
+    }
+}
+
+/// A block of the broad selection with more link text than this share is a menu...
+const LINK_BLOCK_DENSITY: f32 = 0.75;
+/// ... unless it has this many commas (a sentence around its links).
+const LINK_BLOCK_MAX_COMMAS: u32 = 3;
+
+/// The broad selection's pruning, gentler than `clean_conditionally` (a listing's items are
+/// links with a line of text each): drop, outermost first, blocks that are almost only
+/// links (menus, link farms), and forms.
+pub(super) fn clean_link_blocks(dom: &Dom, root: NodeId, stats: &[Stats], dropped: &mut [bool]) {
+    let end = dom.subtree_end(root) as usize;
+    let mut i = root as usize + 1;
+    while i < end {
+        let node = &dom.nodes[i];
+        if dropped[i] || node.kind != Kind::Element {
+            i += 1;
+            continue;
+        }
+        let s = &stats[i];
+        let block = matches!(
+            node.tag,
+            Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Table | Tag::Form | Tag::Dl
+        );
+        let linky = s.text > 0
+            && link_density(s) > LINK_BLOCK_DENSITY
+            && s.commas < LINK_BLOCK_MAX_COMMAS
+            && s.code_blocks == 0;
+        if block && (linky || node.tag == Tag::Form && s.inputs > 0) {
+            let sub = dom.subtree_end(i as NodeId) as usize;
+            dropped[i..sub].fill(true);
+            i = sub;
+            continue;
+        }
+        i += 1;
+    }
+}
+
+/// A paragraph with at least this share of its text in links is nothing but a link...
+const LINK_PARAGRAPH_SHARE: f32 = 0.9;
+/// ... and this many of them in a row are a list of links written as paragraphs.
+const LINK_RUN_MIN: usize = 2;
+/// A lead-in line before such a run ("You may also like…") is shorter than this.
+const LEAD_IN_MAX_CHARS: u32 = 40;
+
+/// Drop runs of two or more sibling paragraphs that are nothing but a link ("related
+/// stories" written as paragraphs), and a short lead-in line right before such a run
+/// ("You may also like…").
+pub(super) fn drop_link_runs(dom: &Dom, root: NodeId, stats: &[Stats], dropped: &mut [bool]) {
+    let end = dom.subtree_end(root);
+    let link_only = |id: NodeId, dropped: &[bool]| {
+        let s = &stats[id as usize];
+        dom.node(id).tag == Tag::P
+            && !dropped[id as usize]
+            && s.text > 0
+            && s.link as f32 >= LINK_PARAGRAPH_SHARE * s.text as f32
+    };
+    for parent in root..end {
+        if dropped[parent as usize] || dom.node(parent).kind != Kind::Element {
+            continue;
+        }
+        let children: Vec<NodeId> = dom
+            .children(parent)
+            .filter(|&c| dom.node(c).kind == Kind::Element && !dropped[c as usize])
+            .collect();
+        let mut i = 0;
+        while i < children.len() {
+            let mut j = i;
+            while j < children.len() && link_only(children[j], dropped) {
+                j += 1;
+            }
+            if j - i >= LINK_RUN_MIN {
+                for &c in &children[i..j] {
+                    dropped[c as usize..dom.subtree_end(c) as usize].fill(true);
+                }
+                if i > 0 {
+                    let lead = children[i - 1];
+                    let s = &stats[lead as usize];
+                    let is_lead_in = (dom.node(lead).tag == Tag::P
+                        || dom.node(lead).tag.heading_level().is_some())
+                        && s.text < LEAD_IN_MAX_CHARS
+                        && !ends_sentence(dom, lead);
+                    if is_lead_in {
+                        dropped[lead as usize..dom.subtree_end(lead) as usize].fill(true);
+                    }
+                }
+            }
+            i = j.max(i + 1);
+        }
+    }
+}
+
+/// A table of this many rows is a grid of data, even without header cells.
+const DATA_TABLE_MIN_ROWS: u32 = 3;
+
+/// A table that holds data rather than layout: header cells, a caption, or a grid.
+fn is_data_table(dom: &Dom, table: NodeId) -> bool {
+    let end = dom.subtree_end(table);
+    let mut rows = 0;
+    for i in table + 1..end {
+        match dom.node(i).tag {
+            Tag::Th | Tag::Caption | Tag::Thead => return true,
+            Tag::Table => return false,
+            Tag::Tr => rows += 1,
+            _ => {}
+        }
+    }
+    rows >= DATA_TABLE_MIN_ROWS
+}

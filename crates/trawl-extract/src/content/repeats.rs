@@ -1,0 +1,152 @@
+//! What the chosen content says twice: blocks that repeat an earlier one, and the page's
+//! title opening the content as a heading.
+
+use crate::dom::{Dom, Kind, NodeId, Tag};
+
+use super::Selection;
+
+/// Drop blocks whose text repeats an earlier kept block: pages ship the same copy twice,
+/// once for wide screens and once in a collapsed panel for narrow ones, or a whole post
+/// again in a print or "amp" copy. A block is a paragraph or any block element (a product
+/// description's `<div>` of short paragraphs repeats whole while no paragraph of it is
+/// long). Returns whether it dropped any.
+pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool {
+    // Per node of the roots' subtrees, a polynomial hash of its kept non-space bytes,
+    // built bottom-up in one pass: a node's hash is its children's, concatenated.
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut any = false;
+    let mut sums: Vec<(u64, u64, u32)> = Vec::new();
+    for &root in &selection.roots {
+        let end = dom.subtree_end(root);
+        let base = root as usize;
+        sums.clear();
+        sums.resize((end - root) as usize, (0, 1, 0));
+        for i in (base..end as usize).rev() {
+            if selection.dropped[i] {
+                continue;
+            }
+            let node = &dom.nodes[i];
+            // A text of ASCII whitespace only hashes to the empty hash it starts with.
+            if node.kind == Kind::Text && dom.text_sizes[i].visible > 0 {
+                let (mut h, mut len) = (0u64, 0u32);
+                // Branch-free: a space multiplies by one and adds nothing (spaces are
+                // unpredictable, and a missed branch costs more than the multiply).
+                for &b in dom.text(i as NodeId).as_bytes() {
+                    let space = b.is_ascii_whitespace();
+                    let (times, plus) = if space {
+                        (1, 0)
+                    } else {
+                        (HASH_BASE, u64::from(b))
+                    };
+                    h = h.wrapping_mul(times).wrapping_add(plus);
+                    len += u32::from(!space);
+                }
+                sums[i - base] = (h, wrapping_pow(HASH_BASE, len), len);
+            }
+            let parent = node.parent as usize;
+            if i == base || parent < base {
+                continue;
+            }
+            // Children are met last first: prepend.
+            let (h, pow, len) = sums[i - base];
+            let acc = &mut sums[parent - base];
+            acc.0 = h.wrapping_mul(acc.1).wrapping_add(acc.0);
+            acc.1 = pow.wrapping_mul(acc.1);
+            acc.2 += len;
+        }
+        let mut i = root;
+        while i < end {
+            let node = dom.node(i);
+            let at = i as usize;
+            if selection.dropped[at] {
+                i = dom.subtree_end(i);
+                continue;
+            }
+            let (h, _, len) = sums[at - base];
+            let parent = node.parent as usize;
+            // A wrapper around one block holds the same text: it is that block, not a repeat.
+            let same_as_parent = at != base && parent >= base && sums[parent - base].2 == len;
+            if node.kind == Kind::Element
+                && !node.tag.is_inline()
+                && len as usize >= REPEATED_BLOCK_MIN
+                && !same_as_parent
+                && !seen.insert(h)
+            {
+                let sub = dom.subtree_end(i);
+                selection.dropped[at..sub as usize].fill(true);
+                any = true;
+                i = sub;
+                continue;
+            }
+            i += 1;
+        }
+    }
+    any
+}
+
+/// `base^exp` modulo 2^64, by squaring.
+fn wrapping_pow(mut base: u64, mut exp: u32) -> u64 {
+    let mut out = 1u64;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            out = out.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        exp >>= 1;
+    }
+    out
+}
+
+/// Blocks shorter than this may repeat ("Read more", a price, a date).
+const REPEATED_BLOCK_MIN: usize = 200;
+
+const HASH_BASE: u64 = 0x100_0000_01b3;
+
+/// Titles and headings shorter than this (letters and digits) are too short to match on
+/// ("Home", "News").
+const TITLE_MIN_CHARS: usize = 8;
+
+/// Drop the page's title where it opens the content as a heading: it is metadata (the
+/// Document carries it as `title`), and repeating it costs the reader nothing but tokens.
+pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &str) {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let title = key(title);
+    if title.len() < TITLE_MIN_CHARS {
+        return;
+    }
+    for &root in &selection.roots {
+        let end = dom.subtree_end(root);
+        for i in root..end {
+            let tag = dom.node(i).tag;
+            if selection.dropped[i as usize] || !matches!(tag, Tag::H1 | Tag::H2) {
+                continue;
+            }
+            let heading = key(&dom.raw_text(i));
+            if heading.len() >= TITLE_MIN_CHARS && (title == heading || title.contains(&heading)) {
+                let end = dom.subtree_end(i) as usize;
+                selection.dropped[i as usize..end].fill(true);
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrapping_pow;
+
+    #[test]
+    fn wrapping_pow_is_repeated_multiplication() {
+        let base = super::HASH_BASE;
+        let mut expected = 1u64;
+        for exp in 0..300 {
+            assert_eq!(wrapping_pow(base, exp), expected, "{exp}");
+            expected = expected.wrapping_mul(base);
+        }
+    }
+}
