@@ -38,6 +38,7 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
     match command {
         Command::Read(a) => (a.json, a.net.clone()),
         Command::Search(a) => (a.json, a.net.clone()),
+        Command::Map(a) => (a.json, a.net.clone()),
         Command::Engines(f) => (f.json, NetArgs::default()),
         Command::Doctor(a) => (a.json, a.net.clone()),
         Command::Open(a) => (a.json, NetArgs::default()),
@@ -93,6 +94,7 @@ fn run(cli: Cli) -> i32 {
     match &cli.command {
         Command::Read(args) => runtime.block_on(commands::read(args, &settings)),
         Command::Search(args) => runtime.block_on(commands::search(args, &settings)),
+        Command::Map(args) => runtime.block_on(commands::map(args, &settings)),
         Command::Engines(f) => commands::engines(f, &settings),
         Command::Doctor(args) => runtime.block_on(commands::doctor(args, &settings)),
         Command::Open(args) => runtime.block_on(commands::open(args, &settings)),
