@@ -13,12 +13,29 @@
 
 #![forbid(unsafe_code)]
 
+mod crawler;
 pub mod discover;
+mod frontier;
+mod journal;
 pub mod links;
 mod map;
+mod options;
+mod pace;
+mod page;
 pub mod rank;
 pub mod robots;
+mod run;
 pub mod scope;
+pub mod traps;
+
+pub use crawler::{
+    CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer, RunningCrawl,
+};
+pub use journal::{CrawlStatus, cancel, list, pages, status};
+pub use options::{
+    CrawlOptions, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, MAX_CONCURRENCY, MAX_LIMIT,
+};
+pub use trawl_store::{CrawlUrl, UrlState};
 
 pub use map::{
     DEFAULT_MAP_LIMIT, MAX_SITEMAP_FILES, MapOptions, MappedUrl, SiteMap, UrlSource, map_site,

@@ -166,6 +166,7 @@ pub(crate) async fn read_sitemaps(
     scope: &Scope,
     into: &mut Collected,
     notes: &mut Vec<String>,
+    pace: Option<(&crate::pace::Pacer, &str)>,
 ) -> (Vec<String>, usize) {
     let mut queue: VecDeque<Url> = robots
         .sitemaps()
@@ -196,7 +197,13 @@ pub(crate) async fn read_sitemaps(
             break;
         }
         requests += 1;
-        let page = match fetcher.fetch(sitemap.as_str()).await {
+        let pass = match pace {
+            Some((pacer, host)) => Some(pacer.enter(host).await),
+            None => None,
+        };
+        let fetched = fetcher.fetch(sitemap.as_str()).await;
+        drop(pass);
+        let page = match fetched {
             Ok(p) => p,
             Err(e) => {
                 notes.push(format!("sitemap {sitemap}: {}", e.message));
@@ -258,8 +265,10 @@ pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap
     let mut requests = 1;
     let robots = Robots::fetch(fetcher, &start).await;
     let mut found = Collected::default();
-    let (sitemaps, n) =
-        read_sitemaps(fetcher, &start, &robots, &scope, &mut found, &mut notes).await;
+    let (sitemaps, n) = read_sitemaps(
+        fetcher, &start, &robots, &scope, &mut found, &mut notes, None,
+    )
+    .await;
     requests += n;
 
     let mut llms = start.clone();

@@ -1,6 +1,7 @@
 //! trawl-crawl against a loopback site the tests generate (see `site`): what `map` asks
 //! for and finds, and what a crawl fetches, stores and refuses.
 
+mod crawl;
 mod map;
 mod site;
 

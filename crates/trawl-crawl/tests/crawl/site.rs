@@ -279,7 +279,7 @@ async fn handle(State(s): State<Shared>, uri: Uri) -> Response {
             let next = vec![(format!("/calendar/{ny}/{nm}"), "Next month".to_owned())];
             return html(page(
                 &format!("Calendar {y}-{m}"),
-                &prose("events", m as usize),
+                &prose(&format!("events of {y}"), m as usize),
                 &next,
             ));
         }
