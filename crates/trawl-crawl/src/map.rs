@@ -245,6 +245,9 @@ pub(crate) fn robots_name(status: &RobotsStatus) -> String {
 
 /// Map the site of `options.url`.
 pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap, TrawlError> {
+    if options.limit == 0 {
+        return Err(TrawlError::invalid_input("limit: must be at least 1"));
+    }
     let start = fetcher.guard().check_raw(&options.url, None)?;
     let scope = Scope::new(
         &start,
@@ -258,9 +261,6 @@ pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap
         })?),
         None => None,
     };
-    if options.limit == 0 {
-        return Err(TrawlError::invalid_input("limit: must be at least 1"));
-    }
     let mut notes = Vec::new();
     let mut requests = 1;
     let robots = Robots::fetch(fetcher, &start).await;

@@ -2,6 +2,7 @@
 
 mod cache;
 mod config;
+pub mod crawl;
 mod doctor;
 mod egress;
 mod engines;
@@ -16,6 +17,7 @@ mod sites;
 
 pub use cache::cache;
 pub use config::{config_show, config_vars};
+pub use crawl::crawl;
 pub use doctor::doctor;
 pub use engines::engines;
 pub use map::map;
