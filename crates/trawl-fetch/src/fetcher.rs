@@ -69,7 +69,13 @@ pub struct Fetcher {
     tier2: Option<Arc<crate::render::RenderTransport>>,
     guard: Guard,
     config: Arc<FetchConfig>,
+    /// Checked on every redirect hop after the guard (a crawl keeps to its site).
+    redirect_scope: Option<RedirectScope>,
 }
+
+/// Decides whether a redirect from the first URL to the second may be followed; an `Err`
+/// ends the fetch with that error before anything is sent to the new location.
+pub type RedirectScope = Arc<dyn Fn(&Url, &Url) -> Result<(), TrawlError> + Send + Sync>;
 
 impl std::fmt::Debug for Fetcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -133,7 +139,18 @@ impl Fetcher {
             tier2,
             guard,
             config: Arc::new(config),
+            redirect_scope: None,
         })
+    }
+
+    /// This fetcher (sharing its clients) with a check on every redirect hop besides the
+    /// guard's: a crawl refuses a hop off its site before the request is sent. Only the
+    /// hops trawl follows itself are checked; the browser tier follows its own.
+    pub fn with_redirect_scope(&self, scope: RedirectScope) -> Self {
+        Fetcher {
+            redirect_scope: Some(scope),
+            ..self.clone()
+        }
     }
 
     /// The guard every hop passes.
@@ -416,6 +433,9 @@ impl Fetcher {
                     .map_err(|e| {
                         TrawlError::new(e.code, format!("redirect from {current}: {}", e.message))
                     })?;
+                if let Some(scope) = &self.redirect_scope {
+                    scope(&current, &next)?;
+                }
                 redirects.push(current);
                 current = next;
                 continue;

@@ -32,7 +32,8 @@ pub use config::{
     DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, RenderConfig, RenderMode, normalize_proxy,
 };
 pub use fetcher::{
-    Conditional, FetchedPage, Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, Tier,
+    Conditional, FetchedPage, Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, RedirectScope,
+    Tier,
 };
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;

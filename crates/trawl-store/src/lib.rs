@@ -32,6 +32,7 @@
 
 #![forbid(unsafe_code)]
 
+mod crawl;
 mod error;
 mod metered;
 mod redis_store;
@@ -42,6 +43,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+pub use crawl::{CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
 pub use error::Error;
 pub use metered::{MeteredStore, render_metrics};
 pub use redis_store::{DEFAULT_PREFIX as DEFAULT_REDIS_PREFIX, RedisStore, SlotLease, redact_url};
@@ -146,6 +148,12 @@ pub trait Store: Send + Sync + fmt::Debug {
     /// Drops what is past its retention (long-stale documents, expired searches, old site
     /// memory) and evicts the oldest documents above the size bound.
     fn prune(&self) -> Result<PruneReport>;
+
+    /// The crawl-state calls (see [`CrawlStore`]), when this backend keeps crawls; `None`
+    /// otherwise (a crawl then runs but cannot be kept or resumed).
+    fn crawl_state(&self) -> Option<&dyn CrawlStore> {
+        None
+    }
 }
 
 /// A [`Store`] shared by many tasks, with an async door onto the blocking pool.

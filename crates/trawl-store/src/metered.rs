@@ -111,6 +111,10 @@ impl MeteredStore {
 }
 
 impl Store for MeteredStore {
+    // Crawl-state calls go straight to the backend (they are not timed).
+    fn crawl_state(&self) -> Option<&dyn crate::CrawlStore> {
+        self.inner.crawl_state()
+    }
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
         self.timed(|s| s.put_document(record, passages))
     }

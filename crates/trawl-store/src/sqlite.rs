@@ -5,6 +5,7 @@
 //! instead of failing when it upgrades a read. A process killed mid-call loses at most
 //! that call's write: SQLite's WAL either has the whole commit or none of it.
 
+mod crawl;
 mod pool;
 mod schema;
 
@@ -250,6 +251,10 @@ impl SqliteStore {
 }
 
 impl Store for SqliteStore {
+    fn crawl_state(&self) -> Option<&dyn crate::CrawlStore> {
+        Some(self)
+    }
+
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
         let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
         let fetched_at = to_millis(record.fetched_at);

@@ -37,6 +37,10 @@ pub enum Command {
     Read(ReadArgs),
     /// Search many engines at once: fused, de-duplicated hits, each with its provenance.
     Search(SearchArgs),
+    /// List a site's URLs (robots.txt, sitemaps, llms.txt, feeds, start page) without reading its pages.
+    Map(crate::commands::map::MapArgs),
+    /// Read a whole site into the store (robots.txt obeyed, resumable); or list, inspect, cancel crawls.
+    Crawl(crate::commands::crawl::CrawlArgs),
     /// List the search engines: key needed or set, correlation group, filters, routes.
     Engines(JsonFlag),
     /// Check each configured engine and reading one page, live, with a hint per failure.

@@ -39,6 +39,8 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
     match command {
         Command::Read(a) => (a.json, a.net.clone()),
         Command::Search(a) => (a.json, a.net.clone()),
+        Command::Map(a) => (a.json, a.net.clone()),
+        Command::Crawl(a) => (a.json, a.net.clone()),
         Command::Engines(f) => (f.json, NetArgs::default()),
         Command::Doctor(a) => (a.json, a.net.clone()),
         Command::Open(a) => (a.json, NetArgs::default()),
@@ -94,6 +96,8 @@ fn run(cli: Cli) -> i32 {
     match &cli.command {
         Command::Read(args) => runtime.block_on(commands::read(args, &settings)),
         Command::Search(args) => runtime.block_on(commands::search(args, &settings)),
+        Command::Map(args) => runtime.block_on(commands::map(args, &settings)),
+        Command::Crawl(args) => runtime.block_on(commands::crawl(args, &settings)),
         Command::Engines(f) => commands::engines(f, &settings),
         Command::Doctor(args) => runtime.block_on(commands::doctor(args, &settings)),
         Command::Open(args) => runtime.block_on(commands::open(args, &settings)),

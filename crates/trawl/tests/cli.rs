@@ -11,6 +11,7 @@
 
 mod agent;
 mod config;
+mod crawl;
 mod mcp;
 mod read;
 mod search;

@@ -2,9 +2,11 @@
 
 mod cache;
 mod config;
+pub mod crawl;
 mod doctor;
 mod egress;
 mod engines;
+pub mod map;
 mod mcp;
 mod open;
 mod read;
@@ -15,8 +17,10 @@ mod sites;
 
 pub use cache::cache;
 pub use config::{config_show, config_vars};
+pub use crawl::crawl;
 pub use doctor::doctor;
 pub use engines::engines;
+pub use map::map;
 pub use mcp::mcp;
 pub use open::open;
 pub use read::read;

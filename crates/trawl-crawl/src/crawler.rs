@@ -1,0 +1,550 @@
+//! The crawler: one coordinating loop that owns the frontier and the seen set, and tasks
+//! that fetch, extract and store pages. Breadth-first by default, best-first with a query.
+//! Every decision about a URL (on the site, wanted by the filters, within depth, seen,
+//! a trap, allowed by robots.txt) is made once, when it is first found, and kept.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+use trawl_core::{TrawlError, canonical_url};
+use trawl_extract::ExtractOptions;
+use trawl_fetch::Fetcher;
+use trawl_store::{CrawlRecord, CrawlUrl, SharedStore, UrlOutcome, UrlState};
+use url::Url;
+
+use crate::frontier::{Frontier, Waiting};
+use crate::journal::Journal;
+use crate::map::{Collected, read_sitemaps, robots_name};
+use crate::options::CrawlOptions;
+use crate::pace::Pacer;
+use crate::rank::Query;
+use crate::robots::Robots;
+use crate::scope::Scope;
+use crate::traps;
+
+/// Trap reports kept in a summary (the count covers all of them).
+const TRAP_EXAMPLES: usize = 10;
+/// How often a running crawl writes its summary and looks for a cancel request.
+pub(crate) const CHECK_EVERY: Duration = Duration::from_secs(1);
+
+/// One page's outcome, as it is stored (or not).
+#[derive(Debug, Clone, Serialize)]
+pub struct CrawlPage {
+    /// The URL fetched.
+    pub url: String,
+    /// Where it landed after redirects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_url: Option<String>,
+    /// The stored document's handle (for `open`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+    /// Its title (page text: show it fenced).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Words of its main content.
+    pub words: u64,
+    /// Links followed from the start.
+    pub depth: u32,
+    /// HTTP status.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// `done`, `failed` or `skipped`.
+    pub status: &'static str,
+    /// Why it failed or was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// Counts while a crawl runs.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CrawlProgress {
+    /// Pages stored.
+    pub done: u64,
+    /// Pages whose fetch or extraction failed.
+    pub failed: u64,
+    /// Pages fetched but not kept (duplicates).
+    pub duplicates: u64,
+    /// URLs waiting.
+    pub queued: u64,
+    /// Pages being fetched or stored.
+    pub in_flight: u64,
+    /// The crawl's page limit.
+    pub limit: u64,
+    /// Since the crawl (or this resumption) started.
+    pub elapsed_ms: u64,
+}
+
+/// What a crawl did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CrawlSummary {
+    /// The crawl's id (`trawl crawl status ID`, `--resume ID`).
+    pub id: String,
+    /// Where it started.
+    pub start_url: String,
+    /// `done`, `cancelled` or `failed`.
+    pub status: String,
+    /// `breadth_first` or `best_first`.
+    pub order: &'static str,
+    /// Whether its state is kept in the store (and it can be resumed).
+    pub kept: bool,
+    /// How robots.txt was used: `obeyed`, or `ignored (--ignore-robots)`.
+    pub robots: String,
+    /// Per host: how its robots.txt came out.
+    pub robots_hosts: Vec<String>,
+    /// The pause kept between requests to the start host, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// The counts.
+    pub progress: CrawlProgress,
+    /// The page limit was reached with URLs still waiting.
+    pub limit_reached: bool,
+    /// Links not followed because they were deeper than `max_depth`.
+    pub beyond_depth: u64,
+    /// Links to other sites, not followed.
+    pub off_site: u64,
+    /// Links left out by include/exclude.
+    pub filtered: u64,
+    /// URLs robots.txt disallows, never requested.
+    pub disallowed: u64,
+    /// URLs stopped by a trap guard.
+    pub traps: u64,
+    /// A few of the trap reports.
+    pub trap_examples: Vec<String>,
+    /// Other things worth knowing (unreadable sitemaps, a store that keeps no crawls).
+    pub notes: Vec<String>,
+}
+
+/// What a crawl reports as it goes.
+#[derive(Debug)]
+pub enum CrawlEvent<'a> {
+    /// A page was stored, failed, or was found to be a duplicate.
+    Page(&'a CrawlPage, &'a CrawlProgress),
+    /// The counts changed (sent at the start and after seeding).
+    Progress(&'a CrawlProgress),
+}
+
+/// Receives a crawl's events (a progress bar, JSON lines, MCP progress notifications).
+pub type Observer = Arc<dyn Fn(CrawlEvent<'_>) + Send + Sync>;
+
+/// Crawls sites into a store.
+#[derive(Debug, Clone)]
+pub struct Crawler {
+    fetcher: Fetcher,
+    store: SharedStore,
+    extract: ExtractOptions,
+}
+
+/// A crawl running in the background ([`Crawler::start`]).
+#[derive(Debug)]
+pub struct RunningCrawl {
+    /// Its id.
+    pub id: String,
+    cancel: CancellationToken,
+    task: tokio::task::JoinHandle<Result<CrawlSummary, TrawlError>>,
+}
+
+impl RunningCrawl {
+    /// Stops it after the pages in flight.
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    /// Stops it at once, as a killed process would: pages in flight are dropped and
+    /// whatever was written stays (a resume takes it from there).
+    pub fn abort(&self) {
+        self.task.abort();
+    }
+
+    /// Waits for its end.
+    pub async fn wait(self) -> Result<CrawlSummary, TrawlError> {
+        match self.task.await {
+            Ok(r) => r,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(e) => Err(TrawlError::internal(format!("the crawl task ended: {e}"))),
+        }
+    }
+}
+
+fn new_id() -> Result<String, TrawlError> {
+    let mut bytes = [0u8; 6];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| TrawlError::internal(format!("no randomness for a crawl id: {e}")))?;
+    Ok(format!(
+        "c-{}",
+        bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    ))
+}
+
+fn key_of(url: &Url) -> String {
+    canonical_url(url).to_string()
+}
+
+fn host_of(url: &Url) -> String {
+    url.host_str().unwrap_or("").to_ascii_lowercase()
+}
+
+impl Crawler {
+    /// A crawler that fetches with `fetcher` and keeps pages (and, when the backend can,
+    /// the crawl's state) in `store`.
+    pub fn new(fetcher: Fetcher, store: SharedStore) -> Self {
+        Crawler {
+            fetcher,
+            store,
+            extract: ExtractOptions::default(),
+        }
+    }
+
+    /// Extraction options for every page.
+    pub fn with_extract_options(mut self, options: ExtractOptions) -> Self {
+        self.extract = options;
+        self
+    }
+
+    /// The store pages are kept in.
+    pub fn store(&self) -> &SharedStore {
+        &self.store
+    }
+
+    /// Starts a new crawl in the background; its id is known at once.
+    pub async fn start(
+        &self,
+        options: CrawlOptions,
+        observer: Option<Observer>,
+    ) -> Result<RunningCrawl, TrawlError> {
+        options.validate()?;
+        let start = self.fetcher.guard().check_raw(&options.url, None)?;
+        let id = new_id()?;
+        let journal = Journal::new(self.store.clone(), id.clone());
+        let now = SystemTime::now();
+        journal
+            .put(CrawlRecord {
+                id: id.clone(),
+                start_url: start.to_string(),
+                status: "running".into(),
+                options: serde_json::to_value(&options).unwrap_or_default(),
+                summary: serde_json::Value::Null,
+                created_at: now,
+                updated_at: now,
+                cancel_requested: false,
+            })
+            .await?;
+        Ok(self.spawn(id, options, now, None, observer))
+    }
+
+    /// Resumes a kept crawl in the background: nothing it stored is fetched again.
+    pub async fn resume_in_background(
+        &self,
+        id: &str,
+        observer: Option<Observer>,
+    ) -> Result<RunningCrawl, TrawlError> {
+        let journal = Journal::new(self.store.clone(), id.to_owned());
+        if !journal.kept() {
+            return Err(TrawlError::invalid_input(
+                "this store does not keep crawls, so none can be resumed",
+            ));
+        }
+        let record = journal.record().await?.ok_or_else(|| {
+            TrawlError::new(
+                trawl_core::ErrorCode::NotFound,
+                format!("no crawl with id {id:?} (see `trawl crawl list`)"),
+            )
+        })?;
+        let options: CrawlOptions = serde_json::from_value(record.options.clone())
+            .map_err(|e| TrawlError::internal(format!("crawl {id}: stored options: {e}")))?;
+        let rows = journal.urls().await?;
+        let mut record = record;
+        record.status = "running".into();
+        record.updated_at = SystemTime::now();
+        let created = record.created_at;
+        journal.put(record).await?;
+        journal.clear_cancel().await?;
+        Ok(self.spawn(id.to_owned(), options, created, Some(rows), observer))
+    }
+
+    /// Runs a new crawl to its end.
+    pub async fn run(
+        &self,
+        options: CrawlOptions,
+        observer: Option<Observer>,
+    ) -> Result<CrawlSummary, TrawlError> {
+        self.start(options, observer).await?.wait().await
+    }
+
+    /// Resumes a kept crawl and runs it to its end.
+    pub async fn resume(
+        &self,
+        id: &str,
+        observer: Option<Observer>,
+    ) -> Result<CrawlSummary, TrawlError> {
+        self.resume_in_background(id, observer).await?.wait().await
+    }
+
+    fn spawn(
+        &self,
+        id: String,
+        options: CrawlOptions,
+        created: SystemTime,
+        rows: Option<Vec<CrawlUrl>>,
+        observer: Option<Observer>,
+    ) -> RunningCrawl {
+        let cancel = CancellationToken::new();
+        let this = self.clone();
+        let token = cancel.clone();
+        let crawl_id = id.clone();
+        let task = tokio::spawn(async move {
+            crate::run::drive(this, crawl_id, options, created, rows, observer, token).await
+        });
+        RunningCrawl { id, cancel, task }
+    }
+
+    pub(crate) fn fetcher(&self) -> &Fetcher {
+        &self.fetcher
+    }
+
+    pub(crate) fn extract_options(&self) -> &ExtractOptions {
+        &self.extract
+    }
+}
+
+/// The coordinating loop's view of the crawl; see `run.rs`.
+pub(crate) struct State {
+    pub(crate) id: String,
+    pub(crate) options: CrawlOptions,
+    pub(crate) scope: Scope,
+    pub(crate) query: Option<Query>,
+    pub(crate) frontier: Frontier,
+    pub(crate) seen: HashMap<String, UrlState>,
+    pub(crate) hashes: HashMap<String, String>,
+    pub(crate) robots: HashMap<String, Arc<Robots>>,
+    pub(crate) pacer: Arc<Pacer>,
+    pub(crate) journal: Journal,
+    pub(crate) summary: CrawlSummary,
+    pub(crate) started: Instant,
+}
+
+impl State {
+    pub(crate) fn new(id: String, options: CrawlOptions, scope: Scope, journal: Journal) -> Self {
+        let query = options.query.as_deref().and_then(Query::new);
+        let summary = CrawlSummary {
+            id: id.clone(),
+            start_url: options.url.clone(),
+            status: "running".into(),
+            order: if query.is_some() {
+                "best_first"
+            } else {
+                "breadth_first"
+            },
+            kept: journal.kept(),
+            robots: if options.ignore_robots {
+                "ignored (--ignore-robots): robots.txt was not read or obeyed".into()
+            } else {
+                "obeyed".into()
+            },
+            progress: CrawlProgress {
+                limit: options.limit as u64,
+                ..CrawlProgress::default()
+            },
+            ..CrawlSummary::default()
+        };
+        State {
+            id,
+            options,
+            scope,
+            query,
+            frontier: Frontier::default(),
+            seen: HashMap::new(),
+            hashes: HashMap::new(),
+            robots: HashMap::new(),
+            pacer: Arc::new(Pacer::default()),
+            journal,
+            summary,
+            started: Instant::now(),
+        }
+    }
+
+    /// Fetches (once) the robots.txt of every host in `urls` not met before, and sets each
+    /// new host's pace.
+    pub(crate) async fn learn_hosts(&mut self, fetcher: &Fetcher, urls: &[&Url]) {
+        let mut new: Vec<&Url> = Vec::new();
+        let mut hosts = HashSet::new();
+        for u in urls {
+            let h = host_of(u);
+            if !self.robots.contains_key(&h) && hosts.insert(h) {
+                new.push(u);
+            }
+        }
+        for u in new {
+            let host = host_of(u);
+            let robots = if self.options.ignore_robots {
+                Robots::ignored()
+            } else {
+                self.pacer.configure(&host, 1, Duration::ZERO);
+                let pass = self.pacer.enter(&host).await;
+                let r = Robots::fetch(fetcher, u).await;
+                drop(pass);
+                r
+            };
+            let delay = robots
+                .crawl_delay()
+                .unwrap_or_default()
+                .max(self.options.delay());
+            self.pacer.configure(&host, self.options.concurrency, delay);
+            if self.summary.delay_ms.is_none() && !delay.is_zero() {
+                self.summary.delay_ms = Some(delay.as_millis() as u64);
+            }
+            self.summary
+                .robots_hosts
+                .push(format!("{host}: {}", robots_name(&robots.status)));
+            self.robots.insert(host, Arc::new(robots));
+        }
+    }
+
+    /// Decides about a URL found at `depth`: a new row for the journal (queued or
+    /// skipped), or `None` when it is dropped (seen, off the site, filtered, too deep).
+    pub(crate) fn consider(
+        &mut self,
+        url: Url,
+        depth: u32,
+        run: u32,
+        priority: f64,
+        always: bool,
+    ) -> Option<CrawlUrl> {
+        if !self.scope.on_site(&url) {
+            self.summary.off_site += 1;
+            return None;
+        }
+        if !always && !self.scope.path_wanted(&url) {
+            self.summary.filtered += 1;
+            return None;
+        }
+        if depth > self.options.max_depth {
+            self.summary.beyond_depth += 1;
+            return None;
+        }
+        let key = key_of(&url);
+        if self.seen.contains_key(&key) {
+            return None;
+        }
+        let mut row = CrawlUrl {
+            key: key.clone(),
+            url: url.to_string(),
+            depth,
+            priority,
+            run,
+            state: UrlState::Queued,
+            handle: None,
+            title: None,
+            words: 0,
+            status: None,
+            detail: None,
+        };
+        let robots_ok = self
+            .robots
+            .get(&host_of(&url))
+            .is_none_or(|r| r.allowed(&url));
+        if let Some(why) = traps::trap(&url, run, &self.options.traps) {
+            self.summary.traps += 1;
+            if self.summary.trap_examples.len() < TRAP_EXAMPLES {
+                self.summary.trap_examples.push(format!("{url}: {why}"));
+            }
+            row.state = UrlState::Skipped;
+            row.detail = Some(why);
+        } else if !robots_ok {
+            self.summary.disallowed += 1;
+            row.state = UrlState::Skipped;
+            row.detail = Some("disallowed by robots.txt".into());
+        } else {
+            self.frontier.push(key.clone(), url, depth, priority, run);
+        }
+        self.seen.insert(key, row.state);
+        Some(row)
+    }
+
+    /// The priority of a link: minus its depth breadth-first; best-first, its relevance
+    /// (anchor text and path) plus half its parent's, a little less the deeper it is.
+    pub(crate) fn priority(&self, url: &Url, anchor: Option<&str>, depth: u32, parent: f32) -> f64 {
+        match &self.query {
+            None => -f64::from(depth),
+            Some(q) => {
+                f64::from(q.score(url, anchor)) + 0.5 * f64::from(parent) - 0.05 * f64::from(depth)
+            }
+        }
+    }
+
+    /// Seeds the frontier: the start URL, then the sitemaps' URLs (depth 1).
+    pub(crate) async fn seed(&mut self, fetcher: &Fetcher, start: &Url) -> Vec<CrawlUrl> {
+        self.learn_hosts(fetcher, &[start]).await;
+        let mut rows = Vec::new();
+        let p = self.priority(start, None, 0, 0.0) + 1_000.0;
+        if let Some(row) = self.consider(start.clone(), 0, 0, p, true) {
+            rows.push(row);
+        }
+        let robots = self.robots.get(&host_of(start)).cloned();
+        if self.options.sitemap
+            && let Some(robots) = robots
+        {
+            let mut found = Collected::default();
+            let mut notes = Vec::new();
+            let host = host_of(start);
+            let _ = read_sitemaps(
+                fetcher,
+                start,
+                &robots,
+                &self.scope,
+                &mut found,
+                &mut notes,
+                Some((&self.pacer, &host)),
+            )
+            .await;
+            self.summary.notes.extend(notes);
+            for u in found.urls {
+                if let Ok(url) = Url::parse(&u.url) {
+                    let p = self.priority(&url, u.title.as_deref(), 1, 0.0);
+                    if let Some(row) = self.consider(url, 1, 0, p, false) {
+                        rows.push(row);
+                    }
+                }
+            }
+        }
+        rows
+    }
+
+    pub(crate) fn progress(&mut self, in_flight: usize) -> CrawlProgress {
+        let p = &mut self.summary.progress;
+        p.queued = self.frontier.len() as u64;
+        p.in_flight = in_flight as u64;
+        p.elapsed_ms = self.started.elapsed().as_millis() as u64;
+        p.clone()
+    }
+
+    pub(crate) fn outcome(page: &CrawlPage) -> UrlOutcome {
+        UrlOutcome {
+            handle: page.handle.clone(),
+            title: page.title.clone(),
+            words: page.words,
+            status: page.http_status,
+            detail: page.detail.clone(),
+        }
+    }
+
+    pub(crate) fn record(&self, status: &str) -> CrawlRecord {
+        let now = SystemTime::now();
+        CrawlRecord {
+            id: self.id.clone(),
+            start_url: self.summary.start_url.clone(),
+            status: status.into(),
+            options: serde_json::to_value(&self.options).unwrap_or_default(),
+            summary: serde_json::to_value(&self.summary).unwrap_or_default(),
+            created_at: now,
+            updated_at: now,
+            cancel_requested: false,
+        }
+    }
+
+    pub(crate) fn waiting_host(w: &Waiting) -> String {
+        host_of(&w.url)
+    }
+}

@@ -1,0 +1,222 @@
+//! A crawl kept in the store as it runs (see `trawl_store::CrawlStore`), and the calls to
+//! look at kept crawls from outside: [`list`], [`status`], [`pages`], [`cancel`].
+//!
+//! What is written when: a URL's row when it is first seen (so the seen set survives), its
+//! state `fetching` before the request and `done` (with its handle) after the document is
+//! stored, the crawl's record at start, every few seconds, and at the end. A crawl killed
+//! at any point resumes from these rows; see `Crawler::resume`.
+
+use serde::Serialize;
+use trawl_core::{ErrorCode, TrawlError};
+use trawl_store::{CrawlRecord, CrawlUrl, SharedStore, UrlOutcome, UrlState};
+
+/// A store error as a trawl error.
+pub(crate) fn store_error(e: trawl_store::Error) -> TrawlError {
+    TrawlError::new(ErrorCode::Internal, format!("store: {e}"))
+}
+
+fn not_kept() -> TrawlError {
+    TrawlError::invalid_input(
+        "this store does not keep crawls (crawl state needs the SQLite store)",
+    )
+}
+
+/// One crawl's rows in the store; a no-op when the store keeps no crawls.
+#[derive(Debug, Clone)]
+pub(crate) struct Journal {
+    store: SharedStore,
+    id: String,
+    kept: bool,
+}
+
+impl Journal {
+    pub(crate) fn new(store: SharedStore, id: String) -> Self {
+        let kept = store.store().crawl_state().is_some();
+        Journal { store, id, kept }
+    }
+
+    pub(crate) fn kept(&self) -> bool {
+        self.kept
+    }
+
+    async fn with<T: Send + 'static + Default>(
+        &self,
+        f: impl FnOnce(&dyn trawl_store::CrawlStore, &str) -> trawl_store::Result<T> + Send + 'static,
+    ) -> Result<T, TrawlError> {
+        if !self.kept {
+            return Ok(T::default());
+        }
+        let id = self.id.clone();
+        self.store
+            .run(move |s| match s.crawl_state() {
+                Some(c) => f(c, &id),
+                None => Ok(T::default()),
+            })
+            .await
+            .map_err(store_error)
+    }
+
+    pub(crate) async fn put(&self, record: CrawlRecord) -> Result<(), TrawlError> {
+        self.with(move |c, _| c.put_crawl(&record)).await
+    }
+
+    pub(crate) async fn clear_cancel(&self) -> Result<(), TrawlError> {
+        self.with(|c, id| c.clear_cancel(id)).await
+    }
+
+    pub(crate) async fn record(&self) -> Result<Option<CrawlRecord>, TrawlError> {
+        self.with(|c, id| c.get_crawl(id)).await
+    }
+
+    pub(crate) async fn add(&self, urls: Vec<CrawlUrl>) -> Result<usize, TrawlError> {
+        if urls.is_empty() {
+            return Ok(0);
+        }
+        self.with(move |c, id| c.add_crawl_urls(id, &urls)).await
+    }
+
+    pub(crate) async fn set(
+        &self,
+        keys: Vec<String>,
+        state: UrlState,
+        outcome: UrlOutcome,
+    ) -> Result<(), TrawlError> {
+        self.with(move |c, id| c.set_crawl_url_state(id, &keys, state, &outcome))
+            .await
+    }
+
+    pub(crate) async fn urls(&self) -> Result<Vec<CrawlUrl>, TrawlError> {
+        self.with(|c, id| c.crawl_urls(id, &[], 0, 0)).await
+    }
+}
+
+/// A kept crawl and how far it got.
+#[derive(Debug, Clone, Serialize)]
+pub struct CrawlStatus {
+    /// Its id.
+    pub id: String,
+    /// Its start URL.
+    pub start_url: String,
+    /// `running`, `done`, `cancelled`, `failed`.
+    pub status: String,
+    /// A stop was asked for.
+    pub cancel_requested: bool,
+    /// Created, Unix milliseconds.
+    pub created_ms: u64,
+    /// Last written, Unix milliseconds.
+    pub updated_ms: u64,
+    /// URLs per state (`queued`, `fetching`, `done`, `failed`, `skipped`).
+    pub urls: std::collections::BTreeMap<String, u64>,
+    /// The latest summary the crawl wrote.
+    pub summary: serde_json::Value,
+}
+
+fn millis(t: std::time::SystemTime) -> u64 {
+    t.duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn status_of(record: CrawlRecord, counts: Vec<(UrlState, u64)>) -> CrawlStatus {
+    CrawlStatus {
+        id: record.id,
+        start_url: record.start_url,
+        status: record.status,
+        cancel_requested: record.cancel_requested,
+        created_ms: millis(record.created_at),
+        updated_ms: millis(record.updated_at),
+        urls: counts
+            .into_iter()
+            .map(|(s, n)| (s.as_str().to_owned(), n))
+            .collect(),
+        summary: record.summary,
+    }
+}
+
+fn unknown(id: &str) -> TrawlError {
+    TrawlError::new(
+        ErrorCode::NotFound,
+        format!("no crawl with id {id:?} (see `trawl crawl list`)"),
+    )
+}
+
+/// Every kept crawl, newest first, with its counts.
+pub async fn list(store: &SharedStore) -> Result<Vec<CrawlStatus>, TrawlError> {
+    store
+        .run(|s| {
+            let Some(c) = s.crawl_state() else {
+                return Ok(None);
+            };
+            let mut out = Vec::new();
+            for r in c.crawls()? {
+                let counts = c.crawl_url_counts(&r.id)?;
+                out.push(status_of(r, counts));
+            }
+            Ok(Some(out))
+        })
+        .await
+        .map_err(store_error)?
+        .ok_or_else(not_kept)
+}
+
+/// One kept crawl with its counts.
+pub async fn status(store: &SharedStore, id: &str) -> Result<CrawlStatus, TrawlError> {
+    let key = id.to_owned();
+    store
+        .run(move |s| {
+            let Some(c) = s.crawl_state() else {
+                return Ok(Err(not_kept()));
+            };
+            Ok(match c.get_crawl(&key)? {
+                Some(r) => {
+                    let counts = c.crawl_url_counts(&key)?;
+                    Ok(status_of(r, counts))
+                }
+                None => Err(unknown(&key)),
+            })
+        })
+        .await
+        .map_err(store_error)?
+}
+
+/// A page of a crawl's URLs in `states` (all when empty), in the order they were seen.
+pub async fn pages(
+    store: &SharedStore,
+    id: &str,
+    states: &[UrlState],
+    offset: usize,
+    limit: usize,
+) -> Result<Vec<CrawlUrl>, TrawlError> {
+    let (key, states) = (id.to_owned(), states.to_vec());
+    store
+        .run(move |s| {
+            let Some(c) = s.crawl_state() else {
+                return Ok(Err(not_kept()));
+            };
+            if c.get_crawl(&key)?.is_none() {
+                return Ok(Err(unknown(&key)));
+            }
+            Ok(Ok(c.crawl_urls(&key, &states, offset, limit)?))
+        })
+        .await
+        .map_err(store_error)?
+}
+
+/// Asks a crawl to stop. The process running it sees the request within about a second
+/// and stops after the pages in flight; a crawl no process runs is marked cancelled.
+pub async fn cancel(store: &SharedStore, id: &str) -> Result<(), TrawlError> {
+    let key = id.to_owned();
+    store
+        .run(move |s| {
+            let Some(c) = s.crawl_state() else {
+                return Ok(Err(not_kept()));
+            };
+            Ok(if c.request_cancel(&key)? {
+                Ok(())
+            } else {
+                Err(unknown(&key))
+            })
+        })
+        .await
+        .map_err(store_error)?
+}

@@ -1,0 +1,42 @@
+//! trawl-crawl: a whole site, politely and safely — `map` lists its URLs without reading
+//! its pages, `crawl` reads them into the store.
+//!
+//! - [`map_site`] asks robots.txt, the sitemaps (indexes and gzip included), `/llms.txt`,
+//!   the start page and the feeds it links, and answers [`SiteMap`]: each URL with its
+//!   [`UrlSource`] and `lastmod`, ranked by a query when given one.
+//! - Every request goes through trawl-fetch's [`Fetcher`](trawl_fetch::Fetcher), so the
+//!   SSRF guard checks every URL and every redirect hop.
+//!
+//! The pieces are plain and tested on their own: [`discover`] parses sitemaps, feeds and
+//! llms.txt, [`links`] reads a page's links, [`robots`] applies RFC 9309, [`scope`] keeps a
+//! crawl on its site, [`rank`] scores URLs against a query.
+
+#![forbid(unsafe_code)]
+
+mod crawler;
+pub mod discover;
+mod frontier;
+mod journal;
+pub mod links;
+mod map;
+mod options;
+mod pace;
+mod page;
+pub mod rank;
+pub mod robots;
+mod run;
+pub mod scope;
+pub mod traps;
+
+pub use crawler::{
+    CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer, RunningCrawl,
+};
+pub use journal::{CrawlStatus, cancel, list, pages, status};
+pub use options::{
+    CrawlOptions, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, MAX_CONCURRENCY, MAX_LIMIT,
+};
+pub use trawl_store::{CrawlUrl, UrlState};
+
+pub use map::{
+    DEFAULT_MAP_LIMIT, MAX_SITEMAP_FILES, MapOptions, MappedUrl, SiteMap, UrlSource, map_site,
+};

@@ -1,0 +1,103 @@
+//! What a crawl is asked to do, with its documented defaults. Kept with the crawl (as
+//! JSON) so that `--resume` goes on with the same options.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use trawl_core::TrawlError;
+
+use crate::traps::TrapLimits;
+
+/// Default most pages stored by one crawl.
+pub const DEFAULT_LIMIT: usize = 100;
+/// Default most links followed from the start URL (sitemap URLs count as one).
+pub const DEFAULT_MAX_DEPTH: u32 = 5;
+/// Default requests in flight to one host.
+pub const DEFAULT_CONCURRENCY: usize = 2;
+/// Most pages one crawl may be asked for.
+pub const MAX_LIMIT: usize = 1_000_000;
+/// Most requests in flight to one host.
+pub const MAX_CONCURRENCY: usize = 64;
+
+/// How a crawl runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CrawlOptions {
+    /// Where it starts.
+    pub url: String,
+    /// Best-first: follow the links most relevant to this query first (anchor text, path,
+    /// the parent page's relevance). Breadth-first without one.
+    pub query: Option<String>,
+    /// At most this many pages stored ([`DEFAULT_LIMIT`]).
+    pub limit: usize,
+    /// Links followed from the start at most ([`DEFAULT_MAX_DEPTH`]).
+    pub max_depth: u32,
+    /// Regular expressions a path must match one of (the start URL is always read).
+    pub include: Vec<String>,
+    /// Regular expressions a path must match none of.
+    pub exclude: Vec<String>,
+    /// Subdomains of the start host belong to the site.
+    pub subdomains: bool,
+    /// Do not fetch or obey robots.txt (the answer says so).
+    pub ignore_robots: bool,
+    /// Requests in flight to one host ([`DEFAULT_CONCURRENCY`]).
+    pub concurrency: usize,
+    /// Pause after each request to a host, in milliseconds; robots.txt's `Crawl-delay`
+    /// wins when it is longer. Any delay means one request at a time per host.
+    pub delay_ms: u64,
+    /// Seed the frontier from the site's sitemaps as well as its links.
+    pub sitemap: bool,
+    /// The trap guards' bounds.
+    pub traps: TrapLimits,
+}
+
+impl CrawlOptions {
+    /// A crawl of `url` with the defaults.
+    pub fn new(url: impl Into<String>) -> Self {
+        CrawlOptions {
+            url: url.into(),
+            query: None,
+            limit: DEFAULT_LIMIT,
+            max_depth: DEFAULT_MAX_DEPTH,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            subdomains: false,
+            ignore_robots: false,
+            concurrency: DEFAULT_CONCURRENCY,
+            delay_ms: 0,
+            sitemap: true,
+            traps: TrapLimits::default(),
+        }
+    }
+
+    /// The user's delay.
+    pub fn delay(&self) -> Duration {
+        Duration::from_millis(self.delay_ms)
+    }
+
+    /// Refuses options out of range, naming the field.
+    pub fn validate(&self) -> Result<(), TrawlError> {
+        if !(1..=MAX_LIMIT).contains(&self.limit) {
+            return Err(TrawlError::invalid_input(format!(
+                "limit: must be 1-{MAX_LIMIT}"
+            )));
+        }
+        if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
+            return Err(TrawlError::invalid_input(format!(
+                "concurrency: must be 1-{MAX_CONCURRENCY}"
+            )));
+        }
+        if self.delay_ms > 3_600_000 {
+            return Err(TrawlError::invalid_input(
+                "delay: at most one hour between requests",
+            ));
+        }
+        if let Some(q) = &self.query
+            && crate::rank::Query::new(q).is_none()
+        {
+            return Err(TrawlError::invalid_input(
+                "query: needs at least one word of two letters or more",
+            ));
+        }
+        Ok(())
+    }
+}

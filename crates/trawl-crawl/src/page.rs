@@ -1,0 +1,110 @@
+//! One page of a crawl, read as `read` reads it: the fetcher (guard on every hop, tiers
+//! escalating on a challenge or an app shell), then extraction off the async workers
+//! (HTML, PDF, text alike), then the document and its passages into the store under its
+//! handle. HTML pages also give their links.
+
+use std::time::SystemTime;
+
+use trawl_agent::{cpu, pager, passages};
+use trawl_core::{Document, TrawlError, handle_for_url};
+use trawl_extract::{ExtractOptions, extract};
+use trawl_fetch::{Conditional, Fetcher, Tier};
+use trawl_store::{DocumentRecord, SharedStore};
+use url::Url;
+
+use crate::journal::store_error;
+use crate::links::{PageLinks, page_links};
+
+/// A page fetched and extracted, not yet stored.
+pub(crate) struct Read {
+    pub(crate) final_url: Url,
+    pub(crate) status: u16,
+    pub(crate) record: DocumentRecord,
+    pub(crate) links: PageLinks,
+}
+
+fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
+    match content_type {
+        Some(ct) => {
+            let ct = ct.to_ascii_lowercase();
+            ct.contains("html") || ct.contains("xml") && !ct.contains("rss")
+        }
+        None => {
+            let head = &body[..body.len().min(512)];
+            String::from_utf8_lossy(head)
+                .to_ascii_lowercase()
+                .contains("<html")
+        }
+    }
+}
+
+/// Fetch and extract `url`; the caller holds the host's pass until this returns the
+/// response, which `on_answer` is told about (the pass can be dropped then).
+pub(crate) async fn read(
+    fetcher: &Fetcher,
+    url: &Url,
+    options: &ExtractOptions,
+    on_answer: impl FnOnce(),
+) -> Result<Read, TrawlError> {
+    let fetched = fetcher
+        .fetch_from(url.as_str(), &Conditional::default(), Tier::Plain)
+        .await;
+    on_answer();
+    let page = fetched?;
+    let (body, content_type, final_url) = (
+        page.body.clone(),
+        page.content_type.clone(),
+        page.final_url.clone(),
+    );
+    let options = options.clone();
+    let (doc, links) = cpu::run(move || {
+        let links = if is_html(content_type.as_deref(), &body) {
+            page_links(&String::from_utf8_lossy(&body), &final_url)
+        } else {
+            PageLinks::default()
+        };
+        extract(&body, content_type.as_deref(), &final_url, &options).map(|d| (d, links))
+    })
+    .await?;
+    let mut doc: Document = doc;
+    doc.url = url.to_string();
+    doc.final_url = page.final_url.to_string();
+    doc.handle = handle_for_url(&page.final_url);
+    doc.status = Some(page.status);
+    doc.fetched_via = page.via;
+    doc.content_type = page.content_type.clone();
+    doc.attempts = page.attempts.clone();
+    let mut record = DocumentRecord::new(doc, SystemTime::now());
+    record.etag = page.etag.clone();
+    record.last_modified = page.last_modified.clone();
+    Ok(Read {
+        final_url: page.final_url,
+        status: page.status,
+        record,
+        links,
+    })
+}
+
+/// Keep `record` and its passages, as a read keeps them; then run `after` on the same
+/// blocking hop (the crawl marks the URL done there, so both land together).
+pub(crate) async fn keep(
+    store: &SharedStore,
+    record: DocumentRecord,
+    after: impl FnOnce(&dyn trawl_store::Store) -> trawl_store::Result<()> + Send + 'static,
+) -> Result<(), TrawlError> {
+    store
+        .run(move |s| {
+            let mut record = record;
+            // The store keeps Markdown; plain text is derived on demand.
+            record.document.text.clear();
+            let passages: Vec<trawl_store::Passage> =
+                passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
+                    .into_iter()
+                    .map(Into::into)
+                    .collect();
+            s.put_document(&record, &passages)?;
+            after(s)
+        })
+        .await
+        .map_err(store_error)
+}

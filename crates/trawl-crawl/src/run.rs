@@ -1,0 +1,450 @@
+//! The coordinating loop of one crawl: dispatch from the frontier within the limit and the
+//! hosts' pace, take each finished page (duplicate? links? store it), report, and write
+//! the crawl's state as it goes so that a killed crawl resumes where it stopped.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+use trawl_core::{ErrorCode, TrawlError, canonical_url};
+use trawl_fetch::Fetcher;
+use trawl_store::{CrawlUrl, UrlOutcome, UrlState};
+use url::Url;
+
+use crate::crawler::{CHECK_EVERY, CrawlEvent, CrawlPage, CrawlSummary, Crawler, Observer, State};
+use crate::frontier::Waiting;
+use crate::journal::Journal;
+use crate::page::{self, Read};
+use crate::scope::Scope;
+use crate::traps;
+
+/// Most pages in flight at once, whatever the number of hosts.
+const MAX_IN_FLIGHT: usize = 32;
+
+enum Output {
+    Fetched(Waiting, Box<Result<Read, TrawlError>>),
+    Stored(CrawlPage, Result<(), TrawlError>),
+}
+
+fn key_of(url: &Url) -> String {
+    canonical_url(url).to_string()
+}
+
+fn emit(observer: &Option<Observer>, event: CrawlEvent<'_>) {
+    if let Some(o) = observer {
+        o(event);
+    }
+}
+
+/// A fetcher that refuses redirect hops off the crawl's site before they are sent.
+fn scoped(fetcher: &Fetcher, scope: &Scope) -> Fetcher {
+    let scope = scope.clone();
+    fetcher.with_redirect_scope(Arc::new(move |from: &Url, to: &Url| {
+        if scope.on_site(to) {
+            Ok(())
+        } else {
+            Err(TrawlError::new(
+                ErrorCode::BlockedByPolicy,
+                format!("redirect from {from} to {to} leaves the site; not followed"),
+            ))
+        }
+    }))
+}
+
+/// Rows left `queued` or `fetching` by a crawl that was killed: those whose document this
+/// crawl already stored are done (the kill came between storing and marking); the rest
+/// go back to the frontier.
+async fn restore(
+    st: &mut State,
+    crawler: &Crawler,
+    rows: Vec<CrawlUrl>,
+    created: SystemTime,
+) -> Result<(), TrawlError> {
+    let fetching: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| r.state == UrlState::Fetching)
+        .map(|r| (r.key.clone(), r.url.clone()))
+        .collect();
+    let stored: Vec<(String, UrlOutcome)> = crawler
+        .store()
+        .run(move |s| {
+            let mut out = Vec::new();
+            for (key, url) in fetching {
+                if let Some(rec) = s.get_document_by_url(&url)?
+                    && rec.fetched_at >= created
+                {
+                    let d = &rec.document;
+                    out.push((
+                        key,
+                        UrlOutcome {
+                            handle: Some(d.handle.clone()),
+                            title: d.title.clone(),
+                            words: d.word_count as u64,
+                            status: d.status,
+                            detail: None,
+                        },
+                    ));
+                }
+            }
+            Ok(out)
+        })
+        .await
+        .map_err(crate::journal::store_error)?;
+    let mut done_now: HashSet<String> = HashSet::new();
+    for (key, outcome) in stored {
+        st.journal
+            .set(vec![key.clone()], UrlState::Done, outcome)
+            .await?;
+        done_now.insert(key);
+    }
+    for row in rows {
+        let state = if done_now.contains(&row.key) {
+            UrlState::Done
+        } else if row.state == UrlState::Fetching {
+            UrlState::Queued
+        } else {
+            row.state
+        };
+        match state {
+            UrlState::Done => st.summary.progress.done += 1,
+            UrlState::Failed => st.summary.progress.failed += 1,
+            UrlState::Queued => {
+                if let Ok(url) = Url::parse(&row.url) {
+                    st.frontier
+                        .push(row.key.clone(), url, row.depth, row.priority, row.run);
+                }
+            }
+            _ => {}
+        }
+        st.seen.insert(row.key, state);
+    }
+    Ok(())
+}
+
+async fn fetch_task(
+    fetcher: Fetcher,
+    journal: Journal,
+    pacer: Arc<crate::pace::Pacer>,
+    extract: trawl_extract::ExtractOptions,
+    w: Waiting,
+) -> Output {
+    // Written before the request, so a crawl killed mid-fetch knows to look for it.
+    if let Err(e) = journal
+        .set(
+            vec![w.key.clone()],
+            UrlState::Fetching,
+            UrlOutcome::default(),
+        )
+        .await
+    {
+        return Output::Fetched(w, Box::new(Err(e)));
+    }
+    let pass = pacer.enter(&State::waiting_host(&w)).await;
+    let result = page::read(&fetcher, &w.url, &extract, move || drop(pass)).await;
+    Output::Fetched(w, Box::new(result))
+}
+
+/// Runs one crawl (new or resumed) to its end, cancellation or failure.
+pub(crate) async fn drive(
+    crawler: Crawler,
+    id: String,
+    options: crate::options::CrawlOptions,
+    created: SystemTime,
+    rows: Option<Vec<CrawlUrl>>,
+    observer: Option<Observer>,
+    cancel: CancellationToken,
+) -> Result<CrawlSummary, TrawlError> {
+    let start = crawler.fetcher().guard().check_raw(&options.url, None)?;
+    let scope = Scope::new(
+        &start,
+        options.subdomains,
+        &options.include,
+        &options.exclude,
+    )?;
+    let fetcher = scoped(crawler.fetcher(), &scope);
+    let journal = Journal::new(crawler.store().clone(), id.clone());
+    let mut st = State::new(id, options, scope, journal.clone());
+    if !journal.kept() {
+        st.summary
+            .notes
+            .push("this store does not keep crawls: this one cannot be resumed".into());
+    }
+    let outcome = async {
+        let new_rows = match rows {
+            None => st.seed(&fetcher, &start).await,
+            Some(rows) => {
+                restore(&mut st, &crawler, rows, created).await?;
+                st.learn_hosts(&fetcher, &[&start]).await;
+                Vec::new()
+            }
+        };
+        journal.add(new_rows).await?;
+        let p = st.progress(0);
+        emit(&observer, CrawlEvent::Progress(&p));
+        crawl_loop(&mut st, &crawler, &fetcher, &observer, &cancel).await
+    }
+    .await;
+    let status = match &outcome {
+        Ok(true) => "cancelled",
+        Ok(false) => "done",
+        Err(_) => "failed",
+    };
+    st.summary.status = status.into();
+    st.summary.limit_reached =
+        st.summary.progress.done >= st.options.limit as u64 && st.frontier.len() > 0;
+    st.progress(0);
+    if let Err(e) = &outcome {
+        st.summary.notes.push(format!("stopped: {}", e.message));
+    }
+    journal.put(st.record(status)).await?;
+    outcome.map(|_| st.summary)
+}
+
+/// The loop; `Ok(true)` when it was cancelled.
+async fn crawl_loop(
+    st: &mut State,
+    crawler: &Crawler,
+    fetcher: &Fetcher,
+    observer: &Option<Observer>,
+    cancel: &CancellationToken,
+) -> Result<bool, TrawlError> {
+    let mut tasks: JoinSet<Output> = JoinSet::new();
+    // Pages dispatched and not yet stored or given up: they count against the limit.
+    let mut pending = 0usize;
+    let mut stopping = false;
+    let mut ticker = tokio::time::interval(CHECK_EVERY);
+    let mut last_write = Instant::now();
+    loop {
+        let parallel = (st.options.concurrency * st.robots.len().max(1)).min(MAX_IN_FLIGHT);
+        while !stopping
+            && tasks.len() < parallel
+            && (st.summary.progress.done as usize + pending) < st.options.limit
+        {
+            let Some(w) = st.frontier.pop() else { break };
+            // Claimed meanwhile as another URL's redirect target or canonical page.
+            if st.seen.get(&w.key) != Some(&UrlState::Queued) {
+                continue;
+            }
+            st.seen.insert(w.key.clone(), UrlState::Fetching);
+            pending += 1;
+            tasks.spawn(fetch_task(
+                fetcher.clone(),
+                st.journal.clone(),
+                st.pacer.clone(),
+                crawler.extract_options().clone(),
+                w,
+            ));
+        }
+        if tasks.is_empty() {
+            return Ok(stopping);
+        }
+        tokio::select! {
+            Some(joined) = tasks.join_next() => {
+                let output = match joined {
+                    Ok(o) => o,
+                    Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                    Err(e) => return Err(TrawlError::internal(format!("a crawl task ended: {e}"))),
+                };
+                match output {
+                    Output::Fetched(w, result) => {
+                        if let Some(page) = fetched(st, crawler, fetcher, w, *result, &mut tasks).await? {
+                            pending -= 1;
+                            let p = st.progress(tasks.len());
+                            emit(observer, CrawlEvent::Page(&page, &p));
+                        }
+                    }
+                    Output::Stored(mut page, result) => {
+                        pending -= 1;
+                        match result {
+                            Ok(()) => st.summary.progress.done += 1,
+                            Err(e) => {
+                                st.summary.progress.failed += 1;
+                                page.status = "failed";
+                                page.detail = Some(e.message);
+                            }
+                        }
+                        let p = st.progress(tasks.len());
+                        emit(observer, CrawlEvent::Page(&page, &p));
+                    }
+                }
+            }
+            _ = ticker.tick() => {
+                if last_write.elapsed() >= CHECK_EVERY {
+                    last_write = Instant::now();
+                    if let Some(r) = st.journal.record().await?
+                        && r.cancel_requested
+                    {
+                        cancel.cancel();
+                    }
+                    st.progress(tasks.len());
+                    st.journal.put(st.record("running")).await?;
+                }
+            }
+            _ = cancel.cancelled(), if !stopping => stopping = true,
+        }
+    }
+}
+
+/// Takes a fetched page: failed, a duplicate (answered now), or new — its links join the
+/// frontier and a store task is started (its page is answered when that task ends).
+async fn fetched(
+    st: &mut State,
+    crawler: &Crawler,
+    fetcher: &Fetcher,
+    w: Waiting,
+    result: Result<Read, TrawlError>,
+    tasks: &mut JoinSet<Output>,
+) -> Result<Option<CrawlPage>, TrawlError> {
+    let mut page = CrawlPage {
+        url: w.url.to_string(),
+        final_url: None,
+        handle: None,
+        title: None,
+        words: 0,
+        depth: w.depth,
+        http_status: None,
+        status: "done",
+        detail: None,
+    };
+    let read = match result {
+        Ok(r) => r,
+        Err(e) => {
+            st.summary.progress.failed += 1;
+            st.seen.insert(w.key.clone(), UrlState::Failed);
+            page.status = "failed";
+            page.detail = Some(e.message);
+            st.journal
+                .set(vec![w.key], UrlState::Failed, State::outcome(&page))
+                .await?;
+            return Ok(Some(page));
+        }
+    };
+    let doc = &read.record.document;
+    page.final_url = (read.final_url != w.url).then(|| read.final_url.to_string());
+    page.http_status = Some(read.status);
+    page.title = doc.title.clone();
+    page.words = doc.word_count as u64;
+    let canonical = read
+        .links
+        .canonical
+        .clone()
+        .or_else(|| {
+            doc.canonical_url
+                .as_deref()
+                .and_then(|c| Url::parse(c).ok())
+        })
+        .filter(|c| st.scope.on_site(c));
+    let aliases: Vec<String> = [
+        Some(key_of(&read.final_url)),
+        canonical.as_ref().map(key_of),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|k| *k != w.key)
+    .collect();
+    let duplicate_of = aliases
+        .iter()
+        .find(|k| st.seen.get(*k) == Some(&UrlState::Done))
+        .cloned()
+        .or_else(|| st.hashes.get(&read.record.content_hash).cloned());
+    if let Some(original) = duplicate_of {
+        st.summary.progress.duplicates += 1;
+        st.seen.insert(w.key.clone(), UrlState::Skipped);
+        page.status = "skipped";
+        page.detail = Some(format!("duplicate of {original}"));
+        st.journal
+            .set(vec![w.key], UrlState::Skipped, State::outcome(&page))
+            .await?;
+        return Ok(Some(page));
+    }
+    let handle = doc.handle.clone();
+    page.handle = Some(handle.clone());
+    st.seen.insert(w.key.clone(), UrlState::Done);
+    st.hashes
+        .insert(read.record.content_hash.clone(), handle.clone());
+    // The redirect target and the declared canonical page are this page: never fetched.
+    let mut alias_rows = Vec::new();
+    for alias in aliases {
+        if matches!(st.seen.get(&alias), None | Some(UrlState::Queued)) {
+            st.seen.insert(alias.clone(), UrlState::Skipped);
+            alias_rows.push(alias);
+        }
+    }
+    // Links, unless this page is as deep as the crawl goes.
+    let mut rows = Vec::new();
+    if w.depth < st.options.max_depth {
+        let on_site: Vec<&Url> = read
+            .links
+            .links
+            .iter()
+            .map(|l| &l.url)
+            .filter(|u| st.scope.on_site(u))
+            .collect();
+        st.learn_hosts(fetcher, &on_site).await;
+        let relevance = st.query.as_ref().map_or(0.0, |q| {
+            let head: String = doc.markdown.chars().take(2000).collect();
+            q.coverage(&format!("{} {head}", doc.title.as_deref().unwrap_or("")))
+        });
+        let shape = traps::shape(&w.url);
+        for link in &read.links.links {
+            let run = traps::shape_run(&link.url, &shape, w.run);
+            let p = st.priority(&link.url, Some(&link.text), w.depth + 1, relevance);
+            if let Some(row) = st.consider(link.url.clone(), w.depth + 1, run, p, false) {
+                rows.push(row);
+            }
+        }
+    } else {
+        st.summary.beyond_depth += read
+            .links
+            .links
+            .iter()
+            .filter(|l| st.scope.on_site(&l.url) && !st.seen.contains_key(&key_of(&l.url)))
+            .count() as u64;
+    }
+    let id = st.id.clone();
+    let key = w.key.clone();
+    let outcome = State::outcome(&page);
+    let same = format!("same page as {}", w.url);
+    let alias_new: Vec<CrawlUrl> = alias_rows
+        .iter()
+        .map(|k| CrawlUrl {
+            key: k.clone(),
+            url: k.clone(),
+            depth: w.depth,
+            priority: 0.0,
+            run: 0,
+            state: UrlState::Skipped,
+            handle: Some(handle.clone()),
+            title: None,
+            words: 0,
+            status: None,
+            detail: Some(same.clone()),
+        })
+        .collect();
+    let store = crawler.store().clone();
+    let record = read.record;
+    tasks.spawn(async move {
+        let result = page::keep(&store, record, move |s| {
+            let Some(c) = s.crawl_state() else {
+                return Ok(());
+            };
+            c.add_crawl_urls(&id, &rows)?;
+            c.add_crawl_urls(&id, &alias_new)?;
+            c.set_crawl_url_state(
+                &id,
+                &alias_rows,
+                UrlState::Skipped,
+                &UrlOutcome {
+                    detail: Some(same),
+                    ..UrlOutcome::default()
+                },
+            )?;
+            c.set_crawl_url_state(&id, &[key], UrlState::Done, &outcome)
+        })
+        .await;
+        Output::Stored(page, result)
+    });
+    Ok(None)
+}

@@ -1,0 +1,133 @@
+//! What a map or crawl may visit: the start host (or its subdomains), and paths that pass
+//! the `--include` / `--exclude` regular expressions.
+
+use regex::Regex;
+use trawl_core::TrawlError;
+use url::Url;
+
+/// The part of the web one map or crawl keeps to.
+#[derive(Debug, Clone)]
+pub struct Scope {
+    /// The start URL's host, lower case, without a leading `www.`.
+    site: String,
+    subdomains: bool,
+    include: Vec<Regex>,
+    exclude: Vec<Regex>,
+}
+
+/// `www.example.com` and `example.com` are one site; anything else is compared as written.
+fn bare_host(host: &str) -> String {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    match host.strip_prefix("www.") {
+        Some(rest) if rest.contains('.') => rest.to_owned(),
+        _ => host,
+    }
+}
+
+fn compile(patterns: &[String], flag: &str) -> Result<Vec<Regex>, TrawlError> {
+    patterns
+        .iter()
+        .map(|p| {
+            Regex::new(p).map_err(|e| {
+                TrawlError::invalid_input(format!("{flag}: {p:?} is not a regular expression: {e}"))
+            })
+        })
+        .collect()
+}
+
+impl Scope {
+    /// The scope of a map or crawl starting at `start`. `include` and `exclude` are regular
+    /// expressions matched against the URL's path (a path passes when it matches any
+    /// `include`, or there is none, and no `exclude`).
+    pub fn new(
+        start: &Url,
+        subdomains: bool,
+        include: &[String],
+        exclude: &[String],
+    ) -> Result<Self, TrawlError> {
+        let host = start
+            .host_str()
+            .ok_or_else(|| TrawlError::invalid_input(format!("{start} has no host")))?;
+        Ok(Scope {
+            site: bare_host(host),
+            subdomains,
+            include: compile(include, "include")?,
+            exclude: compile(exclude, "exclude")?,
+        })
+    }
+
+    /// Whether `url` is on the site (same host, or a subdomain when allowed), over http(s).
+    pub fn on_site(&self, url: &Url) -> bool {
+        if !matches!(url.scheme(), "http" | "https") {
+            return false;
+        }
+        let Some(host) = url.host_str() else {
+            return false;
+        };
+        let host = bare_host(host);
+        host == self.site
+            || (self.subdomains
+                && host.len() > self.site.len()
+                && host.ends_with(&self.site)
+                && host.as_bytes()[host.len() - self.site.len() - 1] == b'.')
+    }
+
+    /// Whether the path of `url` passes the include and exclude patterns.
+    pub fn path_wanted(&self, url: &Url) -> bool {
+        let path = url.path();
+        (self.include.is_empty() || self.include.iter().any(|r| r.is_match(path)))
+            && !self.exclude.iter().any(|r| r.is_match(path))
+    }
+
+    /// On the site and wanted.
+    pub fn contains(&self, url: &Url) -> bool {
+        self.on_site(url) && self.path_wanted(url)
+    }
+
+    /// Whether include or exclude patterns were given (then pages outside them are still
+    /// read for their links, but not kept; see the crawler).
+    pub fn filters_paths(&self) -> bool {
+        !self.include.is_empty() || !self.exclude.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    #[test]
+    fn same_host_by_default_subdomains_when_asked() {
+        let start = url("https://www.example.com/docs/");
+        let same = Scope::new(&start, false, &[], &[]).unwrap();
+        assert!(same.on_site(&url("https://example.com/a")));
+        assert!(same.on_site(&url("http://www.example.com/b")));
+        assert!(!same.on_site(&url("https://docs.example.com/a")));
+        assert!(!same.on_site(&url("https://badexample.com/a")));
+        assert!(!same.on_site(&url("ftp://example.com/a")));
+        let wide = Scope::new(&start, true, &[], &[]).unwrap();
+        assert!(wide.on_site(&url("https://docs.example.com/a")));
+        assert!(!wide.on_site(&url("https://badexample.com/a")));
+        assert!(!wide.on_site(&url("https://example.com.evil.net/a")));
+    }
+
+    #[test]
+    fn include_and_exclude_match_the_path() {
+        let start = url("https://example.com/");
+        let scope = Scope::new(
+            &start,
+            false,
+            &["^/docs/".to_owned()],
+            &["/old/".to_owned()],
+        )
+        .unwrap();
+        assert!(scope.contains(&url("https://example.com/docs/a")));
+        assert!(!scope.contains(&url("https://example.com/blog/a")));
+        assert!(!scope.contains(&url("https://example.com/docs/old/a")));
+        let err = Scope::new(&start, false, &["(".to_owned()], &[]).unwrap_err();
+        assert!(err.message.starts_with("include: \"(\""), "{}", err.message);
+    }
+}

@@ -1,0 +1,397 @@
+//! [`CrawlStore`] on SQLite: two tables, `crawls` and `crawl_urls`, made on first use
+//! (`CREATE TABLE IF NOT EXISTS`) rather than by a schema migration, so stores that never
+//! crawl stay at their schema version and older builds can still open them.
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use super::SqliteStore;
+use crate::crawl::{CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
+use crate::{Error, Result, from_millis, to_millis};
+
+const TABLES: &str = "
+CREATE TABLE IF NOT EXISTS crawls (
+    id               TEXT PRIMARY KEY NOT NULL,
+    start_url        TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    options          TEXT NOT NULL,
+    summary          TEXT NOT NULL,
+    created_at       INTEGER NOT NULL,
+    updated_at       INTEGER NOT NULL,
+    cancel_requested INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS crawl_urls (
+    crawl_id TEXT NOT NULL,
+    key      TEXT NOT NULL,
+    seq      INTEGER NOT NULL,
+    url      TEXT NOT NULL,
+    depth    INTEGER NOT NULL,
+    priority REAL NOT NULL,
+    run      INTEGER NOT NULL,
+    state    TEXT NOT NULL,
+    handle   TEXT,
+    title    TEXT,
+    words    INTEGER NOT NULL DEFAULT 0,
+    status   INTEGER,
+    detail   TEXT,
+    PRIMARY KEY (crawl_id, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS crawl_urls_by_seq ON crawl_urls(crawl_id, seq);
+";
+
+fn tables(conn: &Connection) -> Result<()> {
+    conn.execute_batch(TABLES)?;
+    Ok(())
+}
+
+fn json(value: &serde_json::Value) -> String {
+    value.to_string()
+}
+
+fn decode(text: &str, what: &'static str) -> Result<serde_json::Value> {
+    serde_json::from_str(text).map_err(|source| Error::Decode { what, source })
+}
+
+fn record_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(CrawlRecord, String, String)> {
+    Ok((
+        CrawlRecord {
+            id: row.get(0)?,
+            start_url: row.get(1)?,
+            status: row.get(2)?,
+            options: serde_json::Value::Null,
+            summary: serde_json::Value::Null,
+            created_at: from_millis(row.get(5)?),
+            updated_at: from_millis(row.get(6)?),
+            cancel_requested: row.get::<_, i64>(7)? != 0,
+        },
+        row.get(3)?,
+        row.get(4)?,
+    ))
+}
+
+fn finish_record((mut r, options, summary): (CrawlRecord, String, String)) -> Result<CrawlRecord> {
+    r.options = decode(&options, "crawl options")?;
+    r.summary = decode(&summary, "crawl summary")?;
+    Ok(r)
+}
+
+const RECORD_COLUMNS: &str =
+    "id, start_url, status, options, summary, created_at, updated_at, cancel_requested";
+
+fn url_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(CrawlUrl, String)> {
+    Ok((
+        CrawlUrl {
+            key: row.get(0)?,
+            url: row.get(1)?,
+            depth: row.get(2)?,
+            priority: row.get(3)?,
+            run: row.get(4)?,
+            state: UrlState::Queued,
+            handle: row.get(6)?,
+            title: row.get(7)?,
+            words: row.get::<_, i64>(8)?.max(0) as u64,
+            status: row.get(9)?,
+            detail: row.get(10)?,
+        },
+        row.get(5)?,
+    ))
+}
+
+fn state_of(name: &str) -> Result<UrlState> {
+    UrlState::parse(name).ok_or_else(|| {
+        Error::Backend(format!("unknown crawl URL state {name:?} in the store").into())
+    })
+}
+
+impl CrawlStore for SqliteStore {
+    fn put_crawl(&self, r: &CrawlRecord) -> Result<()> {
+        let conn = self.pool.get()?;
+        tables(&conn)?;
+        conn.execute(
+            "INSERT INTO crawls (id, start_url, status, options, summary, created_at, updated_at, cancel_requested)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+             ON CONFLICT(id) DO UPDATE SET start_url = ?2, status = ?3, options = ?4,
+                 summary = ?5, updated_at = ?7,
+                 cancel_requested = MAX(cancel_requested, ?8)",
+            params![
+                r.id,
+                r.start_url,
+                r.status,
+                json(&r.options),
+                json(&r.summary),
+                to_millis(r.created_at),
+                to_millis(r.updated_at),
+                i64::from(r.cancel_requested),
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn get_crawl(&self, id: &str) -> Result<Option<CrawlRecord>> {
+        let conn = self.pool.get()?;
+        tables(&conn)?;
+        conn.query_row(
+            &format!("SELECT {RECORD_COLUMNS} FROM crawls WHERE id = ?1"),
+            [id],
+            record_row,
+        )
+        .optional()?
+        .map(finish_record)
+        .transpose()
+    }
+
+    fn crawls(&self) -> Result<Vec<CrawlRecord>> {
+        let conn = self.pool.get()?;
+        tables(&conn)?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {RECORD_COLUMNS} FROM crawls ORDER BY created_at DESC, id"
+        ))?;
+        let rows = stmt.query_map([], record_row)?;
+        rows.map(|r| finish_record(r?)).collect()
+    }
+
+    fn request_cancel(&self, id: &str) -> Result<bool> {
+        let conn = self.pool.get()?;
+        tables(&conn)?;
+        Ok(conn.execute("UPDATE crawls SET cancel_requested = 1 WHERE id = ?1", [id])? > 0)
+    }
+
+    fn clear_cancel(&self, id: &str) -> Result<()> {
+        let conn = self.pool.get()?;
+        tables(&conn)?;
+        conn.execute("UPDATE crawls SET cancel_requested = 0 WHERE id = ?1", [id])?;
+        Ok(())
+    }
+
+    fn add_crawl_urls(&self, id: &str, urls: &[CrawlUrl]) -> Result<usize> {
+        if urls.is_empty() {
+            return Ok(0);
+        }
+        let mut conn = self.pool.get()?;
+        tables(&conn)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut added = 0;
+        {
+            let next: i64 = tx.query_row(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM crawl_urls WHERE crawl_id = ?1",
+                [id],
+                |row| row.get(0),
+            )?;
+            let mut stmt = tx.prepare_cached(
+                "INSERT OR IGNORE INTO crawl_urls
+                    (crawl_id, key, seq, url, depth, priority, run, state, handle, title, words, status, detail)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )?;
+            for (i, u) in urls.iter().enumerate() {
+                added += stmt.execute(params![
+                    id,
+                    u.key,
+                    next + i as i64,
+                    u.url,
+                    u.depth,
+                    u.priority,
+                    u.run,
+                    u.state.as_str(),
+                    u.handle,
+                    u.title,
+                    u.words as i64,
+                    u.status,
+                    u.detail,
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(added)
+    }
+
+    fn set_crawl_url_state(
+        &self,
+        id: &str,
+        keys: &[String],
+        state: UrlState,
+        o: &UrlOutcome,
+    ) -> Result<()> {
+        let mut conn = self.pool.get()?;
+        tables(&conn)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "UPDATE crawl_urls SET state = ?3,
+                    handle = COALESCE(?4, handle), title = COALESCE(?5, title),
+                    words = MAX(words, ?6), status = COALESCE(?7, status),
+                    detail = COALESCE(?8, detail)
+                 WHERE crawl_id = ?1 AND key = ?2",
+            )?;
+            for key in keys {
+                stmt.execute(params![
+                    id,
+                    key,
+                    state.as_str(),
+                    o.handle,
+                    o.title,
+                    o.words as i64,
+                    o.status,
+                    o.detail,
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn crawl_urls(
+        &self,
+        id: &str,
+        states: &[UrlState],
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<CrawlUrl>> {
+        let conn = self.pool.get()?;
+        tables(&conn)?;
+        let wanted: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
+        let filter = if wanted.is_empty() {
+            String::new()
+        } else {
+            let quoted: Vec<String> = wanted.iter().map(|s| format!("'{s}'")).collect();
+            format!("AND state IN ({})", quoted.join(","))
+        };
+        let limit = if limit == 0 { -1 } else { limit as i64 };
+        let mut stmt = conn.prepare(&format!(
+            "SELECT key, url, depth, priority, run, state, handle, title, words, status, detail
+             FROM crawl_urls WHERE crawl_id = ?1 {filter} ORDER BY seq LIMIT ?2 OFFSET ?3"
+        ))?;
+        let rows = stmt.query_map(params![id, limit, offset as i64], url_row)?;
+        rows.map(|r| {
+            let (mut u, state) = r?;
+            u.state = state_of(&state)?;
+            Ok(u)
+        })
+        .collect()
+    }
+
+    fn crawl_url_counts(&self, id: &str) -> Result<Vec<(UrlState, u64)>> {
+        let conn = self.pool.get()?;
+        tables(&conn)?;
+        let mut stmt = conn.prepare(
+            "SELECT state, COUNT(*) FROM crawl_urls WHERE crawl_id = ?1 GROUP BY state ORDER BY state",
+        )?;
+        let rows = stmt.query_map([id], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+        })?;
+        rows.map(|r| {
+            let (s, n) = r?;
+            Ok((state_of(&s)?, n.max(0) as u64))
+        })
+        .collect()
+    }
+
+    fn delete_crawl(&self, id: &str) -> Result<bool> {
+        let mut conn = self.pool.get()?;
+        tables(&conn)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute("DELETE FROM crawl_urls WHERE crawl_id = ?1", [id])?;
+        let gone = tx.execute("DELETE FROM crawls WHERE id = ?1", [id])? > 0;
+        tx.commit()?;
+        Ok(gone)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::*;
+    use crate::{Store, StoreConfig};
+
+    fn url(key: &str, state: UrlState) -> CrawlUrl {
+        CrawlUrl {
+            key: key.into(),
+            url: format!("https://example.com/{key}"),
+            depth: 1,
+            priority: -1.0,
+            run: 0,
+            state,
+            handle: None,
+            title: None,
+            words: 0,
+            status: None,
+            detail: None,
+        }
+    }
+
+    #[test]
+    fn crawl_record_urls_states_and_counts_round_trip() {
+        let store = SqliteStore::open(":memory:", StoreConfig::default()).unwrap();
+        let crawls = store.crawl_state().expect("sqlite keeps crawl state");
+        assert!(crawls.crawls().unwrap().is_empty());
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let record = CrawlRecord {
+            id: "c1".into(),
+            start_url: "https://example.com/".into(),
+            status: "running".into(),
+            options: serde_json::json!({"limit": 5}),
+            summary: serde_json::json!({}),
+            created_at: t,
+            updated_at: t,
+            cancel_requested: false,
+        };
+        crawls.put_crawl(&record).unwrap();
+        assert_eq!(crawls.get_crawl("c1").unwrap().unwrap(), record);
+        let added = crawls
+            .add_crawl_urls(
+                "c1",
+                &[url("a", UrlState::Queued), url("b", UrlState::Queued)],
+            )
+            .unwrap();
+        assert_eq!(added, 2);
+        // A key already seen is not added again, nor reset.
+        crawls
+            .set_crawl_url_state(
+                "c1",
+                &["a".into()],
+                UrlState::Done,
+                &UrlOutcome {
+                    handle: Some("example.com~0123456789ab".into()),
+                    words: 12,
+                    status: Some(200),
+                    ..UrlOutcome::default()
+                },
+            )
+            .unwrap();
+        let added = crawls
+            .add_crawl_urls(
+                "c1",
+                &[url("a", UrlState::Queued), url("c", UrlState::Skipped)],
+            )
+            .unwrap();
+        assert_eq!(added, 1);
+        let done = crawls.crawl_urls("c1", &[UrlState::Done], 0, 0).unwrap();
+        assert_eq!(done.len(), 1);
+        assert_eq!(done[0].handle.as_deref(), Some("example.com~0123456789ab"));
+        assert_eq!(done[0].words, 12);
+        let all = crawls.crawl_urls("c1", &[], 0, 0).unwrap();
+        let keys: Vec<&str> = all.iter().map(|u| u.key.as_str()).collect();
+        assert_eq!(keys, ["a", "b", "c"]);
+        assert_eq!(crawls.crawl_urls("c1", &[], 1, 1).unwrap()[0].key, "b");
+        let mut counts = crawls.crawl_url_counts("c1").unwrap();
+        counts.sort_by_key(|(s, _)| s.as_str());
+        assert_eq!(
+            counts,
+            [
+                (UrlState::Done, 1),
+                (UrlState::Queued, 1),
+                (UrlState::Skipped, 1)
+            ]
+        );
+        assert!(crawls.request_cancel("c1").unwrap());
+        assert!(!crawls.request_cancel("nope").unwrap());
+        // Writing the record again (a progress update) keeps the cancel request.
+        crawls.put_crawl(&record).unwrap();
+        assert!(crawls.get_crawl("c1").unwrap().unwrap().cancel_requested);
+        crawls.clear_cancel("c1").unwrap();
+        assert!(!crawls.get_crawl("c1").unwrap().unwrap().cancel_requested);
+        assert!(crawls.delete_crawl("c1").unwrap());
+        assert!(crawls.crawl_urls("c1", &[], 0, 0).unwrap().is_empty());
+        // Crawling does not change the store's schema version.
+        assert_eq!(store.stats().unwrap().schema_version, 3);
+    }
+}

@@ -1,0 +1,177 @@
+//! `trawl map` and `trawl crawl` end to end: a crawl killed with SIGKILL mid-way resumes
+//! with `--resume ID` without asking for a stored page again, and `open --find` finds a
+//! marker from a crawled page.
+
+use std::time::{Duration, Instant};
+
+use trawl_testkit::{Reply, TestServer};
+
+use crate::util::{run, temp_dir, trawl};
+
+const PAGES: usize = 40;
+
+fn site() -> TestServer {
+    let server = TestServer::start();
+    let links: String = (0..PAGES)
+        .map(|i| format!("<li><a href=\"/p/{i}\">Page {i}</a></li>"))
+        .collect();
+    server.route(
+        "/",
+        Reply::html(format!(
+            "<html><head><title>Index</title></head><body><main><h1>Index</h1><ul>{links}</ul></main></body></html>"
+        )),
+    );
+    server.route(
+        "/robots.txt",
+        Reply::ok("text/plain", "User-agent: *\nDisallow: /private/\n"),
+    );
+    for i in 0..PAGES {
+        let marker = if i == 29 {
+            " The word of the day is quillwort."
+        } else {
+            ""
+        };
+        let body = format!(
+            "<html><head><title>Page {i}</title></head><body><main><h1>Page {i}</h1>\
+<p>This page number {i} explains one part of the manual in enough words to be read as an \
+article by the extractor, with a second sentence about configuration and a third about \
+the command line.{marker}</p><p><a href=\"/private/{i}\">admin</a></p></main></body></html>"
+        );
+        // Slow pages, so that the crawl is still going when the test kills it.
+        server.route(
+            &format!("/p/{i}"),
+            Reply::Trickle {
+                body: body.into_bytes(),
+                piece: 256,
+                pause: Duration::from_millis(40),
+            },
+        );
+    }
+    server
+}
+
+#[test]
+fn crawl_killed_mid_way_resumes_without_asking_again_and_open_finds_a_marker() {
+    let server = site();
+    let dir = temp_dir();
+    let store = dir.join("trawl.db");
+    let store = store.to_str().unwrap();
+    let mut child = trawl(&dir)
+        .args([
+            "--store",
+            store,
+            "crawl",
+            &server.url("/"),
+            "--allow-host",
+            "127.0.0.1",
+        ])
+        .args(["--limit", "100", "--jsonl"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server
+        .seen()
+        .iter()
+        .filter(|s| s.path.starts_with("/p/"))
+        .count()
+        < 12
+    {
+        assert!(Instant::now() < deadline, "the crawl did not get going");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SIGKILL: no chance to write anything more.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let listed = run(trawl(&dir).args(["--store", store, "crawl", "list", "--json"]));
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let list = listed.json();
+    let id = list["data"][0]["id"].as_str().unwrap().to_owned();
+    let before: usize = list["data"][0]["urls"]["done"].as_u64().unwrap_or(0) as usize;
+    assert!(before < PAGES + 1, "the crawl had finished before the kill");
+
+    let resumed = run(trawl(&dir).args([
+        "--store",
+        store,
+        "crawl",
+        "--resume",
+        &id,
+        "--allow-host",
+        "127.0.0.1",
+        "--json",
+    ]));
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let out = resumed.json();
+    assert_eq!(out["data"]["summary"]["status"], "done");
+    assert_eq!(out["data"]["summary"]["robots"], "obeyed");
+    // Every page there at the end.
+    let status = run(trawl(&dir).args(["--store", store, "crawl", "status", &id, "--json"]));
+    assert_eq!(status.json()["data"]["urls"]["done"], (PAGES + 1) as u64);
+    // No page asked twice, except the two in flight at the kill (per-host concurrency 2).
+    let mut twice = Vec::new();
+    for i in 0..PAGES {
+        let n = server.hits(&format!("/p/{i}"));
+        assert!(n >= 1, "/p/{i} never fetched");
+        if n > 1 {
+            twice.push(i);
+        }
+    }
+    assert!(twice.len() <= 2, "asked again: {twice:?}");
+    assert_eq!(
+        server.hits("/"),
+        1,
+        "the start page was stored before the kill"
+    );
+    assert!(
+        server
+            .seen()
+            .iter()
+            .all(|s| !s.path.starts_with("/private/"))
+    );
+
+    let found = run(trawl(&dir).args([
+        "--store",
+        store,
+        "open",
+        "--find",
+        "quillwort",
+        "--all",
+        "--json",
+    ]));
+    assert_eq!(found.code, 0, "{}", found.stderr);
+    let passages = found.json()["data"]["passages"].as_array().unwrap().clone();
+    assert_eq!(passages.len(), 1, "{passages:?}");
+    assert!(passages[0]["text"].as_str().unwrap().contains("quillwort"));
+}
+
+#[test]
+fn map_lists_the_start_pages_links_and_refuses_a_bad_limit() {
+    let server = site();
+    let dir = temp_dir();
+    let out = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "map",
+        &server.url("/"),
+        "--allow-host",
+        "127.0.0.1",
+        "--json",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let urls = out.json()["data"]["urls"].as_array().unwrap().len();
+    assert_eq!(urls, PAGES + 1);
+    assert!(
+        server.seen().iter().all(|s| !s.path.starts_with("/p/")),
+        "map read a page"
+    );
+    let bad = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "map",
+        &server.url("/"),
+        "--limit",
+        "0",
+    ]));
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+}
