@@ -143,8 +143,11 @@ pub struct ToolInfo {
     pub needs: Needs,
     /// Deserializes a call's arguments into the tool's type and checks their bounds, with
     /// an `invalid_input` error naming the field; `Ok` holds them normalized, as JSON.
-    pub check: fn(Option<&Map<String, Value>>) -> Result<Value, TrawlError>,
+    pub check: CheckFn,
 }
+
+/// A tool's argument check, without its types: arguments in, normalized arguments out.
+pub type CheckFn = fn(Option<&Map<String, Value>>) -> Result<Value, TrawlError>;
 
 impl ToolInfo {
     /// The facts of tool `T`.
@@ -205,4 +208,232 @@ pub fn tools() -> &'static [ToolInfo] {
 /// The tool called `name`, if there is one.
 pub fn find_tool(name: &str) -> Option<&'static ToolInfo> {
     TOOLS.iter().find(|t| t.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+    use crate::tools::bounds::{Bound, CHECKED_KEYWORDS, Counted, input_schema};
+
+    /// Every JSON Schema keyword that constrains a value (rather than describing it).
+    const VALIDATION_KEYWORDS: [&str; 14] = [
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minContains",
+        "minProperties",
+        "maxProperties",
+    ];
+
+    /// One tool's name and input schema, for tests that need no types.
+    struct Schemas(Vec<(&'static str, Value)>);
+
+    impl VisitTools for Schemas {
+        fn tool<T: Tool>(&mut self) {
+            self.0.push((T::NAME, input_schema::<T::Args>().to_value()));
+        }
+    }
+
+    fn schemas() -> Vec<(&'static str, Value)> {
+        let mut all = Schemas(Vec::new());
+        super::super::visit_tools(&mut all);
+        all.0
+    }
+
+    /// Where in a schema each validation keyword sits (`properties/page/minimum`).
+    fn keywords(value: &Value, path: &str, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map {
+                    if VALIDATION_KEYWORDS.contains(&key.as_str()) {
+                        found.push(format!("{path}/{key}"));
+                    }
+                    keywords(v, &format!("{path}/{key}"), found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    keywords(v, &format!("{path}/{i}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn the_table_names_each_tool_once() {
+        let names: Vec<&str> = tools().iter().map(|t| t.name).collect();
+        assert_eq!(
+            names,
+            [
+                "web_search",
+                "web_fetch",
+                "web_open",
+                "arxiv",
+                "github",
+                "sites"
+            ]
+        );
+        for tool in tools() {
+            assert_eq!(find_tool(tool.name).map(|t| t.name), Some(tool.name));
+        }
+        assert!(find_tool("no_such_tool").is_none());
+        let searching: Vec<&str> = tools()
+            .iter()
+            .filter(|t| t.needs.searches())
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(searching, ["web_search", "arxiv", "github"]);
+    }
+
+    /// The check reads bounds only where trawl's argument types put them; any other bound
+    /// would be published and not enforced.
+    #[test]
+    fn every_bound_in_a_tool_schema_is_one_the_check_enforces() {
+        for (name, schema) in schemas() {
+            let mut found = Vec::new();
+            keywords(&schema, "", &mut found);
+            for at in found {
+                let parts: Vec<&str> = at.trim_start_matches('/').split('/').collect();
+                let enforced = match parts.as_slice() {
+                    ["properties", _, keyword] | ["properties", _, "items", keyword] => {
+                        CHECKED_KEYWORDS.contains(keyword)
+                    }
+                    _ => false,
+                };
+                assert!(enforced, "{name}: {at} is published but not checked");
+            }
+        }
+    }
+
+    /// Arguments holding the least each required property allows, plus `extra`.
+    fn arguments(schema: &Value, extra: Option<(&str, Value)>) -> Map<String, Value> {
+        let mut args = Map::new();
+        for required in schema["required"].as_array().into_iter().flatten() {
+            let name = required.as_str().unwrap();
+            let property = &schema["properties"][name];
+            let least = property["minLength"].as_u64().unwrap_or(1).max(1) as usize;
+            assert_eq!(property["type"], "string", "{name}: only text is required");
+            args.insert(name.to_owned(), json!("a".repeat(least)));
+        }
+        if let Some((name, value)) = extra {
+            args.insert(name.to_owned(), value);
+        }
+        args
+    }
+
+    /// A value of `n` for a bound: the number, `n` characters, or `n` items each `item` long.
+    fn value_of(bound: &Bound, n: u64, item: u64) -> Value {
+        match bound.counted {
+            Counted::Value => json!(n),
+            Counted::Chars => json!("a".repeat(n as usize)),
+            Counted::Items => json!(vec!["a".repeat(item as usize); n as usize]),
+        }
+    }
+
+    /// What a tool's check makes of one property's value: `Ok(kept)`, or the refusal's message.
+    fn verdict(tool: &str, schema: &Value, name: &str, value: Value) -> Result<bool, String> {
+        let args = arguments(schema, Some((name, value)));
+        let check = find_tool(tool).unwrap().check;
+        check(Some(&args))
+            .map(|normalized| !normalized[name].is_null())
+            .map_err(|e| e.message)
+    }
+
+    /// Each bounded property of each tool: `(tool, schema, property, bound)`.
+    fn bounded() -> Vec<(&'static str, Value, String, Bound)> {
+        let mut out = Vec::new();
+        for (tool, schema) in schemas() {
+            for (name, property) in schema["properties"].as_object().unwrap() {
+                if let Some(bound) = Bound::of(property) {
+                    out.push((tool, schema.clone(), name.clone(), bound));
+                }
+            }
+        }
+        out
+    }
+
+    fn holds(bound: &Bound, n: u64) -> bool {
+        let n = n as f64;
+        bound.min.is_none_or(|min| n >= min) && bound.max.is_none_or(|max| n <= max)
+    }
+
+    /// At the edges of every bound the schema declares, the check accepts what is inside and
+    /// refuses (naming the property) or drops what is outside.
+    #[test]
+    fn bounds_in_the_schema_are_what_the_check_refuses_at_the_edges() {
+        let all = bounded();
+        assert!(all.len() >= 15, "{} bounded properties", all.len());
+        for (tool, schema, name, bound) in all {
+            let item = bound.each.as_ref().and_then(|e| e.min).unwrap_or(1.0) as u64;
+            let mut edges = Vec::new();
+            if let Some(min) = bound.min {
+                edges.extend([min as u64, (min as u64).saturating_sub(1)]);
+            }
+            if let Some(max) = bound.max {
+                edges.extend([max as u64, max as u64 + 1]);
+            }
+            for n in edges {
+                let verdict = verdict(tool, &schema, &name, value_of(&bound, n, item.max(1)));
+                check_verdict(tool, &name, &bound, n, verdict);
+            }
+            if let Some(each) = &bound.each {
+                let n = bound.min.unwrap_or(1.0).max(1.0) as u64;
+                for len in [each.min, each.max.map(|m| m + 1.0)].into_iter().flatten() {
+                    let len = len as u64;
+                    let verdict = verdict(tool, &schema, &name, value_of(&bound, n, len));
+                    let inside = holds(each, len);
+                    match verdict {
+                        Ok(_) => assert!(inside, "{tool}.{name}: item of {len} accepted"),
+                        Err(why) => assert!(
+                            !inside && why.starts_with(&format!("{name}[")),
+                            "{tool}.{name}: item of {len}: {why}"
+                        ),
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_verdict(tool: &str, name: &str, bound: &Bound, n: u64, verdict: Result<bool, String>) {
+        match verdict {
+            Ok(kept) => assert!(
+                holds(bound, n) || !kept,
+                "{tool}.{name}: {n} is outside {} and was used",
+                bound.words()
+            ),
+            Err(why) => assert!(
+                !holds(bound, n) && why.starts_with(&format!("{name}:")),
+                "{tool}.{name}: {n} refused: {why}"
+            ),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Anywhere in (and past) its range, a property's value is refused exactly when it
+        /// breaks the schema's bound.
+        #[test]
+        fn bounds_in_the_schema_are_what_the_check_refuses(pick in any::<prop::sample::Index>(), n in 0u64..600) {
+            let all = bounded();
+            let (tool, schema, name, bound) = &all[pick.index(all.len())];
+            // Arrays stay short: their bounds are small.
+            let n = if bound.counted == Counted::Items { n % 25 } else { n };
+            let item = bound.each.as_ref().and_then(|e| e.min).unwrap_or(1.0).max(1.0) as u64;
+            let verdict = verdict(tool, schema, name, value_of(bound, n, item));
+            check_verdict(tool, name, bound, n, verdict);
+        }
+    }
 }

@@ -30,7 +30,8 @@ use trawl_store::SharedStore;
 
 pub use bounds::{Bound, CHECKED_KEYWORDS, Counted, ToolArgs, check, checked, input_schema};
 pub use declare::{
-    Asked, Details, Hints, Needs, Tool, ToolInfo, VisitTools, find_tool, parse_arguments, tools,
+    Asked, CheckFn, Details, Hints, Needs, Tool, ToolInfo, VisitTools, find_tool, parse_arguments,
+    tools,
 };
 pub use keystate::StoredKeyStates;
 pub use lazy::Lazy;

@@ -332,3 +332,49 @@ impl ServerHandler for TrawlMcp {
         self.tool_router.call(context).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use trawl_agent::tools::{input_schema, tools};
+
+    use super::*;
+
+    /// The schema `tools/list` publishes for a tool is the one its arguments are checked
+    /// against (less the type's own title and description).
+    struct SameSchema(Vec<&'static str>);
+
+    impl VisitTools for SameSchema {
+        fn tool<T: Tool>(&mut self) {
+            let published = serde_json::Value::Object((*declaration::<T>().input_schema).clone());
+            let mut checked = input_schema::<T::Args>().to_value();
+            let map = checked.as_object_mut().unwrap();
+            map.remove("title");
+            map.remove("description");
+            assert_eq!(published, checked, "{}", T::NAME);
+            self.0.push(T::NAME);
+        }
+    }
+
+    #[test]
+    fn every_tool_of_the_table_is_routed_with_its_schemas_and_back() {
+        let mut routes = Routes(ToolRouter::new());
+        visit_tools(&mut routes);
+        let listed = routes.0.list_all();
+        assert_eq!(listed.len(), tools().len());
+        for tool in tools() {
+            let route = listed
+                .iter()
+                .find(|t| t.name == tool.name)
+                .unwrap_or_else(|| panic!("{} has no route", tool.name));
+            assert_eq!(route.input_schema["type"], "object", "{}", tool.name);
+            assert!(route.output_schema.is_some(), "{}", tool.name);
+            assert!(route.title.is_some() && route.annotations.is_some());
+        }
+        for route in &listed {
+            assert!(find_tool(&route.name).is_some(), "{}", route.name);
+        }
+        let mut same = SameSchema(Vec::new());
+        visit_tools(&mut same);
+        assert_eq!(same.0.len(), tools().len());
+    }
+}
