@@ -382,3 +382,19 @@ fn fold_duplicates(results: &mut [FetchItem]) -> Vec<FoldedOut> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The batch limit is said in prose once, in the description; it must be the one the
+    /// schema declares and the check enforces.
+    #[test]
+    fn the_description_says_the_batch_limit() {
+        assert!(
+            WebFetch::DESCRIPTION.contains(&format!("urls (up to {MAX_BATCH},")),
+            "{}",
+            WebFetch::DESCRIPTION
+        );
+    }
+}

@@ -356,6 +356,12 @@ mod tests {
     }
 
     #[test]
+    fn the_instructions_say_the_batch_limit() {
+        let said = format!("up to {} at once", trawl_agent::tools::MAX_BATCH);
+        assert!(INSTRUCTIONS.contains(&said), "{INSTRUCTIONS}");
+    }
+
+    #[test]
     fn every_tool_of_the_table_is_routed_with_its_schemas_and_back() {
         let mut routes = Routes(ToolRouter::new());
         visit_tools(&mut routes);
