@@ -14,6 +14,11 @@
 //!
 //! - [`Router::check`] probes engines for `doctor`, with a one-line [`hint`] per failure.
 //!
+//! # Features
+//!
+//! - `schema` (off by default): `schemars::JsonSchema` for [`Freshness`] and [`SafeSearch`], so
+//!   the agent tools take them as arguments as they are.
+//!
 //! # Configuration ([`SearchConfig::from_env`])
 //!
 //! | variable | meaning |

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// How recent results should be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Freshness {
     /// The last 24 hours.
@@ -62,6 +63,7 @@ impl Freshness {
 
 /// Adult-content filtering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum SafeSearch {
     /// No filtering.

@@ -10,7 +10,10 @@ use trawl_core::Attempt;
 use trawl_core::TrawlError;
 use trawl_store::{Section, SiteReader, TierStat};
 
-use super::{Agent, ReaderKind, invalid};
+use super::bounds::{ToolArgs, describe};
+use super::declare::{Asked, Details, Hints, Needs, Tool};
+use super::{Agent, Progress, ReaderKind, invalid, render};
+use crate::fence::Fence;
 
 /// The fetch tiers a site can be pinned to, cheapest first.
 pub const TIERS: [&str; 3] = ["http", "impersonate", "render"];
@@ -31,6 +34,7 @@ pub enum SitesAction {
 /// See, pin or forget which tier or reader works for a site.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = describe)]
 pub struct SitesArgs {
     /// list (default), pin or reset.
     pub action: Option<SitesAction>,
@@ -39,6 +43,55 @@ pub struct SitesArgs {
     /// For pin: a fetch tier (http, impersonate, render) or a hosted reader (jina,
     /// tavily, firecrawl, exa).
     pub reader: Option<String>,
+}
+
+impl ToolArgs for SitesArgs {}
+
+/// The `sites` tool.
+#[derive(Debug)]
+pub struct Sites;
+
+impl Tool for Sites {
+    const NAME: &'static str = "sites";
+    const TITLE: &'static str = "Site memory";
+    const DESCRIPTION: &'static str = "See and steer which fetch tier or hosted reader trawl \
+starts with for a site. action=list (default) shows what is remembered (site= for one); \
+action=pin with site and reader (http, impersonate, render, or a hosted reader such as jina) \
+makes every read of that site start there; action=reset forgets one site, or all without site.";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: Some(true),
+        idempotent: Some(true),
+        open_world: false,
+    };
+    const NEEDS: Needs = Needs::Nothing;
+    type Args = SitesArgs;
+    type Out = SitesOut;
+
+    async fn call(agent: Agent, args: SitesArgs, _: Option<Progress>) -> Result<SitesOut, TrawlError> {
+        agent.sites(args).await
+    }
+
+    fn markdown(out: &SitesOut, fence: &Fence) -> String {
+        render::sites_markdown(out, fence)
+    }
+
+    fn asked(args: &SitesArgs) -> Vec<Asked> {
+        let mut asked = Vec::new();
+        if let Some(action) = args.action {
+            let word = serde_json::to_value(action).ok();
+            let word = word.as_ref().and_then(|w| w.as_str()).unwrap_or_default();
+            asked.push(Asked::Text("action", word.to_owned()));
+        }
+        if let Some(site) = &args.site {
+            asked.push(Asked::Text("site", site.clone()));
+        }
+        asked
+    }
+
+    fn details(out: &SitesOut) -> Details {
+        vec![("sites", out.sites.len().to_string())]
+    }
 }
 
 /// One remembered site.

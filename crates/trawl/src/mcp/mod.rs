@@ -12,7 +12,9 @@
 //! search. With no usable engine the server refuses to start (an empty engine list is
 //! almost always a configuration mistake an agent could not diagnose from "no results"),
 //! unless `--fetch-only` asks for a reading-only server. Tools whose engine is not
-//! usable (`arxiv`, `github`) are left out of `tools/list` rather than failing each call.
+//! usable (`arxiv`, `github`: each tool says what it
+//! [`Needs`](trawl_agent::tools::Needs)) are left out of `tools/list` rather than failing
+//! each call.
 
 pub mod args;
 mod auth;
@@ -24,7 +26,6 @@ mod log;
 mod metrics;
 mod outcome;
 mod rebinding;
-mod schema;
 mod server;
 mod sessions;
 mod stdio;
@@ -35,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
 use tokio_util::sync::CancellationToken;
-use trawl_agent::tools::Agent;
+use trawl_agent::tools::{Agent, ToolInfo, tools};
 use trawl_core::{ErrorCode, Scrubber, TrawlError};
 
 pub use args::{McpArgs, ServeArgs, ToolServerArgs};
@@ -48,9 +49,6 @@ use gate::CallGate;
 use log::{LogConfig, RequestLog};
 use metrics::Metrics;
 
-/// Tools that need a search engine.
-const SEARCH_TOOLS: [&str; 3] = ["web_search", "arxiv", "github"];
-
 pub fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
     if (0.0..=86_400.0).contains(&value) {
         Ok(Duration::from_secs_f64(value))
@@ -61,26 +59,38 @@ pub fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
     }
 }
 
-/// Which tools to leave out, given the usable engines; an error when nothing could search
-/// and the operator did not ask for a reading-only server.
+/// Which tools to leave out, given the usable engines and what each tool of the table
+/// [`Needs`](trawl_agent::tools::Needs); an error when nothing could search and the operator
+/// did not ask for a reading-only server.
 fn hidden_tools(usable: &[String], fetch_only: bool) -> Result<Vec<&'static str>, TrawlError> {
+    let (searching, reading): (Vec<&ToolInfo>, Vec<&ToolInfo>) =
+        tools().iter().partition(|t| t.needs.searches());
     if fetch_only {
-        return Ok(SEARCH_TOOLS.to_vec());
+        return Ok(searching.iter().map(|t| t.name).collect());
     }
     if usable.is_empty() {
-        return Err(TrawlError::invalid_input(
-            "no search engine is usable, so web_search, arxiv and github could not answer: \
-             check the engine settings and keys (`trawl doctor` tells why each engine is off), \
-             or pass --fetch-only to serve only web_fetch, web_open and sites",
-        ));
+        return Err(TrawlError::invalid_input(format!(
+            "no search engine is usable, so {} could not answer: check the engine settings and \
+             keys (`trawl doctor` tells why each engine is off), or pass --fetch-only to serve \
+             only {}",
+            names(&searching),
+            names(&reading)
+        )));
     }
-    let mut hidden = Vec::new();
-    for tool in ["arxiv", "github"] {
-        if !usable.iter().any(|e| e == tool) {
-            hidden.push(tool);
-        }
+    Ok(tools()
+        .iter()
+        .filter(|t| !t.needs.met_by(usable))
+        .map(|t| t.name)
+        .collect())
+}
+
+/// `a, b and c`.
+fn names(tools: &[&ToolInfo]) -> String {
+    let names: Vec<&str> = tools.iter().map(|t| t.name).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
     }
-    Ok(hidden)
 }
 
 /// A server ready for a transport: the handler, its shared state, the shutdown grace.
@@ -289,7 +299,19 @@ mod tests {
         let none: Vec<String> = Vec::new();
         let err = hidden_tools(&none, false).unwrap_err();
         assert!(err.message.contains("--fetch-only"), "{}", err.message);
-        assert_eq!(hidden_tools(&none, true).unwrap(), SEARCH_TOOLS.to_vec());
+        assert!(
+            err.message
+                .starts_with("no search engine is usable, so web_search, arxiv and github")
+                && err
+                    .message
+                    .ends_with("serve only web_fetch, web_open and sites"),
+            "{}",
+            err.message
+        );
+        assert_eq!(
+            hidden_tools(&none, true).unwrap(),
+            ["web_search", "arxiv", "github"]
+        );
         let web = vec!["duckduckgo".to_owned(), "github".to_owned()];
         assert_eq!(hidden_tools(&web, false).unwrap(), vec!["arxiv"]);
     }

@@ -1,24 +1,18 @@
-//! How a tool call's outcome becomes what the client and the log see: a success's fenced
-//! Markdown plus structured JSON, a failure's `isError` result with the Envelope's code,
-//! the per-tool rules for when an answer is a failure, the argument check that names the
-//! bad field, and the log line's details.
+//! How a tool call's outcome becomes what the client sees: a success's fenced Markdown plus
+//! structured JSON, a failure's `isError` result with the Envelope's code. (Each tool's own
+//! rules, for when an answer is a failure and what the log says of it, live with the tool in
+//! `trawl_agent::tools`.)
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use trawl_agent::fence::Fence;
-use trawl_agent::tools::{
-    ArxivArgs, FetchOut, GithubArgs, OpenOut, SitesArgs, WebFetchArgs, WebOpenArgs, WebSearchArgs,
-};
-use trawl_core::{ErrorBody, ErrorCode, TrawlError};
-use trawl_search::SearchData;
+use trawl_core::{ErrorCode, TrawlError};
 
 use super::gate::Refusal;
-use super::metrics::Metrics;
 
 /// What the log line says about one call, beyond tool and outcome.
-pub(super) type Details = Vec<(&'static str, String)>;
+pub(super) use trawl_agent::tools::Details;
 
 /// The text (fenced Markdown) and the structured JSON of a successful answer.
 pub(super) fn success<T: Serialize>(
@@ -172,143 +166,6 @@ pub(super) fn refusal_error(refusal: Refusal) -> TrawlError {
             "trawl is shutting down and takes no new calls; retry in a moment",
         )
         .with_retryable(true),
-    }
-}
-
-/// Engines, hit count and next page of a search; engine outcomes also go to the metrics.
-pub(super) fn describe_search(data: &SearchData, metrics: &Metrics) -> Details {
-    let mut engines = Vec::new();
-    for e in &data.engines {
-        metrics.engine_outcome(&e.engine, e.outcome.as_str());
-        engines.push(format!("{}:{}:{}", e.engine, e.outcome.as_str(), e.count));
-    }
-    let mut details = vec![
-        ("engines", engines.join(",")),
-        ("hits", data.hits.len().to_string()),
-    ];
-    let read = data.hits.iter().filter(|h| h.handle.is_some()).count();
-    if read > 0 {
-        details.push(("read", read.to_string()));
-    }
-    details
-}
-
-pub(super) fn describe_fetch(out: &FetchOut) -> Details {
-    let ok = out.results.iter().filter(|r| r.ok).count();
-    let mut readers: Vec<String> = Vec::new();
-    for doc in out.results.iter().filter_map(|r| r.document.as_ref()) {
-        let via = if doc.from_store {
-            "store".to_owned()
-        } else {
-            serde_json::to_value(doc.fetched_via)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default()
-        };
-        if !readers.contains(&via) {
-            readers.push(via);
-        }
-    }
-    let mut details = vec![
-        ("readers", readers.join(",")),
-        ("ok", ok.to_string()),
-        ("failed", (out.results.len() - ok).to_string()),
-    ];
-    if let Some(note) = &out.not_stored {
-        details.push(("not_stored", note.reason.clone()));
-    }
-    if let [item] = out.results.as_slice()
-        && let Some(doc) = &item.document
-    {
-        details.push(("page", format!("{}/{}", doc.page, doc.pages)));
-        details.push(("words", doc.word_count.to_string()));
-    }
-    if !out.folded.is_empty() {
-        details.push(("folded", out.folded.len().to_string()));
-    }
-    details
-}
-
-pub(super) fn describe_open(out: &OpenOut) -> Details {
-    match (&out.passages, out.page, out.pages) {
-        (Some(passages), _, _) => vec![("passages", passages.len().to_string())],
-        (None, Some(page), Some(pages)) => vec![("page", format!("{page}/{pages}"))],
-        _ => Vec::new(),
-    }
-}
-
-/// A read of one URL or handle that failed is the call's failure (`isError` with its
-/// code); in a batch, failed items are part of the answer, as partial failure is not an
-/// error.
-pub(super) fn single_read_failure(out: FetchOut) -> Result<FetchOut, TrawlError> {
-    if let [item] = out.results.as_slice()
-        && !item.ok
-    {
-        let body = item.error.clone().unwrap_or(ErrorBody {
-            code: ErrorCode::Internal,
-            message: "the read failed without saying why".into(),
-            retryable: false,
-        });
-        return Err(TrawlError::new(body.code, body.message).with_retryable(body.retryable));
-    }
-    Ok(out)
-}
-
-/// A search where no engine answered is the call's failure, as it is for the CLI.
-pub(super) fn no_engine_answered(data: SearchData) -> Result<SearchData, TrawlError> {
-    if !data.all_failed() || !data.hits.is_empty() {
-        return Ok(data);
-    }
-    let outcomes: Vec<String> = data
-        .engines
-        .iter()
-        .map(|e| format!("{} {}", e.engine, e.outcome.as_str()))
-        .collect();
-    let code = if data
-        .engines
-        .iter()
-        .all(|e| e.outcome.as_str() == "rate_limited")
-    {
-        ErrorCode::RateLimited
-    } else if data.engines.iter().all(|e| e.outcome.as_str() == "timeout") {
-        ErrorCode::Timeout
-    } else {
-        ErrorCode::Upstream
-    };
-    Err(TrawlError::new(
-        code,
-        format!("no search engine answered ({})", outcomes.join(", ")),
-    )
-    .with_retryable(true))
-}
-
-/// Deserialize a tool's arguments into its argument type, reporting where it failed.
-pub(super) fn check_arguments(
-    tool: &str,
-    arguments: Option<&JsonObject>,
-) -> Result<(), TrawlError> {
-    fn typed<T: DeserializeOwned>(value: Value) -> Result<(), TrawlError> {
-        serde_path_to_error::deserialize::<_, T>(value)
-            .map(|_| ())
-            .map_err(|e| {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
-                if path == "." {
-                    TrawlError::invalid_input(inner.to_string())
-                } else {
-                    TrawlError::invalid_input(format!("{path}: {inner}"))
-                }
-            })
-    }
-    let value = Value::Object(arguments.cloned().unwrap_or_default());
-    match tool {
-        "web_search" => typed::<WebSearchArgs>(value),
-        "web_fetch" => typed::<WebFetchArgs>(value),
-        "web_open" => typed::<WebOpenArgs>(value),
-        "arxiv" => typed::<ArxivArgs>(value),
-        "github" => typed::<GithubArgs>(value),
-        "sites" => typed::<SitesArgs>(value),
-        _ => Ok(()),
     }
 }
 

@@ -494,3 +494,70 @@ async fn sites_lists_pins_and_resets_the_site_memory() {
     assert_eq!(reset["sites"], json!([]));
     client.cancel().await.unwrap();
 }
+
+/// A value just past a published bound (`minimum`/`maximum`, `minLength`/`maxLength`,
+/// `minItems`/`maxItems`, and the same on an array's items), if the property has one.
+fn past_the_bound(property: &Value) -> Option<Value> {
+    let n = |key: &str| property[key].as_u64();
+    if let Some(max) = n("maximum") {
+        return Some(json!(max + 1));
+    }
+    if let Some(min) = n("minimum").filter(|m| *m > 0) {
+        return Some(json!(min - 1));
+    }
+    if let Some(max) = n("maxLength") {
+        return Some(json!("a".repeat(max as usize + 1)));
+    }
+    if let Some(max) = n("maxItems") {
+        return Some(json!(vec!["a"; max as usize + 1]));
+    }
+    let item_max = property["items"]["maxLength"].as_u64()?;
+    Some(json!(["a".repeat(item_max as usize + 1)]))
+}
+
+/// Every bound `tools/list` publishes is what the server refuses: a value just past it comes
+/// back as `invalid_input` naming the argument, for every tool and argument the list shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_published_bound_is_refused_naming_the_argument() {
+    let world = World::new();
+    let client = stdio_client(&world, &[]).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let mut tried = 0;
+    for tool in &tools {
+        let schema = &tool.input_schema;
+        let properties = schema.get("properties").and_then(Value::as_object).unwrap();
+        let required = schema.get("required").and_then(Value::as_array);
+        for (name, property) in properties {
+            let Some(value) = past_the_bound(property) else {
+                continue;
+            };
+            let mut arguments = serde_json::Map::new();
+            for required in required.into_iter().flatten() {
+                arguments.insert(required.as_str().unwrap().to_owned(), json!("seals"));
+            }
+            // `limit` counts the passages of a `find`; without one it is not used.
+            if name == "limit" {
+                arguments.insert("find".into(), json!("seals"));
+            }
+            arguments.insert(name.clone(), value.clone());
+            let request = CallToolRequestParams::new(tool.name.clone()).with_arguments(arguments);
+            let result = client.call_tool(request).await.unwrap();
+            assert_eq!(
+                error_code(&result),
+                "invalid_input",
+                "{} {name}={value}",
+                tool.name
+            );
+            assert!(
+                text(&result).contains(&format!("error[invalid_input]: {name}")),
+                "{} {name}: {}",
+                tool.name,
+                text(&result)
+            );
+            tried += 1;
+        }
+    }
+    // Every bounded argument of the six tools (the implicit `minimum: 0` of a count aside).
+    assert!(tried >= 16, "only {tried} bounds tried");
+    client.cancel().await.unwrap();
+}

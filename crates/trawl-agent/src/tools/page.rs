@@ -1,0 +1,51 @@
+//! One page of a stored document, as `web_fetch` and `web_open` answer it.
+
+use trawl_core::TrawlError;
+
+use super::{PageOut, invalid};
+use crate::pager::Pages;
+
+/// One page of a stored document.
+pub(crate) fn page_out(
+    record: &trawl_store::DocumentRecord,
+    from_store: bool,
+    page: u32,
+    page_tokens: u32,
+) -> Result<PageOut, TrawlError> {
+    let doc = &record.document;
+    let pages = Pages::new(&doc.markdown, page_tokens as usize);
+    let count = pages.count() as u32;
+    let this = pages.get(page as usize).ok_or_else(|| {
+        invalid(
+            "page",
+            format!(
+                "{} has {count} page(s) at this page size; asked for page {page}",
+                doc.handle
+            ),
+        )
+    })?;
+    Ok(PageOut {
+        handle: doc.handle.clone(),
+        url: doc.url.clone(),
+        final_url: doc.final_url.clone(),
+        title: doc.title.clone(),
+        byline: doc.byline.clone(),
+        published: doc.published.clone(),
+        language: doc.language.clone(),
+        site_name: doc.site_name.clone(),
+        description: doc.description.clone(),
+        page_type: doc.page_type,
+        quality_score: doc.quality_score,
+        word_count: doc.word_count,
+        fetched_via: doc.fetched_via,
+        status: doc.status,
+        content_type: doc.content_type.clone(),
+        canonical_url: doc.canonical_url.clone(),
+        json_ld: doc.json_ld.clone(),
+        attempts: doc.attempts.clone(),
+        from_store,
+        page,
+        pages: count,
+        markdown: this.text.to_owned(),
+    })
+}

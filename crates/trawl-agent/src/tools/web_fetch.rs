@@ -1,0 +1,400 @@
+//! `web_fetch`: one URL, a batch of them, or a stored handle, each answered as one page of
+//! clean Markdown; also local documents (a file, stdin) answered the same way.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use futures_util::StreamExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use trawl_core::{ErrorBody, ErrorCode, TrawlError, is_valid_handle};
+
+use super::bounds::{ToolArgs, checked, describe};
+use super::declare::{Asked, Details, Hints, Needs, Tool};
+use super::page::page_out;
+use super::{
+    Agent, DEFAULT_PAGE_TOKENS, FetchItem, FetchOut, FoldedOut, MAX_BATCH, NotStored, PageOut,
+    Progress, invalid, render,
+};
+use crate::fence::Fence;
+use crate::neardup::{self, Candidate};
+
+/// Read one page, a batch, or a stored handle, and return one page of its Markdown.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = describe)]
+pub struct WebFetchArgs {
+    /// One http(s) URL to read.
+    pub url: Option<String>,
+    /// Several URLs to read concurrently.
+    #[schemars(length(min = 1, max = MAX_BATCH))]
+    pub urls: Option<Vec<String>>,
+    /// A handle from an earlier answer (`host~hash`): served from the store.
+    pub handle: Option<String>,
+    /// Which page to return (default 1).
+    #[schemars(range(min = 1))]
+    pub page: Option<u32>,
+    /// Page size in estimated tokens (default 4000; 0 = the whole document).
+    pub page_size_tokens: Option<u32>,
+    /// Refetch even when a fresh stored copy exists.
+    pub fresh: Option<bool>,
+}
+
+impl ToolArgs for WebFetchArgs {}
+
+/// The `web_fetch` tool.
+#[derive(Debug)]
+pub struct WebFetch;
+
+impl Tool for WebFetch {
+    const NAME: &'static str = "web_fetch";
+    const TITLE: &'static str = "Read web pages";
+    const DESCRIPTION: &'static str = "Read a web page (or PDF) into clean Markdown. Give exactly \
+one of: url, urls (up to 20, read concurrently; near-duplicates are folded) or handle (a \
+document read before, served from the local store). Returns the title, metadata, a handle, and \
+one page of Markdown sized by page_size_tokens (default 4000; 0 = whole document). Long \
+documents are split into pages losslessly: the answer says \"page N of M\"; continue with \
+web_open handle=<handle> page=N+1. A failed read is reported per URL with an error code \
+(blocked, not_found, timeout, blocked_by_policy, …).";
+    const HINTS: Hints = Hints::reads(true);
+    const NEEDS: Needs = Needs::Nothing;
+    type Args = WebFetchArgs;
+    type Out = FetchOut;
+
+    async fn call(
+        agent: Agent,
+        args: WebFetchArgs,
+        progress: Option<Progress>,
+    ) -> Result<FetchOut, TrawlError> {
+        agent
+            .web_fetch(args, progress)
+            .await
+            .and_then(single_read_failure)
+    }
+
+    fn markdown(out: &FetchOut, fence: &Fence) -> String {
+        render::fetch_markdown(out, fence)
+    }
+
+    fn asked(args: &WebFetchArgs) -> Vec<Asked> {
+        let mut asked = Vec::new();
+        if let Some(url) = &args.url {
+            asked.push(Asked::Url("url", url.clone()));
+        }
+        if let Some(urls) = &args.urls {
+            asked.push(Asked::Text("urls", urls.len().to_string()));
+            if let Some(first) = urls.first() {
+                asked.push(Asked::Url("first", first.clone()));
+            }
+        }
+        if let Some(handle) = &args.handle {
+            asked.push(Asked::Text("handle", handle.clone()));
+        }
+        asked
+    }
+
+    fn details(out: &FetchOut) -> Details {
+        let ok = out.results.iter().filter(|r| r.ok).count();
+        let mut readers: Vec<String> = Vec::new();
+        for doc in out.results.iter().filter_map(|r| r.document.as_ref()) {
+            let via = if doc.from_store {
+                "store".to_owned()
+            } else {
+                serde_json::to_value(doc.fetched_via)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            };
+            if !readers.contains(&via) {
+                readers.push(via);
+            }
+        }
+        let mut details = vec![
+            ("readers", readers.join(",")),
+            ("ok", ok.to_string()),
+            ("failed", (out.results.len() - ok).to_string()),
+        ];
+        if let Some(note) = &out.not_stored {
+            details.push(("not_stored", note.reason.clone()));
+        }
+        if let [item] = out.results.as_slice()
+            && let Some(doc) = &item.document
+        {
+            details.push(("page", format!("{}/{}", doc.page, doc.pages)));
+            details.push(("words", doc.word_count.to_string()));
+        }
+        if !out.folded.is_empty() {
+            details.push(("folded", out.folded.len().to_string()));
+        }
+        details
+    }
+
+    fn reports_progress(args: &WebFetchArgs) -> bool {
+        args.urls.as_ref().is_some_and(|u| u.len() > 1)
+    }
+}
+
+/// A read of one URL or handle that failed is the call's failure (`isError` with its
+/// code); in a batch, failed items are part of the answer, as partial failure is not an
+/// error.
+fn single_read_failure(out: FetchOut) -> Result<FetchOut, TrawlError> {
+    if let [item] = out.results.as_slice()
+        && !item.ok
+    {
+        let body = item.error.clone().unwrap_or(ErrorBody {
+            code: ErrorCode::Internal,
+            message: "the read failed without saying why".into(),
+            retryable: false,
+        });
+        return Err(TrawlError::new(body.code, body.message).with_retryable(body.retryable));
+    }
+    Ok(out)
+}
+
+impl Agent {
+    /// `web_fetch`: one URL, a batch, or a stored handle, as one page of Markdown each.
+    pub async fn web_fetch(
+        &self,
+        args: WebFetchArgs,
+        progress: Option<Progress>,
+    ) -> Result<FetchOut, TrawlError> {
+        let args = checked(args)?;
+        let page = args.page.unwrap_or(1);
+        let page_tokens = args.page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS);
+        let fresh = args.fresh.unwrap_or(false);
+        let given = [
+            args.url.is_some(),
+            args.urls.is_some(),
+            args.handle.is_some(),
+        ]
+        .iter()
+        .filter(|b| **b)
+        .count();
+        if given != 1 {
+            return Err(TrawlError::invalid_input(
+                "give exactly one of url, urls or handle",
+            ));
+        }
+        if let Some(handle) = args.handle {
+            if !is_valid_handle(&handle) {
+                return Err(invalid(
+                    "handle",
+                    format!("{handle:?} is not a handle (host~12hex)"),
+                ));
+            }
+            let record = self.stored(&handle).await?;
+            let out = page_out(&record, true, page, page_tokens)?;
+            return Ok(FetchOut {
+                results: vec![FetchItem {
+                    input: handle,
+                    ok: true,
+                    document: Some(out),
+                    error: None,
+                }],
+                folded: Vec::new(),
+                not_stored: None,
+            });
+        }
+        let inputs: Vec<String> = match (args.url, args.urls) {
+            (Some(u), _) => vec![u],
+            (_, Some(list)) => list,
+            _ => unreachable!("checked above"),
+        };
+        if let Some(bad) = inputs.iter().find(|u| u.trim().is_empty()) {
+            return Err(invalid("urls", format!("empty URL {bad:?}")));
+        }
+        let total = inputs.len();
+        let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        // The first read that could not be kept says why; the others would say the same.
+        let not_stored: Mutex<Option<NotStored>> = Mutex::new(None);
+        let mut results: Vec<(usize, FetchItem)> =
+            futures_util::stream::iter(inputs.into_iter().enumerate())
+                .map(|(i, input)| {
+                    let done = done.clone();
+                    let progress = progress.clone();
+                    let not_stored = &not_stored;
+                    async move {
+                        let item = match self.read_as_task(&input, fresh, page, page_tokens).await {
+                            Ok((note, out)) => {
+                                if let Some(note) = note {
+                                    not_stored
+                                        .lock()
+                                        .unwrap_or_else(PoisonError::into_inner)
+                                        .get_or_insert(note);
+                                }
+                                FetchItem {
+                                    input,
+                                    ok: true,
+                                    document: Some(out),
+                                    error: None,
+                                }
+                            }
+                            Err(e) => FetchItem {
+                                input,
+                                ok: false,
+                                document: None,
+                                error: Some(e.into()),
+                            },
+                        };
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                        if let Some(p) = &progress {
+                            p(n, total);
+                        }
+                        (i, item)
+                    }
+                })
+                .buffer_unordered(self.config.batch_concurrency.max(1))
+                .collect()
+                .await;
+        results.sort_by_key(|(i, _)| *i);
+        let mut results: Vec<FetchItem> = results.into_iter().map(|(_, r)| r).collect();
+        let folded = fold_duplicates(&mut results);
+        Ok(FetchOut {
+            results,
+            folded,
+            not_stored: not_stored
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(),
+        })
+    }
+
+    /// One URL of a batch read and paged as its own task. The batch's caller may be the
+    /// CLI's `block_on`, which polls on the main thread only: as tasks, the pages' fetch,
+    /// decoding, paging and store hand-off spread over every worker. The task is aborted
+    /// when the batch is dropped (a cancelled call stops its reads).
+    async fn read_as_task(
+        &self,
+        input: &str,
+        fresh: bool,
+        page: u32,
+        page_tokens: u32,
+    ) -> Result<(Option<NotStored>, PageOut), TrawlError> {
+        let agent = self.clone();
+        let input = input.to_owned();
+        let task = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(async move {
+            let read = agent.read_url(&input, fresh).await?;
+            let out = page_out(&read.record, read.from_store, page, page_tokens)?;
+            Ok((read.not_stored, out))
+        }));
+        match task.await {
+            Ok(outcome) => outcome,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(e) => Err(TrawlError::new(
+                ErrorCode::Internal,
+                format!("a batch read was cancelled: {e}"),
+            )),
+        }
+    }
+
+
+    /// Keep a document read outside the tools (a file, stdin) so it can be opened later.
+    pub async fn keep(&self, document: trawl_core::Document) -> Result<(), TrawlError> {
+        let record = trawl_store::DocumentRecord::new(document, std::time::SystemTime::now());
+        self.save(&record).await
+    }
+
+    /// A local document (a file or stdin) kept in the store and answered like a fetch of
+    /// its handle. When the store cannot be written, the document is answered from memory
+    /// with a [`NotStored`] note instead of failing.
+    pub async fn read_document(
+        &self,
+        document: trawl_core::Document,
+        page: Option<u32>,
+        page_size_tokens: Option<u32>,
+    ) -> Result<FetchOut, TrawlError> {
+        let handle = document.handle.clone();
+        checked(WebFetchArgs {
+            handle: Some(handle.clone()),
+            page,
+            page_size_tokens,
+            ..WebFetchArgs::default()
+        })?;
+        let record = trawl_store::DocumentRecord::new(document, std::time::SystemTime::now());
+        match self.save_or_note(&record).await? {
+            None => {
+                self.web_fetch(
+                    WebFetchArgs {
+                        handle: Some(handle),
+                        page,
+                        page_size_tokens,
+                        ..WebFetchArgs::default()
+                    },
+                    None,
+                )
+                .await
+            }
+            Some(note) => {
+                let out = page_out(
+                    &record,
+                    true,
+                    page.unwrap_or(1),
+                    page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS),
+                )?;
+                Ok(FetchOut {
+                    results: vec![FetchItem {
+                        input: handle,
+                        ok: true,
+                        document: Some(out),
+                        error: None,
+                    }],
+                    folded: Vec::new(),
+                    not_stored: Some(note),
+                })
+            }
+        }
+    }
+}
+
+/// Fold near-duplicate documents of a batch: the first of each group is kept (inputs are
+/// in the caller's order of preference); the others lose their body and are listed.
+fn fold_duplicates(results: &mut [FetchItem]) -> Vec<FoldedOut> {
+    let docs: Vec<(usize, String, String, f32)> = results
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            r.document
+                .as_ref()
+                .map(|d| (i, d.final_url.clone(), d.markdown.clone(), d.quality_score))
+        })
+        .collect();
+    if docs.len() < 2 {
+        return Vec::new();
+    }
+    let candidates: Vec<Candidate<'_>> = docs
+        .iter()
+        .map(|(_, _, text, quality)| Candidate {
+            text,
+            quality: f64::from(*quality),
+        })
+        .collect();
+    let folding = neardup::fold(&candidates);
+    let mut out = Vec::new();
+    for f in folding.folded {
+        let (i, url, _, _) = &docs[f.index];
+        let into = docs[f.into].1.clone();
+        if let Some(doc) = results[*i].document.as_mut() {
+            doc.markdown = format!("(near-duplicate of {into}; folded)");
+        }
+        out.push(FoldedOut {
+            url: url.clone(),
+            into,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The batch limit is said in prose once, in the description; it must be the one the
+    /// schema declares and the check enforces.
+    #[test]
+    fn the_description_says_the_batch_limit() {
+        assert!(
+            WebFetch::DESCRIPTION.contains(&format!("urls (up to {MAX_BATCH},")),
+            "{}",
+            WebFetch::DESCRIPTION
+        );
+    }
+}
