@@ -9,11 +9,16 @@ use super::value::Readers;
 use super::*;
 use crate::cli::NetArgs;
 
-struct MapEnv(BTreeMap<&'static str, String>);
+struct MapEnv(BTreeMap<String, String>);
 
 impl MapEnv {
-    fn of(pairs: &[(&'static str, &str)]) -> Self {
-        MapEnv(pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect())
+    fn of(pairs: &[(&str, &str)]) -> Self {
+        MapEnv(
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+        )
     }
     fn empty() -> Self {
         MapEnv(BTreeMap::new())
@@ -25,10 +30,7 @@ impl Env for MapEnv {
         self.0.get(name).cloned()
     }
     fn vars(&self) -> Vec<(String, String)> {
-        self.0
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), v.clone()))
-            .collect()
+        self.0.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 }
 
@@ -93,13 +95,10 @@ fn value_errors_name_their_source() {
     let env = MapEnv::of(&[(vars::RENDER, "sometimes")]);
     let err = resolve(FileConfig::default(), &env, &NetArgs::default()).unwrap_err();
     assert!(err.message.contains(vars::RENDER), "{}", err.message);
-    let env = MapEnv::of(&[("TRAWL_SEARXNG_MIN_INTERVAL_MS", "soon")]);
+    let searxng_spacing = vars::engine_min_interval("searxng");
+    let env = MapEnv::of(&[(&searxng_spacing, "soon")]);
     let err = resolve(FileConfig::default(), &env, &NetArgs::default()).unwrap_err();
-    assert!(
-        err.message.contains("TRAWL_SEARXNG_MIN_INTERVAL_MS"),
-        "{}",
-        err.message
-    );
+    assert!(err.message.contains(&searxng_spacing), "{}", err.message);
     let err = resolve(
         file("render_tabs = 99"),
         &MapEnv::empty(),
@@ -181,12 +180,12 @@ fn no_reader_by_default() {
 #[test]
 fn search_config_gets_bases_keys_deadline_and_spacings() {
     let env = MapEnv::of(&[
-        ("TRAWL_DUCKDUCKGO_URL", "http://127.0.0.1:9001"),
-        ("TRAWL_SEARXNG_URL", "http://sx.local:8888/"),
+        (&vars::engine_url("duckduckgo"), "http://127.0.0.1:9001"),
+        (vars::SEARXNG_URL, "http://sx.local:8888/"),
         ("BRAVE_API_KEY", " k1, ,k2 "),
-        ("TRAWL_SEARCH_TIMEOUT_MS", "1500"),
-        ("TRAWL_ARXIV_MIN_INTERVAL_MS", "1000"),
-        ("TRAWL_SEARXNG_MIN_INTERVAL_MS", "250"),
+        (vars::SEARCH_TIMEOUT_MS, "1500"),
+        (&vars::engine_min_interval("arxiv"), "1000"),
+        (&vars::engine_min_interval("searxng"), "250"),
     ]);
     let cfg = resolve(FileConfig::default(), &env, &NetArgs::default())
         .unwrap()
@@ -228,7 +227,7 @@ fn x_sessions_come_from_the_cookies_files_named() {
     let good = dir.join("good.txt");
     std::fs::write(&good, "auth_token=tok-9; ct0=csrf-8\n").unwrap();
     let files = format!("{},{}", good.display(), dir.join("missing.txt").display());
-    let env = MapEnv(BTreeMap::from([(vars::X_COOKIES_FILE, files)]));
+    let env = MapEnv::of(&[(vars::X_COOKIES_FILE, &files)]);
     let cfg = resolve(FileConfig::default(), &env, &NetArgs::default())
         .unwrap()
         .search_config();
@@ -243,7 +242,7 @@ fn the_shown_settings_read_back_as_the_same_settings() {
         (vars::TIMEOUT, "14"),
         ("BRAVE_API_KEY", "brave-secret-123"),
         (vars::REDIS_URL, "redis://u:pw-secret@127.0.0.1:6379/0"),
-        ("TRAWL_ARXIV_URL", "http://127.0.0.1:9"),
+        (&vars::engine_url("arxiv"), "http://127.0.0.1:9"),
     ]);
     let first = resolve(
         file("render = \"never\"\nallow_hosts = [\"10.0.0.0/8\"]\n[routes]\nmine = [\"arxiv\"]\n"),
