@@ -351,8 +351,9 @@ impl HostList {
 }
 
 impl SettingValue for HostList {
+    /// Every entry is checked, an empty one too (`--allow-host ""` is a mistake).
     fn parse(text: &str) -> Result<Self, String> {
-        Self::checked(split_list(text))
+        Self::checked(text.split(',').map(|h| h.trim().to_owned()).collect())
     }
     fn from_toml(value: &toml::Value) -> Result<Self, String> {
         Self::checked(list(value)?)
@@ -487,6 +488,7 @@ mod tests {
         again(RenderMode::Always);
         again(Readers(vec![ReaderKind::Exa, ReaderKind::Jina]));
         again(HostList(vec!["10.0.0.0/8".into()]));
+        assert!(HostList::parse("10.0.0.0/8,").is_err(), "an empty host");
         again(true);
         again(12_u64);
         again(Fallback::Memory);
