@@ -1,11 +1,11 @@
-//! Search configuration: base URLs, keys, deadlines. Plain data; built from the
-//! environment by [`SearchConfig::from_env`] or by hand in tests.
+//! Search configuration: base URLs, keys, deadlines, spacings. Plain typed data: the
+//! binary's settings build it (from flags, environment, config file); this crate reads no
+//! environment.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use trawl_core::vars;
 use url::Url;
 
 use crate::engine::Engine;
@@ -52,7 +52,7 @@ pub struct SearchConfig {
     pub rate_limits: bool,
     /// Pause before the single retry on a 5xx or transport error.
     pub retry_backoff: Duration,
-    /// Use Tavily's documented keyless mode when no key is set (`TRAWL_TAVILY_KEYLESS=1`).
+    /// Use Tavily's documented keyless mode when no key is set (`tavily_keyless`).
     pub tavily_keyless: bool,
     /// Save every engine's raw response here (`--record DIR`).
     pub record_dir: Option<PathBuf>,
@@ -90,62 +90,6 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
-    /// Read `TRAWL_<ENGINE>_URL`, the key variables (`BRAVE_API_KEY`, …),
-    /// `TRAWL_SEARXNG_URL`, `TRAWL_SEARCH_TIMEOUT_MS`, `TRAWL_USER_AGENT`,
-    /// `TRAWL_TAVILY_KEYLESS` from the process environment.
-    pub fn from_env() -> Self {
-        Self::from_vars(std::env::vars())
-    }
-
-    /// Like [`from_env`](Self::from_env) over any set of variables (for tests).
-    pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Self {
-        let vars: BTreeMap<String, String> = vars.into_iter().collect();
-        let mut cfg = Self::default();
-        if let Some(ms) = vars
-            .get(vars::SEARCH_TIMEOUT_MS)
-            .and_then(|v| v.parse::<u64>().ok())
-        {
-            cfg.timeout = Duration::from_millis(ms);
-        }
-        if let Some(ua) = vars.get(vars::USER_AGENT).filter(|v| !v.is_empty()) {
-            cfg.user_agent = ua.clone();
-        }
-        cfg.tavily_keyless = vars
-            .get(vars::TAVILY_KEYLESS)
-            .is_some_and(|v| matches!(v.as_str(), "1" | "true" | "yes"));
-        if let Some(v) = vars.get(vars::DISABLED_ENGINES) {
-            cfg.disabled = split_keys(&v.to_ascii_lowercase());
-        }
-        for engine in crate::engines::all() {
-            let name = engine.name();
-            let mut s = EngineSettings::default();
-            let var = vars::engine_url(name);
-            if let Some(u) = vars.get(&var).and_then(|v| Url::parse(v.trim()).ok()) {
-                s.base = Some(u);
-            }
-            if let Some(kv) = engine.key_env().and_then(|k| vars.get(k)) {
-                s.keys = split_keys(kv);
-                // X's keys are sessions, read from the cookies files the variable names.
-                if name == "x" {
-                    s.keys = s
-                        .keys
-                        .iter()
-                        .filter_map(|path| std::fs::read_to_string(path).ok())
-                        .filter_map(|text| crate::engines::x::cookie_key(&text))
-                        .collect();
-                }
-            }
-            let var = trawl_core::vars::engine_min_interval(name);
-            if let Some(ms) = vars.get(&var).and_then(|v| v.trim().parse::<u64>().ok()) {
-                s.min_interval = Some(Duration::from_millis(ms));
-            }
-            if s.base.is_some() || !s.keys.is_empty() || s.min_interval.is_some() {
-                cfg.engines.insert(name.to_owned(), s);
-            }
-        }
-        cfg
-    }
-
     /// Point `engine` at `base` (tests, `--replay`, self-hosted instances).
     pub fn set_base(&mut self, engine: &str, base: Url) -> &mut Self {
         self.engines.entry(engine.to_owned()).or_default().base = Some(base);
@@ -155,6 +99,16 @@ impl SearchConfig {
     /// Give `engine` these keys.
     pub fn set_keys(&mut self, engine: &str, keys: Vec<String>) -> &mut Self {
         self.engines.entry(engine.to_owned()).or_default().keys = keys;
+        self
+    }
+
+    /// Space `engine`'s calls at least `spacing` apart, replacing its built-in spacing
+    /// (with a shared limiter, across every replica).
+    pub fn set_min_interval(&mut self, engine: &str, spacing: Duration) -> &mut Self {
+        self.engines
+            .entry(engine.to_owned())
+            .or_default()
+            .min_interval = Some(spacing);
         self
     }
 
@@ -197,34 +151,18 @@ pub fn http_client(
     b.build()
 }
 
-/// Split a comma-separated key list, dropping blanks.
-fn split_keys(v: &str) -> Vec<String> {
-    v.split(',')
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn from_vars_reads_bases_and_keys() {
-        let cfg = SearchConfig::from_vars([
-            (
-                "TRAWL_DUCKDUCKGO_URL".into(),
-                "http://127.0.0.1:9001".into(),
-            ),
-            ("TRAWL_SEARXNG_URL".into(), "http://sx.local:8888/".into()),
-            ("BRAVE_API_KEY".into(), " k1, ,k2 ".into()),
-            ("TRAWL_SEARCH_TIMEOUT_MS".into(), "1500".into()),
-            ("TRAWL_ARXIV_MIN_INTERVAL_MS".into(), "1000".into()),
-        ]);
+    fn typed_settings_reach_the_lookups() {
+        let mut cfg = SearchConfig::default();
+        cfg.set_base("duckduckgo", Url::parse("http://127.0.0.1:9001").unwrap())
+            .set_keys("brave_api", vec!["k1".into(), "k2".into()])
+            .set_min_interval("arxiv", Duration::from_secs(1));
         assert_eq!(cfg.min_interval_for("arxiv"), Some(Duration::from_secs(1)));
         assert_eq!(cfg.min_interval_for("brave_api"), None);
-        assert_eq!(cfg.timeout, Duration::from_millis(1500));
         assert_eq!(cfg.keys_for("brave_api"), ["k1", "k2"]);
         let ddg = crate::engines::duckduckgo::DuckDuckGo::default();
         assert_eq!(
@@ -232,7 +170,6 @@ mod tests {
             "http://127.0.0.1:9001/"
         );
         let sx = crate::engines::searxng::Searxng;
-        assert!(cfg.base_for(&sx).is_some());
         assert!(SearchConfig::default().base_for(&sx).is_none());
         let dbg = format!("{cfg:?}");
         assert!(!dbg.contains("k1") && dbg.contains("2 key(s)"));

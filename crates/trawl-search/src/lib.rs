@@ -19,23 +19,21 @@
 //! - `schema` (off by default): `schemars::JsonSchema` for [`Freshness`] and [`SafeSearch`], so
 //!   the agent tools take them as arguments as they are.
 //!
-//! # Configuration ([`SearchConfig::from_env`])
+//! # Configuration ([`SearchConfig`])
 //!
-//! | variable | meaning |
-//! |---|---|
-//! | `TRAWL_<ENGINE>_URL` | base URL of any engine (`TRAWL_DUCKDUCKGO_URL`, `TRAWL_BRAVE_API_URL`, …); loopback allowed |
-//! | `TRAWL_SEARXNG_URL` | a SearXNG instance with `format=json` enabled (no default) |
-//! | `BRAVE_API_KEY`, `TAVILY_API_KEY`, `EXA_API_KEY`, `SERPER_API_KEY`, `SERPAPI_API_KEY`, `JINA_API_KEY`, `FIRECRAWL_API_KEY`, `MARGINALIA_API_KEY`, `PARALLEL_API_KEY`, `BAIDU_API_KEY`, `TRAWL_X_COOKIES_FILE` (cookies files) | keys; several comma-separated keys rotate |
-//! | `GITHUB_TOKEN`, `STACKEXCHANGE_KEY` | optional keys that raise those APIs' limits |
-//! | `TRAWL_TAVILY_KEYLESS=1` | use Tavily's documented keyless mode when no key is set |
-//! | `TRAWL_DISABLED_ENGINES` | engines removed from every route and explicit list ([`vars::DISABLED_ENGINES`]) |
-//! | `TRAWL_SEARCH_TIMEOUT_MS` | per-engine deadline (default 8000) |
-//! | `TRAWL_USER_AGENT` | User-Agent for API engines |
+//! Plain typed data: per-engine base URLs, keys and least spacings ([`EngineSettings`]),
+//! the per-engine deadline, User-Agents, Tavily's keyless mode, disabled engines and
+//! routes. This crate reads no environment: the `trawl` binary resolves its settings
+//! (flags, environment, config file; `trawl config vars` lists the variables, such as
+//! `TRAWL_<ENGINE>_URL`, `BRAVE_API_KEY` or `TRAWL_<ENGINE>_MIN_INTERVAL_MS`) and builds
+//! the `SearchConfig`; tests build one by hand.
 //!
 //! ```no_run
 //! # async fn demo() {
 //! use trawl_search::{Router, SearchConfig, SearchRequest};
-//! let router = Router::builder(SearchConfig::from_env()).build();
+//! let mut config = SearchConfig::default();
+//! config.set_keys("brave_api", vec!["BSA…".to_owned()]);
+//! let router = Router::builder(config).build();
 //! let data = router.search(&SearchRequest::new("rust async")).await;
 //! for hit in &data.hits {
 //!     println!("{} {} {:.4}", hit.rank, hit.url, hit.fused_score);

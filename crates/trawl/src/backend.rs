@@ -2,37 +2,18 @@
 //! several replicas (`--redis URL`, `TRAWL_REDIS_URL`, config `redis`), and what happens
 //! when that Redis does not answer at start (`--store-fallback memory`).
 //!
-//! `TRAWL_REDIS_URL` and `TRAWL_REDIS_PREFIX` are read from the real environment as it
-//! was before `.env` was loaded: a `.env` in a cloned repository must not point trawl at
-//! someone else's Redis (it would serve their documents and search results).
+//! `TRAWL_REDIS_URL` and `TRAWL_REDIS_PREFIX` are read from the real environment only
+//! (settings): a `.env` in a cloned repository must not point trawl at someone else's
+//! Redis (it would serve their documents and search results).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
-use trawl_core::vars;
 use trawl_core::{TrawlError, error_chain};
 use trawl_search::{SharedLimiter, SharedSlot};
 use trawl_store::{MeteredStore, RedisStore, SharedStore, SqliteStore, StoreConfig, redact_url};
-
-/// `TRAWL_REDIS_URL` and `TRAWL_REDIS_PREFIX` from the process environment, before `.env`.
-static PROCESS_ENV: OnceLock<(Option<String>, Option<String>)> = OnceLock::new();
-
-/// Records the Redis variables of the real environment. Call before `.env` is loaded.
-pub fn capture_process_env() {
-    let var = |name| {
-        std::env::var(name)
-            .ok()
-            .filter(|v: &String| !v.trim().is_empty())
-    };
-    let _ = PROCESS_ENV.set((var(vars::REDIS_URL), var(vars::REDIS_PREFIX)));
-}
-
-/// The Redis URL and prefix set in the real environment (not `.env`).
-pub fn process_env() -> (Option<String>, Option<String>) {
-    PROCESS_ENV.get().cloned().unwrap_or((None, None))
-}
 
 /// What to do when the configured Redis does not answer at start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

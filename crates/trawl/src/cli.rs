@@ -1,5 +1,7 @@
-//! The command line as typed: clap types only, no logic.
+//! The command line as typed: clap types, and the flags that set settings handed to
+//! `settings` as text (it parses them like the environment's, naming the flag on error).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -29,6 +31,23 @@ pub struct Cli {
     /// to this process; `none` (default) fails naming the URL.
     #[arg(long, global = true, value_name = "MODE")]
     pub store_fallback: Option<String>,
+}
+
+impl Cli {
+    /// The flags that set settings, global ones and `net`'s, by flag name.
+    pub fn setting_flags(&self, net: &NetArgs) -> BTreeMap<&'static str, String> {
+        let mut flags = net.setting_flags();
+        for (flag, value) in [
+            ("--store", &self.store),
+            ("--redis", &self.redis),
+            ("--store-fallback", &self.store_fallback),
+        ] {
+            if let Some(v) = value {
+                flags.insert(flag, v.clone());
+            }
+        }
+        flags
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -163,9 +182,9 @@ pub struct OpenArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
-    /// Print the effective configuration (defaults < config file < .env (API keys only) <
-    /// environment < flags), each value with its layer, secrets masked, and the `.env`
-    /// lines that were ignored.
+    /// Print the effective configuration in the config file's syntax (flags > environment >
+    /// config file > .env (API keys only) > defaults), each value's layer as a comment,
+    /// secrets masked, and the `.env` lines that were ignored.
     Show(JsonFlag),
     /// Print every environment variable trawl reads, with its trust class (Markdown).
     Vars,
@@ -207,6 +226,32 @@ pub struct NetArgs {
     /// also TRAWL_RENDER. The browser is Debian's `chromium`, or TRAWL_BROWSER.
     #[arg(long, value_name = "auto|never|always")]
     pub render: Option<String>,
+}
+
+impl NetArgs {
+    /// The flags given, by flag name, as text.
+    pub fn setting_flags(&self) -> BTreeMap<&'static str, String> {
+        let mut flags = BTreeMap::new();
+        if let Some(t) = self.timeout {
+            flags.insert("--timeout", t.to_string());
+        }
+        if let Some(b) = self.max_bytes {
+            flags.insert("--max-bytes", b.to_string());
+        }
+        if let Some(p) = &self.proxy {
+            flags.insert("--proxy", p.clone());
+        }
+        if self.allow_private_hosts {
+            flags.insert("--allow-private-hosts", "true".to_owned());
+        }
+        if !self.allow_hosts.is_empty() {
+            flags.insert("--allow-host", self.allow_hosts.join(","));
+        }
+        if let Some(r) = &self.render {
+            flags.insert("--render", r.clone());
+        }
+        flags
+    }
 }
 
 #[derive(Debug, Args)]

@@ -2,14 +2,11 @@
 
 use std::sync::Arc;
 
-use trawl_agent::tools::{
-    Agent, AgentConfig, Lazy, NotStored, ReaderConfig, ReaderKind, StoredKeyStates,
-};
+use trawl_agent::tools::{Agent, AgentConfig, Lazy, NotStored, ReaderConfig, StoredKeyStates};
 use trawl_core::TrawlError;
 use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
-use trawl_store::{MeteredStore, SharedStore, SqliteStore, StoreConfig};
-use url::Url;
+use trawl_store::{MeteredStore, SharedStore, SqliteStore};
 
 use crate::backend::{OpenedStore, RedisSlots};
 use crate::settings::Settings;
@@ -27,7 +24,7 @@ pub fn open_store_backend(settings: &Settings) -> Result<OpenedStore, TrawlError
             url,
             &settings.redis_prefix.value,
             settings.store_fallback_mode()?,
-            store_config(settings),
+            settings.store_config(),
         );
     }
     let store = open_sqlite(settings).map_err(|e| TrawlError::internal(e.to_string()))?;
@@ -62,7 +59,7 @@ fn open_store_for_reads(
         Err(e) => match NotStored::from_store_error(&e) {
             Some(note) => {
                 eprintln!("warning: {e}; reads still answer, but this run keeps nothing");
-                let stand_in = SqliteStore::open_in_memory(store_config(settings))
+                let stand_in = SqliteStore::open_in_memory(settings.store_config())
                     .map_err(|e| TrawlError::internal(e.to_string()))?;
                 Ok((
                     OpenedStore {
@@ -77,15 +74,6 @@ fn open_store_for_reads(
     }
 }
 
-fn store_config(settings: &Settings) -> StoreConfig {
-    StoreConfig {
-        document_ttl: std::time::Duration::from_secs_f64(settings.document_ttl_secs.value),
-        search_ttl: std::time::Duration::from_secs_f64(settings.search_ttl_secs.value),
-        max_document_bytes: settings.store_max_bytes.value,
-        ..StoreConfig::default()
-    }
-}
-
 pub fn open_sqlite(settings: &Settings) -> Result<SqliteStore, trawl_store::Error> {
     let path = settings
         .store_path()
@@ -93,7 +81,7 @@ pub fn open_sqlite(settings: &Settings) -> Result<SqliteStore, trawl_store::Erro
             location: "(no store path)".to_owned(),
             source: e.message.into(),
         })?;
-    SqliteStore::open(&path, store_config(settings))
+    SqliteStore::open(&path, settings.store_config())
 }
 
 /// A plain client for engines and hosted readers: same proxy and User-Agent policy as the
@@ -101,11 +89,9 @@ pub fn open_sqlite(settings: &Settings) -> Result<SqliteStore, trawl_store::Erro
 pub fn service_client(settings: &Settings) -> Result<reqwest::Client, TrawlError> {
     let mut builder = reqwest::Client::builder()
         .tls_backend_preconfigured(trawl_fetch::tls_client_config(settings.tls_roots())?)
-        .connect_timeout(std::time::Duration::from_secs_f64(
-            settings.connect_timeout_secs.value,
-        ))
+        .connect_timeout(settings.connect_timeout.value.0)
         .no_proxy();
-    if let Some(proxy) = &settings.proxy.value {
+    if let Some(proxy) = settings.proxy.value.as_deref() {
         let url = normalize_proxy(proxy)?;
         let p = reqwest::Proxy::all(url.as_str())
             .map_err(|e| TrawlError::invalid_input(format!("invalid proxy: {e}")))?;
@@ -116,8 +102,7 @@ pub fn service_client(settings: &Settings) -> Result<reqwest::Client, TrawlError
         .map_err(|e| TrawlError::internal(format!("could not build HTTP client: {e}")))
 }
 
-/// Search settings: the environment's search variables and base-URL overrides, and the keys
-/// (with `gh`'s token lent to GitHub when no `GITHUB_TOKEN` is set).
+/// Search settings (with `gh`'s token lent to GitHub when no `GITHUB_TOKEN` is set).
 pub fn search_config(settings: &Settings) -> SearchConfig {
     let mut config = search_config_without_gh(settings);
     lend_gh_token(&mut config, settings);
@@ -126,15 +111,7 @@ pub fn search_config(settings: &Settings) -> SearchConfig {
 
 /// [`search_config`] without asking `gh`: what a process that may never search needs now.
 fn search_config_without_gh(settings: &Settings) -> SearchConfig {
-    let mut config = SearchConfig::from_vars(settings.search_vars());
-    config.disabled = settings
-        .disabled_engines
-        .value
-        .iter()
-        .map(|e| e.trim().to_ascii_lowercase())
-        .collect();
-    config.routes = settings.routes.clone();
-    config
+    settings.search_config()
 }
 
 /// Without GITHUB_TOKEN, a logged-in `gh` CLI lends its token, but only for GitHub's own API
@@ -162,41 +139,9 @@ fn lend_gh_token(config: &mut SearchConfig, settings: &Settings) {
     }
 }
 
-/// The fallback readers named by the settings, with their bases and keys. A base comes
-/// from the environment only (never a `.env`), so a key goes to its reader's own host
-/// unless the user moved it.
+/// The fallback readers named by the settings, with their bases and keys.
 pub fn readers(settings: &Settings) -> Result<Vec<ReaderConfig>, TrawlError> {
-    let mut out = Vec::new();
-    for name in &settings.readers.value {
-        if name == "none" {
-            return Ok(Vec::new());
-        }
-        let kind = ReaderKind::parse(name).ok_or_else(|| {
-            TrawlError::invalid_input(format!("readers: unknown reader {name:?}"))
-        })?;
-        let base = match settings.url_override(&kind.url_var()) {
-            Some(v) => Url::parse(v)
-                .map_err(|e| TrawlError::invalid_input(format!("{}: {e}", kind.url_var())))?,
-            None => Url::parse(kind.default_base()).expect("static URL"),
-        };
-        let keys = settings
-            .secret(kind.key_var())
-            .map(|v| {
-                v.split(',')
-                    .map(|k| k.trim().to_owned())
-                    .filter(|k| !k.is_empty())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut reader = ReaderConfig::new(kind, base, keys);
-        reader.share_query_secrets = settings
-            .readers_query_secrets
-            .value
-            .iter()
-            .any(|r| r == kind.name());
-        out.push(reader);
-    }
-    Ok(out)
+    Ok(settings.reader_configs())
 }
 
 /// Everything the agent tools need.
@@ -204,7 +149,7 @@ pub fn build_agent(settings: &Settings) -> Result<Agent, TrawlError> {
     build_agent_with(settings, AgentConfig::default())
 }
 
-pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<Agent, TrawlError> {
+pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agent, TrawlError> {
     // What can be checked cheaply is checked now, so bad settings fail every command as
     // before; the clients themselves (and their TLS roots) are built on first use.
     let fetch_config = settings.fetch_config()?;
@@ -250,7 +195,7 @@ pub fn build_agent_with(settings: &Settings, mut config: AgentConfig) -> Result<
             Ok(router.build())
         })
     };
-    config.min_chars = settings.min_chars.value;
+    let config = settings.agent_config(config);
     let agent = Agent::with_parts(
         guard,
         Lazy::new(move || Fetcher::new(fetch_config)),

@@ -23,11 +23,6 @@ use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {
-    // The Redis variables and the browser binary come from the real environment only (a
-    // `.env` never reaches the process environment, see dotenv.rs, and must not choose
-    // what trawl executes); recorded once.
-    backend::capture_process_env();
-    settings::capture_browser_from_real_env();
     let cli = Cli::parse();
     let code = run(cli);
     std::process::exit(code);
@@ -71,12 +66,11 @@ fn run(cli: Cli) -> i32 {
     for line in &dotenv.ignored {
         eprintln!("{}", line.warning());
     }
-    let settings = match settings::load_file(cli.config.as_deref()).and_then(|(path, file)| {
-        let mut settings =
-            Settings::resolve(path, file, &dotenv, &ProcessEnv, &net, cli.store.as_deref())?;
-        settings.apply_store_flags(cli.redis.as_deref(), cli.store_fallback.as_deref())?;
-        Ok(settings)
-    }) {
+    // The real environment is the process's own: a `.env` never reaches it (dotenv.rs).
+    let flags = cli.setting_flags(&net);
+    let settings = match settings::load_file(cli.config.as_deref())
+        .and_then(|file| Settings::resolve(file, &dotenv, &ProcessEnv, &flags))
+    {
         Ok(s) => s,
         Err(err) => return report_error(&err, json, Meta::default()),
     };

@@ -21,14 +21,14 @@ fn layers_file_dotenv_env_and_flags() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = r.json();
     let d = &v["data"];
-    assert_eq!(d["timeout_secs"]["value"], 14.0, "env beats .env and file");
-    assert_eq!(d["timeout_secs"]["source"], "env");
+    assert_eq!(d["timeout"]["value"], 14.0, "env beats .env and file");
+    assert_eq!(d["timeout"]["source"], "env");
     assert_eq!(d["max_bytes"]["value"], 1000, ".env sets keys only");
     assert_eq!(d["max_bytes"]["source"], "file");
     assert_eq!(d["keys"]["SERPER_API_KEY"]["source"], "dotenv");
     assert_eq!(d["proxy"]["value"], "http://file-proxy:1");
     assert_eq!(d["proxy"]["source"], "file");
-    assert_eq!(d["connect_timeout_secs"]["source"], "default");
+    assert_eq!(d["connect_timeout"]["source"], "default");
     assert!(
         d["keys"]["BRAVE_API_KEY"]["value"]
             .as_str()
@@ -80,4 +80,127 @@ fn proxy_password_is_masked() {
     ));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stdout.contains("hunter2pass"));
+}
+
+/// `config show` prints the config file's own syntax: saved and read back with `--config`,
+/// it gives the same settings (the layer comments aside), and masked secrets are comments.
+#[test]
+fn config_show_reads_back_as_the_same_settings() {
+    let dir = temp_dir();
+    std::fs::create_dir_all(dir.join(".config/trawl")).unwrap();
+    std::fs::write(
+        dir.join(".config/trawl/config.toml"),
+        "render = \"never\"\ndocument_ttl = 60\nreaders = [\"exa\", \"jina\"]\n\
+         [keys]\nEXA_API_KEY = \"exa-file-secret-999\"\n[routes]\nmine = [\"arxiv\", \"github\"]\n",
+    )
+    .unwrap();
+    let with_env = |cmd: &mut std::process::Command| {
+        cmd.env("TRAWL_TIMEOUT", "14")
+            .env("BRAVE_API_KEY", "brave-env-secret-12345")
+            .env("TRAWL_REDIS_URL", "redis://u:redis-pw-777@127.0.0.1:1/0")
+            .env("TRAWL_SEARXNG_MIN_INTERVAL_MS", "1000");
+    };
+    let mut cmd = trawl(&dir);
+    with_env(cmd.args(["config", "show"]));
+    let first = run(&mut cmd);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    for expected in [
+        "timeout = 14.0    # env",
+        "render = \"never\"    # file",
+        "document_ttl = 60.0    # file",
+        "connect_timeout = 10.0    # default",
+        "readers = [\"exa\", \"jina\"]    # file",
+        "mine = [\"arxiv\", \"github\"]    # file",
+        "# TRAWL_SEARXNG_MIN_INTERVAL_MS = 1000",
+    ] {
+        assert!(
+            first.stdout.contains(expected),
+            "{expected:?} in\n{}",
+            first.stdout
+        );
+    }
+    assert!(!first.stdout.contains("_secs"), "{}", first.stdout);
+    for secret in [
+        "exa-file-secret-999",
+        "brave-env-secret-12345",
+        "redis-pw-777",
+    ] {
+        assert!(!first.stdout.contains(secret), "{secret}");
+    }
+    std::fs::write(dir.join("f.toml"), &first.stdout).unwrap();
+    let mut cmd = trawl(&dir);
+    with_env(cmd.args(["--config", "f.toml", "config", "show"]));
+    let second = run(&mut cmd);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    // Every line that is not a comment, with its trailing layer comment cut.
+    let settings = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split("    #").next().unwrap_or(l).to_owned())
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .collect()
+    };
+    assert!(settings(&first.stdout).len() > 20, "{}", first.stdout);
+    assert_eq!(settings(&first.stdout), settings(&second.stdout));
+    // Masked secrets were comments: the file's key is not read back as `****…`.
+    let mut cmd = trawl(&dir);
+    with_env(cmd.args(["--config", "f.toml", "config", "show", "--json"]));
+    let v = run(&mut cmd).json();
+    assert!(v["data"]["keys"].get("EXA_API_KEY").is_none(), "{v}");
+    assert_eq!(v["data"]["keys"]["BRAVE_API_KEY"]["source"], "env");
+    assert_eq!(v["data"]["redis"]["source"], "env");
+}
+
+#[test]
+fn unknown_keys_are_refused_naming_the_file_and_line() {
+    let dir = temp_dir();
+    std::fs::write(dir.join("top.toml"), "timeout = 3.0\n\ntimout = 3\n").unwrap();
+    let r = run(trawl(&dir).args(["--config", "top.toml", "config", "show"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("top.toml line 3") && r.stderr.contains("timout"),
+        "{}",
+        r.stderr
+    );
+    std::fs::write(
+        dir.join("keys.toml"),
+        "[keys]\nBRAVE_API_KEY = \"k-1\"\nBRAVE_KEY = \"k-2\"\n",
+    )
+    .unwrap();
+    let r = run(trawl(&dir).args(["--config", "keys.toml", "config", "show"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("keys.toml line 3") && r.stderr.contains("BRAVE_KEY"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("k-2"), "{}", r.stderr);
+}
+
+#[test]
+fn a_bad_value_names_its_source() {
+    let dir = temp_dir();
+    std::fs::write(
+        dir.join("render.toml"),
+        "timeout = 3.0\nrender = \"sometimes\"\n",
+    )
+    .unwrap();
+    let r = run(trawl(&dir).args(["--config", "render.toml", "config", "show"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("render.toml line 2") && r.stderr.contains("sometimes"),
+        "{}",
+        r.stderr
+    );
+    let r = run(trawl(&dir)
+        .args(["config", "show"])
+        .env("TRAWL_RENDER", "sometimes"));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("TRAWL_RENDER") && r.stderr.contains("sometimes"),
+        "{}",
+        r.stderr
+    );
+    let r = run(trawl(&dir).args(["read", "-", "--render", "sometimes"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--render"), "{}", r.stderr);
 }

@@ -7,7 +7,7 @@ use crate::support::{Fake, Reply, fixture, serve};
 /// DuckDuckGo serving its real page, plus `faulty` as engine `name`.
 async fn search_with(name: &str, faulty: &Fake, timeout_ms: u64) -> SearchData {
     let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-openclaw.html"))).await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.set_base("duckduckgo", ddg.url());
     cfg.set_base(name, faulty.url());
     let router = crate::router(cfg);
@@ -108,7 +108,7 @@ async fn duckduckgo_202_is_rate_limited() {
     let moj =
         serve(|_| Reply::ok(b"<html><body><p>No pages found matching</p></body></html>".to_vec()))
             .await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.set_base("duckduckgo", anomaly.url());
     cfg.set_base("mojeek", moj.url());
     let router = crate::router(cfg);
@@ -161,7 +161,7 @@ async fn connection_refused_is_an_http_error_without_status() {
         .unwrap()
         .port();
     let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-openclaw.html"))).await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.set_base("duckduckgo", ddg.url());
     cfg.set_base(
         "mojeek",
@@ -179,7 +179,7 @@ async fn connection_refused_is_an_http_error_without_status() {
 
 #[tokio::test]
 async fn unconfigured_and_unknown_engines_are_listed() {
-    let router = crate::router(crate::config(&[]));
+    let router = crate::router(crate::config());
     let mut req = SearchRequest::new("x");
     req.engines = vec!["searxng".into(), "exa".into(), "nosuch".into()];
     let data = router.search(&req).await;
@@ -203,7 +203,7 @@ async fn unconfigured_and_unknown_engines_are_listed() {
 #[tokio::test]
 async fn busy_rate_limit_slot_skips_instead_of_queueing() {
     let ax = serve(|_| Reply::ok(fixture("arxiv/query-missing-id-2025-11-new-format.xml"))).await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.rate_limits = true;
     cfg.set_base("arxiv", ax.url());
     let router = crate::router(cfg);
@@ -229,7 +229,7 @@ async fn doctor_finishes_offline_and_explains_each_failure() {
         serve(|_| Reply::ok(br#"<html><body><div id="b_captcha"></div></body></html>"#.to_vec()))
             .await;
     let hung = serve(|_| Reply::Hang).await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     for e in trawl_search::engines::all() {
         cfg.set_base(e.name(), closed.clone());
     }
@@ -351,7 +351,13 @@ async fn keyed_engines_report_auth_and_rate_limits() {
     ];
     for (engine, var, status, body, kind) in cases {
         let fake = serve(move |_| Reply::status(status, body.to_vec())).await;
-        let mut cfg = crate::config(&[(var, "key-secret-1".to_owned())]);
+        let declared = trawl_search::engines::all()
+            .into_iter()
+            .find(|e| e.name() == engine)
+            .and_then(|e| e.key_env());
+        assert_eq!(declared, Some(var), "{engine}'s key variable");
+        let mut cfg = crate::config();
+        cfg.set_keys(engine, crate::keys("key-secret-1"));
         cfg.set_base(engine, fake.url());
         let router = crate::router(cfg);
         let mut req = SearchRequest::new("q");
@@ -383,8 +389,11 @@ async fn x_reports_an_expired_session_as_auth() {
     ];
     for (status, body, kind) in cases {
         let fake = serve(move |_| Reply::status(status, body.to_vec())).await;
-        let path = cookies.display().to_string();
-        let mut cfg = crate::config(&[("TRAWL_X_COOKIES_FILE", path)]);
+        // The binary reads the cookies file; the router gets the session it holds.
+        let text = std::fs::read_to_string(&cookies).unwrap();
+        let session = trawl_search::engines::x::cookie_key(&text).expect("a session");
+        let mut cfg = crate::config();
+        cfg.set_keys("x", vec![session]);
         cfg.set_base("x", fake.url());
         let router = crate::router(cfg);
         let mut req = SearchRequest::new("q");

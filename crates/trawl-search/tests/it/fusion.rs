@@ -38,11 +38,10 @@ async fn duckduckgo_searxng_arxiv_fuse_with_provenance() {
         ))
     })
     .await;
-    let cfg = crate::config(&[
-        ("TRAWL_DUCKDUCKGO_URL", ddg.url().to_string()),
-        ("TRAWL_SEARXNG_URL", sx.url().to_string()),
-        ("TRAWL_ARXIV_URL", ax.url().to_string()),
-    ]);
+    let mut cfg = crate::config();
+    cfg.set_base("duckduckgo", ddg.url())
+        .set_base("searxng", sx.url())
+        .set_base("arxiv", ax.url());
     let router = crate::router(cfg);
     let mut req = SearchRequest::new("q");
     req.engines = vec!["duckduckgo".into(), "searxng".into(), "arxiv".into()];
@@ -137,10 +136,9 @@ async fn overlapping_engines_merge_and_vote_by_group() {
         <li><h2><a href="https://docs.python.org/3/">Docs</a></h2><p class="s">Docs</p></li></ul></body></html>"#.to_vec();
     let moj = serve(move |_| Reply::ok(moj_page.clone())).await;
     let sx = serve(|_| Reply::ok(fixture("searxng/search-python-format-json.json"))).await;
-    let cfg = crate::config(&[
-        ("TRAWL_MOJEEK_URL", moj.url().to_string()),
-        ("TRAWL_SEARXNG_URL", sx.url().to_string()),
-    ]);
+    let mut cfg = crate::config();
+    cfg.set_base("mojeek", moj.url())
+        .set_base("searxng", sx.url());
     let router = crate::router(cfg);
     let mut req = SearchRequest::new("python");
     req.engines = vec!["mojeek".into(), "searxng".into()];
@@ -167,7 +165,7 @@ async fn expanded_queries_fuse_per_query_then_across() {
         )
     })
     .await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.set_base("mojeek", moj.url());
     let router = crate::router(cfg);
     let mut req = SearchRequest::new("one");
@@ -185,7 +183,7 @@ async fn expanded_queries_fuse_per_query_then_across() {
 #[tokio::test]
 async fn filters_an_engine_cannot_honour_are_reported() {
     let ax = serve(|_| Reply::ok(fixture("arxiv/query-empty-2025-11-new-format.xml"))).await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.set_base("arxiv", ax.url());
     let router = crate::router(cfg);
     let mut req = SearchRequest::new("x");
@@ -205,7 +203,7 @@ async fn filters_an_engine_cannot_honour_are_reported() {
 async fn html_engines_look_like_a_browser_and_apis_say_trawl() {
     let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-openclaw.html"))).await;
     let gh = serve(|_| Reply::ok(fixture("github/search-repositories-2014-pygithub.json"))).await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.set_base("duckduckgo", ddg.url());
     cfg.set_base("github", gh.url());
     let router = crate::router(cfg);
@@ -234,7 +232,7 @@ async fn html_engines_look_like_a_browser_and_apis_say_trawl() {
 #[tokio::test]
 async fn duckduckgo_page_two_reuses_the_vqd_of_page_one() {
     let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-weather-Jakarta.html"))).await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.set_base("duckduckgo", ddg.url());
     let router = crate::router(cfg);
     let mut req = SearchRequest::new("weather Jakarta");
@@ -260,7 +258,7 @@ async fn site_filter_is_enforced_for_engines_that_cannot_apply_it() {
     })
     .await;
     let sx = serve(|_| Reply::ok(fixture("searxng/search-python-format-json.json"))).await;
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.set_base("arxiv", ax.url());
     cfg.set_base("searxng", sx.url());
     let router = crate::router(cfg);

@@ -13,15 +13,18 @@ use trawl_testkit::{Reply, TestServer};
 
 use crate::support::{Reply as FakeReply, fixture, serve};
 
-/// DuckDuckGo serving its real page, plus `name` served by `faulty`.
+/// DuckDuckGo serving its real page, plus `name` served by `faulty` (with `keys`, if any).
 async fn search_beside(
     name: &str,
     faulty: &TestServer,
-    vars: &[(&str, String)],
+    keys: &[String],
     timeout_ms: u64,
 ) -> SearchData {
     let ddg = serve(|_| FakeReply::ok(fixture("duckduckgo/html-openclaw.html"))).await;
-    let mut cfg = crate::config(vars);
+    let mut cfg = crate::config();
+    if !keys.is_empty() {
+        cfg.set_keys(name, keys.to_vec());
+    }
     cfg.set_base("duckduckgo", ddg.url());
     cfg.set_base(name, url::Url::parse(&faulty.base()).unwrap());
     let router = crate::router(cfg);
@@ -117,7 +120,7 @@ async fn payment_required_with_a_credit_message_is_quota_exhausted() {
         .with_header("Content-Type", "application/json"),
     );
     let key = "credit-key-0000aaaa".to_owned();
-    let data = search_beside("serper", &s, &[("SERPER_API_KEY", key.clone())], 8000).await;
+    let data = search_beside("serper", &s, std::slice::from_ref(&key), 8000).await;
     let o = outcome(&data, "serper");
     assert_eq!(o.outcome, OutcomeKind::QuotaExhausted, "{o:?}");
     assert!(!o.detail.as_deref().unwrap_or("").contains(&key));

@@ -12,7 +12,8 @@ async fn rate_limited_key_rotates_to_the_next_and_cools_down() {
         _ => Reply::status(401, Vec::new()),
     })
     .await;
-    let mut cfg = crate::config(&[("BRAVE_API_KEY", "key-one-aaaa,key-two-bbbb".into())]);
+    let mut cfg = crate::config();
+    cfg.set_keys("brave_api", crate::keys("key-one-aaaa,key-two-bbbb"));
     cfg.set_base("brave_api", api.url());
     let router = crate::router(cfg);
     let mut req = SearchRequest::new("hello world");
@@ -38,7 +39,8 @@ async fn quota_and_auth_failures_exhaust_keys() {
         _ => Reply::status(401, br#"{"message":"Unauthorized"}"#.to_vec()),
     })
     .await;
-    let mut cfg = crate::config(&[("SERPER_API_KEY", "quota-key-1111,bad-key-2222".into())]);
+    let mut cfg = crate::config();
+    cfg.set_keys("serper", crate::keys("quota-key-1111,bad-key-2222"));
     cfg.set_base("serper", api.url());
     let router = crate::router(cfg);
     let mut req = SearchRequest::new("apple inc");
@@ -67,7 +69,8 @@ async fn quota_and_auth_failures_exhaust_keys() {
 #[tokio::test]
 async fn serper_sample_through_the_router() {
     let api = serve(|_| Reply::ok(fixture("serper/search-apple-inc.json"))).await;
-    let mut cfg = crate::config(&[("SERPER_API_KEY", "k-123456".into())]);
+    let mut cfg = crate::config();
+    cfg.set_keys("serper", crate::keys("k-123456"));
     cfg.set_base("serper", api.url());
     let router = crate::router(cfg);
     let mut req = SearchRequest::new("apple inc");

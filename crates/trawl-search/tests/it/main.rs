@@ -37,8 +37,14 @@ pub(crate) fn router(mut cfg: SearchConfig) -> Router {
 }
 
 /// A config with rate limits off (each test makes its own router).
-pub(crate) fn config(vars: &[(&str, String)]) -> SearchConfig {
-    let mut cfg = SearchConfig::from_vars(vars.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
-    cfg.rate_limits = false;
-    cfg
+pub(crate) fn config() -> SearchConfig {
+    SearchConfig {
+        rate_limits: false,
+        ..SearchConfig::default()
+    }
+}
+
+/// `keys`, comma-separated as a user writes them, as the key list they set.
+pub(crate) fn keys(keys: &str) -> Vec<String> {
+    keys.split(',').map(str::to_owned).collect()
 }

@@ -10,7 +10,8 @@ async fn record_then_replay_gives_the_same_answer() {
     let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-OpenAI-news.html"))).await;
     let api = serve(|_| Reply::ok(fixture("tavily/search-test_basic_search.json"))).await;
     let secret = "tvly-SECRET-0123456789";
-    let mut cfg = crate::config(&[("TAVILY_API_KEY", secret.into())]);
+    let mut cfg = crate::config();
+    cfg.set_keys("tavily", crate::keys(secret));
     cfg.set_base("duckduckgo", ddg.url());
     cfg.set_base("tavily", api.url());
     cfg.record_dir = Some(dir.clone());
@@ -36,7 +37,8 @@ async fn record_then_replay_gives_the_same_answer() {
     }
 
     // Replay with every engine pointed at a closed port: answers come from the files.
-    let mut cfg = crate::config(&[("TAVILY_API_KEY", secret.into())]);
+    let mut cfg = crate::config();
+    cfg.set_keys("tavily", crate::keys(secret));
     let closed = url::Url::parse("http://127.0.0.1:9").unwrap();
     cfg.set_base("duckduckgo", closed.clone());
     cfg.set_base("tavily", closed);
@@ -46,7 +48,7 @@ async fn record_then_replay_gives_the_same_answer() {
 
     // Replay needs neither the key nor the URLs: the recordings are enough, and a route
     // runs exactly the engines that were recorded.
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.replay_dir = Some(dir.clone());
     let router = crate::router(cfg);
     let keyless = router.search(&req).await;
@@ -75,7 +77,7 @@ async fn record_then_replay_gives_the_same_answer() {
     // A query never recorded is reported, not fetched.
     let mut other = req.clone();
     other.query = "something else".into();
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.replay_dir = Some(dir.clone());
     let data = crate::router(cfg).search(&other).await;
     let ddg = data
@@ -102,10 +104,9 @@ async fn an_engine_echoing_the_key_leaves_no_trace() {
         Reply::status(401, body.into_bytes())
     })
     .await;
-    let mut cfg = crate::config(&[
-        ("SERPER_API_KEY", secret.into()),
-        ("EXA_API_KEY", secret.into()),
-    ]);
+    let mut cfg = crate::config();
+    cfg.set_keys("serper", crate::keys(secret))
+        .set_keys("exa", crate::keys(secret));
     cfg.set_base("serper", echo.url());
     cfg.set_base("exa", echo.url());
     cfg.record_dir = Some(dir.clone());
@@ -142,8 +143,11 @@ async fn an_x_session_is_never_recorded() {
     let x = serve(move |_| Reply::ok(body.clone())).await;
     let cookies = dir.with_extension("cookies.txt");
     std::fs::write(&cookies, "auth_token=tok-secret-9; ct0=csrf-secret-8").unwrap();
-    let vars = [("TRAWL_X_COOKIES_FILE", cookies.display().to_string())];
-    let mut cfg = crate::config(&vars);
+    // The binary reads the cookies file; the router gets the session it holds.
+    let text = std::fs::read_to_string(&cookies).unwrap();
+    let session = trawl_search::engines::x::cookie_key(&text).expect("a session");
+    let mut cfg = crate::config();
+    cfg.set_keys("x", vec![session]);
     cfg.set_base("x", x.url());
     cfg.record_dir = Some(dir.clone());
     let mut req = SearchRequest::new("tesla");
@@ -166,7 +170,7 @@ async fn an_x_session_is_never_recorded() {
             f.path()
         );
     }
-    let mut cfg = crate::config(&[]);
+    let mut cfg = crate::config();
     cfg.replay_dir = Some(dir.clone());
     assert_eq!(crate::router(cfg).search(&req).await.hits, live.hits);
     let _ = std::fs::remove_file(&cookies);

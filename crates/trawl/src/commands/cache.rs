@@ -24,7 +24,7 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
     };
     // Where the store is: the Redis URL (credentials masked) or the file.
     let path = match &settings.redis.value {
-        Some(url) => url.clone(),
+        Some(url) => url.to_string(),
         None => settings.store_path().unwrap_or_default(),
     };
     let result: Result<serde_json::Value, TrawlError> = match cmd {

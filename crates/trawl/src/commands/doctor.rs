@@ -59,7 +59,7 @@ struct BrowserCheck {
 
 async fn check_browser(settings: &Settings, deadline: Duration) -> BrowserCheck {
     let mut check = BrowserCheck {
-        render: settings.render.value.clone(),
+        render: settings.render.value.as_str().to_owned(),
         ok: false,
         path: None,
         version: None,
@@ -158,7 +158,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
     let store_ok = store.as_ref().is_none_or(|s| s.ok);
     let healthy = engines_ok && fetch_ok && store_ok && browser_ok;
     let browser = browser.unwrap_or(BrowserCheck {
-        render: settings.render.value.clone(),
+        render: settings.render.value.as_str().to_owned(),
         ok: true,
         path: None,
         version: None,

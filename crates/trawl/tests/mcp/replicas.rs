@@ -145,6 +145,90 @@ async fn a_provider_limited_to_one_request_a_second_gets_that_across_three_repli
     );
 }
 
+/// Six workers sending distinct `web_search` queries for `engine` through `servers` in
+/// turn, for `window`; returns the calls made and the seconds they took.
+async fn search_stream(servers: &[HttpServer], engine: &str, window: Duration) -> (usize, f64) {
+    let mut clients = Vec::new();
+    for server in servers {
+        clients.push(Arc::new(server.client(None).await));
+    }
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for (w, client) in clients.iter().cycle().take(6).enumerate() {
+        let client = Arc::clone(client);
+        let engine = engine.to_owned();
+        workers.push(tokio::spawn(async move {
+            let mut i = 0;
+            while started.elapsed() < window {
+                let query = format!("python format w{w} n{i}");
+                let _ = client
+                    .call_tool(call(
+                        "web_search",
+                        json!({"query": query, "engines": [engine], "max_results": 5}),
+                    ))
+                    .await
+                    .unwrap();
+                i += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            i
+        }));
+    }
+    let mut calls = 0;
+    for w in workers {
+        calls += w.await.unwrap();
+    }
+    (calls, started.elapsed().as_secs_f64())
+}
+
+/// `TRAWL_SEARXNG_MIN_INTERVAL_MS` reaches `trawl serve` (it was once dropped on the way,
+/// and 3 replicas sent a searxng set to 1 request a second 48 of them): across 3 replicas
+/// on one Redis, a stream of distinct queries reaches it at most once a second, the first
+/// arrival allowed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_spacing_set_in_the_environment_holds_across_three_replicas() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let world = World::new();
+    let servers = replicas(
+        &world,
+        &redis,
+        3,
+        &[("TRAWL_SEARXNG_MIN_INTERVAL_MS", "1000")],
+    );
+    let (calls, elapsed) = search_stream(&servers, "searxng", Duration::from_millis(3500)).await;
+    let arrivals = arrivals(&world.engines, "/search");
+    assert!(calls > 3 * arrivals, "{calls} calls, {arrivals} arrivals");
+    assert!(
+        arrivals >= 2 && arrivals as f64 <= elapsed.floor() + 1.0,
+        "{arrivals} arrivals in {elapsed:.2} s from 3 replicas"
+    );
+}
+
+/// The same for an engine with a built-in spacing (GitHub: one start a second), set to
+/// one start every two seconds: the override, not the built-in spacing, is what holds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_spacing_override_replaces_its_built_in_spacing_across_replicas() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let world = World::new();
+    let servers = replicas(
+        &world,
+        &redis,
+        3,
+        &[("TRAWL_GITHUB_MIN_INTERVAL_MS", "2000")],
+    );
+    let (calls, elapsed) = search_stream(&servers, "github", Duration::from_millis(5000)).await;
+    let arrivals = arrivals(&world.engines, "/search/repositories");
+    assert!(calls > 3 * arrivals, "{calls} calls, {arrivals} arrivals");
+    assert!(
+        arrivals >= 2 && arrivals as f64 <= (elapsed / 2.0).floor() + 1.0,
+        "{arrivals} arrivals in {elapsed:.2} s from 3 replicas at one per 2 s"
+    );
+}
+
 /// 200 searches of 20 distinct queries, sent to `servers` round-robin; returns how many
 /// requests reached the engine.
 async fn upstream_requests_for(world: &World, servers: &[HttpServer]) -> usize {

@@ -1,0 +1,196 @@
+//! The layers a setting comes from and the one rule that merges them: a flag, else the
+//! environment, else the config file, else the default (a `.env` gives API keys only,
+//! below the config file: see [`super::secrets`]). [`declare_settings!`] turns one line
+//! per setting into the [`Values`](super::table::Values) struct, the [`Descriptor`] table
+//! the config file, `config show` and the docs read, and the code that resolves them.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use trawl_core::TrawlError;
+
+use super::Env;
+use super::file::FileConfig;
+use super::value::SettingValue;
+
+/// Where a value came from, for `config show`.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Default,
+    File,
+    Dotenv,
+    Env,
+    Flag,
+}
+
+impl Source {
+    /// Whether the layer is the user's own (not a `.env` that came with a directory).
+    pub fn trusted(self) -> bool {
+        self != Source::Dotenv
+    }
+
+    /// The layer's name as `config show` prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Default => "default",
+            Source::File => "file",
+            Source::Dotenv => "dotenv",
+            Source::Env => "env",
+            Source::Flag => "flag",
+        }
+    }
+}
+
+/// A resolved value and the layer it came from.
+#[derive(Debug, Clone)]
+pub struct Setting<T> {
+    pub value: T,
+    pub source: Source,
+}
+
+impl<T> Setting<T> {
+    pub fn new(value: T, source: Source) -> Self {
+        Setting { value, source }
+    }
+}
+
+/// One declared setting: its name in the config file and the layers that may set it.
+#[derive(Debug)]
+pub struct Descriptor {
+    /// The config file's key (and the setting's name in `config show`).
+    pub name: &'static str,
+    /// What it sets (the declaration's doc comment).
+    pub doc: &'static str,
+    /// The flag that sets it, e.g. `--timeout`.
+    pub flag: Option<&'static str>,
+    /// The environment variable that sets it.
+    pub env: Option<&'static str>,
+    /// Whether the config file may set it.
+    pub file: bool,
+}
+
+/// Everything the layers hold, before any of it is resolved.
+pub struct Inputs<'a> {
+    /// Flags as typed, by flag name (`--timeout` → `"12.5"`).
+    pub flags: &'a BTreeMap<&'static str, String>,
+    /// The real environment (a `.env` never reaches it).
+    pub env: &'a dyn Env,
+    pub file: &'a FileConfig,
+}
+
+/// A variable's value when it is set to something: empty counts as unset.
+pub fn set_var(env: &dyn Env, name: &str) -> Option<String> {
+    env.var(name).filter(|v| !v.trim().is_empty())
+}
+
+/// The one precedence rule: the highest layer `d` allows that holds a value wins. A value
+/// that does not parse is an error naming where it came from.
+pub fn resolve_one<T: SettingValue>(
+    d: &Descriptor,
+    inputs: &Inputs<'_>,
+    default: impl FnOnce() -> T,
+) -> Result<Setting<T>, TrawlError> {
+    if let Some(flag) = d.flag
+        && let Some(raw) = inputs.flags.get(flag)
+    {
+        let value =
+            T::parse(raw).map_err(|e| TrawlError::invalid_input(format!("{flag} {raw:?}: {e}")))?;
+        return Ok(Setting::new(value, Source::Flag));
+    }
+    if let Some(var) = d.env
+        && let Some(raw) = set_var(inputs.env, var)
+    {
+        let value = T::parse(&raw).map_err(|e| {
+            TrawlError::invalid_input(format!(
+                "environment variable {var}={raw:?} is not valid: {e}"
+            ))
+        })?;
+        return Ok(Setting::new(value, Source::Env));
+    }
+    if d.file
+        && let Some(found) = inputs.file.values.get(d.name)
+    {
+        let value = T::from_toml(&found.value).map_err(|e| {
+            inputs
+                .file
+                .error_at(found.line, &format!("{}: {e}", d.name))
+        })?;
+        return Ok(Setting::new(value, Source::File));
+    }
+    Ok(Setting::new(default(), Source::Default))
+}
+
+/// Declares every setting once: `name: Type = DEFAULT, flag: …, env: …, file: …;` with
+/// its doc comment. Generates `Values` (one `Setting<Type>` field each), `DECLARED` (their
+/// descriptors, in order) and `Values::resolve` / `Values::shown`.
+macro_rules! declare_settings {
+    ($(
+        $(#[doc = $doc:literal])+
+        $name:ident : $ty:ty = $default:expr,
+            flag: $flag:expr, env: $env:expr, file: $file:expr;
+    )+) => {
+        /// Every declared setting, resolved.
+        #[derive(Debug, Clone)]
+        pub struct Values {
+            $( $(#[doc = $doc])+ pub $name: Setting<$ty>, )+
+        }
+
+        /// The declared settings' descriptors, in the order `config show` prints them.
+        pub const DECLARED: &[Descriptor] = &[ $(
+            Descriptor {
+                name: stringify!($name),
+                doc: concat!($($doc),+),
+                flag: $flag,
+                env: $env,
+                file: $file,
+            },
+        )+ ];
+
+        impl Values {
+            /// Each setting from its highest layer that holds a value.
+            pub fn resolve(inputs: &Inputs<'_>) -> Result<Self, TrawlError> {
+                Ok(Values { $(
+                    $name: resolve_one(descriptor(stringify!($name)), inputs, || $default)?,
+                )+ })
+            }
+
+            /// Each setting as `config show` prints it, in declaration order.
+            pub fn shown(&self) -> Vec<Shown> {
+                vec![ $( Shown::of(descriptor(stringify!($name)), &self.$name), )+ ]
+            }
+        }
+    };
+}
+pub(crate) use declare_settings;
+
+/// One setting as shown: the file's spelling of its value (credentials masked).
+#[derive(Debug)]
+pub struct Shown {
+    pub descriptor: &'static Descriptor,
+    /// `None` when unset.
+    pub value: Option<toml::Value>,
+    /// The value had credentials masked: it must not be written back as it is.
+    pub masked: bool,
+    pub source: Source,
+}
+
+impl Shown {
+    pub fn of<T: SettingValue>(descriptor: &'static Descriptor, setting: &Setting<T>) -> Self {
+        let (value, masked) = setting.value.shown();
+        Shown {
+            descriptor,
+            value,
+            masked,
+            source: setting.source,
+        }
+    }
+}
+
+/// The descriptor of the declared setting `name`.
+pub fn descriptor(name: &str) -> &'static Descriptor {
+    super::table::DECLARED
+        .iter()
+        .find(|d| d.name == name)
+        .expect("every declared setting has a descriptor")
+}

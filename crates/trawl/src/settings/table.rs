@@ -1,0 +1,159 @@
+//! Every setting, declared once: its name in the config file, its type, its default (a
+//! named constant below), its doc, and the layers that may set it. To add a setting, add
+//! one line here with its doc comment (and, for a new environment variable, its entry in
+//! `trawl_core::vars`); the file reader, `config show` and the precedence rule follow.
+//!
+//! API keys (`[keys]` in the file, the only thing a `.env` may set), routes (`[routes]`)
+//! and the per-provider families (`TRAWL_<ENGINE>_URL`, `TRAWL_<ENGINE>_MIN_INTERVAL_MS`)
+//! are maps, resolved beside these in [`super::secrets`] and [`super::families`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use trawl_core::TrawlError;
+use trawl_core::vars;
+use trawl_fetch::RenderMode;
+
+use super::layers::{
+    Descriptor, Inputs, Setting, Shown, declare_settings, descriptor, resolve_one,
+};
+use super::value::{
+    BaseUrl, Deadline, HostList, Millis, Names, ProxyUrl, Readers, RedisUrl, Tabs, Ttl,
+};
+use crate::backend::Fallback;
+
+/// Whole-request deadline per fetch.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Connect deadline.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Reads shorter than this many characters try the fallback readers.
+pub const DEFAULT_MIN_CHARS: usize = 400;
+/// A stored page stays fresh this long, then it is revalidated.
+pub const DEFAULT_DOCUMENT_TTL: Duration = Duration::from_secs(86_400);
+/// A search answer is cached this long.
+pub const DEFAULT_SEARCH_TTL: Duration = Duration::from_secs(900);
+/// Bound on stored documents' total size.
+pub const DEFAULT_STORE_MAX_BYTES: u64 = 512 * 1024 * 1024;
+/// Pages rendered at the same time (trawl-fetch's `RenderConfig` default).
+pub const DEFAULT_RENDER_TABS: usize = 4;
+/// Deadline for rendering one page (trawl-fetch's `RenderConfig` default).
+pub const DEFAULT_RENDER_TIMEOUT: Duration = Duration::from_secs(20);
+/// Per-engine search deadline (trawl-search's `SearchConfig` default).
+pub const DEFAULT_SEARCH_TIMEOUT: Duration = Duration::from_secs(8);
+
+declare_settings! {
+    /// Whole-request deadline per fetch, in seconds (search: per engine).
+    timeout: Deadline = Deadline(DEFAULT_TIMEOUT),
+        flag: Some("--timeout"), env: Some(vars::TIMEOUT), file: true;
+    /// Connect deadline, in seconds.
+    connect_timeout: Deadline = Deadline(DEFAULT_CONNECT_TIMEOUT),
+        flag: None, env: Some(vars::CONNECT_TIMEOUT), file: true;
+    /// Largest page body read, in bytes (0 = no cap).
+    max_bytes: u64 = trawl_fetch::DEFAULT_MAX_BYTES,
+        flag: Some("--max-bytes"), env: Some(vars::MAX_BYTES), file: true;
+    /// Egress proxy for every request (http, https, socks5, socks5h).
+    proxy: Option<ProxyUrl> = None,
+        flag: Some("--proxy"), env: Some(vars::PROXY), file: true;
+    /// Turn the private-address guard off.
+    allow_private_hosts: bool = false,
+        flag: Some("--allow-private-hosts"), env: Some(vars::ALLOW_PRIVATE_HOSTS), file: true;
+    /// Hosts, IPs or CIDR ranges opened past the guard.
+    allow_hosts: HostList = HostList::default(),
+        flag: Some("--allow-host"), env: Some(vars::ALLOW_HOSTS), file: true;
+    /// User-Agent for page fetches (and API engines, when set).
+    user_agent: String = trawl_fetch::DEFAULT_USER_AGENT.to_owned(),
+        flag: None, env: Some(vars::USER_AGENT), file: true;
+    /// Trust the system's certificate store as well as the compiled-in Mozilla roots.
+    tls_system_roots: bool = false,
+        flag: None, env: Some(vars::TLS_SYSTEM_ROOTS), file: true;
+    /// Store file; `:memory:` keeps nothing (unset: ~/.cache/trawl/trawl.db).
+    store: Option<String> = None,
+        flag: Some("--store"), env: Some(vars::STORE), file: true;
+    /// A Redis shared by several replicas (`redis://host:port/db`), instead of the file.
+    redis: Option<RedisUrl> = None,
+        flag: Some("--redis"), env: Some(vars::REDIS_URL), file: true;
+    /// Prefix of every key trawl writes in that Redis.
+    redis_prefix: String = trawl_store::DEFAULT_REDIS_PREFIX.to_owned(),
+        flag: None, env: Some(vars::REDIS_PREFIX), file: true;
+    /// When the Redis does not answer at start: `memory` (a private store) or `none`.
+    store_fallback: Fallback = Fallback::Fail,
+        flag: Some("--store-fallback"), env: None, file: true;
+    /// Hosted fallback readers, in order (`jina`, `tavily`, `firecrawl`, `exa`, or
+    /// `none`); unset: the readers whose key the user set.
+    readers: Readers = Readers::default(),
+        flag: None, env: Some(vars::READERS), file: true;
+    /// Readers that may receive URLs carrying credentials-like query parameters.
+    readers_query_secrets: Readers = Readers::default(),
+        flag: None, env: Some(vars::READERS_QUERY_SECRETS), file: true;
+    /// Reads shorter than this many characters try the fallback readers.
+    min_chars: usize = DEFAULT_MIN_CHARS,
+        flag: None, env: Some(vars::MIN_CHARS), file: true;
+    /// Seconds a stored page stays fresh (then it is revalidated); 0 = forever.
+    document_ttl: Ttl = Ttl(DEFAULT_DOCUMENT_TTL),
+        flag: None, env: Some(vars::DOCUMENT_TTL), file: true;
+    /// Seconds a search answer is cached; 0 = forever.
+    search_ttl: Ttl = Ttl(DEFAULT_SEARCH_TTL),
+        flag: None, env: Some(vars::SEARCH_TTL), file: true;
+    /// Upper bound on stored documents' total size in bytes (oldest evicted); 0 = none.
+    store_max_bytes: u64 = DEFAULT_STORE_MAX_BYTES,
+        flag: None, env: Some(vars::STORE_MAX_BYTES), file: true;
+    /// Render pages in a headless browser: `auto` (app shells only), `never`, `always`.
+    render: RenderMode = RenderMode::Auto,
+        flag: Some("--render"), env: Some(vars::RENDER), file: true;
+    /// The browser binary (unset: `chromium` on the PATH).
+    browser: Option<PathBuf> = None,
+        flag: None, env: Some(vars::BROWSER), file: true;
+    /// Pages rendered at the same time (1 to 32).
+    render_tabs: Tabs = Tabs(DEFAULT_RENDER_TABS),
+        flag: None, env: Some(vars::RENDER_TABS), file: true;
+    /// Deadline for rendering one page, in seconds.
+    render_timeout: Deadline = Deadline(DEFAULT_RENDER_TIMEOUT),
+        flag: None, env: Some(vars::RENDER_TIMEOUT), file: true;
+    /// Per-engine search deadline, in milliseconds.
+    search_timeout_ms: Millis = Millis(DEFAULT_SEARCH_TIMEOUT),
+        flag: None, env: Some(vars::SEARCH_TIMEOUT_MS), file: true;
+    /// Use Tavily's keyless search mode when no key is set.
+    tavily_keyless: bool = false,
+        flag: None, env: Some(vars::TAVILY_KEYLESS), file: true;
+    /// Engines never asked, whatever the route or explicit list.
+    disabled_engines: Names = Names::default(),
+        flag: None, env: Some(vars::DISABLED_ENGINES), file: true;
+    /// A SearXNG instance with `format=json` enabled (`trawl searxng up` writes it).
+    searxng_url: Option<BaseUrl> = None,
+        flag: None, env: Some(vars::SEARXNG_URL), file: true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_libraries_they_configure() {
+        let render = trawl_fetch::RenderConfig::default();
+        assert_eq!(render.tabs, DEFAULT_RENDER_TABS);
+        assert_eq!(render.page_timeout, DEFAULT_RENDER_TIMEOUT);
+        assert_eq!(
+            trawl_search::SearchConfig::default().timeout,
+            DEFAULT_SEARCH_TIMEOUT
+        );
+        assert_eq!(
+            trawl_agent::tools::AgentConfig::default().min_chars,
+            DEFAULT_MIN_CHARS
+        );
+    }
+
+    #[test]
+    fn every_setting_is_documented_and_named_once() {
+        let mut seen = std::collections::BTreeSet::new();
+        for d in DECLARED {
+            assert!(seen.insert(d.name), "{} declared twice", d.name);
+            assert!(!d.doc.trim().is_empty(), "{} has no doc", d.name);
+            if let Some(var) = d.env {
+                assert!(
+                    vars::lookup(var).is_some(),
+                    "{var} is not in trawl_core::vars"
+                );
+            }
+        }
+    }
+}
