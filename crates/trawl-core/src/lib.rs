@@ -4,7 +4,8 @@
 //! stable list of error codes, [`Document`] is what a read produces, and
 //! [`handle_for_url`] turns a URL into the short, stable name an agent uses to come back to
 //! it; [`vars`] names and documents every environment variable trawl reads, with how far
-//! each is trusted. No I/O lives here.
+//! each is trusted; [`SharedLimiter`] is the seam through which a shared store gives the
+//! search router rate limits that hold across replicas. No I/O lives here.
 
 #![forbid(unsafe_code)]
 
@@ -12,6 +13,7 @@ mod canonical;
 mod document;
 mod envelope;
 mod handle;
+mod shared_limit;
 pub mod vars;
 
 pub use canonical::{
@@ -20,3 +22,4 @@ pub use canonical::{
 pub use document::{Attempt, Document, FetchedVia, PageType};
 pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta, TrawlError};
 pub use handle::{handle_for_url, is_valid_handle};
+pub use shared_limit::{SharedLimiter, SharedSlot, SlotFuture};
