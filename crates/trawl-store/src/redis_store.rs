@@ -33,33 +33,35 @@
 //! from Redis was rejected: it answers stale until it is warmed, and a replica's memory
 //! would grow with the whole store.
 
+mod connection;
 mod index;
 mod limit;
 mod scripts;
+mod slots;
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use redis::{Commands, Connection, ConnectionLike, FromRedisValue};
+use redis::{Commands, Connection, FromRedisValue};
 use rust_stemmers::Stemmer;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use trawl_core::Document;
 
 use crate::error::Error;
+use crate::redact_url;
 use crate::{
     CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
     Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, TierStat, duration_millis,
     from_millis, to_millis,
 };
+pub use connection::ConnectionStats;
+use connection::Connections;
 pub use limit::SlotLease;
+pub use slots::RedisSlots;
 
 /// The schema version of the Redis layout, kept at `P version`.
 const SCHEMA_VERSION: u32 = 1;
-/// The prefix used when none is configured.
-pub const DEFAULT_PREFIX: &str = "trawl:";
 
 /// The Redis [`Store`], shared by every replica pointing at the same Redis and prefix.
 ///
@@ -74,8 +76,7 @@ pub const DEFAULT_PREFIX: &str = "trawl:";
 /// [`RedisStore::try_acquire_slot`] gives per-provider rate-limit slots that hold across
 /// replicas (GCRA spacing plus an in-flight cap, one Lua script, Redis's clock).
 pub struct RedisStore {
-    pool: r2d2::Pool<Connector>,
-    failures: Arc<AtomicU64>,
+    conns: Connections,
     prefix: String,
     location: String,
     config: StoreConfig,
@@ -91,75 +92,9 @@ impl std::fmt::Debug for RedisStore {
     }
 }
 
-/// Opens connections with a timeout on connect, read and write, so a Redis that went
-/// away fails a call in bounded time instead of hanging a blocking thread. (redis's own
-/// r2d2 support connects without a timeout.)
-#[derive(Debug)]
-struct Connector {
-    client: redis::Client,
-    connect_timeout: Duration,
-    command_timeout: Duration,
-    /// Connection failures seen so far (see [`Tracked`]).
-    failures: Arc<AtomicU64>,
-}
-
-/// A pooled connection and the failure count when it was last known good. After a
-/// failure (Redis restarted), connections older than it are checked with a PING before
-/// use, so the stale ones are dropped instead of each failing one call; while Redis is
-/// healthy no call pays for a PING.
-struct Tracked {
-    conn: Connection,
-    checked_at: u64,
-}
-
-impl r2d2::ManageConnection for Connector {
-    type Connection = Tracked;
-    type Error = redis::RedisError;
-
-    fn connect(&self) -> redis::RedisResult<Tracked> {
-        let conn = self
-            .client
-            .get_connection_with_timeout(self.connect_timeout)?;
-        conn.set_read_timeout(Some(self.command_timeout))?;
-        conn.set_write_timeout(Some(self.command_timeout))?;
-        Ok(Tracked {
-            conn,
-            checked_at: self.failures.load(Ordering::SeqCst),
-        })
-    }
-
-    fn is_valid(&self, tracked: &mut Tracked) -> redis::RedisResult<()> {
-        redis::cmd("PING").query(&mut tracked.conn)
-    }
-
-    fn has_broken(&self, tracked: &mut Tracked) -> bool {
-        !tracked.conn.is_open()
-    }
-}
-
 impl From<redis::RedisError> for Error {
     fn from(e: redis::RedisError) -> Self {
         Error::Backend(Box::new(e))
-    }
-}
-
-impl From<r2d2::Error> for Error {
-    fn from(e: r2d2::Error) -> Self {
-        Error::Backend(Box::new(e))
-    }
-}
-
-/// `url` with any user name and password replaced, for messages and stats.
-pub fn redact_url(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_owned();
-    };
-    let authority_end = url[scheme_end..]
-        .find('/')
-        .map_or(url.len(), |i| scheme_end + i);
-    match url[scheme_end..authority_end].rfind('@') {
-        Some(at) => format!("{}****{}", &url[..scheme_end], &url[scheme_end + at..]),
-        None => url.to_owned(),
     }
 }
 
@@ -194,26 +129,12 @@ impl RedisStore {
         };
         let client = redis::Client::open(url).map_err(|e| open_error(e.into()))?;
         // A lost Redis must cost a read little (the read then goes to the network): connecting
-        // and waiting for a pooled connection give up fast; a command already sent may take
-        // up to the busy timeout (a large SCAN for stats).
-        let connect_timeout = Duration::from_millis(500);
+        // and waiting for a pooled connection give up fast, and an outage is remembered (see
+        // `connection`); a command already sent may take up to the busy timeout (a large
+        // SCAN for stats).
         let command_timeout = config.busy_timeout.max(Duration::from_secs(1));
-        let failures = Arc::new(AtomicU64::new(0));
-        let pool = r2d2::Pool::builder()
-            .max_size(32)
-            .min_idle(Some(1))
-            .connection_timeout(Duration::from_secs(1))
-            .test_on_check_out(false)
-            .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build_unchecked(Connector {
-                client,
-                connect_timeout,
-                command_timeout,
-                failures: Arc::clone(&failures),
-            });
         let store = Self {
-            pool,
-            failures,
+            conns: Connections::new(client, command_timeout, location.clone()),
             prefix: prefix.to_owned(),
             location: location.clone(),
             config,
@@ -262,46 +183,23 @@ impl RedisStore {
         Ok(start.elapsed())
     }
 
+    /// How its connections have fared: connects, pool timeouts, and since when Redis has
+    /// not answered, if it does not.
+    pub fn connection_stats(&self) -> ConnectionStats {
+        self.conns.stats()
+    }
+
+    /// Runs `f` on a connection (see [`Connections::with_conn`]).
+    fn with_conn<T>(&self, f: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
+        self.conns.with_conn(f)
+    }
+
     fn key(&self, rest: &str) -> String {
         format!("{}{rest}", self.prefix)
     }
 
     fn now(&self) -> i64 {
         to_millis(self.config.clock.now())
-    }
-
-    /// Runs `f` on a pooled connection. A connection that broke since it was last used
-    /// (Redis restarted) fails once and is dropped; the call is then tried once more on a
-    /// fresh connection, so a Redis that came back is used again without a failed call.
-    fn with_conn<T>(&self, f: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
-        let mut conn = self.checkout()?;
-        match f(&mut conn.conn) {
-            Err(Error::Backend(e)) if is_connection_error(&*e) => {
-                self.failures.fetch_add(1, Ordering::SeqCst);
-                drop(conn);
-                let mut conn = self.checkout()?;
-                f(&mut conn.conn)
-            }
-            other => other,
-        }
-    }
-
-    /// A pooled connection known to work since the last failure (see [`Tracked`]).
-    fn checkout(&self) -> Result<r2d2::PooledConnection<Connector>> {
-        let max = self.pool.max_size().max(1);
-        for _ in 0..=max {
-            let mut conn = self.pool.get()?;
-            let failures = self.failures.load(Ordering::SeqCst);
-            if conn.checked_at >= failures {
-                return Ok(conn);
-            }
-            // Broken ones are closed by the failed PING and dropped by the pool.
-            if redis::cmd("PING").query::<String>(&mut conn.conn).is_ok() {
-                conn.checked_at = failures;
-                return Ok(conn);
-            }
-        }
-        Ok(self.pool.get()?)
     }
 
     /// How long Redis should keep a document's keys: until its expiry plus the stale
@@ -609,13 +507,6 @@ impl RedisStore {
 /// A Redis reply as `T`.
 fn parse<T: FromRedisValue>(value: redis::Value) -> Result<T> {
     T::from_redis_value(value).map_err(|e| Error::Backend(Box::new(e)))
-}
-
-/// Whether a failure came from the connection rather than from the command.
-fn is_connection_error(e: &(dyn std::error::Error + 'static)) -> bool {
-    e.downcast_ref::<redis::RedisError>().is_some_and(|e| {
-        e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() || e.is_timeout()
-    })
 }
 
 impl Store for RedisStore {
@@ -1125,22 +1016,4 @@ fn decode_key_state(fingerprint: String, raw: &str) -> Result<KeyState> {
         state: r.state,
         updated_at: from_millis(r.updated_at),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn credentials_never_reach_the_location() {
-        assert_eq!(
-            redact_url("redis://user:s3cret@db.internal:6379/2"),
-            "redis://****@db.internal:6379/2"
-        );
-        assert_eq!(
-            redact_url("redis://127.0.0.1:6379"),
-            "redis://127.0.0.1:6379"
-        );
-        assert_eq!(redact_url("rediss://:pw@h/0"), "rediss://****@h/0");
-    }
 }

@@ -624,7 +624,7 @@ impl Settings {
     }
 
     /// What to do when Redis does not answer at start.
-    pub fn store_fallback_mode(&self) -> Result<crate::backend::Fallback, TrawlError> {
+    pub fn store_fallback_mode(&self) -> Result<trawl_store::StoreFallback, TrawlError> {
         self.store_fallback
             .value
             .parse()

@@ -21,8 +21,15 @@ pub(crate) struct Read {
     pub not_stored: Option<NotStored>,
 }
 
-fn store_error(e: trawl_store::Error) -> TrawlError {
-    TrawlError::new(ErrorCode::Internal, format!("store: {e}"))
+/// A store error as an answer: a store that does not answer (a shared Redis gone away) is
+/// `store_unavailable` and retryable; any other fault is `internal`.
+pub(crate) fn store_error(e: trawl_store::Error) -> TrawlError {
+    let code = if e.is_unavailable() {
+        ErrorCode::StoreUnavailable
+    } else {
+        ErrorCode::Internal
+    };
+    TrawlError::new(code, format!("store: {e}"))
 }
 
 /// The attempt recorded when the store did not answer: the page was read from the

@@ -210,7 +210,7 @@ impl Agent {
 }
 
 fn store_failure(e: trawl_store::Error) -> TrawlError {
-    TrawlError::internal(format!("store: {e}"))
+    super::read::store_error(e)
 }
 
 #[cfg(test)]
