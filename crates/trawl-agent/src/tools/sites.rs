@@ -10,6 +10,7 @@ use trawl_core::Attempt;
 use trawl_core::TrawlError;
 use trawl_store::{Section, SiteReader, TierStat};
 
+use super::types::store_error;
 use super::{Agent, ReaderKind, invalid};
 
 /// The fetch tiers a site can be pinned to, cheapest first.
@@ -172,7 +173,7 @@ impl Agent {
                 self.store
                     .run(move |s| s.pin_site_reader(&site, &reader))
                     .await
-                    .map_err(store_failure)?;
+                    .map_err(store_error)?;
             }
             SitesAction::Reset => {
                 let one = site.clone();
@@ -183,7 +184,7 @@ impl Agent {
                         None => s.clear(&[Section::SiteMemory]),
                     })
                     .await
-                    .map_err(store_failure)?;
+                    .map_err(store_error)?;
                 forgotten = Some(n);
             }
         }
@@ -200,17 +201,13 @@ impl Agent {
                 Ok(out)
             })
             .await
-            .map_err(store_failure)?;
+            .map_err(store_error)?;
         Ok(SitesOut {
             action,
             sites,
             forgotten,
         })
     }
-}
-
-fn store_failure(e: trawl_store::Error) -> TrawlError {
-    super::read::store_error(e)
 }
 
 #[cfg(test)]

@@ -422,6 +422,7 @@ async fn redis_stopped_under_load_gives_retryable_store_unavailable_opens_and_re
     // A regression bound, not a benchmark: a loopback page takes milliseconds and the store
     // at most one connect timeout (0.5 s); each of a read's five store calls waiting ~1 s for
     // a pooled connection (as before) took ~5 s.
+    eprintln!("slowest read while Redis was down: {slowest:?}");
     assert!(slowest < Duration::from_secs(3), "a read took {slowest:?}");
     redis.restart();
     // Back: the next open of a new read answers, without restarting trawl.
