@@ -32,6 +32,8 @@ pub enum ErrorCode {
     UnsupportedContent,
     /// An upstream service failed (transport error, proxy down, bad response).
     Upstream,
+    /// trawl's own store (a shared Redis) does not answer; retrying later may work.
+    StoreUnavailable,
     /// A bug or unexpected state inside trawl.
     Internal,
 }
@@ -50,6 +52,7 @@ impl ErrorCode {
             ErrorCode::TooLarge => "too_large",
             ErrorCode::UnsupportedContent => "unsupported_content",
             ErrorCode::Upstream => "upstream",
+            ErrorCode::StoreUnavailable => "store_unavailable",
             ErrorCode::Internal => "internal",
         }
     }
@@ -58,7 +61,10 @@ impl ErrorCode {
     pub fn default_retryable(self) -> bool {
         matches!(
             self,
-            ErrorCode::RateLimited | ErrorCode::Timeout | ErrorCode::Upstream
+            ErrorCode::RateLimited
+                | ErrorCode::Timeout
+                | ErrorCode::Upstream
+                | ErrorCode::StoreUnavailable
         )
     }
 }
@@ -218,6 +224,7 @@ mod tests {
             ErrorCode::TooLarge,
             ErrorCode::UnsupportedContent,
             ErrorCode::Upstream,
+            ErrorCode::StoreUnavailable,
             ErrorCode::Internal,
         ] {
             let json = serde_json::to_string(&code).unwrap();

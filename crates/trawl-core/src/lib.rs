@@ -5,7 +5,8 @@
 //! [`handle_for_url`] turns a URL into the short, stable name an agent uses to come back to
 //! it; [`vars`] names and documents every environment variable trawl reads, with how far
 //! each is trusted; [`redact`] is the one place that decides what of a URL, a key or an
-//! error may be shown. No I/O lives here.
+//! error may be shown; [`SharedLimiter`] is the seam through which a shared store gives the
+//! search router rate limits that hold across replicas. No I/O lives here.
 
 #![forbid(unsafe_code)]
 
@@ -14,6 +15,7 @@ mod document;
 mod envelope;
 mod handle;
 pub mod redact;
+mod shared_limit;
 pub mod vars;
 
 pub use canonical::{
@@ -23,3 +25,4 @@ pub use document::{Attempt, Document, FetchedVia, PageType};
 pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta, TrawlError};
 pub use handle::{handle_for_url, is_valid_handle};
 pub use redact::{SafeUrl, Scrubber, Secret, error_chain, redact_url, scrub};
+pub use shared_limit::{SharedLimiter, SharedSlot, SlotFuture};

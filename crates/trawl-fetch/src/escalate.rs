@@ -5,7 +5,7 @@
 //! hydration data with no text around it.
 
 use crate::config::RenderMode;
-use crate::fetcher::FetchedPage;
+use crate::page::FetchedPage;
 
 /// Visible text under which a page with scripts is a shell whatever else it has.
 const TINY_TEXT: usize = 200;

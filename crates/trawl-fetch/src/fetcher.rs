@@ -6,56 +6,16 @@ use std::sync::Arc;
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use reqwest::header::{self, HeaderMap, HeaderValue};
-use trawl_core::{Attempt, ErrorCode, FetchedVia, TrawlError};
+use trawl_core::{Attempt, ErrorCode, TrawlError};
 use url::Url;
 
 use crate::block::{self, Block};
 use crate::config::{FetchConfig, RenderMode, normalize_proxy};
 use crate::escalate;
 use crate::guard::{Guard, Lookup, SystemLookup};
+use crate::page::{Conditional, FetchedPage};
 use crate::plain::PlainTransport;
 use crate::transport::{Answer, Transport};
-
-/// Validators for a conditional request.
-#[derive(Debug, Clone, Default)]
-pub struct Conditional {
-    /// The `ETag` to send as `If-None-Match`.
-    pub etag: Option<String>,
-    /// The `Last-Modified` to send as `If-Modified-Since`.
-    pub last_modified: Option<String>,
-}
-
-/// A successful fetch.
-#[derive(Debug, Clone)]
-pub struct FetchedPage {
-    /// The URL as asked for, parsed.
-    pub requested_url: Url,
-    /// The URL that answered, after redirects.
-    pub final_url: Url,
-    /// HTTP status of the final response.
-    pub status: u16,
-    /// Its `Content-Type`.
-    pub content_type: Option<String>,
-    /// Its `ETag`, kept for revalidation.
-    pub etag: Option<String>,
-    /// Its `Last-Modified`, kept for revalidation.
-    pub last_modified: Option<String>,
-    /// Empty for a 304 Not Modified.
-    pub body: Bytes,
-    /// Which tier produced the answer.
-    pub via: FetchedVia,
-    /// Every URL that answered with a redirect, in order.
-    pub redirects: Vec<Url>,
-    /// Every tier tried, in order, with its outcome.
-    pub attempts: Vec<Attempt>,
-}
-
-impl FetchedPage {
-    /// Whether this is a 304 answer to a conditional request (the stored copy is current).
-    pub fn not_modified(&self) -> bool {
-        self.status == 304
-    }
-}
 
 /// The safe fetcher.
 #[derive(Clone)]

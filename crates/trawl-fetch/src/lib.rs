@@ -20,6 +20,7 @@ mod guard;
 #[cfg(feature = "impersonate")]
 mod impersonate;
 mod ip;
+mod page;
 mod plain;
 #[cfg(feature = "render")]
 pub mod render;
@@ -31,10 +32,8 @@ pub use block::{Block, Vendor, detect as detect_block};
 pub use config::{
     DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, RenderConfig, RenderMode, normalize_proxy,
 };
-pub use fetcher::{
-    Conditional, FetchedPage, Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, RedirectScope,
-    Tier,
-};
+pub use fetcher::{Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, RedirectScope, Tier};
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;
+pub use page::{Conditional, FetchedPage};
 pub use tls::{TlsRoots, client_config as tls_client_config};

@@ -1,50 +1,12 @@
 //! Per-engine rate-limit slots: in this process, or shared by every replica through a
-//! [`SharedLimiter`] (the Redis store's global slots).
+//! [`SharedLimiter`] (the Redis store's global slots; the seam is trawl-core's, re-exported
+//! here so callers keep their paths).
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use futures_util::future::BoxFuture;
-
-/// Call slots shared by several processes (replicas of `trawl serve` on one Redis), so a
-/// provider's rate limit and in-flight cap hold for all of them together.
-pub trait SharedLimiter: Send + Sync + fmt::Debug {
-    /// Takes a slot for `engine`: at most `max_in_flight` calls in flight and starts at
-    /// least `spacing` apart, across every process. `Ok(None)`: busy, skip the engine.
-    /// `Err`: the shared limiter is unreachable (the router then limits locally).
-    fn try_acquire(
-        &self,
-        engine: &str,
-        spacing: Duration,
-        max_in_flight: u32,
-    ) -> BoxFuture<'static, Result<Option<SharedSlot>, String>>;
-}
-
-/// A slot taken from a [`SharedLimiter`]; dropping it gives the slot back.
-pub struct SharedSlot(Option<Box<dyn FnOnce() + Send>>);
-
-impl SharedSlot {
-    /// A slot whose release runs `release`.
-    pub fn new(release: impl FnOnce() + Send + 'static) -> Self {
-        Self(Some(Box::new(release)))
-    }
-}
-
-impl Drop for SharedSlot {
-    fn drop(&mut self) {
-        if let Some(release) = self.0.take() {
-            release();
-        }
-    }
-}
-
-impl fmt::Debug for SharedSlot {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SharedSlot")
-    }
-}
+pub use trawl_core::{SharedLimiter, SharedSlot};
 
 /// Per-engine slots that skip rather than queue: a search should not wait behind another
 /// search for a slow or politeness-limited engine, it should say the engine was skipped.

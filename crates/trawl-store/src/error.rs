@@ -58,6 +58,22 @@ pub enum Error {
     /// The disk (or the store's size limit in the backend) is full.
     #[error("its disk is full ({0})")]
     DiskFull(#[source] BoxError),
+    /// The shared store (Redis) does not answer: a connect was refused or timed out, or a
+    /// connection dropped. Calls fail at once while it stays down, and the next one after
+    /// it is back succeeds, so retrying later may work. Check that redis-server is running
+    /// and reachable.
+    #[error(
+        "the store at {location} does not answer (down for {:.1} s: {cause})",
+        down_for.as_secs_f64()
+    )]
+    Unavailable {
+        /// The URL, credentials masked.
+        location: String,
+        /// How long it has not answered.
+        down_for: std::time::Duration,
+        /// The last failure, in the driver's words.
+        cause: String,
+    },
     /// Any other failure of the backend (I/O, a lost task).
     #[error("store backend failed: {0}")]
     Backend(#[source] BoxError),
@@ -66,7 +82,14 @@ pub enum Error {
 impl Error {
     /// Whether the same call may succeed if tried again later.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, Error::Busy)
+        matches!(self, Error::Busy | Error::Unavailable { .. })
+    }
+
+    /// Whether the store did not answer at all (a shared Redis gone away), as opposed to
+    /// answering with a fault: a read goes on from the network, and what needed the store
+    /// may be asked again later.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, Error::Unavailable { .. })
     }
 
     /// Why the store cannot be used, as a short stable word (`corrupt`, `not_a_file`,

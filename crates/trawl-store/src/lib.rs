@@ -7,11 +7,24 @@
 //! provider key state (never the key itself, see [`key_fingerprint`]), and per-site
 //! memory of which read tier or reader worked last.
 //!
-//! [`SqliteStore`] is the embedded default (bundled SQLite, WAL, FTS5). [`RedisStore`] is
+//! [`SqliteStore`] is the embedded default (bundled SQLite, WAL, FTS5). `RedisStore` is
 //! the shared backend for several `trawl serve` replicas (one Redis, every key under a
 //! prefix, writes made atomic by Lua scripts, passages found through an inverted index
-//! kept in Redis and ranked with BM25 in trawl: see [`RedisStore`] for why). Both pass
-//! the same behaviour suite (`tests/store`), run once per backend.
+//! kept in Redis and ranked with BM25 in trawl: see `RedisStore` for why), with
+//! `RedisSlots`, its global rate-limit slots behind trawl-core's
+//! [`SharedLimiter`](trawl_core::SharedLimiter). Both pass the same behaviour suite
+//! (`tests/store`), run once per backend. While a Redis is down its calls fail at once
+//! with [`Error::Unavailable`] (retryable) instead of each waiting for a connection.
+//!
+//! A process says which store it wants as plain data, a [`StoreChoice`] (a SQLite file,
+//! memory, or a Redis with its [`StoreFallback`]), and opens it with the one opener,
+//! [`open()`], which also decides what stands in when the chosen store cannot serve.
+//!
+//! # Features
+//!
+//! - `redis` (default): the Redis backend (`RedisStore`, `RedisSlots`), through the
+//!   `redis` and `r2d2` crates. Without it a [`StoreChoice::Redis`] fails to open (or
+//!   falls back to memory, as its fallback says).
 //!
 //! # Sync trait, async callers
 //!
@@ -32,9 +45,12 @@
 
 #![forbid(unsafe_code)]
 
+mod choice;
 mod crawl;
 mod error;
 mod metered;
+mod open;
+#[cfg(feature = "redis")]
 mod redis_store;
 mod sqlite;
 mod types;
@@ -43,10 +59,13 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+pub use choice::{DEFAULT_REDIS_PREFIX, StoreChoice, StoreFallback, redact_url};
 pub use crawl::{CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
 pub use error::Error;
 pub use metered::{MeteredStore, render_metrics};
-pub use redis_store::{DEFAULT_PREFIX as DEFAULT_REDIS_PREFIX, RedisStore, SlotLease, redact_url};
+pub use open::{OpenedStore, StandIn, WhenUnwritable, open};
+#[cfg(feature = "redis")]
+pub use redis_store::{ConnectionStats, RedisSlots, RedisStore, SlotLease};
 pub use sqlite::SqliteStore;
 pub use types::{
     CachedSearch, Clock, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport,

@@ -33,33 +33,37 @@
 //! from Redis was rejected: it answers stale until it is warmed, and a replica's memory
 //! would grow with the whole store.
 
+mod connection;
+mod find;
 mod index;
 mod limit;
 mod scripts;
+mod slots;
+mod upkeep;
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use redis::{Commands, Connection, ConnectionLike, FromRedisValue};
+use redis::{Commands, Connection, FromRedisValue};
 use rust_stemmers::Stemmer;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use trawl_core::Document;
 
 use crate::error::Error;
+use crate::redact_url;
 use crate::{
     CachedSearch, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport, Result,
     Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, TierStat, duration_millis,
     from_millis, to_millis,
 };
+pub use connection::ConnectionStats;
+use connection::Connections;
 pub use limit::SlotLease;
+pub use slots::RedisSlots;
 
 /// The schema version of the Redis layout, kept at `P version`.
 const SCHEMA_VERSION: u32 = 1;
-/// The prefix used when none is configured.
-pub const DEFAULT_PREFIX: &str = "trawl:";
 
 /// The Redis [`Store`], shared by every replica pointing at the same Redis and prefix.
 ///
@@ -74,8 +78,7 @@ pub const DEFAULT_PREFIX: &str = "trawl:";
 /// [`RedisStore::try_acquire_slot`] gives per-provider rate-limit slots that hold across
 /// replicas (GCRA spacing plus an in-flight cap, one Lua script, Redis's clock).
 pub struct RedisStore {
-    pool: r2d2::Pool<Connector>,
-    failures: Arc<AtomicU64>,
+    conns: Connections,
     prefix: String,
     location: String,
     config: StoreConfig,
@@ -91,74 +94,10 @@ impl std::fmt::Debug for RedisStore {
     }
 }
 
-/// Opens connections with a timeout on connect, read and write, so a Redis that went
-/// away fails a call in bounded time instead of hanging a blocking thread. (redis's own
-/// r2d2 support connects without a timeout.)
-#[derive(Debug)]
-struct Connector {
-    client: redis::Client,
-    connect_timeout: Duration,
-    command_timeout: Duration,
-    /// Connection failures seen so far (see [`Tracked`]).
-    failures: Arc<AtomicU64>,
-}
-
-/// A pooled connection and the failure count when it was last known good. After a
-/// failure (Redis restarted), connections older than it are checked with a PING before
-/// use, so the stale ones are dropped instead of each failing one call; while Redis is
-/// healthy no call pays for a PING.
-struct Tracked {
-    conn: Connection,
-    checked_at: u64,
-}
-
-impl r2d2::ManageConnection for Connector {
-    type Connection = Tracked;
-    type Error = redis::RedisError;
-
-    fn connect(&self) -> redis::RedisResult<Tracked> {
-        let conn = self
-            .client
-            .get_connection_with_timeout(self.connect_timeout)?;
-        conn.set_read_timeout(Some(self.command_timeout))?;
-        conn.set_write_timeout(Some(self.command_timeout))?;
-        Ok(Tracked {
-            conn,
-            checked_at: self.failures.load(Ordering::SeqCst),
-        })
-    }
-
-    fn is_valid(&self, tracked: &mut Tracked) -> redis::RedisResult<()> {
-        redis::cmd("PING").query(&mut tracked.conn)
-    }
-
-    fn has_broken(&self, tracked: &mut Tracked) -> bool {
-        !tracked.conn.is_open()
-    }
-}
-
 impl From<redis::RedisError> for Error {
     fn from(e: redis::RedisError) -> Self {
         Error::Backend(Box::new(e))
     }
-}
-
-impl From<r2d2::Error> for Error {
-    fn from(e: r2d2::Error) -> Self {
-        Error::Backend(Box::new(e))
-    }
-}
-
-/// `url` with any user name and password replaced, for messages and stats.
-pub use trawl_core::redact_url;
-
-/// One entry of `P docs` as stats and prune see it.
-struct DocumentSummary {
-    handle: String,
-    /// `None`: Redis already expired the document; `Some(None)`: it never goes stale.
-    expiry: Option<Option<i64>>,
-    size: u64,
-    passages: u64,
 }
 
 /// A passage as kept in `P pass:{handle}`.
@@ -183,26 +122,12 @@ impl RedisStore {
         };
         let client = redis::Client::open(url).map_err(|e| open_error(e.into()))?;
         // A lost Redis must cost a read little (the read then goes to the network): connecting
-        // and waiting for a pooled connection give up fast; a command already sent may take
-        // up to the busy timeout (a large SCAN for stats).
-        let connect_timeout = Duration::from_millis(500);
+        // and waiting for a pooled connection give up fast, and an outage is remembered (see
+        // `connection`); a command already sent may take up to the busy timeout (a large
+        // SCAN for stats).
         let command_timeout = config.busy_timeout.max(Duration::from_secs(1));
-        let failures = Arc::new(AtomicU64::new(0));
-        let pool = r2d2::Pool::builder()
-            .max_size(32)
-            .min_idle(Some(1))
-            .connection_timeout(Duration::from_secs(1))
-            .test_on_check_out(false)
-            .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build_unchecked(Connector {
-                client,
-                connect_timeout,
-                command_timeout,
-                failures: Arc::clone(&failures),
-            });
         let store = Self {
-            pool,
-            failures,
+            conns: Connections::new(client, command_timeout, location.clone()),
             prefix: prefix.to_owned(),
             location: location.clone(),
             config,
@@ -251,46 +176,23 @@ impl RedisStore {
         Ok(start.elapsed())
     }
 
+    /// How its connections have fared: connects, pool timeouts, and since when Redis has
+    /// not answered, if it does not.
+    pub fn connection_stats(&self) -> ConnectionStats {
+        self.conns.stats()
+    }
+
+    /// Runs `f` on a connection (see [`Connections::with_conn`]).
+    fn with_conn<T>(&self, f: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
+        self.conns.with_conn(f)
+    }
+
     fn key(&self, rest: &str) -> String {
         format!("{}{rest}", self.prefix)
     }
 
     fn now(&self) -> i64 {
         to_millis(self.config.clock.now())
-    }
-
-    /// Runs `f` on a pooled connection. A connection that broke since it was last used
-    /// (Redis restarted) fails once and is dropped; the call is then tried once more on a
-    /// fresh connection, so a Redis that came back is used again without a failed call.
-    fn with_conn<T>(&self, f: impl Fn(&mut Connection) -> Result<T>) -> Result<T> {
-        let mut conn = self.checkout()?;
-        match f(&mut conn.conn) {
-            Err(Error::Backend(e)) if is_connection_error(&*e) => {
-                self.failures.fetch_add(1, Ordering::SeqCst);
-                drop(conn);
-                let mut conn = self.checkout()?;
-                f(&mut conn.conn)
-            }
-            other => other,
-        }
-    }
-
-    /// A pooled connection known to work since the last failure (see [`Tracked`]).
-    fn checkout(&self) -> Result<r2d2::PooledConnection<Connector>> {
-        let max = self.pool.max_size().max(1);
-        for _ in 0..=max {
-            let mut conn = self.pool.get()?;
-            let failures = self.failures.load(Ordering::SeqCst);
-            if conn.checked_at >= failures {
-                return Ok(conn);
-            }
-            // Broken ones are closed by the failed PING and dropped by the pool.
-            if redis::cmd("PING").query::<String>(&mut conn.conn).is_ok() {
-                conn.checked_at = failures;
-                return Ok(conn);
-            }
-        }
-        Ok(self.pool.get()?)
     }
 
     /// How long Redis should keep a document's keys: until its expiry plus the stale
@@ -333,278 +235,11 @@ impl RedisStore {
             .invoke(conn)?;
         Ok(existed == 1)
     }
-
-    /// Evicts the oldest documents until the total is under 90 % of the bound (as the
-    /// SQLite backend does); `keep` is never evicted.
-    fn evict_over_bound(&self, conn: &mut Connection, keep: Option<&str>) -> Result<u64> {
-        let max = self.config.max_document_bytes;
-        let bytes = |conn: &mut Connection| -> Result<u64> {
-            let v: Option<i64> = conn.hget(self.key("meta"), "bytes")?;
-            Ok(v.unwrap_or(0).max(0).unsigned_abs())
-        };
-        if max == 0 || bytes(conn)? <= max {
-            return Ok(0);
-        }
-        let target = max - max / 10;
-        let oldest: Vec<String> = conn.zrange(self.key("docs"), 0, -1)?;
-        let mut evicted = 0;
-        for handle in oldest {
-            if bytes(conn)? <= target {
-                break;
-            }
-            if Some(handle.as_str()) != keep && self.delete_with(conn, &handle)? {
-                evicted += 1;
-            }
-        }
-        Ok(evicted)
-    }
-
-    /// Every key matching `P{pattern}` (the prefix's glob characters escaped).
-    fn scan(&self, conn: &mut Connection, pattern: &str) -> Result<Vec<String>> {
-        let mut escaped = String::new();
-        for c in self.prefix.chars() {
-            if matches!(c, '*' | '?' | '[' | ']' | '\\') {
-                escaped.push('\\');
-            }
-            escaped.push(c);
-        }
-        escaped.push_str(pattern);
-        let keys: Vec<String> = conn
-            .scan_match(&escaped)?
-            .collect::<redis::RedisResult<_>>()?;
-        Ok(keys)
-    }
-
-    /// Every handle in `P docs`, with what stats and prune need.
-    fn documents_with_expiry(&self, conn: &mut Connection) -> Result<Vec<DocumentSummary>> {
-        let handles: Vec<String> = conn.zrange(self.key("docs"), 0, -1)?;
-        if handles.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut pipe = redis::pipe();
-        for h in &handles {
-            pipe.cmd("HMGET").arg(self.key(&format!("doc:{h}"))).arg(&[
-                "gen",
-                "expires_at",
-                "size",
-                "passages",
-            ]);
-        }
-        let rows: Vec<Vec<Option<String>>> = pipe.query(conn)?;
-        Ok(handles
-            .into_iter()
-            .zip(rows)
-            .map(|(h, row)| {
-                let present = row[0].is_some();
-                let num = |i: usize| row[i].as_deref().and_then(|v| v.parse::<i64>().ok());
-                let expiry = present.then(|| num(1));
-                let size = num(2).unwrap_or(0).max(0).unsigned_abs();
-                let passages = num(3).unwrap_or(0).max(0).unsigned_abs();
-                DocumentSummary {
-                    handle: h,
-                    expiry,
-                    size,
-                    passages,
-                }
-            })
-            .collect())
-    }
-
-    fn find_candidates(
-        &self,
-        conn: &mut Connection,
-        query: &str,
-        scope: FindScope<'_>,
-        limit: usize,
-    ) -> Result<Vec<PassageHit>> {
-        let parts = index::parse_query(&self.stemmer, query);
-        if parts.is_empty() {
-            return Err(Error::EmptyQuery);
-        }
-        let mut stems: Vec<String> = Vec::new();
-        for part in &parts {
-            for s in &part.stems {
-                if !stems.contains(s) {
-                    stems.push(s.clone());
-                }
-            }
-        }
-        let mut pipe = redis::pipe();
-        for s in &stems {
-            pipe.cmd("ZRANGE")
-                .arg(self.key(&format!("t:{s}")))
-                .arg(0)
-                .arg(-1)
-                .arg("WITHSCORES");
-        }
-        pipe.cmd("HMGET")
-            .arg(self.key("meta"))
-            .arg(&["passages", "plen"]);
-        let mut answers: Vec<redis::Value> = pipe.query(conn)?;
-        let meta: Vec<Option<i64>> = parse(answers.pop().unwrap_or(redis::Value::Nil))?;
-        let postings: Vec<Vec<(String, f64)>> =
-            answers.into_iter().map(parse).collect::<Result<_>>()?;
-        let scope_prefix = match scope {
-            FindScope::Document(h) => Some(format!("{h}#")),
-            FindScope::All => None,
-        };
-        // member → weighted tf per stem
-        let mut tfs: HashMap<String, Vec<f64>> = HashMap::new();
-        for (i, list) in postings.iter().enumerate() {
-            for (member, tf) in list {
-                if scope_prefix
-                    .as_ref()
-                    .is_some_and(|p| !member.starts_with(p))
-                {
-                    continue;
-                }
-                tfs.entry(member.clone())
-                    .or_insert_with(|| vec![0.0; stems.len()])[i] = *tf;
-            }
-        }
-        let stem_index = |s: &String| stems.iter().position(|x| x == s).unwrap_or(0);
-        let has_stems = |tf: &[f64], part: &index::QueryPart| {
-            part.stems.iter().all(|s| tf[stem_index(s)] > 0.0)
-        };
-        tfs.retain(|_, tf| parts.iter().any(|p| has_stems(tf, p)));
-
-        // Load the candidates' passages and their documents' current generation.
-        let mut by_handle: HashMap<String, Vec<(String, u64, String)>> = HashMap::new();
-        for member in tfs.keys() {
-            let mut it = member.rsplitn(3, '#');
-            let (Some(ord), Some(generation), Some(handle)) = (it.next(), it.next(), it.next())
-            else {
-                continue;
-            };
-            by_handle.entry(handle.to_owned()).or_default().push((
-                ord.to_owned(),
-                generation.parse().unwrap_or(0),
-                member.clone(),
-            ));
-        }
-        let handles: Vec<&String> = by_handle.keys().collect();
-        let mut pipe = redis::pipe();
-        for h in &handles {
-            pipe.cmd("HGET")
-                .arg(self.key(&format!("doc:{h}")))
-                .arg("gen");
-            let ords: Vec<&str> = by_handle[*h].iter().map(|(o, _, _)| o.as_str()).collect();
-            pipe.cmd("HMGET")
-                .arg(self.key(&format!("pass:{h}")))
-                .arg(ords);
-        }
-        let mut loaded: Vec<redis::Value> = if handles.is_empty() {
-            Vec::new()
-        } else {
-            pipe.query(conn)?
-        };
-        let corpus = index::Corpus {
-            passages: meta.first().copied().flatten().unwrap_or(0) as f64,
-            mean_len: match meta.as_slice() {
-                [Some(n), Some(len)] if *n > 0 => *len as f64 / *n as f64,
-                _ => 1.0,
-            },
-        };
-        let mut stale: Vec<String> = Vec::new();
-        let mut all_hits: Vec<(PassageHit, usize)> = Vec::new();
-        let mut any_hits: Vec<(PassageHit, usize)> = Vec::new();
-        for (i, h) in handles.iter().enumerate() {
-            let generation: Option<u64> = parse(std::mem::take(&mut loaded[2 * i]))?;
-            let texts: Vec<Option<String>> = parse(std::mem::take(&mut loaded[2 * i + 1]))?;
-            for ((ord, member_gen, member), text) in by_handle[*h].iter().zip(texts) {
-                let passage = match (generation, text) {
-                    (Some(g), Some(text)) if g == *member_gen => serde_json::from_str::<
-                        StoredPassage,
-                    >(&text)
-                    .map_err(|source| Error::Decode {
-                        what: "passage",
-                        source,
-                    })?,
-                    _ => {
-                        stale.push(member.clone());
-                        continue;
-                    }
-                };
-                let tf = &tfs[member];
-                let matched = parts
-                    .iter()
-                    .filter(|p| {
-                        has_stems(tf, p)
-                            && p.phrase.as_ref().is_none_or(|words| {
-                                index::has_phrase(&passage.heading, &passage.text, words)
-                            })
-                    })
-                    .count();
-                if matched == 0 {
-                    continue;
-                }
-                let score = index::bm25(
-                    corpus,
-                    passage.len,
-                    stems
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| tf[*j] > 0.0)
-                        .map(|(j, _)| (postings[j].len() as u64, tf[j])),
-                );
-                let hit = PassageHit {
-                    handle: (*h).clone(),
-                    page: passage.page,
-                    heading: passage.heading,
-                    text: passage.text,
-                    score,
-                };
-                let ord: usize = ord.parse().unwrap_or(0);
-                if matched == parts.len() {
-                    all_hits.push((hit.clone(), ord));
-                }
-                any_hits.push((hit, ord));
-            }
-        }
-        if !stale.is_empty() {
-            self.forget_postings(conn, &stems, &stale);
-        }
-        let mut hits = if all_hits.is_empty() {
-            any_hits
-        } else {
-            all_hits
-        };
-        hits.sort_by(|(a, ao), (b, bo)| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.handle.cmp(&b.handle))
-                .then_with(|| ao.cmp(bo))
-        });
-        if limit > 0 {
-            hits.truncate(limit);
-        }
-        Ok(hits.into_iter().map(|(hit, _)| hit).collect())
-    }
-
-    /// Drops postings left behind by documents Redis expired (best effort: a failure
-    /// here only leaves them for the next find).
-    fn forget_postings(&self, conn: &mut Connection, stems: &[String], members: &[String]) {
-        let mut pipe = redis::pipe();
-        for s in stems {
-            pipe.cmd("ZREM")
-                .arg(self.key(&format!("t:{s}")))
-                .arg(members)
-                .ignore();
-        }
-        let _: redis::RedisResult<()> = pipe.query(conn);
-    }
 }
 
 /// A Redis reply as `T`.
 fn parse<T: FromRedisValue>(value: redis::Value) -> Result<T> {
     T::from_redis_value(value).map_err(|e| Error::Backend(Box::new(e)))
-}
-
-/// Whether a failure came from the connection rather than from the command.
-fn is_connection_error(e: &(dyn std::error::Error + 'static)) -> bool {
-    e.downcast_ref::<redis::RedisError>().is_some_and(|e| {
-        e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() || e.is_timeout()
-    })
 }
 
 impl Store for RedisStore {
@@ -935,139 +570,15 @@ impl Store for RedisStore {
     }
 
     fn stats(&self) -> Result<StoreStats> {
-        let now = self.now();
-        self.with_conn(|conn| {
-            let mut stats = StoreStats {
-                location: self.location.clone(),
-                schema_version: conn
-                    .get::<_, Option<u32>>(self.key("version"))?
-                    .unwrap_or(0),
-                documents: 0,
-                stale_documents: 0,
-                document_bytes: 0,
-                passages: 0,
-                search_entries: 0,
-                expired_search_entries: 0,
-                key_states: 0,
-                sites: 0,
-                size_bytes: None,
-            };
-            for doc in self.documents_with_expiry(conn)? {
-                let Some(expires_at) = doc.expiry else {
-                    continue;
-                };
-                stats.documents += 1;
-                stats.stale_documents += u64::from(expires_at.is_some_and(|e| e <= now));
-                stats.document_bytes += doc.size;
-                stats.passages += doc.passages;
-            }
-            let searches = self.scan(conn, "s:*")?;
-            stats.search_entries = searches.len() as u64;
-            let mut pipe = redis::pipe();
-            for k in &searches {
-                pipe.hget(k, "expires_at");
-            }
-            let expiries: Vec<Option<String>> = if searches.is_empty() {
-                Vec::new()
-            } else {
-                pipe.query(conn)?
-            };
-            stats.expired_search_entries = expiries
-                .iter()
-                .filter(|e| {
-                    e.as_deref()
-                        .and_then(|v| v.parse::<i64>().ok())
-                        .is_some_and(|e| e <= now)
-                })
-                .count() as u64;
-            let providers = self.scan(conn, "k:*")?;
-            for k in &providers {
-                stats.key_states += conn.hlen::<_, u64>(k)?;
-            }
-            stats.sites = self.scan(conn, "site:*")?.len() as u64;
-            Ok(stats)
-        })
+        self.count_everything()
     }
 
     fn clear(&self, sections: &[Section]) -> Result<u64> {
-        self.with_conn(|conn| {
-            let mut removed = 0u64;
-            for section in sections {
-                removed += match section {
-                    Section::Documents => {
-                        let docs = self.scan(conn, "doc:*")?.len() as u64;
-                        for pattern in ["doc:*", "pass:*", "dpost:*", "t:*", "url:*"] {
-                            for chunk in self.scan(conn, pattern)?.chunks(512) {
-                                conn.del::<_, ()>(chunk)?;
-                            }
-                        }
-                        conn.del::<_, ()>(&[
-                            self.key("docs"),
-                            self.key("docmeta"),
-                            self.key("meta"),
-                        ])?;
-                        docs
-                    }
-                    Section::SearchCache => self.delete_matching(conn, "s:*")?,
-                    Section::KeyState => {
-                        let mut n = 0;
-                        for k in self.scan(conn, "k:*")? {
-                            n += conn.hlen::<_, u64>(&k)?;
-                            conn.del::<_, ()>(&k)?;
-                        }
-                        n
-                    }
-                    Section::SiteMemory => {
-                        self.delete_matching(conn, "site-stats:*")?;
-                        self.delete_matching(conn, "site:*")?
-                    }
-                };
-            }
-            Ok(removed)
-        })
+        self.clear_sections(sections)
     }
 
     fn prune(&self) -> Result<PruneReport> {
-        let now = self.now();
-        self.with_conn(|conn| {
-            let mut report = PruneReport::default();
-            let retention = self.config.stale_retention;
-            let cutoff = now.saturating_sub(duration_millis(retention));
-            for doc in self.documents_with_expiry(conn)? {
-                let gone = match doc.expiry {
-                    // Redis expired it already: drop what it left behind.
-                    None => true,
-                    Some(Some(e)) => !retention.is_zero() && e < cutoff,
-                    Some(None) => false,
-                };
-                if gone {
-                    self.delete_with(conn, &doc.handle)?;
-                    report.expired_documents += 1;
-                }
-            }
-            let searches = self.scan(conn, "s:*")?;
-            for k in searches {
-                let e: Option<String> = conn.hget(&k, "expires_at")?;
-                if e.and_then(|v| v.parse::<i64>().ok())
-                    .is_some_and(|e| e <= now)
-                {
-                    report.expired_searches += conn.del::<_, u64>(&k)?;
-                }
-            }
-            let ttl = self.config.site_memory_ttl;
-            if !ttl.is_zero() {
-                let cutoff = now.saturating_sub(duration_millis(ttl));
-                for k in self.scan(conn, "site:*")? {
-                    let (at, pinned): (Option<i64>, Option<String>) =
-                        conn.hmget(&k, &["updated_at", "pinned"])?;
-                    if at.is_some_and(|at| at < cutoff) && pinned.as_deref() != Some("1") {
-                        report.forgotten_sites += conn.del::<_, u64>(&k)?;
-                    }
-                }
-            }
-            report.evicted_documents = self.evict_over_bound(conn, None)?;
-            Ok(report)
-        })
+        self.prune_now()
     }
 }
 
@@ -1089,14 +600,6 @@ impl RedisStore {
             pinned,
         })
     }
-
-    fn delete_matching(&self, conn: &mut Connection, pattern: &str) -> Result<u64> {
-        let mut n = 0;
-        for chunk in self.scan(conn, pattern)?.chunks(512) {
-            n += conn.del::<_, u64>(chunk)?;
-        }
-        Ok(n)
-    }
 }
 
 fn decode_key_state(fingerprint: String, raw: &str) -> Result<KeyState> {
@@ -1114,22 +617,4 @@ fn decode_key_state(fingerprint: String, raw: &str) -> Result<KeyState> {
         state: r.state,
         updated_at: from_millis(r.updated_at),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn credentials_never_reach_the_location() {
-        assert_eq!(
-            redact_url("redis://user:s3cret@db.internal:6379/2"),
-            "redis://****@db.internal:6379/2"
-        );
-        assert_eq!(
-            redact_url("redis://127.0.0.1:6379"),
-            "redis://127.0.0.1:6379"
-        );
-        assert_eq!(redact_url("rediss://:pw@h/0"), "rediss://****@h/0");
-    }
 }

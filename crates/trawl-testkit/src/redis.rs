@@ -80,6 +80,26 @@ impl RedisServer {
         }
     }
 
+    /// Freezes it (SIGSTOP): connections are still accepted by the kernel, but nothing
+    /// answers, as with a Redis that hangs or a network that drops its packets.
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a paused one run again (SIGCONT).
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, which: &str) {
+        let child = self.child.as_ref().expect("redis-server is running");
+        let sent = Command::new("kill")
+            .args([which, &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill {which} failed");
+    }
+
     /// Starts it again on the same port, empty.
     pub fn restart(&mut self) {
         self.stop();

@@ -6,74 +6,69 @@ use trawl_agent::tools::{Agent, AgentConfig, Lazy, NotStored, ReaderConfig, Stor
 use trawl_core::TrawlError;
 use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
-use trawl_store::{MeteredStore, SharedStore, SqliteStore};
+use trawl_store::{OpenedStore, SqliteStore, StandIn, StoreChoice, WhenUnwritable};
 
-use crate::backend::{OpenedStore, RedisSlots};
 use crate::settings::Settings;
 
-/// Open the store named by the settings (creating its directory).
-pub fn open_store(settings: &Settings) -> Result<SharedStore, TrawlError> {
-    open_store_backend(settings).map(|opened| opened.store)
-}
-
-/// Open the store named by the settings: the shared Redis when one is configured, else
-/// the SQLite file.
-pub fn open_store_backend(settings: &Settings) -> Result<OpenedStore, TrawlError> {
+/// The store the settings choose: the shared Redis when one is configured, else the SQLite
+/// file (`:memory:` keeps nothing). The one place the choice is made.
+pub fn store_choice(settings: &Settings) -> Result<StoreChoice, TrawlError> {
+    let config = settings.store_config();
     if let Some(url) = settings.redis_url() {
-        return crate::backend::open_redis(
-            url,
-            &settings.redis_prefix.value,
-            settings.store_fallback_mode()?,
-            settings.store_config(),
-        );
+        return Ok(StoreChoice::Redis {
+            url: url.to_owned(),
+            prefix: settings.redis_prefix.value.clone(),
+            fallback: settings.store_fallback_mode()?,
+            config,
+        });
     }
-    let store = open_sqlite(settings).map_err(|e| TrawlError::internal(e.to_string()))?;
-    Ok(OpenedStore {
-        store: metered_sqlite(store),
-        redis: None,
+    let path = settings.store_path()?;
+    Ok(if path == ":memory:" {
+        StoreChoice::Memory { config }
+    } else {
+        StoreChoice::Sqlite { path, config }
     })
 }
 
-fn metered_sqlite(store: SqliteStore) -> SharedStore {
-    SharedStore::new(MeteredStore::new(Arc::new(store), "sqlite"))
-}
-
-/// The store for the agent tools. A SQLite store that cannot be written (a read-only
-/// place, a full disk) does not stop reads: an in-memory store stands in for this run,
-/// with a warning, and every read says it was not kept. (A shared Redis that does not
-/// answer is handled per call instead: see `store_unavailable`.)
-fn open_store_for_reads(
+/// Opens the store the settings choose (see [`open_choice`]).
+pub fn open_store(
     settings: &Settings,
-) -> Result<(OpenedStore, Option<NotStored>), TrawlError> {
-    if settings.redis_url().is_some() {
-        return open_store_backend(settings).map(|opened| (opened, None));
-    }
-    match open_sqlite(settings) {
-        Ok(store) => Ok((
-            OpenedStore {
-                store: metered_sqlite(store),
-                redis: None,
-            },
-            None,
-        )),
-        Err(e) => match NotStored::from_store_error(&e) {
-            Some(note) => {
-                eprintln!("warning: {e}; reads still answer, but this run keeps nothing");
-                let stand_in = SqliteStore::open_in_memory(settings.store_config())
-                    .map_err(|e| TrawlError::internal(e.to_string()))?;
-                Ok((
-                    OpenedStore {
-                        store: SharedStore::new(stand_in),
-                        redis: None,
-                    },
-                    Some(note),
-                ))
-            }
-            None => Err(TrawlError::internal(e.to_string())),
-        },
-    }
+    unwritable: WhenUnwritable,
+) -> Result<OpenedStore, TrawlError> {
+    open_choice(&store_choice(settings)?, unwritable)
 }
 
+/// Opens `choice` through trawl-store's one opener, saying on stderr when a private memory
+/// store stands in for it.
+pub fn open_choice(
+    choice: &StoreChoice,
+    unwritable: WhenUnwritable,
+) -> Result<OpenedStore, TrawlError> {
+    let opened = trawl_store::open(choice, unwritable).map_err(|e| match choice {
+        StoreChoice::Redis { .. } => TrawlError::internal(format!(
+            "cannot use the Redis store at {}: {} (is redis-server running there? \
+             --store-fallback memory starts with a private store instead)",
+            choice.location(),
+            store_error_line(choice, &e)
+        )),
+        _ => TrawlError::internal(e.to_string()),
+    })?;
+    match &opened.stand_in {
+        Some(StandIn::RedisDown { location, error }) => eprintln!(
+            "warning: Redis at {location} does not answer ({}); using a store private to this \
+             process (--store-fallback memory): nothing is shared with other replicas",
+            store_error_line(choice, error)
+        ),
+        Some(StandIn::Unwritable(e)) => {
+            eprintln!("warning: {e}; reads still answer, but this run keeps nothing");
+        }
+        None => {}
+    }
+    Ok(opened)
+}
+
+/// The SQLite file the settings name, opened as it is for `cache doctor`'s checks of the
+/// file itself (integrity, writability); commands open their store with [`open_store`].
 pub fn open_sqlite(settings: &Settings) -> Result<SqliteStore, trawl_store::Error> {
     let path = settings
         .store_path()
@@ -82,6 +77,23 @@ pub fn open_sqlite(settings: &Settings) -> Result<SqliteStore, trawl_store::Erro
             source: e.message.into(),
         })?;
     SqliteStore::open(&path, settings.store_config())
+}
+
+/// A Redis error on one line, without the URL's credentials: a server (or something
+/// posing as one) may repeat the `AUTH` it was sent in its error.
+pub(crate) fn redis_error(url: &str, e: &dyn std::error::Error) -> String {
+    trawl_core::scrub(
+        &trawl_core::error_chain(e),
+        trawl_core::redact::url_secrets(url),
+    )
+}
+
+/// `e` on one line; a Redis choice's credentials scrubbed out of it.
+fn store_error_line(choice: &StoreChoice, e: &dyn std::error::Error) -> String {
+    match choice {
+        StoreChoice::Redis { url, .. } => redis_error(url, e),
+        _ => trawl_core::error_chain(e),
+    }
 }
 
 /// A plain client for engines and hosted readers: same proxy and User-Agent policy as the
@@ -154,7 +166,16 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
     // before; the clients themselves (and their TLS roots) are built on first use.
     let fetch_config = settings.fetch_config()?;
     let guard = Guard::new(fetch_config.policy.clone());
-    let (OpenedStore { store, redis }, store_note) = open_store_for_reads(settings)?;
+    // A SQLite store that cannot be written (a read-only place, a full disk) does not stop
+    // reads: a memory store stands in for this run and every read says it was not kept.
+    // (A shared Redis that does not answer is handled per call instead: see
+    // `store_unavailable`.)
+    let opened = open_store(settings, WhenUnwritable::UseMemory)?;
+    let store_note = match &opened.stand_in {
+        Some(StandIn::Unwritable(e)) => NotStored::from_store_error(e),
+        _ => None,
+    };
+    let store = opened.store.clone();
     let service_settings = settings.clone();
     let http = Lazy::new(move || service_client(&service_settings));
     let search = search_config_without_gh(settings);
@@ -182,7 +203,7 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
         // A slot outlives a call by at most the engine deadline; a replica killed mid-call
         // frees its slots after that.
         let lease = search.timeout.max(std::time::Duration::from_secs(1)) * 2;
-        let slots = redis.map(|redis| Arc::new(RedisSlots::new(redis, lease)));
+        let slots = opened.shared_limiter(lease);
         Lazy::new(move || {
             lend_gh_token(&mut search, &search_settings);
             let mut router = Router::builder(search)

@@ -3,7 +3,6 @@
 
 #![deny(unsafe_code)] // allowed only in mcp::conn (descriptor limit) and mcp::sessions (malloc_trim)
 
-mod backend;
 mod cli;
 mod commands;
 mod context;

@@ -10,6 +10,7 @@ use trawl_store::{DocumentRecord, Revalidation};
 use url::Url;
 
 use super::readers::{self, ReaderKind};
+use super::types::store_error;
 use super::{Agent, NotStored};
 use crate::{cpu, pager, passages};
 
@@ -19,10 +20,6 @@ pub(crate) struct Read {
     pub from_store: bool,
     /// Why the read was not kept, when the store could not take it.
     pub not_stored: Option<NotStored>,
-}
-
-fn store_error(e: trawl_store::Error) -> TrawlError {
-    TrawlError::new(ErrorCode::Internal, format!("store: {e}"))
 }
 
 /// The attempt recorded when the store did not answer: the page was read from the

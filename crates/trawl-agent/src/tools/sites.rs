@@ -12,6 +12,7 @@ use trawl_store::{Section, SiteReader, TierStat};
 
 use super::bounds::{ToolArgs, describe};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
+use super::types::store_error;
 use super::{Agent, Progress, ReaderKind, invalid, render};
 use crate::fence::Fence;
 
@@ -225,7 +226,7 @@ impl Agent {
                 self.store
                     .run(move |s| s.pin_site_reader(&site, &reader))
                     .await
-                    .map_err(store_failure)?;
+                    .map_err(store_error)?;
             }
             SitesAction::Reset => {
                 let one = site.clone();
@@ -236,7 +237,7 @@ impl Agent {
                         None => s.clear(&[Section::SiteMemory]),
                     })
                     .await
-                    .map_err(store_failure)?;
+                    .map_err(store_error)?;
                 forgotten = Some(n);
             }
         }
@@ -253,7 +254,7 @@ impl Agent {
                 Ok(out)
             })
             .await
-            .map_err(store_failure)?;
+            .map_err(store_error)?;
         Ok(SitesOut {
             action,
             sites,
@@ -262,9 +263,6 @@ impl Agent {
     }
 }
 
-fn store_failure(e: trawl_store::Error) -> TrawlError {
-    TrawlError::internal(format!("store: {e}"))
-}
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use trawl_core::{Attempt, ErrorBody, FetchedVia, PageType};
+use trawl_core::{Attempt, ErrorBody, ErrorCode, FetchedVia, PageType, TrawlError};
 
 /// Largest batch `web_fetch` takes in one call.
 pub const MAX_BATCH: usize = 20;
@@ -106,6 +106,17 @@ impl NotStored {
             message: e.to_string(),
         })
     }
+}
+
+/// A store error as an answer: a store that does not answer (a shared Redis gone away) is
+/// `store_unavailable`, retryable; any other fault is `internal`.
+pub(crate) fn store_error(e: trawl_store::Error) -> TrawlError {
+    let code = if e.is_unavailable() {
+        ErrorCode::StoreUnavailable
+    } else {
+        ErrorCode::Internal
+    };
+    TrawlError::new(code, format!("store: {e}"))
 }
 
 /// A document left out of a batch as a near-duplicate of another.

@@ -143,7 +143,7 @@ impl Agent {
                     s.find(&q, scope, limit as usize)
                 })
                 .await
-                .map_err(|e| TrawlError::internal(format!("store: {e}")))?;
+                .map_err(super::types::store_error)?;
             // Passage page numbers are those of the default page size (what the store
             // indexed), whatever `page_size_tokens` this call gives.
             let passages = hits

@@ -187,3 +187,104 @@ fn rate_limit_slots_are_global_across_replicas() {
             .is_some()
     );
 }
+
+#[test]
+fn while_redis_is_down_every_call_fails_at_once_as_retryable_and_a_restart_ends_it() {
+    let Some(mut server) = RedisServer::start() else {
+        return;
+    };
+    let store = RedisStore::open(&server.url(), "p:", StoreConfig::default()).unwrap();
+    put(&store, 1, SystemTime::now());
+    server.stop();
+    // The call that finds Redis gone: unavailable, and worth retrying later.
+    let first = store.get_document("example.com~000000000001").unwrap_err();
+    assert!(first.is_unavailable() && first.is_retryable(), "{first:?}");
+    assert!(first.to_string().contains(&server.url()), "{first}");
+    let found = store.connection_stats();
+    let since = found.down_since.expect("marked down");
+    // The calls of a read after it (look up, site memory, keep) each try at most one
+    // direct connection and never wait for the pool: that wait (a connect timeout each)
+    // is what made a read take ~5 s during an outage.
+    let calls = 20;
+    for i in 0..calls {
+        let err = match i % 4 {
+            0 => store
+                .get_document_by_url("https://example.com/page/1")
+                .unwrap_err(),
+            1 => store.get_site_reader("example.com").unwrap_err(),
+            2 => store
+                .count_site_attempts("example.com", &[("http".into(), true)])
+                .unwrap_err(),
+            _ => {
+                let doc = document(9);
+                let passages = passages_of(&doc);
+                store
+                    .put_document(&DocumentRecord::new(doc, SystemTime::now()), &passages)
+                    .unwrap_err()
+            }
+        };
+        assert!(err.is_unavailable() && err.is_retryable(), "{err:?}");
+    }
+    let after = store.connection_stats();
+    assert_eq!(after.pool_timeouts, found.pool_timeouts, "{after:?}");
+    assert!(
+        after.direct_tries - found.direct_tries <= calls,
+        "{found:?} -> {after:?}"
+    );
+    assert_eq!(
+        after.down_since,
+        Some(since),
+        "one outage, not one per call"
+    );
+    server.restart();
+    // The next call finds it back (a refused connection is tried again at once).
+    put(&store, 2, SystemTime::now());
+    assert_eq!(store.find("zebra2", FindScope::All, 0).unwrap().len(), 1);
+    assert_eq!(store.connection_stats().down_since, None);
+}
+
+#[test]
+fn a_silent_redis_costs_one_timeout_then_calls_fail_at_once_until_it_answers_again() {
+    let Some(server) = RedisServer::start() else {
+        return;
+    };
+    // A short busy timeout: a command waits at most 1 s (the floor) for an answer.
+    let config = StoreConfig {
+        busy_timeout: Duration::from_millis(100),
+        ..StoreConfig::default()
+    };
+    let store = RedisStore::open(&server.url(), "p:", config).unwrap();
+    put(&store, 1, SystemTime::now());
+    server.pause();
+    let first = store.get_document("example.com~000000000001").unwrap_err();
+    assert!(first.is_unavailable() && first.is_retryable(), "{first:?}");
+    let found = store.connection_stats();
+    // Within the silent window no call tries a connection or waits for the pool: each
+    // would wait a timeout again.
+    for _ in 0..10 {
+        let err = store.get_site_reader("example.com").unwrap_err();
+        assert!(err.is_unavailable(), "{err:?}");
+    }
+    let after = store.connection_stats();
+    assert_eq!(
+        after.direct_tries, found.direct_tries,
+        "{found:?} -> {after:?}"
+    );
+    assert_eq!(
+        after.pool_timeouts, found.pool_timeouts,
+        "{found:?} -> {after:?}"
+    );
+    server.resume();
+    // Tried again once the silent window (5 s) has passed.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while store.get_site_reader("example.com").is_err() {
+        assert!(Instant::now() < deadline, "{:?}", store.connection_stats());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        store
+            .get_document("example.com~000000000001")
+            .unwrap()
+            .is_some()
+    );
+}

@@ -1,9 +1,9 @@
 use serde::Serialize;
 use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
-use trawl_store::{Section, SqliteStore};
+use trawl_store::{Section, SqliteStore, WhenUnwritable};
 
 use crate::cli::CacheCommand;
-use crate::context::{open_sqlite, open_store};
+use crate::context::{open_choice, open_sqlite, store_choice};
 use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
@@ -18,15 +18,16 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
     if let CacheCommand::Doctor(_) = cmd {
         return doctor(settings, json).await;
     }
-    let store = match open_store(settings) {
-        Ok(s) => s,
+    let choice = match store_choice(settings) {
+        Ok(choice) => choice,
+        Err(e) => return report_error(&e, json, Meta::default()),
+    };
+    let store = match open_choice(&choice, WhenUnwritable::Fail) {
+        Ok(opened) => opened.store,
         Err(e) => return report_error(&e, json, Meta::default()),
     };
     // Where the store is: the Redis URL (credentials masked) or the file.
-    let path = match &settings.redis.value {
-        Some(url) => url.to_string(),
-        None => settings.store_path().unwrap_or_default(),
-    };
+    let path = choice.location();
     let result: Result<serde_json::Value, TrawlError> = match cmd {
         CacheCommand::Stats(_) => store
             .run(|s| s.stats())

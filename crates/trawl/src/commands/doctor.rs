@@ -4,6 +4,7 @@ use serde::Serialize;
 use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
 use trawl_fetch::Fetcher;
 use trawl_search::EngineCheck;
+use trawl_store::{RedisStore, StoreConfig, redact_url};
 
 use crate::cli::DoctorArgs;
 use crate::commands::search::build_router;
@@ -20,7 +21,7 @@ struct DoctorData {
     fetch: FetchCheck,
     /// The shared Redis store, when one is configured.
     #[serde(skip_serializing_if = "Option::is_none")]
-    store: Option<crate::backend::RedisCheck>,
+    store: Option<RedisCheck>,
     browser: BrowserCheck,
     /// With a proxy configured: the exit address through it and without it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -152,7 +153,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         engines.iter().all(EngineCheck::healthy)
     };
     let fetch_ok = fetch.as_ref().is_none_or(|f| f.ok);
-    let store = crate::backend::check_redis(settings).await;
+    let store = check_redis(settings).await;
     // Informational: a proxy that does not change the exit is said, not failed.
     let egress = crate::commands::egress::check_egress(settings, deadline).await;
     let store_ok = store.as_ref().is_none_or(|s| s.ok);
@@ -329,4 +330,59 @@ async fn check_fetch(settings: &Settings, deadline: Duration) -> FetchCheck {
             error: Some(format!("{}: {}", e.code, e.message)),
         },
     }
+}
+
+/// `doctor`'s check of the shared Redis: it answers, the layout is one this build
+/// understands, and how long a PING takes.
+#[derive(Debug, serde::Serialize)]
+struct RedisCheck {
+    /// The URL, credentials masked.
+    url: String,
+    ok: bool,
+    latency_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    documents: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Checks the configured Redis, if any.
+async fn check_redis(settings: &Settings) -> Option<RedisCheck> {
+    let url = settings.redis_url()?.to_owned();
+    let prefix = settings.redis_prefix.value.clone();
+    let shown = redact_url(&url);
+    let sent_url = url.clone();
+    let checked = tokio::task::spawn_blocking(move || {
+        let store = RedisStore::open(&url, &prefix, StoreConfig::default())?;
+        let latency = store.ping()?;
+        let stats = trawl_store::Store::stats(&store)?;
+        Ok::<_, trawl_store::Error>((latency, stats.documents))
+    })
+    .await;
+    Some(match checked {
+        Ok(Ok((latency, documents))) => RedisCheck {
+            url: shown,
+            ok: true,
+            latency_ms: latency.as_millis() as u64,
+            documents: Some(documents),
+            error: None,
+        },
+        Ok(Err(e)) => RedisCheck {
+            url: shown,
+            ok: false,
+            latency_ms: 0,
+            documents: None,
+            error: Some(format!(
+                "{} (is redis-server running and reachable?)",
+                crate::context::redis_error(&sent_url, &e)
+            )),
+        },
+        Err(e) => RedisCheck {
+            url: shown,
+            ok: false,
+            latency_ms: 0,
+            documents: None,
+            error: Some(e.to_string()),
+        },
+    })
 }

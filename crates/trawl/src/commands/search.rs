@@ -7,6 +7,8 @@ use trawl_search::{
     SearchRequest, Selection,
 };
 
+use trawl_store::WhenUnwritable;
+
 use crate::cli::SearchArgs;
 use crate::context::{open_store, search_config, service_client};
 use crate::output::{print_json, report_error};
@@ -22,8 +24,8 @@ pub fn build_router(
     let mut config = search_config(settings);
     config.record_dir = record.map(std::path::Path::to_path_buf);
     config.replay_dir = replay.map(std::path::Path::to_path_buf);
-    let keys: Arc<dyn KeyStateStore> = match open_store(settings) {
-        Ok(store) => Arc::new(trawl_agent::tools::StoredKeyStates(store)),
+    let keys: Arc<dyn KeyStateStore> = match open_store(settings, WhenUnwritable::Fail) {
+        Ok(opened) => Arc::new(trawl_agent::tools::StoredKeyStates(opened.store)),
         Err(_) => Arc::new(InMemoryKeyStore::default()),
     };
     Ok(Router::builder(config)

@@ -142,7 +142,7 @@ impl Settings {
     }
 
     /// What to do when Redis does not answer at start (checked when it was read).
-    pub fn store_fallback_mode(&self) -> Result<crate::backend::Fallback, TrawlError> {
+    pub fn store_fallback_mode(&self) -> Result<trawl_store::StoreFallback, TrawlError> {
         Ok(self.store_fallback.value)
     }
 

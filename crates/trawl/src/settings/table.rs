@@ -20,7 +20,7 @@ use super::layers::{
 use super::value::{
     BaseUrl, Deadline, HostList, Millis, Names, ProxyUrl, Readers, RedisUrl, Tabs, Ttl,
 };
-use crate::backend::Fallback;
+use trawl_store::StoreFallback as Fallback;
 
 /// Whole-request deadline per fetch.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -8,7 +8,7 @@ use std::time::Duration;
 use trawl_agent::tools::ReaderKind;
 use trawl_fetch::{HostRule, RenderMode};
 
-use crate::backend::Fallback;
+use trawl_store::StoreFallback as Fallback;
 
 /// A value one setting holds.
 pub trait SettingValue: Sized {

@@ -412,3 +412,116 @@ async fn a_redis_restart_under_load_fails_no_open_of_a_later_read_and_panics_not
         assert!(!log.contains("panicked"), "{log}");
     }
 }
+
+/// Whether `result` failed as a retryable `store_unavailable`.
+fn is_retryable_store_unavailable(result: &CallToolResult) -> bool {
+    let meta = result
+        .meta
+        .as_ref()
+        .map(|m| m.0.clone())
+        .unwrap_or_default();
+    result.is_error == Some(true)
+        && meta["trawl/error"]["code"] == "store_unavailable"
+        && meta["trawl/error"]["retryable"] == true
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_stopped_under_load_gives_retryable_store_unavailable_opens_and_reads_that_do_not_wait_for_it()
+ {
+    let Some(mut redis) = RedisServer::start() else {
+        return;
+    };
+    let world = World::new();
+    for i in 0..20 {
+        world.pages.route(
+            &format!("/p/{i}"),
+            Reply::html(article(&format!("Seal {i}"), 8)),
+        );
+    }
+    let servers = replicas(&world, &redis, 1, &[]);
+    let a = servers[0].client(None).await;
+    let mut i = 0;
+    let read = read_page(&world, &a, &mut i).await;
+    let handle = structured(&read)["results"][0]["document"]["handle"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let open = || {
+        a.call_tool(call(
+            "web_open",
+            json!({"handle": handle.clone(), "page": 1}),
+        ))
+    };
+    assert!(structured(&open().await.unwrap())["markdown"].is_string());
+
+    // Opens keep arriving while Redis is killed and while reads go on without it.
+    let stopped = std::sync::atomic::AtomicBool::new(false);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let load = async {
+        let mut after_stop = Vec::new();
+        while !done.load(std::sync::atomic::Ordering::SeqCst) {
+            let was_stopped = stopped.load(std::sync::atomic::Ordering::SeqCst);
+            let result = open().await.unwrap();
+            if was_stopped {
+                after_stop.push(result);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        after_stop
+    };
+    let outage = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        redis.stop();
+        stopped.store(true, std::sync::atomic::Ordering::SeqCst);
+        let mut slowest = Duration::ZERO;
+        for _ in 0..5 {
+            let started = Instant::now();
+            let result = read_page(&world, &a, &mut i).await;
+            slowest = slowest.max(started.elapsed());
+            assert!(
+                structured(&result)["results"][0]["ok"] == true,
+                "{}",
+                text(&result)
+            );
+            let meta = result
+                .meta
+                .as_ref()
+                .map(|m| m.0.clone())
+                .unwrap_or_default();
+            assert!(meta.contains_key("trawl/store_unavailable"), "{meta:?}");
+        }
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        slowest
+    };
+    let (after_stop, slowest) = tokio::join!(load, outage);
+    assert!(!after_stop.is_empty());
+    for result in &after_stop {
+        assert!(
+            is_retryable_store_unavailable(result),
+            "{:?} {}",
+            result.meta,
+            text(result)
+        );
+    }
+    // A regression bound, not a benchmark: a loopback page takes milliseconds and the store
+    // at most one connect timeout (0.5 s); each of a read's five store calls waiting ~1 s for
+    // a pooled connection (as before) took ~5 s.
+    eprintln!("slowest read while Redis was down: {slowest:?}");
+    assert!(slowest < Duration::from_secs(3), "a read took {slowest:?}");
+    redis.restart();
+    // Back: the next open of a new read answers, without restarting trawl.
+    let read = read_page(&world, &a, &mut i).await;
+    let handle = structured(&read)["results"][0]["document"]["handle"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let reopened = a
+        .call_tool(call("web_open", json!({"handle": handle, "page": 1})))
+        .await
+        .unwrap();
+    assert!(
+        structured(&reopened)["markdown"].is_string(),
+        "{}",
+        text(&reopened)
+    );
+}
