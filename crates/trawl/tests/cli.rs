@@ -8,10 +8,13 @@
 //! - `store_faults`: a store that is a directory, corrupt, read-only or on a full disk.
 //! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
 //!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
+//! - `guides`: ARCHITECTURE.md (and the paths CONTRIBUTING.md and README.md give) name
+//!   only files, modules and crates that exist, and every engine and tool.
 
 mod agent;
 mod config;
 mod crawl;
+mod guides;
 mod mcp;
 mod read;
 mod search;
