@@ -33,6 +33,10 @@ mod parse;
 mod pdf;
 
 pub use charset::{decode_html, sniff_encoding};
+pub use pdf::{
+    DEFAULT_PDF_MAX_DECODED_BYTES, DEFAULT_PDF_MAX_PAGE_CONTENT_BYTES, DEFAULT_PDF_MAX_TIME,
+    PdfLimits,
+};
 use trawl_core::{Document, ErrorCode, PageType, TrawlError, handle_for_url};
 use url::Url;
 
@@ -44,6 +48,9 @@ use crate::markdown::Mode;
 pub struct ExtractOptions {
     /// Keep comment sections (off by default: comments are not the main content).
     pub include_comments: bool,
+    /// What one PDF may cost to read (decoded bytes, bytes parsed per page, time); past
+    /// it the read is `too_large`.
+    pub pdf: PdfLimits,
 }
 
 /// A first pass that finds fewer visible characters than this is retried with looser
@@ -128,7 +135,7 @@ pub fn extract(
     match classify(bytes, content_type) {
         Body::Html => extract_html(bytes, content_type, url, opts, &mut doc),
         Body::Pdf => {
-            let text = pdf::pdf_text(bytes)?;
+            let text = pdf::pdf_text(bytes, &opts.pdf)?;
             doc.markdown = pdf::text_to_markdown(&text);
             doc.text = doc.markdown.clone();
             doc.title = doc
