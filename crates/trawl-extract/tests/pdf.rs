@@ -92,3 +92,30 @@ fn the_time_budget_stops_a_slow_document() {
     let message = too_large(&pdf::content_bomb(3 << 20), limits);
     assert!(message.contains("took longer than"), "{message}");
 }
+
+/// Writes the bomb shapes into the `pdf` fuzz target's corpus (run by hand:
+/// `TRAWL_WRITE_FUZZ_SEEDS=1 cargo test -p trawl-extract --test pdf -- --ignored`), so the
+/// seeds committed there are the very files these tests refuse.
+#[test]
+#[ignore = "writes fuzz/corpus/pdf; run by hand"]
+fn write_fuzz_seeds() {
+    if std::env::var_os("TRAWL_WRITE_FUZZ_SEEDS").is_none() {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/pdf");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in [
+        ("seed-minimal", trawl_testkit::minimal_pdf("Plain words")),
+        ("seed-form-fan-3", pdf::form_fan(3)),
+        ("bomb-content-16mib", pdf::content_bomb(16 << 20)),
+        (
+            "bomb-object-stream-64mib",
+            pdf::object_stream_bomb(64 << 20),
+        ),
+        ("bomb-xref-stream-64mib", pdf::xref_stream_bomb(64 << 20)),
+        ("bomb-form-fan-24", pdf::form_fan(24)),
+        ("bomb-form-loop", pdf::form_loop()),
+    ] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+}

@@ -15,6 +15,7 @@
 mod access;
 mod blocking;
 mod bounds;
+mod hostile;
 mod limits;
 mod protocol;
 mod render;

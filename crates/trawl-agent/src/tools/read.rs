@@ -278,7 +278,11 @@ impl Agent {
                 page.final_url.clone(),
             );
             let options = self.config.extract.clone();
+            let cost = trawl_extract::estimated_memory(&body, content_type.as_deref(), &options);
+            let admitted = self.memory.admit(cost).await;
             let mut doc = cpu::run(move || {
+                // Held until the job ends, even if the call that asked for it is gone.
+                let _admitted = admitted;
                 cpu::test_hold(&final_url);
                 extract(&body, content_type.as_deref(), &final_url, &options)
             })

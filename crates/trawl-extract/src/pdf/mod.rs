@@ -84,7 +84,8 @@ impl PdfLimits {
 }
 
 /// Memory pdf-extract takes per byte of drawing operators it parses (lopdf's `Content`
-/// plus its own state), measured on text-drawing operators.
+/// plus its own state): a page of 4 MiB of text operators took `trawl read` 358 MB at
+/// peak, 45 MB without it (about 75 bytes a byte).
 const PARSE_BYTES_PER_BYTE: u64 = 80;
 
 /// Whether `bytes` start like a PDF (`%PDF-`, possibly after a little junk, which readers

@@ -1,0 +1,67 @@
+//! Issue 27 through `trawl serve`: two PDF bombs fetched at once end in `too_large`, the
+//! server's peak memory stays bounded, and `/healthz` keeps answering.
+
+use super::*;
+
+/// The documented bound on `trawl serve`'s peak resident memory after two refused 16 MiB
+/// bombs (each took 1.0 GB unbounded; two aborted a server under a 4 GiB limit).
+const SERVE_PEAK_RSS: u64 = 384 << 20;
+
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status");
+    kb * 1024
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pdf_bombs_fetched_at_once_are_too_large_and_the_server_stays_up() {
+    let world = World::new();
+    let bomb = trawl_testkit::pdf::content_bomb(16 << 20);
+    for path in ["/bomb-a.pdf", "/bomb-b.pdf"] {
+        world
+            .pages
+            .route(path, Reply::ok("application/pdf", bomb.clone()));
+    }
+    let server = HttpServer::start(&world, &["--fetch-only"], &[]);
+    let client = Arc::new(server.client(None).await);
+    let calls = ["/bomb-a.pdf", "/bomb-b.pdf"].map(|path| {
+        let client = client.clone();
+        let url = world.pages.url(path);
+        tokio::spawn(async move {
+            client
+                .call_tool(call("web_fetch", json!({"url": url})))
+                .await
+        })
+    });
+    for call in calls {
+        let result = call.await.unwrap().unwrap();
+        let results = &result
+            .structured_content
+            .as_ref()
+            .map(|s| s["results"].clone());
+        // A batch of one answers its failure per URL, or as the call's error.
+        let code = match results {
+            Some(Value::Array(items)) => items[0]["error"]["code"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            _ => error_code(&result),
+        };
+        assert_eq!(code, "too_large", "{}", text(&result));
+    }
+    let health = reqwest::get(format!("{}/healthz", server.base()))
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+    let peak = peak_rss(server.pid());
+    assert!(
+        peak < SERVE_PEAK_RSS,
+        "peak RSS {} MiB, bound {} MiB",
+        peak >> 20,
+        SERVE_PEAK_RSS >> 20
+    );
+}
