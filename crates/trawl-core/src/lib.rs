@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 mod canonical;
+pub mod caps;
 mod document;
 mod envelope;
 mod handle;

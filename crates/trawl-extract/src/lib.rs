@@ -193,6 +193,7 @@ pub fn extract(
     if doc.word_count == 0 && doc.markdown.trim().is_empty() && bytes.is_empty() {
         return Err(TrawlError::new(ErrorCode::UnsupportedContent, "empty body"));
     }
+    doc.cap_metadata();
     Ok(doc)
 }
 

@@ -1,10 +1,12 @@
 //! Issue 27's hostile documents and files through the binary (loopback only).
 //!
 //! - `pdf`: a PDF bomb made by the test ends in `too_large` with bounded peak memory.
+//! - `fence`: an injected, oversized title is inside the fence and cut; JSON-LD is cut.
 
 #![allow(
     unsafe_code,
     reason = "the peak memory of a child is read with wait4; std has no wrapper"
 )]
 
+pub mod fence;
 mod pdf;

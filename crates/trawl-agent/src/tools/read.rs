@@ -399,7 +399,7 @@ impl Agent {
             .filter(|u| matches!(u.scheme(), "http" | "https"))
             .unwrap_or_else(|| url.clone());
         let markdown = page.markdown.trim().to_owned();
-        Document {
+        let mut doc = Document {
             url: url.to_string(),
             handle: handle_for_url(&final_url),
             final_url: final_url.to_string(),
@@ -413,7 +413,9 @@ impl Agent {
             content_type: Some("text/markdown".to_owned()),
             attempts,
             ..Document::default()
-        }
+        };
+        doc.cap_metadata();
+        doc
     }
 
     fn record(&self, document: Document, page: Option<&FetchedPage>) -> DocumentRecord {

@@ -12,6 +12,10 @@ const REFUSED_BOMB_PEAK_RSS: u64 = 256 << 20;
 
 /// Run `cmd` to the end; its exit code, stdout, and peak resident size in bytes (from
 /// wait4's rusage, the child's own figure).
+#[allow(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4 below, which std cannot see"
+)]
 fn run_measured(cmd: &mut std::process::Command) -> (i32, String, u64) {
     let child = cmd
         .stdin(Stdio::null())

@@ -1,5 +1,6 @@
 //! Issue 27 through `trawl serve`: two PDF bombs fetched at once end in `too_large`, the
-//! server's peak memory stays bounded, and `/healthz` keeps answering.
+//! server's peak memory stays bounded, and `/healthz` keeps answering. A page with an
+//! injected, oversized title: inside the fence and cut over stdio and HTTP.
 
 use super::*;
 
@@ -64,4 +65,37 @@ async fn pdf_bombs_fetched_at_once_are_too_large_and_the_server_stays_up() {
         peak >> 20,
         SERVE_PEAK_RSS >> 20
     );
+}
+
+/// The injected, oversized title of `hostile::fence` through `web_fetch`: inside the fence
+/// and cut, in the text and in the structured content.
+async fn fetch_hostile(client: &Client, url: String) {
+    let result = client
+        .call_tool(call("web_fetch", json!({"url": url})))
+        .await
+        .unwrap();
+    crate::hostile::fence::assert_title_fenced_and_cut(&text(&result));
+    let doc = &structured(&result)["results"][0]["document"];
+    let title = doc["title"].as_str().unwrap();
+    assert!(title.chars().count() < 600, "{}", title.chars().count());
+    assert!(
+        text(&result).len() < 100_000,
+        "{} bytes",
+        text(&result).len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_injected_oversized_title_is_fenced_and_cut_over_stdio_and_http() {
+    let world = World::new();
+    world.pages.route(
+        "/hostile.html",
+        Reply::html(crate::hostile::fence::hostile_page()),
+    );
+    let stdio = stdio_client(&world, &["--fetch-only"]).await;
+    fetch_hostile(&stdio, world.pages.url("/hostile.html")).await;
+    let _ = stdio.cancel().await;
+    let server = HttpServer::start(&world, &["--fetch-only"], &[]);
+    let http = server.client(None).await;
+    fetch_hostile(&http, world.pages.url("/hostile.html")).await;
 }
