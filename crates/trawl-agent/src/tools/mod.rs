@@ -429,9 +429,28 @@ impl Agent {
 
     /// `github`: repositories from the GitHub search API.
     pub async fn github(&self, args: GithubArgs) -> Result<SearchData, TrawlError> {
+        // Each argument is checked under its own name before they are joined into one
+        // GitHub query (a 600-character language was reported as a bad `query`).
+        let words = args.query.trim();
+        if words.is_empty() || words.chars().count() > 500 {
+            return Err(invalid("query", "must be 1-500 characters"));
+        }
         let query = match args.language.as_deref().map(str::trim) {
-            Some(lang) if !lang.is_empty() => format!("{} language:{lang}", args.query.trim()),
-            _ => args.query,
+            Some(lang) if lang.chars().count() > 100 => {
+                return Err(invalid("language", "must be at most 100 characters"));
+            }
+            Some(lang) if lang.contains(['"', '\\']) || lang.contains(char::is_control) => {
+                return Err(invalid(
+                    "language",
+                    "must be a language name, e.g. \"rust\"",
+                ));
+            }
+            // A name with a space ("visual basic") is quoted, so it stays one qualifier.
+            Some(lang) if lang.contains(char::is_whitespace) => {
+                format!("{words} language:\"{lang}\"")
+            }
+            Some(lang) if !lang.is_empty() => format!("{words} language:{lang}"),
+            _ => words.to_owned(),
         };
         self.web_search(WebSearchArgs {
             query,

@@ -137,7 +137,9 @@ pub struct GithubArgs {
     /// How many repositories (1-50, default 10).
     #[schemars(range(min = 1, max = 50))]
     pub max_results: Option<u32>,
-    /// Only repositories in this programming language, e.g. "rust".
+    /// Only repositories in this programming language, e.g. "rust" (at most 100
+    /// characters).
+    #[schemars(length(max = 100))]
     pub language: Option<String>,
     /// Result page, from 1.
     #[schemars(range(min = 1, max = 10))]
