@@ -1,6 +1,7 @@
 //! Issue 27 through `trawl serve`: two PDF bombs fetched at once end in `too_large`, the
 //! server's peak memory stays bounded, and `/healthz` keeps answering. A page with an
-//! injected, oversized title: inside the fence and cut over stdio and HTTP.
+//! injected, oversized title: inside the fence and cut over stdio and HTTP. Two Host
+//! headers, or a target naming another host: 400.
 
 use super::*;
 
@@ -98,4 +99,49 @@ async fn an_injected_oversized_title_is_fenced_and_cut_over_stdio_and_http() {
     let server = HttpServer::start(&world, &["--fetch-only"], &[]);
     let http = server.client(None).await;
     fetch_hostile(&http, world.pages.url("/hostile.html")).await;
+}
+
+/// One raw HTTP/1.1 request to the server; the status code of its answer.
+fn raw_status(server: &HttpServer, request: &str) -> u16 {
+    use std::io::{Read, Write};
+    let addr = server.base().trim_start_matches("http://").to_owned();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {answer}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_host_header_or_another_authority_in_the_target_is_refused() {
+    let world = World::new();
+    let server = HttpServer::start(&world, &["--fetch-only"], &[]);
+    let host = server.base().trim_start_matches("http://").to_owned();
+    let ok = format!("GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    assert_eq!(raw_status(&server, &ok), 200);
+    let absolute_same =
+        format!("GET http://{host}/healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    assert_eq!(raw_status(&server, &absolute_same), 200);
+    for path in ["/healthz", "/metrics", "/mcp"] {
+        let twice = format!(
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+        );
+        assert_eq!(raw_status(&server, &twice), 400, "{path}: two Host headers");
+        let other = format!(
+            "GET http://evil.example{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        );
+        assert_eq!(
+            raw_status(&server, &other),
+            400,
+            "{path}: another authority"
+        );
+    }
 }
