@@ -25,7 +25,6 @@ pub(crate) fn codings(headers: &HeaderMap) -> Vec<String> {
         .iter()
         .flat_map(|v| {
             String::from_utf8_lossy(v.as_bytes())
-                .into_owned()
                 .split(',')
                 .map(|c| c.trim().to_ascii_lowercase())
                 .collect::<Vec<_>>()

@@ -1,7 +1,8 @@
 //! Issue 27 through `trawl serve`: two PDF bombs fetched at once end in `too_large`, the
 //! server's peak memory stays bounded, and `/healthz` keeps answering. A page with an
 //! injected, oversized title: inside the fence and cut over stdio and HTTP. Two Host
-//! headers, or a target naming another host: 400.
+//! headers, or a target naming another host: 400. `trawl mcp` whose stdin closes right after
+//! a large call still writes the whole answer.
 
 use super::*;
 
@@ -144,4 +145,66 @@ async fn a_second_host_header_or_another_authority_in_the_target_is_refused() {
             "{path}: another authority"
         );
     }
+}
+
+/// A page of about `bytes` of prose, so `web_fetch` with `page_size_tokens: 0` answers it
+/// whole in one line of several megabytes.
+fn huge_article(bytes: usize) -> String {
+    let para = "<p>The harbour seals rest on the sandbanks at low tide while the ferries \
+        pass; the tidal range along this coast is among the largest in the world.</p>";
+    format!(
+        "<html><head><title>Long</title></head><body><article>{}<p>THE LAST WORDS</p>\
+         </article></body></html>",
+        para.repeat(bytes / para.len())
+    )
+}
+
+#[test]
+fn stdin_closed_right_after_a_large_call_still_gets_the_whole_answer() {
+    use std::io::{Read, Write};
+    let world = World::new();
+    world
+        .pages
+        .route("/huge", Reply::html(huge_article(8 << 20)));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trawl"))
+        .args(["mcp", "--fetch-only"])
+        .current_dir(&world.dir)
+        .env_clear()
+        .envs(world.env())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "web_fetch",
+        "arguments": {"url": world.pages.url("/huge"), "page_size_tokens": 0}}});
+    for line in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call,
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    // The client hangs up at once, before the call can have been answered.
+    drop(stdin);
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let answer: Value = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|m| m["id"] == 2)
+        .unwrap_or_else(|| panic!("no answer to the call in {} bytes", stdout.len()));
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.len() > 4 << 20, "{} bytes", text.len());
+    assert!(text.contains("THE LAST WORDS"), "the answer is whole");
 }
