@@ -165,9 +165,10 @@ fn stdin_closed_right_after_a_large_call_still_gets_the_whole_answer() {
     let world = World::new();
     world
         .pages
-        .route("/huge", Reply::html(huge_article(8 << 20)));
+        .route("/huge", Reply::html(huge_article(4 << 20)));
+    // A grace far beyond the call's time, so a slow machine cannot make this a race.
     let mut child = Command::new(env!("CARGO_BIN_EXE_trawl"))
-        .args(["mcp", "--fetch-only"])
+        .args(["mcp", "--fetch-only", "--shutdown-grace", "600"])
         .current_dir(&world.dir)
         .env_clear()
         .envs(world.env())
@@ -205,6 +206,6 @@ fn stdin_closed_right_after_a_large_call_still_gets_the_whole_answer() {
         .find(|m| m["id"] == 2)
         .unwrap_or_else(|| panic!("no answer to the call in {} bytes", stdout.len()));
     let text = answer["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(text.len() > 4 << 20, "{} bytes", text.len());
+    assert!(text.len() > 2 << 20, "{} bytes", text.len());
     assert!(text.contains("THE LAST WORDS"), "the answer is whole");
 }
