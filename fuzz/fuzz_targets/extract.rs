@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         4 => Some("application/json"),
         _ => Some("application/octet-stream"),
     };
-    let opts = ExtractOptions { include_comments: selector & 0x80 != 0 };
+    let opts = ExtractOptions { include_comments: selector & 0x80 != 0, ..ExtractOptions::default() };
     let _ = extract(body, content_type, &url, &opts);
     let _ = decode_html(body, content_type);
 });

@@ -4,7 +4,46 @@
 
 use std::sync::{Arc, OnceLock};
 
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// Default [`crate::AgentConfig::extract_memory_bytes`]: what the extraction jobs of one
+/// process may hold at once, by their estimated cost (1 GiB).
+pub const DEFAULT_EXTRACT_MEMORY_BYTES: u64 = 1 << 30;
+
+/// Admits extraction jobs by estimated memory, so that concurrent jobs (two PDFs, say)
+/// never add up to more than the process may hold: a job waits until its cost is free. A
+/// job costing more than the whole gate waits for all of it. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct MemoryGate {
+    /// One permit per KiB; `None` admits everything.
+    kib: Option<(Arc<Semaphore>, u32)>,
+}
+
+impl MemoryGate {
+    /// A gate of `bytes` (0: no gate).
+    pub fn new(bytes: u64) -> Self {
+        let total = u32::try_from((bytes / 1024).max(1)).unwrap_or(u32::MAX >> 3);
+        MemoryGate {
+            kib: (bytes > 0).then(|| (Arc::new(Semaphore::new(total as usize)), total)),
+        }
+    }
+
+    /// Wait until `cost` bytes are free; they are held until the permit is dropped.
+    pub async fn admit(&self, cost: u64) -> Option<OwnedSemaphorePermit> {
+        let (gate, total) = self.kib.as_ref()?;
+        let want = u32::try_from(cost.div_ceil(1024))
+            .unwrap_or(u32::MAX)
+            .clamp(1, *total);
+        gate.clone().acquire_many_owned(want).await.ok()
+    }
+
+    /// Bytes free now (for tests and metrics).
+    pub fn available(&self) -> Option<u64> {
+        self.kib
+            .as_ref()
+            .map(|(gate, _)| gate.available_permits() as u64 * 1024)
+    }
+}
 
 /// One slot per core.
 fn slots() -> &'static Arc<Semaphore> {

@@ -378,3 +378,27 @@ async fn a_site_that_needed_rendering_is_remembered() {
     );
     fetcher.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_github_language_too_long_is_refused_by_its_own_name() {
+    let agent = agent(None);
+    let err = agent
+        .github(trawl_agent::tools::GithubArgs {
+            query: "async runtime".into(),
+            language: Some("r".repeat(600)),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert!(err.message.starts_with("language: "), "{}", err.message);
+    let err = agent
+        .github(trawl_agent::tools::GithubArgs {
+            query: "q".repeat(600),
+            language: Some("rust".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(err.message.starts_with("query: "), "{}", err.message);
+}

@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod canonical;
+pub mod caps;
 mod document;
 mod envelope;
 mod handle;

@@ -40,6 +40,10 @@ mod parse;
 mod pdf;
 
 pub use charset::{decode_html, sniff_encoding};
+pub use pdf::{
+    DEFAULT_PDF_MAX_DECODED_BYTES, DEFAULT_PDF_MAX_PAGE_CONTENT_BYTES, DEFAULT_PDF_MAX_TIME,
+    PdfLimits,
+};
 use trawl_core::{Document, ErrorCode, PageType, TrawlError, handle_for_url};
 use url::Url;
 
@@ -51,6 +55,9 @@ use crate::content::Pass;
 pub struct ExtractOptions {
     /// Keep comment sections (off by default: comments are not the main content).
     pub include_comments: bool,
+    /// What one PDF may cost to read (decoded bytes, bytes parsed per page, time); past
+    /// it the read is `too_large`.
+    pub pdf: PdfLimits,
 }
 
 /// For debugging the reader (see `examples/extract_one.rs`): how the element holding
@@ -82,6 +89,21 @@ pub fn page_type_signals(html_bytes: &[u8], url: &Url) -> String {
     page_type::signals(&meta, url, page_type::shape(&dom))
 }
 
+/// Memory an HTML page's extraction may take per byte of page (its DOM, the text of each
+/// pass and the Markdown): a 4.3 MB page of 40,000 short linked paragraphs took 105 MB
+/// (about 25 bytes a byte) in `trawl read`; this leaves room above that.
+const HTML_BYTES_PER_BYTE: u64 = 32;
+
+/// The most memory [`extract`] may take on `bytes`, for a caller that admits extraction
+/// jobs by cost (a server running several at once): a PDF's bound follows from
+/// [`PdfLimits`], anything else from its size.
+pub fn estimated_memory(bytes: &[u8], content_type: Option<&str>, opts: &ExtractOptions) -> u64 {
+    match classify(bytes, content_type) {
+        Body::Pdf => opts.pdf.worst_case_memory(bytes.len()),
+        _ => (bytes.len() as u64).saturating_mul(HTML_BYTES_PER_BYTE),
+    }
+}
+
 /// Extract a document from `bytes` served as `content_type` from `url`.
 ///
 /// HTML goes through main-content extraction, PDF through text extraction, text/plain,
@@ -103,7 +125,7 @@ pub fn extract(
     match classify(bytes, content_type) {
         Body::Html => html::extract_html(bytes, content_type, url, opts, &mut doc),
         Body::Pdf => {
-            let text = pdf::pdf_text(bytes)?;
+            let text = pdf::pdf_text(bytes, &opts.pdf)?;
             doc.markdown = pdf::text_to_markdown(&text);
             doc.text = doc.markdown.clone();
             doc.title = doc
@@ -146,6 +168,7 @@ pub fn extract(
     if doc.word_count == 0 && doc.markdown.trim().is_empty() && bytes.is_empty() {
         return Err(TrawlError::new(ErrorCode::UnsupportedContent, "empty body"));
     }
+    doc.cap_metadata();
     Ok(doc)
 }
 

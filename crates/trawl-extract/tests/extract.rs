@@ -261,6 +261,7 @@ fn comments_are_kept_when_asked() {
     let page = article_page(&inner);
     let opts = ExtractOptions {
         include_comments: true,
+        ..ExtractOptions::default()
     };
     let with = extract(page.as_bytes(), Some("text/html"), &url(), &opts).unwrap();
     let without = extract(

@@ -444,7 +444,14 @@ impl Fetcher {
             }
             body.extend_from_slice(&chunk);
         }
-        let body: Bytes = body.freeze();
+        let codings = crate::encoding::codings(&headers);
+        let body: Bytes = if codings.is_empty() {
+            body.freeze()
+        } else {
+            crate::encoding::decode(&body, &codings, cap)
+                .map_err(|r| crate::encoding::error(r, || too_large(cap, &final_url)))?
+                .into()
+        };
         let block = block::detect(status, &headers, &body);
         if let Some(failure) = status_failure(status, &headers, block, &final_url) {
             return Err(failure);

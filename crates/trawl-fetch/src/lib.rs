@@ -14,6 +14,7 @@
 
 mod block;
 mod config;
+mod encoding;
 pub mod escalate;
 mod fetcher;
 mod guard;

@@ -25,7 +25,19 @@ impl PlainTransport {
         let mut builder = reqwest::Client::builder()
             .tls_backend_preconfigured(crate::tls::client_config(config.tls_roots)?)
             .user_agent(config.user_agent.clone())
-            .default_headers(browser_headers())
+            .default_headers({
+                let mut headers = browser_headers();
+                headers.insert(
+                    reqwest::header::ACCEPT_ENCODING,
+                    crate::encoding::accept_encoding(),
+                );
+                headers
+            })
+            // Content codings are undone by the fetcher (`encoding`), all of them, in order.
+            .no_gzip()
+            .no_brotli()
+            .no_zstd()
+            .no_deflate()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(config.connect_timeout)
             .dns_resolver(Arc::new(GuardedResolver {

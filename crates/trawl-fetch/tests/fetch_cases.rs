@@ -64,6 +64,62 @@ async fn decodes_gzip_and_brotli() {
 }
 
 #[tokio::test]
+async fn stacked_content_codings_are_decoded_in_order_or_refused() {
+    let server = TestServer::start();
+    let twice = gzip(&gzip(PAGE.as_bytes()));
+    server.route(
+        "/gz-gz",
+        Reply::html(twice.clone()).with_header("Content-Encoding", "gzip, gzip"),
+    );
+    server.route(
+        "/gz-twice",
+        Reply::html(twice)
+            .with_header("Content-Encoding", "gzip")
+            .with_header("Content-Encoding", "gzip"),
+    );
+    server.route(
+        "/br-gz",
+        Reply::html(gzip(&brotli(PAGE.as_bytes()))).with_header("Content-Encoding", "br, gzip"),
+    );
+    let four = gzip(&gzip(&gzip(&gzip(PAGE.as_bytes()))));
+    server.route(
+        "/gz-x4",
+        Reply::html(four).with_header("Content-Encoding", "gzip, gzip, gzip, gzip"),
+    );
+    server.route(
+        "/compress",
+        Reply::html(PAGE).with_header("Content-Encoding", "compress"),
+    );
+    let f = fetcher(&["127.0.0.1"]);
+    for path in ["/gz-gz", "/gz-twice", "/br-gz"] {
+        let page = f.fetch(&server.url(path)).await.unwrap();
+        assert_eq!(page.body.as_ref(), PAGE.as_bytes(), "{path}");
+    }
+    for path in ["/gz-x4", "/compress"] {
+        let err = f.fetch(&server.url(path)).await.unwrap_err();
+        assert_eq!(
+            err.code,
+            ErrorCode::UnsupportedContent,
+            "{path}: {}",
+            err.message
+        );
+    }
+    // A stack of bombs is held to the body cap like one.
+    let bomb = gzip(&gzip(&vec![b' '; 64 << 20]));
+    server.route(
+        "/bomb",
+        Reply::html(bomb).with_header("Content-Encoding", "gzip, gzip"),
+    );
+    let capped = Fetcher::new(FetchConfig {
+        max_bytes: 1 << 20,
+        ..config(&["127.0.0.1"])
+    })
+    .unwrap();
+    let err = capped.fetch(&server.url("/bomb")).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::TooLarge, "{}", err.message);
+}
+
+#[tokio::test]
 async fn follows_a_redirect_chain() {
     let server = TestServer::start();
     server.route("/a", Reply::redirect(301, "/b"));

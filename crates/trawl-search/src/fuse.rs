@@ -199,8 +199,11 @@ pub fn fuse(lists: &[(Option<u32>, EngineList)], max_results: usize) -> (Vec<Hit
     }
     let mut hits: Vec<(Hit, u32, usize)> = by_key
         .into_values()
-        .map(|a| {
+        .map(|mut a| {
             let fused_score = score(&a.provenance);
+            // A title is a line and a snippet a paragraph, whatever an engine sends.
+            trawl_core::caps::cap_chars(&mut a.title, trawl_core::caps::MAX_TITLE_CHARS);
+            trawl_core::caps::cap_chars(&mut a.snippet, trawl_core::caps::MAX_SNIPPET_CHARS);
             (
                 Hit {
                     rank: 0,
@@ -315,6 +318,29 @@ mod tests {
         assert!((hits[0].fused_score - expect).abs() < 1e-12);
         assert_eq!(hits[0].rank, 1);
         assert_eq!(hits[1].rank, 2);
+    }
+
+    #[test]
+    fn a_4_mb_title_and_snippet_are_cut_with_a_note() {
+        let huge = "T".repeat(4 << 20);
+        let (hits, _) = fuse(
+            &[(
+                None,
+                EngineList {
+                    engine: "mojeek".into(),
+                    group: "mojeek".into(),
+                    items: vec![item("https://a.com/p", &huge, &huge)],
+                },
+            )],
+            0,
+        );
+        let note = format!("… [cut from {} characters]", 4 << 20);
+        assert_eq!(hits[0].title.chars().count(), 512 + note.chars().count());
+        assert!(hits[0].title.ends_with(&note));
+        assert_eq!(
+            hits[0].snippet.chars().count(),
+            2_048 + note.chars().count()
+        );
     }
 
     #[test]

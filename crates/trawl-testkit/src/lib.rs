@@ -4,11 +4,15 @@
 //! Plain std threads and blocking sockets, written by hand: the tests need byte-level
 //! control (hangs, trickles, endless bodies, raw headers) that framework servers hide.
 //!
+//! [`pdf`] builds PDFs for tests, hostile shapes included (decompression bombs, forms
+//! that draw themselves).
+//!
 //! [`RedisServer`] starts a private `redis-server` on a free loopback port for the tests
 //! of the shared store.
 
 #![forbid(unsafe_code)]
 
+pub mod pdf;
 mod redis;
 pub use redis::{RedisServer, free_port};
 

@@ -2,8 +2,17 @@
 //! repository), so trawl reads one only from the working directory itself, never from its
 //! parents, and takes only API keys from it: a key goes to its provider's own host whatever
 //! else the file says. Every other trawl variable in it is ignored with a warning.
+//!
+//! The file itself may be hostile too: a link to `/dev/zero`, a FIFO, a link to
+//! `/dev/stdin` or to a private key. So it is read only when it is a regular file of at
+//! most [`MAX_DOTENV_BYTES`], inside the directory (a link may point within it, not out),
+//! opened without blocking and checked again once open; and a warning names a line by its
+//! number, never by its content.
 
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -39,24 +48,28 @@ pub struct DotEnv {
     pub ignored: Vec<IgnoredLine>,
 }
 
+/// The largest `.env` read: 64 KiB is hundreds of keys.
+pub const MAX_DOTENV_BYTES: u64 = 64 * 1024;
+
 /// Read `dir/.env` (only that file: parents are never looked at).
 pub fn load(dir: &Path) -> DotEnv {
     let path = dir.join(".env");
-    let iter = match dotenvy::from_path_iter(&path) {
-        Ok(iter) => iter,
-        Err(e) if e.not_found() => return DotEnv::default(),
-        Err(e) => {
+    let text = match read_checked(dir, &path) {
+        Ok(Some(text)) => text,
+        Ok(None) => return DotEnv::default(),
+        Err(reason) => {
             return DotEnv {
                 ignored: vec![IgnoredLine {
                     file: path.clone(),
                     key: "*".to_owned(),
-                    reason: format!("cannot read it: {e}"),
+                    reason,
                 }],
                 path: Some(path),
                 ..DotEnv::default()
             };
         }
     };
+    let iter = dotenvy::from_read_iter(text.as_bytes());
     let mut out = DotEnv {
         path: Some(path.clone()),
         ..DotEnv::default()
@@ -68,7 +81,7 @@ pub fn load(dir: &Path) -> DotEnv {
                 out.ignored.push(IgnoredLine {
                     file: path.clone(),
                     key: "*".to_owned(),
-                    reason: format!("the rest of the file is not valid: {e}"),
+                    reason: format!("the rest of the file is not valid: {}", line_of(&text, &e)),
                 });
                 break;
             }
@@ -99,6 +112,71 @@ pub fn load(dir: &Path) -> DotEnv {
     // An empty key counts as unset.
     out.keys.retain(|_, v| !v.trim().is_empty());
     out
+}
+
+/// The file's text, `None` when there is none, or why it is not read. The path is looked
+/// at without following a link; a link is followed only when it resolves inside `dir`;
+/// the file is opened with `O_NONBLOCK` (a FIFO swapped in cannot hang trawl) and
+/// `O_NOFOLLOW`, and checked again, by its open descriptor, to be a regular file that fits.
+fn read_checked(dir: &Path, path: &Path) -> Result<Option<String>, String> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read it: {e}")),
+    };
+    let target = if meta.file_type().is_symlink() {
+        let target = std::fs::canonicalize(path)
+            .map_err(|e| format!("it is a link that cannot be followed ({e}); not read"))?;
+        let home = std::fs::canonicalize(dir).map_err(|e| format!("cannot read it: {e}"))?;
+        if !target.starts_with(&home) {
+            return Err("it is a link to outside the directory; not read".to_owned());
+        }
+        target
+    } else {
+        path.to_owned()
+    };
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(&target)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    if !meta.is_file() {
+        return Err("it is not a regular file (a device, FIFO or socket); not read".to_owned());
+    }
+    if meta.len() > MAX_DOTENV_BYTES {
+        return Err(format!(
+            "it is larger than {} KiB; not read",
+            MAX_DOTENV_BYTES / 1024
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_DOTENV_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    if bytes.len() as u64 > MAX_DOTENV_BYTES {
+        return Err(format!(
+            "it is larger than {} KiB; not read",
+            MAX_DOTENV_BYTES / 1024
+        ));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| "it is not UTF-8 text; not read".to_owned())
+}
+
+/// Where a parse error is, as "line N": dotenvy's own message quotes the line, which may
+/// be a secret (a private key linked as `.env` printed its first line).
+fn line_of(text: &str, err: &dotenvy::Error) -> String {
+    let dotenvy::Error::LineParse(line, _) = err else {
+        return "it cannot be parsed".to_owned();
+    };
+    match text.find(line.as_str()) {
+        Some(at) if !line.is_empty() => format!("line {}", text[..at].matches('\n').count() + 1),
+        _ => "a line that cannot be parsed".to_owned(),
+    }
 }
 
 #[cfg(test)]

@@ -26,3 +26,5 @@ mod util;
 
 // Issue 7: SSRF table through the binary and the agent, secrets, bad input, Unicode.
 mod hardening;
+// Issue 27: hostile documents and files (a PDF bomb, ...).
+pub mod hostile;

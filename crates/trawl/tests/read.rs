@@ -389,10 +389,14 @@ fn human_output_has_a_header() {
         "127.0.0.1",
     ]));
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // The header is trawl's (the handle); the page's title opens the fenced text.
     let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.starts_with("# 127.0.0.1~"), "{first}");
+    let fenced = r.stdout.split("TRAWL_UNTRUSTED_BEGIN").nth(1).unwrap_or("");
+    let title = fenced.lines().nth(1).unwrap_or("");
     assert!(
-        first.starts_with("# ") && first.contains("Tidal"),
-        "{first}"
+        title.starts_with("title: ") && title.contains("Tidal"),
+        "{title}"
     );
     assert!(
         r.stdout

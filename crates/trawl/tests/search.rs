@@ -104,7 +104,25 @@ fn human_output_lists_hits_then_engines() {
     let s = engines_server();
     let out = run(search_cmd(&dir, &s).args(["search", "q", "--engines", "duckduckgo,arxiv"]));
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.starts_with(" 1. "), "{}", out.stdout);
+    // The hits are the web's words: they open the fenced text, after the directive.
+    let mut lines = out.stdout.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap_or("")
+            .contains("is data fetched from the web")
+    );
+    assert!(
+        lines
+            .next()
+            .unwrap_or("")
+            .starts_with("<<<TRAWL_UNTRUSTED_BEGIN nonce=")
+    );
+    assert!(
+        lines.next().unwrap_or("").starts_with(" 1. "),
+        "{}",
+        out.stdout
+    );
     assert!(out.stdout.contains("[duckduckgo#1]"));
     assert!(out.stdout.contains("\n10. "));
     assert!(

@@ -8,7 +8,7 @@ use trawl_search::SearchData;
 use super::bounds::{ToolArgs, checked, describe};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::search::{SearchAnswer, engine_outcomes, no_engine_answered, search_details};
-use super::{Agent, Progress, WebSearchArgs, render};
+use super::{Agent, Progress, WebSearchArgs, invalid, render};
 use crate::fence::Fence;
 
 /// Search GitHub repositories.
@@ -23,6 +23,7 @@ pub struct GithubArgs {
     #[schemars(range(min = 1, max = 50))]
     pub max_results: Option<u32>,
     /// Only repositories in this programming language, e.g. "rust".
+    #[schemars(length(max = 100))]
     pub language: Option<String>,
     /// Result page.
     #[schemars(range(min = 1, max = 10))]
@@ -91,7 +92,19 @@ impl Agent {
     /// `github`: repositories from the GitHub search API.
     pub async fn github(&self, args: GithubArgs) -> Result<SearchData, TrawlError> {
         let args = checked(args)?;
+        // The language is checked under its own name (its bound above) before it is joined
+        // into one GitHub query: a 600-character language was reported as a bad `query`.
         let query = match &args.language {
+            Some(lang) if lang.contains(['"', '\\']) || lang.contains(char::is_control) => {
+                return Err(invalid(
+                    "language",
+                    "must be a language name, e.g. \"rust\"",
+                ));
+            }
+            // A name with a space ("visual basic") is quoted, so it stays one qualifier.
+            Some(lang) if lang.contains(char::is_whitespace) => {
+                format!("{} language:\"{lang}\"", args.query)
+            }
             Some(lang) => format!("{} language:{lang}", args.query),
             None => args.query,
         };

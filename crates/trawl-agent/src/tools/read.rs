@@ -275,7 +275,11 @@ impl Agent {
                 page.final_url.clone(),
             );
             let options = self.config.extract.clone();
+            let cost = trawl_extract::estimated_memory(&body, content_type.as_deref(), &options);
+            let admitted = self.memory.admit(cost).await;
             let mut doc = cpu::run(move || {
+                // Held until the job ends, even if the call that asked for it is gone.
+                let _admitted = admitted;
                 cpu::test_hold(&final_url);
                 extract(&body, content_type.as_deref(), &final_url, &options)
             })
@@ -392,7 +396,7 @@ impl Agent {
             .filter(|u| matches!(u.scheme(), "http" | "https"))
             .unwrap_or_else(|| url.clone());
         let markdown = page.markdown.trim().to_owned();
-        Document {
+        let mut doc = Document {
             url: url.to_string(),
             handle: handle_for_url(&final_url),
             final_url: final_url.to_string(),
@@ -406,7 +410,9 @@ impl Agent {
             content_type: Some("text/markdown".to_owned()),
             attempts,
             ..Document::default()
-        }
+        };
+        doc.cap_metadata();
+        doc
     }
 
     fn record(&self, document: Document, page: Option<&FetchedPage>) -> DocumentRecord {

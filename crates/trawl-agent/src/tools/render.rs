@@ -9,8 +9,8 @@ use trawl_search::{OutcomeKind, SearchData};
 use super::{FetchOut, OpenOut, PageOut, SitesOut};
 use crate::fence::{Fence, neutralize};
 
-/// Text from the web shown outside a fence (titles in headers) is neutralized and kept on
-/// one line, so it cannot forge a marker or a header of its own.
+/// Text from the web kept on one line (a title, a snippet) and neutralized; outside a
+/// fence (an input URL echoed in a failure) it cannot forge a marker or a header.
 fn one_line(text: &str, fence: &Fence) -> String {
     neutralize(text, Some(fence.nonce()))
         .split_whitespace()
@@ -76,15 +76,10 @@ pub fn search_markdown(data: &SearchData, fence: &Fence) -> String {
     out
 }
 
-fn page_header(out: &mut String, doc: &PageOut, fence: &Fence) {
-    let _ = writeln!(
-        out,
-        "# {}",
-        doc.title
-            .as_deref()
-            .map(|t| one_line(t, fence))
-            .unwrap_or_else(|| "(untitled)".to_owned())
-    );
+/// trawl's own header of a page: its handle, URL and figures. The title is the page's
+/// words, so it opens the fenced text instead ([`fenced_page`]).
+fn page_header(out: &mut String, doc: &PageOut) {
+    let _ = writeln!(out, "# {}", doc.handle);
     let _ = writeln!(out, "url: {}", doc.final_url);
     let _ = writeln!(
         out,
@@ -99,6 +94,14 @@ fn page_header(out: &mut String, doc: &PageOut, fence: &Fence) {
             .unwrap_or_default(),
         doc.quality_score
     );
+}
+
+/// A page's title (on one line) and text, in one fence: both came from the page.
+fn fenced_page(title: Option<&str>, markdown: &str, fence: &Fence) -> String {
+    match title {
+        Some(title) => fence.wrap(&format!("title: {}\n\n{markdown}", one_line(title, fence))),
+        None => fence.wrap(markdown),
+    }
 }
 
 fn page_footer(out: &mut String, handle: &str, page: u32, pages: u32) {
@@ -117,8 +120,8 @@ pub fn fetch_markdown(out_data: &FetchOut, fence: &Fence) -> String {
     for item in &out_data.results {
         match (&item.document, &item.error) {
             (Some(doc), _) => {
-                page_header(&mut out, doc, fence);
-                out.push_str(&fence.wrap(&doc.markdown));
+                page_header(&mut out, doc);
+                out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
                 page_footer(&mut out, &doc.handle, doc.page, doc.pages);
             }
             (None, Some(e)) => {
@@ -165,19 +168,16 @@ pub fn open_markdown(data: &OpenOut, fence: &Fence) -> String {
     }
     let handle = data.handle.as_deref().unwrap_or("");
     let (page, pages) = (data.page.unwrap_or(1), data.pages.unwrap_or(1));
-    let _ = writeln!(
-        out,
-        "# {}",
-        data.title
-            .as_deref()
-            .map(|t| one_line(t, fence))
-            .unwrap_or_else(|| "(untitled)".to_owned())
-    );
+    let _ = writeln!(out, "# {handle}");
     if let Some(url) = &data.url {
         let _ = writeln!(out, "url: {url}");
     }
     let _ = writeln!(out, "handle: {handle} · page {page}/{pages}");
-    out.push_str(&fence.wrap(data.markdown.as_deref().unwrap_or("")));
+    out.push_str(&fenced_page(
+        data.title.as_deref(),
+        data.markdown.as_deref().unwrap_or(""),
+        fence,
+    ));
     page_footer(&mut out, handle, page, pages);
     out
 }

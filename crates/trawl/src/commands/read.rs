@@ -119,6 +119,7 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
 async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlError> {
     let extract = ExtractOptions {
         include_comments: args.comments,
+        ..ExtractOptions::default()
     };
     let config = AgentConfig {
         offline: args.offline,

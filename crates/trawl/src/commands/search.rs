@@ -172,33 +172,40 @@ pub fn insert_selection(meta: &mut Meta, selection: &Selection) {
     }
 }
 
+/// The hits (titles, snippets, previews: the web's words) inside one fence, then trawl's
+/// lines about the engines.
 fn print_human(data: &SearchData) {
+    use std::fmt::Write;
     if data.hits.is_empty() {
         println!("no results for {:?}", data.query);
     }
+    let mut body = String::new();
     for h in &data.hits {
         let title = if h.title.is_empty() {
             "(untitled)"
         } else {
             &h.title
         };
-        println!("{:>2}. {title}", h.rank);
-        println!("    {}", h.url);
+        let _ = writeln!(body, "{:>2}. {}", h.rank, one_line(title));
+        let _ = writeln!(body, "    {}", h.url);
         if !h.snippet.is_empty() {
-            println!("    {}", shorten(&h.snippet, 240));
+            let _ = writeln!(body, "    {}", shorten(&one_line(&h.snippet), 240));
         }
         let votes: Vec<String> = h
             .provenance
             .iter()
             .map(|p| format!("{}#{}", p.engine, p.rank))
             .collect();
-        println!("    [{}] score {:.4}", votes.join(" "), h.fused_score);
+        let _ = writeln!(body, "    [{}] score {:.4}", votes.join(" "), h.fused_score);
         if let Some(handle) = &h.handle {
-            println!("    handle {handle}");
+            let _ = writeln!(body, "    handle {handle}");
         }
         if let Some(preview) = &h.preview {
-            println!("    preview: {}", shorten(preview, 400));
+            let _ = writeln!(body, "    preview: {}", shorten(&one_line(preview), 400));
         }
+    }
+    if !body.is_empty() && crate::output::print_fenced(|fence| fence.wrap(&body)) != 0 {
+        return;
     }
     println!();
     print_engines(data);
@@ -225,6 +232,11 @@ fn print_engines(data: &SearchData) {
             e.engine, what, e.latency_ms
         );
     }
+}
+
+/// Web text on one line, so a title cannot start lines of its own.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn shorten(s: &str, max: usize) -> String {

@@ -167,11 +167,34 @@ pub fn app(
             app_state.clone(),
             count_requests,
         ))
+        .layer(middleware::from_fn(one_host))
         .with_state(app_state);
     App {
         router,
         connections,
         limits: options.limits,
+    }
+}
+
+/// A request names one host: more than one `Host` header, or an absolute-form target
+/// (`GET http://other/...`) whose authority is not the `Host`, is refused (400) before any
+/// route sees it, since the checks that read `Host` would see only one of the two.
+async fn one_host(request: Request, next: Next) -> Response {
+    let hosts: Vec<&HeaderValue> = request.headers().get_all(header::HOST).iter().collect();
+    let refusal = if hosts.len() > 1 {
+        Some("more than one Host header\n")
+    } else if let Some(authority) = request.uri().authority() {
+        let same = hosts.first().is_some_and(|host| {
+            host.to_str()
+                .is_ok_and(|h| h.eq_ignore_ascii_case(authority.as_str()))
+        });
+        (!same).then_some("the request target names another host than the Host header\n")
+    } else {
+        None
+    };
+    match refusal {
+        Some(why) => (StatusCode::BAD_REQUEST, why).into_response(),
+        None => next.run(request).await,
     }
 }
 

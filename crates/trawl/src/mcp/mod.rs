@@ -188,8 +188,10 @@ pub async fn serve_stdio(prepared: Prepared) -> Result<(), TrawlError> {
     } = prepared;
     let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
+    // Calls running when stdin closes get the shutdown grace to be answered.
     let transport =
-        stdio::BoundedStdio::new(tokio::io::stdin(), tokio::io::stdout(), max_message_bytes);
+        stdio::BoundedStdio::new(tokio::io::stdin(), tokio::io::stdout(), max_message_bytes)
+            .with_drain_timeout(grace);
     let running = tokio::select! {
         running = server.serve(transport) => running.map_err(|e| {
             TrawlError::new(

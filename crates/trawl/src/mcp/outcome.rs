@@ -71,7 +71,10 @@ fn fence_structured(value: &mut serde_json::Value, fence: &Fence) {
             for (key, v) in map.iter_mut() {
                 match (key.as_str(), v) {
                     ("markdown" | "text", Value::String(s)) => *s = fence.wrap(s),
-                    ("title" | "snippet" | "preview" | "description", Value::String(s)) => {
+                    (
+                        "title" | "snippet" | "preview" | "description" | "byline" | "site_name",
+                        Value::String(s),
+                    ) => {
                         *s = trawl_agent::fence::neutralize(s, Some(fence.nonce()));
                     }
                     (_, v) => fence_structured(v, fence),

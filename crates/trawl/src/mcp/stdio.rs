@@ -12,23 +12,42 @@
 //! The line reader is written here because tokio-util's `FramedRead` ends the stream after
 //! a codec's first error (such as a line over its length limit), which would end the
 //! session instead of answering the one bad line.
+//!
+//! When stdin closes, every answer is still delivered: the end of input is reported to
+//! rmcp only once each request read has been answered (or the drain timeout has passed;
+//! rmcp's own drain gives up after 5 s), and closing waits for the writer to have written
+//! and flushed every line. A 19 MB answer used to be lost, a 7 MB one cut mid-JSON.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 use super::jsonrpc::{INVALID_REQUEST, Refused, parse_message};
+
+/// How long, after stdin closes, calls still running may take to be answered, unless the
+/// server sets it ([`BoundedStdio::with_drain_timeout`]; `trawl mcp` uses its shutdown grace).
+pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(60);
 
 pub struct BoundedStdio<R> {
     input: BufReader<R>,
     partial: PartialLine,
     out: mpsc::Sender<Vec<u8>>,
     max_bytes: usize,
+    /// Requests read and not yet answered, by id (as JSON).
+    pending: Arc<Mutex<HashSet<String>>>,
+    /// When stdin was found closed.
+    ended: Option<Instant>,
+    drain: Duration,
+    writer: Option<JoinHandle<()>>,
 }
 
 /// One line read from the input.
@@ -101,7 +120,7 @@ impl<R: AsyncRead + Unpin + Send + 'static> BoundedStdio<R> {
         max_bytes: usize,
     ) -> Self {
         let (out, mut rx) = mpsc::channel::<Vec<u8>>(64);
-        tokio::spawn(async move {
+        let writer = tokio::spawn(async move {
             while let Some(line) = rx.recv().await {
                 if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
                     return;
@@ -113,6 +132,31 @@ impl<R: AsyncRead + Unpin + Send + 'static> BoundedStdio<R> {
             partial: PartialLine::default(),
             out,
             max_bytes,
+            pending: Arc::default(),
+            ended: None,
+            drain: DEFAULT_DRAIN_TIMEOUT,
+            writer: Some(writer),
+        }
+    }
+
+    /// How long calls running when stdin closes may take to be answered.
+    pub fn with_drain_timeout(mut self, drain: Duration) -> Self {
+        self.drain = drain;
+        self
+    }
+
+    /// Wait until every request read has been answered, or the drain timeout since stdin
+    /// closed has passed. Cancel-safe: the start of the wait is kept in `self`.
+    async fn drain_pending(&mut self) {
+        let ended = *self.ended.get_or_insert_with(Instant::now);
+        while !self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+            && ended.elapsed() < self.drain
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 
@@ -138,6 +182,17 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStd
         &mut self,
         item: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let answered = match &item {
+            JsonRpcMessage::Response(r) => Some(&r.id),
+            JsonRpcMessage::Error(e) => e.id.as_ref(),
+            _ => None,
+        };
+        if let Some(id) = answered.and_then(|id| serde_json::to_string(id).ok()) {
+            self.pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&id);
+        }
         let out = self.out.clone();
         async move {
             let mut line = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
@@ -157,7 +212,17 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStd
                         continue;
                     }
                     match parse_message(line) {
-                        Ok(message) => return Some(message),
+                        Ok(message) => {
+                            if let JsonRpcMessage::Request(r) = &message
+                                && let Ok(id) = serde_json::to_string(&r.id)
+                            {
+                                self.pending
+                                    .lock()
+                                    .unwrap_or_else(|e| e.into_inner())
+                                    .insert(id);
+                            }
+                            return Some(message);
+                        }
                         Err(refused) => Self::answer_error(&self.out, refused).await,
                     }
                 }
@@ -174,12 +239,22 @@ impl<R: AsyncRead + Unpin + Send + 'static> Transport<RoleServer> for BoundedStd
                     };
                     Self::answer_error(&self.out, refused).await;
                 }
-                Ok(Line::End) | Err(_) => return None,
+                Ok(Line::End) | Err(_) => {
+                    self.drain_pending().await;
+                    return None;
+                }
             }
         }
     }
 
+    /// Every line handed to `send` is written and flushed before this returns (the
+    /// process exits right after).
     async fn close(&mut self) -> Result<(), Self::Error> {
+        let (closed, _) = mpsc::channel(1);
+        drop(std::mem::replace(&mut self.out, closed));
+        if let Some(writer) = self.writer.take() {
+            let _ = tokio::time::timeout(self.drain, writer).await;
+        }
         Ok(())
     }
 }

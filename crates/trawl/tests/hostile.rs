@@ -1,0 +1,14 @@
+//! Issue 27's hostile documents and files through the binary (loopback only).
+//!
+//! - `pdf`: a PDF bomb made by the test ends in `too_large` with bounded peak memory.
+//! - `fence`: an injected, oversized title is inside the fence and cut; JSON-LD is cut.
+//! - `dotenv`: a `.env` that is a device, a FIFO, a link out or a secret is not read.
+
+#![allow(
+    unsafe_code,
+    reason = "the peak memory of a child is read with wait4, FIFOs are made with mkfifo; std has no wrappers"
+)]
+
+mod dotenv;
+pub mod fence;
+mod pdf;
