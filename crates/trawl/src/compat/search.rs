@@ -130,7 +130,7 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<Vec<Value>, CompatError> 
             );
         };
         // Read the hits concurrently; one that cannot be read says why in its metadata.
-        let read = futures_util::stream::iter(hits.into_iter())
+        let read = futures_util::stream::iter(hits)
             .map(|hit| {
                 let (agent, options) = (agent.clone(), options.clone());
                 async move {
