@@ -5,6 +5,7 @@
 
 mod cli;
 mod commands;
+mod compat;
 mod context;
 mod dotenv;
 mod github_token;

@@ -16,6 +16,7 @@
 mod access;
 mod blocking;
 mod bounds;
+mod compat;
 mod hostile;
 mod limits;
 mod one_secret;

@@ -1,5 +1,5 @@
 //! `trawl serve`: the MCP server over streamable HTTP at `/mcp`, plus `/healthz` and
-//! `/metrics`, built from small routers and served on a listener the caller bound, so tests
+//! `/metrics` (and the Firecrawl- and Jina-compatible routes of `crate::compat`), built from small routers and served on a listener the caller bound, so tests
 //! bind port 0 and talk to a real socket.
 //!
 //! Who gets in: with a token, `/mcp` and `/metrics` need `Authorization: Bearer <token>`
@@ -120,6 +120,7 @@ pub fn app(
         rebinding.hosts.clear();
     }
     let tools = Arc::new(mcp.tool_names());
+    let compat_routes = crate::compat::router(mcp.agent().clone(), state.clone());
     let sessions = Arc::new(BoundedSessions::new(
         options.max_sessions,
         options.session_idle_timeout,
@@ -136,6 +137,21 @@ pub fn app(
     };
     // `/mcp` gets these checks from rmcp; `/metrics` gets the same ones here.
     let rebinding = Arc::new(rebinding);
+    let host_checks = rebinding.clone();
+    // The Firecrawl- and Jina-compatible routes: the same checks and body limit as `/mcp`.
+    let compat_routes = compat_routes
+        .layer(axum::extract::DefaultBodyLimit::max(
+            options.max_message_bytes,
+        ))
+        .layer(middleware::from_fn(move |request: Request, next: Next| {
+            let rebinding = host_checks.clone();
+            async move {
+                match rebinding.refusal(request.headers()) {
+                    Some(why) => (StatusCode::FORBIDDEN, why).into_response(),
+                    None => next.run(request).await,
+                }
+            }
+        }));
     let metrics_route = Router::new()
         .route("/metrics", get(metrics))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
@@ -156,6 +172,7 @@ pub fn app(
     let guarded = Router::new()
         .nest_service("/mcp", service)
         .merge(metrics_route)
+        .merge(compat_routes)
         .layer(middleware::from_fn_with_state(
             app_state.clone(),
             require_bearer,
@@ -225,6 +242,7 @@ async fn count_requests(State(app): State<AppState>, request: Request, next: Nex
         "/healthz" => "/healthz",
         "/metrics" => "/metrics",
         p if p == "/mcp" || p.starts_with("/mcp/") => "/mcp",
+        p if crate::compat::is_compat_path(p) => "compat",
         _ => "other",
     };
     let answer_stream = route == "/mcp" && request.method() == Method::POST;

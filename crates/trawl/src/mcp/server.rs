@@ -114,6 +114,11 @@ impl TrawlMcp {
         }
     }
 
+    /// The agent the tools call (the compatible API calls it too).
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
     /// Names of the tools offered.
     pub fn tool_names(&self) -> Vec<String> {
         self.tool_router

@@ -1,0 +1,280 @@
+//! `POST /v2/crawl` (and v1), `GET /…/crawl/{id}` paged with `next`, `DELETE`, `/errors`
+//! and `/active`: trawl-crawl's crawler, its state kept in the store (so a status poll
+//! reads what any replica wrote), its pages served from the store.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Uri};
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use trawl_agent::tools::WebFetchArgs;
+use trawl_crawl::{CrawlOptions, Crawler, UrlState};
+
+use super::batch::{PAGE, iso, skip_of};
+use super::error::json_ok;
+use super::scrape::from_page;
+use super::types::{Formats, ScrapeOptions, check_other};
+use super::{Compat, CompatError, base_url, body};
+
+/// The formats each crawl of this process was asked for (markdown when unknown).
+#[derive(Default)]
+pub struct CrawlFormats(Mutex<HashMap<String, Formats>>);
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CrawlRequest {
+    url: String,
+    limit: Option<usize>,
+    /// v2.
+    max_discovery_depth: Option<u32>,
+    /// v1.
+    max_depth: Option<u32>,
+    include_paths: Option<Vec<String>>,
+    exclude_paths: Option<Vec<String>>,
+    allow_subdomains: Option<bool>,
+    /// v2: `include` (default) or `skip`.
+    sitemap: Option<String>,
+    /// v1.
+    ignore_sitemap: Option<bool>,
+    /// Seconds between requests.
+    delay: Option<f64>,
+    max_concurrency: Option<usize>,
+    webhook: Option<Value>,
+    scrape_options: Option<ScrapeOptions>,
+    #[serde(flatten)]
+    other: Map<String, Value>,
+}
+
+pub async fn start_v2(
+    State(compat): State<Compat>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Response, CompatError> {
+    start(compat, headers, bytes, "v2").await
+}
+
+pub async fn start_v1(
+    State(compat): State<Compat>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Response, CompatError> {
+    start(compat, headers, bytes, "v1").await
+}
+
+async fn start(
+    compat: Compat,
+    headers: HeaderMap,
+    bytes: Bytes,
+    version: &str,
+) -> Result<Response, CompatError> {
+    let request: CrawlRequest = body(&bytes)?;
+    // What trawl's crawler does anyway: one row per canonical URL, no external links.
+    check_other(
+        &request.other,
+        &[
+            "ignoreQueryParameters",
+            "deduplicateSimilarURLs",
+            "crawlEntireDomain",
+            "allowBackwardLinks",
+        ],
+    )?;
+    if request
+        .other
+        .get("allowExternalLinks")
+        .is_some_and(|v| v == true)
+    {
+        return Err(CompatError::unsupported(
+            "allowExternalLinks: true (a crawl stays on its site)",
+        ));
+    }
+    if request.webhook.as_ref().is_some_and(|w| !w.is_null()) {
+        return Err(CompatError::unsupported(
+            "webhook (poll the crawl's URL instead)",
+        ));
+    }
+    let formats = match &request.scrape_options {
+        Some(o) => {
+            let formats = o.check(&[])?;
+            if formats.need_raw() || o.reshapes() || o.wait_for.is_some_and(|w| w > 0) {
+                return Err(CompatError::unsupported(
+                    "rawHtml, links, includeTags, excludeTags and waitFor in a crawl's \
+                     scrapeOptions (a crawl keeps each page's Markdown; scrape a page for more)",
+                ));
+            }
+            formats
+        }
+        None => Formats {
+            markdown: true,
+            ..Formats::default()
+        },
+    };
+    let mut options = CrawlOptions::new(request.url);
+    if let Some(limit) = request.limit {
+        options.limit = limit;
+    }
+    if let Some(depth) = request.max_discovery_depth.or(request.max_depth) {
+        options.max_depth = depth;
+    }
+    options.include = request.include_paths.unwrap_or_default();
+    options.exclude = request.exclude_paths.unwrap_or_default();
+    options.subdomains = request.allow_subdomains.unwrap_or(false);
+    options.sitemap = match (request.sitemap.as_deref(), request.ignore_sitemap) {
+        (Some("skip"), _) | (None, Some(true)) => false,
+        (Some("include") | None, _) => true,
+        (Some(other), _) => {
+            return Err(CompatError::bad_request(format!(
+                "sitemap: {other:?} is not one of include, skip"
+            )));
+        }
+    };
+    if let Some(delay) = request.delay {
+        if !(0.0..=3600.0).contains(&delay) {
+            return Err(CompatError::bad_request("delay: 0-3600 seconds"));
+        }
+        options.delay_ms = (delay * 1000.0) as u64;
+    }
+    if let Some(n) = request.max_concurrency {
+        options.concurrency = n;
+    }
+    let fetcher = compat.agent.fetcher()?.clone();
+    let crawler = Crawler::new(fetcher, compat.agent.store().clone());
+    // The crawl runs on in the background; its state is in the store.
+    let running = crawler.start(options, None).await?;
+    let id = running.id.clone();
+    compat
+        .crawl_formats
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(id.clone(), formats);
+    Ok(json_ok(json!({
+        "success": true,
+        "id": id,
+        "url": format!("{}/{version}/crawl/{id}", base_url(&headers)),
+    })))
+}
+
+/// trawl's crawl status as Firecrawl's.
+fn firecrawl_status(status: &str) -> &'static str {
+    match status {
+        "running" => "scraping",
+        "done" => "completed",
+        "cancelled" => "cancelled",
+        _ => "failed",
+    }
+}
+
+pub async fn status(
+    State(compat): State<Compat>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Result<Response, CompatError> {
+    let store = compat.agent.store().clone();
+    let status = trawl_crawl::status(&store, &id).await?;
+    let count = |state: &str| status.urls.get(state).copied().unwrap_or(0) as usize;
+    let done = count("done");
+    let total = done + count("failed") + count("queued") + count("fetching");
+    let skip = skip_of(&uri);
+    let rows = trawl_crawl::pages(&store, &id, &[UrlState::Done], skip, PAGE).await?;
+    let formats = compat
+        .crawl_formats
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&id)
+        .copied()
+        .unwrap_or(Formats {
+            markdown: true,
+            ..Formats::default()
+        });
+    let mut data = Vec::new();
+    for row in &rows {
+        let Some(handle) = &row.handle else { continue };
+        let read = compat
+            .agent
+            .web_fetch(
+                WebFetchArgs {
+                    handle: Some(handle.clone()),
+                    page_size_tokens: Some(0),
+                    ..WebFetchArgs::default()
+                },
+                None,
+            )
+            .await;
+        // A page evicted from the store since is left out of the answer.
+        if let Ok(out) = read
+            && let Some(page) = out.results.into_iter().next().and_then(|r| r.document)
+        {
+            let mut doc = from_page(&page, formats);
+            doc.metadata.source_url = row.url.clone();
+            data.push(doc);
+        }
+    }
+    let next = (skip + rows.len() < done).then(|| {
+        format!(
+            "{}{}?skip={}",
+            base_url(&headers),
+            uri.path(),
+            skip + rows.len()
+        )
+    });
+    let created = std::time::UNIX_EPOCH + std::time::Duration::from_millis(status.created_ms);
+    Ok(json_ok(json!({
+        "success": true,
+        "status": firecrawl_status(&status.status),
+        "total": total,
+        "completed": done,
+        "creditsUsed": done,
+        "expiresAt": iso(created + std::time::Duration::from_secs(86_400)),
+        "next": next,
+        "data": data,
+    })))
+}
+
+pub async fn cancel(
+    State(compat): State<Compat>,
+    Path(id): Path<String>,
+) -> Result<Response, CompatError> {
+    trawl_crawl::cancel(compat.agent.store(), &id).await?;
+    Ok(json_ok(json!({"success": true, "status": "cancelled"})))
+}
+
+pub async fn errors(
+    State(compat): State<Compat>,
+    Path(id): Path<String>,
+) -> Result<Response, CompatError> {
+    let store = compat.agent.store().clone();
+    let status = trawl_crawl::status(&store, &id).await?;
+    let when = iso(std::time::UNIX_EPOCH + std::time::Duration::from_millis(status.updated_ms));
+    let failed = trawl_crawl::pages(&store, &id, &[UrlState::Failed], 0, 1_000).await?;
+    let skipped = trawl_crawl::pages(&store, &id, &[UrlState::Skipped], 0, 1_000).await?;
+    let errors: Vec<Value> = failed
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            json!({"id": format!("{id}-{i}"), "timestamp": when, "url": row.url,
+                   "error": row.detail.clone().unwrap_or_else(|| "failed".into())})
+        })
+        .collect();
+    let robots: Vec<&str> = skipped
+        .iter()
+        .filter(|row| row.detail.as_deref().is_some_and(|d| d.contains("robots")))
+        .map(|row| row.url.as_str())
+        .collect();
+    Ok(json_ok(json!({"errors": errors, "robotsBlocked": robots})))
+}
+
+pub async fn active(State(compat): State<Compat>) -> Result<Response, CompatError> {
+    let crawls = trawl_crawl::list(compat.agent.store()).await?;
+    let running: Vec<Value> = crawls
+        .iter()
+        .filter(|c| c.status == "running")
+        .map(|c| json!({"id": c.id, "teamId": "trawl", "url": c.start_url, "options": {}}))
+        .collect();
+    Ok(json_ok(json!({"success": true, "crawls": running})))
+}

@@ -1,0 +1,149 @@
+//! `GET /r/{url}`: Jina Reader's form. The answer is its text layout (`Title:`,
+//! `URL Source:`, `Markdown Content:`), or JSON with `Accept: application/json`;
+//! `X-Return-Format`, `X-Target-Selector`, `X-Remove-Selector`, `X-No-Cache` and
+//! `X-Timeout` map to the scrape options. Mounted under `/r/` so it can never shadow
+//! `/mcp`, `/healthz` or `/metrics`.
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, Uri, header};
+use axum::response::Response;
+use serde_json::json;
+
+use super::error::json_ok;
+use super::scrape::scrape;
+use super::types::{FormatSpec, ScrapeOptions};
+use super::{Compat, CompatError};
+
+fn text_header(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+}
+
+fn selectors(value: Option<String>) -> Option<Vec<String>> {
+    value.map(|v| {
+        v.split(',')
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect()
+    })
+}
+
+/// The target URL: everything after `/r/`, the query string included (it belongs to the
+/// target, not to this server).
+fn target(uri: &Uri) -> Result<String, CompatError> {
+    let path = uri.path().strip_prefix("/r/").unwrap_or("");
+    let mut url = match uri.query() {
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_owned(),
+    };
+    // Some clients and proxies fold `https://` to `https:/`.
+    for scheme in ["https:/", "http:/"] {
+        if url.starts_with(scheme) && !url.starts_with(&format!("{scheme}/")) {
+            url = format!("{scheme}/{}", &url[scheme.len()..]);
+        }
+    }
+    if url.is_empty() {
+        return Err(CompatError::bad_request("give the URL to read after /r/"));
+    }
+    if !url.contains("://") {
+        url = format!("https://{url}");
+    }
+    Ok(url)
+}
+
+pub async fn read(
+    State(compat): State<Compat>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Result<Response, CompatError> {
+    let url = target(&uri)?;
+    let format = text_header(&headers, "x-return-format").unwrap_or_else(|| "markdown".into());
+    let want_html = match format.to_ascii_lowercase().as_str() {
+        "markdown" | "default" => false,
+        "html" => true,
+        other => {
+            return Err(CompatError::unsupported(format!(
+                "X-Return-Format: {other} (trawl returns markdown or html)"
+            )));
+        }
+    };
+    let timeout = match text_header(&headers, "x-timeout") {
+        Some(t) => Some(
+            t.parse::<u64>()
+                .map_err(|_| CompatError::bad_request("X-Timeout: whole seconds"))?
+                .saturating_mul(1000),
+        ),
+        None => None,
+    };
+    let options = ScrapeOptions {
+        formats: Some(vec![FormatSpec::Name(
+            if want_html { "html" } else { "markdown" }.into(),
+        )]),
+        include_tags: selectors(text_header(&headers, "x-target-selector")),
+        exclude_tags: selectors(text_header(&headers, "x-remove-selector")),
+        max_age: text_header(&headers, "x-no-cache")
+            .filter(|v| v != "false")
+            .map(|_| 0),
+        timeout,
+        ..ScrapeOptions::default()
+    };
+    let agent = compat.agent.clone();
+    let doc = compat.gated(scrape(&agent, &url, &options)).await?;
+    let content = if want_html {
+        doc.html.clone()
+    } else {
+        doc.markdown.clone()
+    }
+    .unwrap_or_default();
+    let title = doc.metadata.title.clone().unwrap_or_default();
+    let wants_json =
+        text_header(&headers, "accept").is_some_and(|a| a.contains("application/json"));
+    if wants_json {
+        return Ok(json_ok(json!({
+            "code": 200,
+            "status": 20000,
+            "data": {
+                "title": title,
+                "description": doc.metadata.description.clone().unwrap_or_default(),
+                "url": doc.metadata.url,
+                "content": content,
+                "publishedTime": doc.metadata.published_time,
+            }
+        })));
+    }
+    let mut text = format!("Title: {title}\n\nURL Source: {}\n\n", doc.metadata.url);
+    if let Some(published) = &doc.metadata.published_time {
+        text.push_str(&format!("Published Time: {published}\n\n"));
+    }
+    text.push_str(if want_html {
+        "HTML Content:\n"
+    } else {
+        "Markdown Content:\n"
+    });
+    text.push_str(&content);
+    let mut response = Response::new(Body::from(text));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_target_keeps_its_query_and_scheme() {
+        let uri: Uri = "/r/https://example.org/a?b=1&c=2".parse().unwrap();
+        assert_eq!(target(&uri).unwrap(), "https://example.org/a?b=1&c=2");
+        let uri: Uri = "/r/https:/example.org/".parse().unwrap();
+        assert_eq!(target(&uri).unwrap(), "https://example.org/");
+        let uri: Uri = "/r/example.org".parse().unwrap();
+        assert_eq!(target(&uri).unwrap(), "https://example.org");
+    }
+}

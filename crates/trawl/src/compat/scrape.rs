@@ -1,0 +1,352 @@
+//! `POST /v2/scrape` and `/v1/scrape`: one page through trawl's read path.
+//!
+//! Markdown alone (the common case) is `web_fetch`'s read: the store, site memory and
+//! fallback readers. `rawHtml`, `links`, `includeTags`/`excludeTags` and `waitFor` need
+//! the page's own HTML, which the store does not keep: those read it again through the
+//! agent's fetcher (the same guard and tiers) and extract it with trawl-extract.
+
+use std::time::{Duration, SystemTime};
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::response::Response;
+use serde::Deserialize;
+use trawl_agent::tools::{Agent, PageOut, WebFetchArgs};
+use trawl_core::{Document, ErrorCode, TrawlError};
+use trawl_extract::{ExtractOptions, decode_html, extract};
+use trawl_fetch::{Conditional, Tier};
+
+use super::error::json_ok;
+use super::types::{FcDocument, Formats, Metadata, ScrapeOptions};
+use super::{Compat, CompatError, body};
+
+/// The body of `/scrape`: the URL and the scrape options beside it.
+#[derive(Debug, Deserialize)]
+struct ScrapeRequest {
+    url: String,
+    #[serde(flatten)]
+    options: ScrapeOptions,
+}
+
+pub async fn scrape_v2(
+    State(compat): State<Compat>,
+    bytes: Bytes,
+) -> Result<Response, CompatError> {
+    scrape_route(compat, bytes).await
+}
+
+/// v1 takes the same body and answers the same shape for the formats trawl has.
+pub async fn scrape_v1(
+    State(compat): State<Compat>,
+    bytes: Bytes,
+) -> Result<Response, CompatError> {
+    scrape_route(compat, bytes).await
+}
+
+async fn scrape_route(compat: Compat, bytes: Bytes) -> Result<Response, CompatError> {
+    let request: ScrapeRequest = body(&bytes)?;
+    let agent = compat.agent.clone();
+    let doc = compat
+        .gated(scrape(&agent, &request.url, &request.options))
+        .await?;
+    Ok(json_ok(serde_json::json!({"success": true, "data": doc})))
+}
+
+/// Scrape one URL as `options` ask, within their `timeout`.
+pub async fn scrape(
+    agent: &Agent,
+    url: &str,
+    options: &ScrapeOptions,
+) -> Result<FcDocument, CompatError> {
+    let formats = options.check(&[])?;
+    if options.only_main_content == Some(false) {
+        return Err(CompatError::unsupported(
+            "onlyMainContent: false (trawl always extracts the main content; use includeTags \
+             to pick parts of the page)",
+        ));
+    }
+    let work = scrape_unbounded(agent, url, options, formats);
+    match options.timeout {
+        Some(ms) => tokio::time::timeout(Duration::from_millis(ms), work)
+            .await
+            .unwrap_or_else(|_| {
+                Err(TrawlError::new(
+                    ErrorCode::Timeout,
+                    format!("the scrape of {url} took longer than timeout ({ms} ms)"),
+                )
+                .into())
+            }),
+        None => work.await,
+    }
+}
+
+async fn scrape_unbounded(
+    agent: &Agent,
+    url: &str,
+    options: &ScrapeOptions,
+    formats: Formats,
+) -> Result<FcDocument, CompatError> {
+    let wait = options.wait_for.filter(|ms| *ms > 0);
+    if wait.is_some() || options.reshapes() || formats.need_raw() {
+        return scrape_html(agent, url, options, formats, wait.is_some()).await;
+    }
+    let fresh = match options.max_age {
+        Some(0) => true,
+        Some(ms) => older_than(agent, url, Duration::from_millis(ms)).await,
+        None => false,
+    };
+    let out = agent
+        .web_fetch(
+            WebFetchArgs {
+                url: Some(url.to_owned()),
+                page_size_tokens: Some(0),
+                fresh: Some(fresh),
+                ..WebFetchArgs::default()
+            },
+            None,
+        )
+        .await?;
+    let item = out
+        .results
+        .into_iter()
+        .next()
+        .ok_or_else(|| TrawlError::internal("the read answered nothing"))?;
+    let Some(page) = item.document else {
+        let error = item
+            .error
+            .ok_or_else(|| TrawlError::internal("the read failed without saying why"))?;
+        return Err(TrawlError::new(error.code, error.message).into());
+    };
+    Ok(from_page(&page, formats))
+}
+
+/// Is the stored copy of `url` older than `max_age` (or missing)? A store that does not
+/// answer counts as missing: the page is read again.
+async fn older_than(agent: &Agent, url: &str, max_age: Duration) -> bool {
+    let Ok(checked) = agent.fetcher().and_then(|f| f.guard().check_raw(url, None)) else {
+        // The read refuses it with the guard's own message.
+        return false;
+    };
+    let key = checked.to_string();
+    match agent
+        .store()
+        .run(move |s| s.get_document_by_url(&key))
+        .await
+    {
+        Ok(Some(record)) => SystemTime::now()
+            .duration_since(record.fetched_at)
+            .is_ok_and(|age| age > max_age),
+        _ => true,
+    }
+}
+
+/// A document from `web_fetch`'s answer.
+pub fn from_page(page: &PageOut, formats: Formats) -> FcDocument {
+    FcDocument {
+        markdown: formats.markdown.then(|| page.markdown.clone()),
+        html: formats.html.then(|| markdown_to_html(&page.markdown)),
+        raw_html: None,
+        links: None,
+        metadata: Metadata {
+            title: page.title.clone(),
+            description: page.description.clone(),
+            language: page.language.clone(),
+            og_site_name: page.site_name.clone(),
+            published_time: page.published.clone(),
+            author: page.byline.clone(),
+            source_url: page.url.clone(),
+            url: page.final_url.clone(),
+            status_code: page.status.unwrap_or(200),
+            content_type: page.content_type.clone(),
+            cache_state: if page.from_store { "hit" } else { "miss" },
+            handle: page.handle.clone(),
+            error: None,
+        },
+        warning: None,
+    }
+}
+
+/// The cleaned main content as HTML: trawl's Markdown of it, rendered. The Markdown holds
+/// only the content trawl chose, so this carries no scripts, styles or boilerplate.
+pub fn markdown_to_html(markdown: &str) -> String {
+    let parser = pulldown_cmark::Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES);
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, parser);
+    html
+}
+
+/// The page read again from its HTML: raw HTML, links, selectors, the browser tier.
+async fn scrape_html(
+    agent: &Agent,
+    url: &str,
+    options: &ScrapeOptions,
+    formats: Formats,
+    render: bool,
+) -> Result<FcDocument, CompatError> {
+    let fetcher = agent.fetcher()?;
+    if render && !browser_present(fetcher) {
+        return Err(CompatError::unsupported(
+            "waitFor (this server has no browser tier: enable rendering to let pages run \
+             their scripts)",
+        ));
+    }
+    let tier = if render { Tier::Render } else { Tier::Plain };
+    let page = fetcher
+        .fetch_from(url, &Conditional::default(), tier)
+        .await?;
+    let raw = decode_html(&page.body, page.content_type.as_deref());
+    let include = options.include_tags.clone().unwrap_or_default();
+    let exclude = options.exclude_tags.clone().unwrap_or_default();
+    let reshaped = !include.is_empty() || !exclude.is_empty();
+    let final_url = page.final_url.clone();
+    let content_type = page.content_type.clone();
+    let body = page.body.clone();
+    let raw_for_cpu = raw.clone();
+    let mut doc: Document = tokio::task::spawn_blocking(move || {
+        if reshaped {
+            let filtered = select_tags(&raw_for_cpu, &include, &exclude)?;
+            extract(
+                filtered.as_bytes(),
+                Some("text/html"),
+                &final_url,
+                &ExtractOptions::default(),
+            )
+        } else {
+            extract(
+                &body,
+                content_type.as_deref(),
+                &final_url,
+                &ExtractOptions::default(),
+            )
+        }
+    })
+    .await
+    .map_err(|e| TrawlError::internal(format!("extraction stopped: {e}")))??;
+    doc.url = url.to_owned();
+    doc.final_url = page.final_url.to_string();
+    doc.handle = trawl_core::handle_for_url(&page.final_url);
+    doc.status = Some(page.status);
+    doc.fetched_via = page.via;
+    doc.content_type = page.content_type.clone();
+    doc.attempts = page.attempts.clone();
+    // A whole page is kept like any read; a part picked by selectors is not the page.
+    if !reshaped {
+        let _ = agent.keep(doc.clone()).await;
+    }
+    let is_html = page
+        .content_type
+        .as_deref()
+        .is_none_or(|t| t.contains("html"));
+    let links = formats.links.then(|| {
+        if !is_html {
+            return Vec::new();
+        }
+        let mut seen = std::collections::HashSet::new();
+        trawl_crawl::links::page_links(&raw, &page.final_url)
+            .links
+            .into_iter()
+            .map(|l| l.url.to_string())
+            .filter(|u| seen.insert(u.clone()))
+            .collect()
+    });
+    Ok(FcDocument {
+        markdown: formats.markdown.then(|| doc.markdown.clone()),
+        html: formats.html.then(|| markdown_to_html(&doc.markdown)),
+        raw_html: formats.raw_html.then(|| raw.clone()),
+        links,
+        metadata: Metadata {
+            title: doc.title.clone(),
+            description: doc.description.clone(),
+            language: doc.language.clone(),
+            og_site_name: doc.site_name.clone(),
+            published_time: doc.published.clone(),
+            author: doc.byline.clone(),
+            source_url: url.to_owned(),
+            url: doc.final_url.clone(),
+            status_code: page.status,
+            content_type: doc.content_type.clone(),
+            cache_state: "miss",
+            handle: doc.handle.clone(),
+            error: None,
+        },
+        warning: None,
+    })
+}
+
+#[cfg(feature = "render")]
+fn browser_present(fetcher: &trawl_fetch::Fetcher) -> bool {
+    fetcher.renderer().is_some()
+}
+
+#[cfg(not(feature = "render"))]
+fn browser_present(_: &trawl_fetch::Fetcher) -> bool {
+    false
+}
+
+/// `html` cut down to what `include` selects (all of it when empty), minus what
+/// `exclude` selects, as a new document for extraction.
+fn select_tags(html: &str, include: &[String], exclude: &[String]) -> Result<String, TrawlError> {
+    let parse = |css: &String| {
+        scraper::Selector::parse(css)
+            .map_err(|e| TrawlError::invalid_input(format!("selector {css:?}: {e}")))
+    };
+    let include: Vec<scraper::Selector> = include.iter().map(parse).collect::<Result<_, _>>()?;
+    let exclude: Vec<scraper::Selector> = exclude.iter().map(parse).collect::<Result<_, _>>()?;
+    let mut doc = scraper::Html::parse_document(html);
+    let dropped: Vec<_> = exclude
+        .iter()
+        .flat_map(|s| doc.select(s).map(|e| e.id()).collect::<Vec<_>>())
+        .collect();
+    for id in dropped {
+        if let Some(mut node) = doc.tree.get_mut(id) {
+            node.detach();
+        }
+    }
+    if include.is_empty() {
+        return Ok(doc.html());
+    }
+    let title = scraper::Selector::parse("title").expect("a valid selector");
+    let mut out = String::from("<html><head>");
+    if let Some(t) = doc.select(&title).next() {
+        out.push_str(&t.html());
+    }
+    out.push_str("</head><body>");
+    for selector in &include {
+        for element in doc.select(selector) {
+            out.push_str(&element.html());
+        }
+    }
+    out.push_str("</body></html>");
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_kept_and_dropped_by_selector() {
+        let html = "<html><head><title>T</title></head><body><nav>menu</nav>\
+                    <main><p class=keep>kept words</p><p class=ad>buy now</p></main>\
+                    <footer>foot</footer></body></html>";
+        let only = select_tags(html, &["main".into()], &[".ad".into()]).unwrap();
+        assert!(
+            only.contains("kept words") && only.contains("<title>T</title>"),
+            "{only}"
+        );
+        assert!(!only.contains("buy now") && !only.contains("menu") && !only.contains("foot"));
+        let minus = select_tags(html, &[], &["nav".into(), "footer".into()]).unwrap();
+        assert!(minus.contains("buy now") && !minus.contains("menu") && !minus.contains("foot"));
+        assert!(select_tags(html, &["p[".into()], &[]).is_err());
+    }
+
+    #[test]
+    fn markdown_renders_as_clean_html() {
+        let html = markdown_to_html("# Seals\n\nHarbour [seals](https://example.org/).\n");
+        assert!(html.contains("<h1>Seals</h1>"), "{html}");
+        assert!(
+            html.contains("<a href=\"https://example.org/\">seals</a>"),
+            "{html}"
+        );
+    }
+}

@@ -1,0 +1,278 @@
+//! Firecrawl's request and response shapes (field names from its published API
+//! reference), typed. Options trawl cannot honour and that would change the result are
+//! refused by [`ScrapeOptions::check`]; options that only tune Firecrawl's own service
+//! (ad blocking, its cache switch) are accepted and have nothing to change here.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::CompatError;
+
+/// One entry of `formats`: `"markdown"` or `{"type": "markdown", …}` (v2 allows both).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum FormatSpec {
+    Name(String),
+    /// Other keys of the object (a format's own options) are not read: the formats
+    /// that take options are the ones refused.
+    Object {
+        #[serde(rename = "type")]
+        kind: String,
+    },
+}
+
+/// The formats trawl answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Formats {
+    pub markdown: bool,
+    pub html: bool,
+    pub raw_html: bool,
+    pub links: bool,
+}
+
+impl Formats {
+    /// Needs the page's own HTML, not only the stored Markdown.
+    pub fn need_raw(self) -> bool {
+        self.raw_html || self.links
+    }
+}
+
+/// What a scrape is asked for: the body of `/scrape`, and `scrapeOptions` elsewhere.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScrapeOptions {
+    /// Output formats (default `["markdown"]`).
+    pub formats: Option<Vec<FormatSpec>>,
+    /// Only the main content (default true); false reads the whole page's text.
+    pub only_main_content: Option<bool>,
+    /// CSS selectors: keep only what matches.
+    pub include_tags: Option<Vec<String>>,
+    /// CSS selectors: drop what matches.
+    pub exclude_tags: Option<Vec<String>>,
+    /// Milliseconds to let scripts run: read through the browser tier.
+    pub wait_for: Option<u64>,
+    /// Milliseconds the whole scrape may take.
+    pub timeout: Option<u64>,
+    /// Accept a stored copy up to this many milliseconds old (0 = always fetch).
+    pub max_age: Option<u64>,
+    /// Every other field, checked by [`ScrapeOptions::check`].
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// Fields that only tune Firecrawl's own service; they change nothing trawl returns.
+const NO_EFFECT: &[&str] = &[
+    "blockAds",
+    "removeBase64Images",
+    "storeInCache",
+    "proxy",
+    "fastMode",
+    "parsers",
+    "integration",
+    "origin",
+    "useMock",
+];
+
+/// Fields allowed only at the value that asks for nothing (`false`, `[]`, `{}`).
+const ONLY_WHEN_OFF: &[&str] = &[
+    "mobile",
+    "skipTlsVerification",
+    "zeroDataRetention",
+    "actions",
+    "headers",
+    "location",
+    "jsonOptions",
+    "changeTrackingOptions",
+    "extract",
+];
+
+fn is_off(value: &Value) -> bool {
+    match value {
+        Value::Null | Value::Bool(false) => true,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
+/// Refuses, by name, any field of `other` that would change a result trawl cannot
+/// produce; `allowed` are fields the route itself reads.
+pub fn check_other(other: &Map<String, Value>, allowed: &[&str]) -> Result<(), CompatError> {
+    for (key, value) in other {
+        if NO_EFFECT.contains(&key.as_str()) || allowed.contains(&key.as_str()) {
+            continue;
+        }
+        if ONLY_WHEN_OFF.contains(&key.as_str()) {
+            if is_off(value) {
+                continue;
+            }
+            return Err(CompatError::unsupported(format!("{key} (given {value})")));
+        }
+        if value.is_null() {
+            continue;
+        }
+        return Err(CompatError::unsupported(format!("the field {key}")));
+    }
+    Ok(())
+}
+
+impl ScrapeOptions {
+    /// The formats asked for, or a 400 naming one trawl does not produce.
+    pub fn formats(&self) -> Result<Formats, CompatError> {
+        let Some(list) = &self.formats else {
+            return Ok(Formats {
+                markdown: true,
+                ..Formats::default()
+            });
+        };
+        let mut formats = Formats::default();
+        for spec in list {
+            let name = match spec {
+                FormatSpec::Name(name) => name.as_str(),
+                FormatSpec::Object { kind, .. } => kind.as_str(),
+            };
+            match name {
+                "markdown" => formats.markdown = true,
+                "html" => formats.html = true,
+                "rawHtml" => formats.raw_html = true,
+                "links" => formats.links = true,
+                "screenshot" | "screenshot@fullPage" => {
+                    return Err(CompatError::unsupported(
+                        "the screenshot format (trawl's browser tier renders pages for their \
+                         text and takes no screenshots)",
+                    ));
+                }
+                "json" | "extract" | "summary" | "changeTracking" | "branding" | "images"
+                | "attributes" => {
+                    return Err(CompatError::unsupported(format!(
+                        "the {name} format (trawl has no LLM or page-analysis formats)"
+                    )));
+                }
+                other => {
+                    return Err(CompatError::bad_request(format!(
+                        "formats: unknown format {other:?} (trawl answers markdown, html, \
+                         rawHtml and links)"
+                    )));
+                }
+            }
+        }
+        if formats == Formats::default() {
+            return Err(CompatError::bad_request(
+                "formats: ask for at least one format",
+            ));
+        }
+        Ok(formats)
+    }
+
+    /// Refuses what trawl cannot honour, naming it.
+    pub fn check(&self, allowed: &[&str]) -> Result<Formats, CompatError> {
+        check_other(&self.other, allowed)?;
+        self.formats()
+    }
+
+    /// Options that make the stored Markdown the wrong answer: the page must be read
+    /// from its HTML again.
+    pub fn reshapes(&self) -> bool {
+        self.only_main_content == Some(false)
+            || self.include_tags.as_ref().is_some_and(|t| !t.is_empty())
+            || self.exclude_tags.as_ref().is_some_and(|t| !t.is_empty())
+    }
+}
+
+/// The `metadata` of a document, named as Firecrawl names it.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metadata {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub og_site_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published_time: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// The URL as asked for.
+    #[serde(rename = "sourceURL")]
+    pub source_url: String,
+    /// The URL after redirects.
+    pub url: String,
+    pub status_code: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// `hit` when the answer came from trawl's store without a request.
+    pub cache_state: &'static str,
+    /// trawl's handle of the stored document.
+    pub handle: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One scraped page.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FcDocument {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw_html: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<String>>,
+    pub metadata: Metadata,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(json: Value) -> ScrapeOptions {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn formats_are_read_in_both_spellings_and_llm_ones_refused() {
+        let f = options(serde_json::json!({"formats": ["markdown", {"type": "rawHtml"}]}))
+            .check(&[])
+            .unwrap();
+        assert!(f.markdown && f.raw_html && !f.html && !f.links);
+        let err = options(serde_json::json!({"formats": ["json"]}))
+            .check(&[])
+            .unwrap_err();
+        assert_eq!(err.status, 400);
+        assert!(err.message.contains("json format"), "{}", err.message);
+        assert!(
+            options(serde_json::json!({"formats": ["bogus"]}))
+                .check(&[])
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn options_that_change_the_result_are_refused_not_ignored() {
+        let err = options(serde_json::json!({"actions": [{"type": "click"}]}))
+            .check(&[])
+            .unwrap_err();
+        assert!(err.message.contains("actions"), "{}", err.message);
+        assert!(
+            options(serde_json::json!({"mobile": true}))
+                .check(&[])
+                .is_err()
+        );
+        assert!(
+            options(serde_json::json!({"surprise": 1}))
+                .check(&[])
+                .is_err()
+        );
+        // Asking for nothing, or for what only tunes Firecrawl's service, is fine.
+        options(serde_json::json!({"mobile": false, "actions": [], "blockAds": true}))
+            .check(&[])
+            .unwrap();
+    }
+}

@@ -1,0 +1,270 @@
+//! The Firecrawl- and Jina-compatible routes of `trawl serve`, with a plain HTTP client:
+//! each route's shape, the token, refusals in Firecrawl's error shape.
+
+use super::*;
+
+async fn post(server: &HttpServer, path: &str, body: Value) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(format!("{}{path}", server.base()))
+        .bearer_auth("compat-token")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+async fn get(server: &HttpServer, path: &str) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .get(if path.starts_with("http") {
+            path.to_owned()
+        } else {
+            format!("{}{path}", server.base())
+        })
+        .bearer_auth("compat-token")
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+fn start(world: &World) -> HttpServer {
+    HttpServer::start(world, &[], &[("TRAWL_TOKEN", "compat-token")])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scrape_answers_firecrawls_shape_and_refuses_what_trawl_cannot_do() {
+    let world = World::new();
+    let server = start(&world);
+    let url = world.pages.url("/article");
+    // The token is the same as /mcp's.
+    let unauthorised = reqwest::Client::new()
+        .post(format!("{}/v2/scrape", server.base()))
+        .json(&json!({"url": url}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unauthorised.status(), 401);
+
+    let (status, body) = post(&server, "/v2/scrape", json!({"url": url})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["success"], true);
+    let data = &body["data"];
+    assert!(
+        data["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("Paragraph 3 of Harbour seals")
+    );
+    assert!(data.get("html").is_none());
+    assert_eq!(data["metadata"]["title"], "Harbour seals");
+    assert_eq!(data["metadata"]["sourceURL"], url);
+    assert_eq!(data["metadata"]["statusCode"], 200);
+
+    let (status, body) = post(
+        &server,
+        "/v1/scrape",
+        json!({"url": url, "formats": ["html", "rawHtml", "links"], "excludeTags": ["h1"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let data = &body["data"];
+    assert!(
+        data["rawHtml"]
+            .as_str()
+            .unwrap()
+            .contains("<article><h1>Harbour seals</h1>")
+    );
+    let html = data["html"].as_str().unwrap();
+    assert!(
+        html.contains("<p>Paragraph 0") && !html.contains("<h1>"),
+        "{html}"
+    );
+    assert!(data["links"].is_array());
+
+    // A second read is served from the store.
+    let (_, body) = post(&server, "/v2/scrape", json!({"url": url})).await;
+    assert_eq!(body["data"]["metadata"]["cacheState"], "hit");
+    let (_, body) = post(&server, "/v2/scrape", json!({"url": url, "maxAge": 0})).await;
+    assert_eq!(body["data"]["metadata"]["cacheState"], "miss");
+
+    for (request, says) in [
+        (json!({"url": url, "formats": ["json"]}), "json format"),
+        (json!({"url": url, "formats": ["screenshot"]}), "screenshot"),
+        (
+            json!({"url": url, "actions": [{"type": "click", "selector": "a"}]}),
+            "actions",
+        ),
+        (
+            json!({"url": url, "onlyMainContent": false}),
+            "onlyMainContent",
+        ),
+    ] {
+        let (status, body) = post(&server, "/v2/scrape", request).await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(body["success"], false);
+        assert!(body["error"].as_str().unwrap().contains(says), "{body}");
+    }
+    let (status, body) = post(&server, "/v2/extract", json!({"urls": [url]})).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"].as_str().unwrap().contains("not supported"),
+        "{body}"
+    );
+    // The guard refuses the metadata address before any request.
+    let (status, body) = post(
+        &server,
+        "/v2/scrape",
+        json!({"url": "http://169.254.169.254/latest/meta-data/"}),
+    )
+    .await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["code"], "blocked_by_policy");
+    let (status, _) = post(&server, "/v2/scrape", json!({"nourl": 1})).await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_crawl_map_search_and_jina_reader() {
+    let world = World::new();
+    world.pages.route(
+        "/site",
+        Reply::html(format!(
+            "<html><head><title>Seal site</title></head><body><article><h1>Seals</h1>\
+             <p>{}</p><a href=\"/article\">harbour</a> <a href=\"/second\">grey</a></article></body></html>",
+            "Seals are marine mammals that rest on land and hunt at sea. ".repeat(12)
+        )),
+    );
+    let server = start(&world);
+    let urls = [world.pages.url("/second"), world.pages.url("/third")];
+
+    // Batch scrape: started, polled until completed.
+    let (status, body) = post(
+        &server,
+        "/v2/batch/scrape",
+        json!({"urls": urls, "formats": ["markdown"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let job = body["url"].as_str().unwrap().to_owned();
+    let mut answer = Value::Null;
+    until(async || {
+        answer = get(&server, &job).await.1;
+        answer["status"] == "completed"
+    })
+    .await;
+    assert_eq!(answer["total"], 2);
+    assert_eq!(answer["data"].as_array().unwrap().len(), 2, "{answer}");
+
+    // Map.
+    let (status, body) = post(&server, "/v2/map", json!({"url": world.pages.url("/site")})).await;
+    assert_eq!(status, 200, "{body}");
+    let links: Vec<&str> = body["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["url"].as_str().unwrap())
+        .collect();
+    assert!(
+        links.contains(&world.pages.url("/second").as_str()),
+        "{body}"
+    );
+    let (_, body) = post(&server, "/v1/map", json!({"url": world.pages.url("/site")})).await;
+    assert!(body["links"][0].is_string(), "{body}");
+
+    // Crawl: started, polled, its pages served from the store.
+    let (status, body) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/site"), "limit": 3, "sitemap": "skip"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let crawl = body["url"].as_str().unwrap().to_owned();
+    until(async || {
+        answer = get(&server, &crawl).await.1;
+        answer["status"] == "completed"
+    })
+    .await;
+    assert_eq!(answer["completed"], 3, "{answer}");
+    let titles: Vec<&str> = answer["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["metadata"]["title"].as_str())
+        .collect();
+    assert!(
+        titles.contains(&"Seal site") && titles.contains(&"Harbour seals"),
+        "{answer}"
+    );
+    let (status, body) = get(&server, &format!("{crawl}/errors")).await;
+    assert_eq!(status, 200);
+    assert!(body["errors"].is_array());
+    let (_, body) = get(&server, "/v2/crawl/active").await;
+    assert_eq!(body["success"], true);
+    let (status, _) = get(&server, "/v2/crawl/c-000000000000").await;
+    assert_eq!(status, 404);
+
+    // Search, through the loopback engine.
+    let (status, body) = post(
+        &server,
+        "/v2/search",
+        json!({"query": "python format", "limit": 3}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let web = body["data"]["web"].as_array().unwrap();
+    assert!(!web.is_empty() && web.len() <= 3, "{body}");
+    assert!(web[0]["url"].as_str().unwrap().starts_with("http"));
+    let (status, body) = post(
+        &server,
+        "/v2/search",
+        json!({"query": "x", "sources": ["images"]}),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+
+    // Jina Reader's form.
+    let response = reqwest::Client::new()
+        .get(format!(
+            "{}/r/{}",
+            server.base(),
+            world.pages.url("/article")
+        ))
+        .bearer_auth("compat-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    assert!(
+        text.starts_with("Title: Harbour seals\n\nURL Source: http"),
+        "{text}"
+    );
+    assert!(text.contains("Markdown Content:\n") && text.contains("Paragraph 1 of Harbour seals"));
+    let json: Value = reqwest::Client::new()
+        .get(format!(
+            "{}/r/{}",
+            server.base(),
+            world.pages.url("/article")
+        ))
+        .bearer_auth("compat-token")
+        .header("Accept", "application/json")
+        .header("X-Target-Selector", "h1")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(json["data"]["title"], "Harbour seals", "{json}");
+    assert!(
+        !json["data"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Paragraph"),
+        "{json}"
+    );
+}
