@@ -46,6 +46,12 @@ impl Cli {
                 flags.insert(flag, v.clone());
             }
         }
+        let server = match &self.command {
+            Command::Mcp(a) => Some(&a.server),
+            Command::Serve(a) => Some(&a.server),
+            _ => None,
+        };
+        flags.extend(server.into_iter().flat_map(|s| s.setting_flags()));
         flags
     }
 }

@@ -16,6 +16,7 @@
 mod access;
 mod blocking;
 mod bounds;
+mod crawl;
 mod limits;
 mod one_secret;
 mod protocol;
