@@ -172,6 +172,9 @@ pub struct OpenArgs {
     /// With --find: search every stored document.
     #[arg(long)]
     pub all: bool,
+    /// With --find: search the pages one crawl stored (its id, from `trawl crawl list`).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["all", "handle"])]
+    pub crawl: Option<String>,
     /// Page size in estimated tokens (0 = whole document).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub page_size_tokens: Option<u32>,
