@@ -93,6 +93,8 @@ vars! {
     SEARCH_TIMEOUT_MS = "TRAWL_SEARCH_TIMEOUT_MS", Setting, "per-engine search deadline in milliseconds (default 8000)";
     TAVILY_KEYLESS = "TRAWL_TAVILY_KEYLESS", Setting, "`1` uses Tavily's keyless search mode when no key is set";
     MAX_CONCURRENT = "TRAWL_MAX_CONCURRENT", Setting, "MCP: tool calls run at once";
+    MAX_CRAWLS = "TRAWL_MAX_CRAWLS", Setting, "MCP: crawls `web_crawl` runs at once in one server (default 4)";
+    MAX_CRAWL_PAGES = "TRAWL_MAX_CRAWL_PAGES", Setting, "MCP: most pages one crawl started by `web_crawl` stores (default 1000)";
     QUEUE_TIMEOUT = "TRAWL_QUEUE_TIMEOUT", Setting, "MCP: seconds a call waits for a slot";
     SHUTDOWN_GRACE = "TRAWL_SHUTDOWN_GRACE", Setting, "MCP: seconds running calls get at shutdown";
     FETCH_ONLY = "TRAWL_FETCH_ONLY", Setting, "MCP: offer only the fetch tool";

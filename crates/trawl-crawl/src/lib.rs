@@ -26,6 +26,7 @@ pub mod rank;
 pub mod robots;
 mod run;
 pub mod scope;
+mod service;
 pub mod traps;
 
 pub use crawler::{
@@ -35,6 +36,7 @@ pub use journal::{CrawlStatus, cancel, list, pages, status};
 pub use options::{
     CrawlOptions, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, MAX_CONCURRENCY, MAX_LIMIT,
 };
+pub use service::{CrawlLimits, CrawlService, DEFAULT_MAX_CRAWL_PAGES, DEFAULT_MAX_CRAWLS};
 pub use trawl_store::{CrawlUrl, UrlState};
 
 pub use map::{

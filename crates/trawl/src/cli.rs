@@ -46,6 +46,12 @@ impl Cli {
                 flags.insert(flag, v.clone());
             }
         }
+        let server = match &self.command {
+            Command::Mcp(a) => Some(&a.server),
+            Command::Serve(a) => Some(&a.server),
+            _ => None,
+        };
+        flags.extend(server.into_iter().flat_map(|s| s.setting_flags()));
         flags
     }
 }
@@ -166,6 +172,9 @@ pub struct OpenArgs {
     /// With --find: search every stored document.
     #[arg(long)]
     pub all: bool,
+    /// With --find: search the pages one crawl stored (its id, from `trawl crawl list`).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["all", "handle"])]
+    pub crawl: Option<String>,
     /// Page size in estimated tokens (0 = whole document).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub page_size_tokens: Option<u32>,

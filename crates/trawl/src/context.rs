@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use trawl_agent::tools::{Agent, AgentConfig, Lazy, NotStored, ReaderConfig, StoredKeyStates};
 use trawl_core::TrawlError;
+use trawl_crawl::CrawlService;
 use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
 use trawl_store::{OpenedStore, SqliteStore, StandIn, StoreChoice, WhenUnwritable};
@@ -217,16 +218,21 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
         })
     };
     let config = settings.agent_config(config);
+    let fetcher = Lazy::new(move || Fetcher::new(fetch_config));
+    let crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
+        .with_extract_options(config.extract.clone());
     let agent = Agent::with_parts(
         guard,
-        Lazy::new(move || Fetcher::new(fetch_config)),
+        fetcher,
         store,
         router,
         readers(settings)?,
         http,
         config,
     );
-    let agent = agent.with_usable_engines(usable);
+    let agent = agent
+        .with_usable_engines(usable)
+        .with_crawls(Arc::new(crawls));
     Ok(match store_note {
         Some(note) => agent.with_store_note(note),
         None => agent,

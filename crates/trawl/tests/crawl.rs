@@ -143,6 +143,37 @@ fn crawl_killed_mid_way_resumes_without_asking_again_and_open_finds_a_marker() {
     let passages = found.json()["data"]["passages"].as_array().unwrap().clone();
     assert_eq!(passages.len(), 1, "{passages:?}");
     assert!(passages[0]["text"].as_str().unwrap().contains("quillwort"));
+
+    // The same, inside this one crawl; an unknown crawl is refused.
+    let in_crawl = run(trawl(&dir).args([
+        "--store",
+        store,
+        "open",
+        "--find",
+        "quillwort",
+        "--crawl",
+        &id,
+        "--json",
+    ]));
+    assert_eq!(in_crawl.code, 0, "{}", in_crawl.stderr);
+    let passages = in_crawl.json()["data"]["passages"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(passages.len(), 1, "{passages:?}");
+    assert!(passages[0]["text"].as_str().unwrap().contains("quillwort"));
+    let unknown = run(trawl(&dir).args([
+        "--store",
+        store,
+        "open",
+        "--find",
+        "quillwort",
+        "--crawl",
+        "c-000000000000",
+        "--json",
+    ]));
+    assert_ne!(unknown.code, 0);
+    assert_eq!(unknown.json()["error"]["code"], "not_found");
 }
 
 #[test]

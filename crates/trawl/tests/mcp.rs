@@ -17,6 +17,7 @@ mod access;
 mod blocking;
 mod bounds;
 mod compat;
+mod crawl;
 mod hostile;
 mod limits;
 mod one_secret;

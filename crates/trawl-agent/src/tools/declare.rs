@@ -282,7 +282,9 @@ mod tests {
                 "web_open",
                 "arxiv",
                 "github",
-                "sites"
+                "sites",
+                "web_map",
+                "web_crawl"
             ]
         );
         for tool in tools() {

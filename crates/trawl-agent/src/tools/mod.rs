@@ -1,6 +1,6 @@
-//! The agent tools: `web_search`, `web_fetch`, `web_open`, `arxiv`, `github`, `sites`. The same
-//! functions serve the CLI and MCP; [`render`] turns their answers into the fenced Markdown
-//! an agent reads.
+//! The agent tools: `web_search`, `web_fetch`, `web_open`, `arxiv`, `github`, `sites`,
+//! `web_map`, `web_crawl`. The same functions serve the CLI and MCP; [`render`] turns their
+//! answers into the fenced Markdown an agent reads.
 //!
 //! Each tool is one file: its argument type (whose JSON Schema, bounds included, is its MCP
 //! input schema and its check, see [`bounds`]), its [`Agent`] method, and a unit struct
@@ -9,6 +9,7 @@
 //! search and the argument checks all come from it.
 
 mod bounds;
+mod crawls;
 mod declare;
 mod keystate;
 mod lazy;
@@ -29,6 +30,7 @@ use trawl_search::Router;
 use trawl_store::SharedStore;
 
 pub use bounds::{Bound, CHECKED_KEYWORDS, Counted, ToolArgs, check, checked, input_schema};
+pub use crawls::{CrawlState, CrawledPage, MapOut, MapUrl, SiteCrawls};
 pub use declare::{
     Asked, CheckFn, Details, Hints, Needs, Tool, ToolInfo, VisitTools, find_tool, parse_arguments,
     tools,
@@ -60,6 +62,8 @@ tools! {
     arxiv::Arxiv,
     github::Github,
     sites::Sites,
+    web_map::WebMap,
+    web_crawl::WebCrawl,
 }
 
 /// Called as a batch read progresses: (done, total).
@@ -125,6 +129,8 @@ pub struct Agent {
     /// The usable engines' names, when something cheaper than the router can tell them
     /// (see [`Agent::with_usable_engines`]).
     usable_engines: Option<Lazy<Vec<String>>>,
+    /// Maps and crawls sites for `web_map` and `web_crawl` (see [`SiteCrawls`]).
+    crawls: Option<Arc<dyn SiteCrawls>>,
 }
 
 impl std::fmt::Debug for Agent {
@@ -185,6 +191,7 @@ impl Agent {
             config: Arc::new(config),
             store_note: None,
             usable_engines: None,
+            crawls: None,
         }
     }
 
@@ -201,6 +208,19 @@ impl Agent {
     pub fn with_store_note(mut self, note: NotStored) -> Self {
         self.store_note = Some(note);
         self
+    }
+
+    /// Gives `web_map` and `web_crawl` their crawler.
+    pub fn with_crawls(mut self, crawls: Arc<dyn SiteCrawls>) -> Self {
+        self.crawls = Some(crawls);
+        self
+    }
+
+    /// The crawler, or why `web_map` and `web_crawl` cannot run.
+    fn crawls(&self) -> Result<&Arc<dyn SiteCrawls>, TrawlError> {
+        self.crawls
+            .as_ref()
+            .ok_or_else(|| TrawlError::invalid_input("mapping and crawling are not available here"))
     }
 
     /// The store reads are kept in.

@@ -1,14 +1,69 @@
 use std::time::Instant;
 
-use trawl_agent::tools::{WebOpenArgs, render};
-use trawl_core::{Envelope, Meta};
+use trawl_agent::tools::{Agent, OpenOut, PassageOut, WebOpenArgs, render};
+use trawl_core::{Envelope, Meta, TrawlError};
+use trawl_store::{FindScope, UrlState};
 
 use crate::cli::OpenArgs;
 use crate::context::build_agent;
 use crate::output::{print_fenced, print_json, report_error};
 use crate::settings::Settings;
 
-/// `trawl open HANDLE [--page N | --find WORDS] [--all]`: from the store, no network.
+/// Passages matching `find` in the pages crawl `id` stored, best first, at most `limit`.
+/// Each stored page is searched in turn: the store's search scopes are one document or all.
+async fn find_in_crawl(
+    agent: &Agent,
+    id: &str,
+    find: &str,
+    limit: usize,
+) -> Result<OpenOut, TrawlError> {
+    if !find.chars().any(char::is_alphanumeric) {
+        return Err(TrawlError::invalid_input(
+            "find: needs at least one letter or digit",
+        ));
+    }
+    let store = agent.store();
+    let handles: Vec<String> = trawl_crawl::pages(store, id, &[UrlState::Done], 0, 0)
+        .await?
+        .into_iter()
+        .filter_map(|u| u.handle)
+        .collect();
+    let query = find.to_owned();
+    let mut hits = store
+        .run(move |s| {
+            let mut hits = Vec::new();
+            for handle in &handles {
+                hits.extend(s.find(&query, FindScope::Document(handle), limit)?);
+            }
+            Ok(hits)
+        })
+        .await
+        .map_err(|e| TrawlError::internal(format!("store: {e}")))?;
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    hits.truncate(limit);
+    Ok(OpenOut {
+        handle: None,
+        title: None,
+        url: None,
+        page: None,
+        pages: None,
+        markdown: None,
+        find: Some(find.to_owned()),
+        passages: Some(
+            hits.into_iter()
+                .map(|hit| PassageOut {
+                    handle: hit.handle,
+                    page: hit.page,
+                    text: hit.text,
+                    score: hit.score,
+                })
+                .collect(),
+        ),
+    })
+}
+
+/// `trawl open HANDLE [--page N | --find WORDS] [--all | --crawl ID]`: from the store, no
+/// network.
 pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
     let started = Instant::now();
     let meta = |started: Instant| Meta {
@@ -17,6 +72,14 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
     };
     let result = async {
         let agent = build_agent(settings)?;
+        if let Some(id) = &args.crawl {
+            let find = args
+                .find
+                .as_deref()
+                .ok_or_else(|| TrawlError::invalid_input("--crawl needs --find WORDS"))?;
+            let limit = args.limit.unwrap_or(8).clamp(1, 50) as usize;
+            return find_in_crawl(&agent, id, find, limit).await;
+        }
         agent
             .web_open(WebOpenArgs {
                 handle: args.handle.clone(),

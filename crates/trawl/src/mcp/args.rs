@@ -68,6 +68,28 @@ pub struct ToolServerArgs {
     /// Don't write the request log to stderr.
     #[arg(long, env = vars::LOG_QUIET, value_parser = BoolishValueParser::new())]
     pub log_quiet: bool,
+    /// Crawls `web_crawl` runs at once in this server; further starts are refused as busy
+    /// (default 4; also TRAWL_MAX_CRAWLS or `max_crawls` in the config file).
+    #[arg(long, value_name = "N")]
+    pub max_crawls: Option<usize>,
+    /// Most pages one crawl started by `web_crawl` stores (default 1000; also
+    /// TRAWL_MAX_CRAWL_PAGES or `max_crawl_pages` in the config file).
+    #[arg(long, value_name = "N")]
+    pub max_crawl_pages: Option<usize>,
+}
+
+impl ToolServerArgs {
+    /// The flags that set settings, by flag name, as text.
+    pub fn setting_flags(&self) -> Vec<(&'static str, String)> {
+        let mut flags = Vec::new();
+        if let Some(n) = self.max_crawls {
+            flags.push(("--max-crawls", n.to_string()));
+        }
+        if let Some(n) = self.max_crawl_pages {
+            flags.push(("--max-crawl-pages", n.to_string()));
+        }
+        flags
+    }
 }
 
 /// `trawl mcp`: the MCP server on standard input and output.

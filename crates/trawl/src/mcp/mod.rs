@@ -306,7 +306,7 @@ mod tests {
                 .starts_with("no search engine is usable, so web_search, arxiv and github")
                 && err
                     .message
-                    .ends_with("serve only web_fetch, web_open and sites"),
+                    .ends_with("serve only web_fetch, web_open, sites, web_map and web_crawl"),
             "{}",
             err.message
         );

@@ -126,6 +126,14 @@ impl Settings {
             .collect()
     }
 
+    /// The bounds on crawls started through `web_crawl`.
+    pub fn crawl_limits(&self) -> trawl_crawl::CrawlLimits {
+        trawl_crawl::CrawlLimits {
+            max_crawls: self.max_crawls.value.0,
+            max_pages: self.max_crawl_pages.value.0,
+        }
+    }
+
     /// The agent's read settings; the rest of `base` is kept.
     pub fn agent_config(&self, base: AgentConfig) -> AgentConfig {
         AgentConfig {

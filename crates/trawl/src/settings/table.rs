@@ -18,7 +18,7 @@ use super::layers::{
     Descriptor, Inputs, Setting, Shown, declare_settings, descriptor, resolve_one,
 };
 use super::value::{
-    BaseUrl, Deadline, HostList, Millis, Names, ProxyUrl, Readers, RedisUrl, Tabs, Ttl,
+    BaseUrl, CrawlCount, Deadline, HostList, Millis, Names, ProxyUrl, Readers, RedisUrl, Tabs, Ttl,
 };
 use trawl_store::StoreFallback as Fallback;
 
@@ -118,6 +118,12 @@ declare_settings! {
     /// Engines never asked, whatever the route or explicit list.
     disabled_engines: Names = Names::default(),
         flag: None, env: Some(vars::DISABLED_ENGINES), file: true;
+    /// Crawls `web_crawl` runs at once in one server.
+    max_crawls: CrawlCount = CrawlCount(trawl_crawl::DEFAULT_MAX_CRAWLS),
+        flag: Some("--max-crawls"), env: Some(vars::MAX_CRAWLS), file: true;
+    /// Most pages one crawl started by `web_crawl` stores.
+    max_crawl_pages: CrawlCount = CrawlCount(trawl_crawl::DEFAULT_MAX_CRAWL_PAGES),
+        flag: Some("--max-crawl-pages"), env: Some(vars::MAX_CRAWL_PAGES), file: true;
     /// A SearXNG instance with `format=json` enabled (`trawl searxng up` writes it).
     searxng_url: Option<BaseUrl> = None,
         flag: None, env: Some(vars::SEARXNG_URL), file: true;

@@ -212,6 +212,32 @@ impl SettingValue for Millis {
     }
 }
 
+/// A crawl bound (crawls at once, pages per crawl): 1 or more.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CrawlCount(pub usize);
+
+impl CrawlCount {
+    fn checked(n: usize) -> Result<Self, String> {
+        if n >= 1 {
+            Ok(CrawlCount(n))
+        } else {
+            Err("must be at least 1".to_owned())
+        }
+    }
+}
+
+impl SettingValue for CrawlCount {
+    fn parse(text: &str) -> Result<Self, String> {
+        usize::parse(text).and_then(Self::checked)
+    }
+    fn from_toml(value: &toml::Value) -> Result<Self, String> {
+        usize::from_toml(value).and_then(Self::checked)
+    }
+    fn to_toml(&self) -> Option<toml::Value> {
+        self.0.to_toml()
+    }
+}
+
 /// Pages rendered at the same time: 1 to 32.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tabs(pub usize);

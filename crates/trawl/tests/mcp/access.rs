@@ -39,7 +39,7 @@ async fn http_requires_the_bearer_token_when_one_is_set() {
 
     let client = server.client(Some("s3cret-token")).await;
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 6);
+    assert_eq!(tools.len(), 8);
     client.cancel().await.unwrap();
     let metrics = server.metrics(Some("s3cret-token")).await;
     assert!(

@@ -18,7 +18,9 @@ async fn exercise_every_tool(client: &Client, world: &World) {
             "arxiv",
             "github",
             "sites",
+            "web_crawl",
             "web_fetch",
+            "web_map",
             "web_open",
             "web_search"
         ]
@@ -268,7 +270,10 @@ async fn fetch_only_serves_reading_tools() {
         .map(|t| t.name.into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["sites", "web_fetch", "web_open"]);
+    assert_eq!(
+        names,
+        ["sites", "web_crawl", "web_fetch", "web_map", "web_open"]
+    );
     client.cancel().await.unwrap();
 }
 
@@ -535,8 +540,8 @@ async fn every_published_bound_is_refused_naming_the_argument() {
             for required in required.into_iter().flatten() {
                 arguments.insert(required.as_str().unwrap().to_owned(), json!("seals"));
             }
-            // `limit` counts the passages of a `find`; without one it is not used.
-            if name == "limit" {
+            // web_open's `limit` counts the passages of a `find`; without one it is not used.
+            if tool.name == "web_open" && name == "limit" {
                 arguments.insert("find".into(), json!("seals"));
             }
             arguments.insert(name.clone(), value.clone());

@@ -1,0 +1,121 @@
+//! What `web_map` and `web_crawl` need from a crawler, as a trait: trawl-crawl reads pages
+//! with this crate's pager and extraction helpers, so it depends on trawl-agent and cannot be
+//! named here. trawl-crawl implements [`SiteCrawls`] and the binary hands it to the
+//! [`Agent`](super::Agent) ([`Agent::with_crawls`](super::Agent::with_crawls)); the tools,
+//! their arguments and their answers stay in the table like every other tool.
+
+use futures_util::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use trawl_core::TrawlError;
+
+use super::Progress;
+use super::web_crawl::WebCrawlArgs;
+use super::web_map::WebMapArgs;
+
+/// Maps and crawls sites for the tools. Crawls it starts outlive the call that started them.
+pub trait SiteCrawls: Send + Sync {
+    /// A site's URLs without reading its pages.
+    fn map(&self, args: WebMapArgs) -> BoxFuture<'static, Result<MapOut, TrawlError>>;
+
+    /// Starts a crawl of `args.url` and answers at once; `progress` is told (pages done,
+    /// limit) as pages are stored, until the crawl ends.
+    fn start(
+        &self,
+        args: WebCrawlArgs,
+        progress: Option<Progress>,
+    ) -> BoxFuture<'static, Result<CrawlState, TrawlError>>;
+
+    /// How far a kept crawl got.
+    fn status(&self, id: String) -> BoxFuture<'static, Result<CrawlState, TrawlError>>;
+
+    /// A page of a crawl's stored pages, in the order they were found.
+    fn pages(
+        &self,
+        id: String,
+        offset: usize,
+        limit: usize,
+    ) -> BoxFuture<'static, Result<Vec<CrawledPage>, TrawlError>>;
+
+    /// Asks a crawl to stop (whichever process runs it).
+    fn cancel(&self, id: String) -> BoxFuture<'static, Result<(), TrawlError>>;
+
+    /// Every kept crawl, newest first.
+    fn list(&self) -> BoxFuture<'static, Result<Vec<CrawlState>, TrawlError>>;
+}
+
+/// A site's URLs, as `web_map` answers.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct MapOut {
+    /// The start URL as checked.
+    pub start: String,
+    /// The URLs, ranked by relevance when a search was given.
+    pub urls: Vec<MapUrl>,
+    /// Distinct URLs found before the limit.
+    pub found: usize,
+    /// The sitemap files read.
+    pub sitemaps: Vec<String>,
+    /// How robots.txt came out: parsed, missing or unreachable.
+    pub robots: String,
+    /// What could not be read, and why.
+    pub notes: Vec<String>,
+    /// Whether this answer came from the store (a map made earlier and still fresh).
+    #[serde(default)]
+    pub from_store: bool,
+}
+
+/// One URL of a site.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct MapUrl {
+    /// The URL.
+    pub url: String,
+    /// Where it was found: sitemap, feed, llms_txt, link or start.
+    pub source: String,
+    /// When the site says it last changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lastmod: Option<String>,
+    /// A title from a feed, llms.txt or a link's text (site text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Relevance to the search, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f32>,
+}
+
+/// Where one crawl stands.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct CrawlState {
+    /// The crawl's id: pass it as `id` to see progress and pages, or to cancel.
+    pub id: String,
+    /// Where it started.
+    pub start_url: String,
+    /// running, done, cancelled or failed.
+    pub status: String,
+    /// A stop was asked for.
+    pub cancel_requested: bool,
+    /// Pages stored so far.
+    pub done: u64,
+    /// Pages that could not be read.
+    pub failed: u64,
+    /// URLs waiting or being fetched.
+    pub queued: u64,
+    /// The most pages it stores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+}
+
+/// One stored page of a crawl.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct CrawledPage {
+    /// Its handle: read it with web_open.
+    pub handle: String,
+    /// The URL fetched.
+    pub url: String,
+    /// Its title (page text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Words of its main content.
+    pub words: u64,
+    /// Links followed from the start page.
+    pub depth: u32,
+}

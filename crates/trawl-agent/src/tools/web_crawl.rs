@@ -1,0 +1,259 @@
+//! `web_crawl`: starts a crawl that outlives the call and answers its id at once; called with
+//! that id it answers how far the crawl got and a page of the pages stored so far; with
+//! `cancel` it stops it; with neither a URL nor an id it lists the crawls. The work is
+//! trawl-crawl's, reached through [`SiteCrawls`](super::SiteCrawls).
+
+use std::fmt::Write;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use trawl_core::TrawlError;
+
+use super::bounds::{ToolArgs, checked, describe};
+use super::crawls::{CrawlState, CrawledPage};
+use super::declare::{Asked, Details, Hints, Needs, Tool};
+use super::{Agent, Progress, invalid};
+use crate::fence::Fence;
+
+/// Stored pages answered per call when no page size is given.
+pub const DEFAULT_CRAWL_PAGE_SIZE: usize = 50;
+
+/// Start a crawl, see one, cancel one, or list them.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = describe)]
+pub struct WebCrawlArgs {
+    /// Start a crawl here (same host by default). Give either url or id.
+    #[schemars(length(min = 1, max = 4096))]
+    pub url: Option<String>,
+    /// A crawl's id (from starting it): answers its progress and a page of its stored pages.
+    #[schemars(length(min = 1, max = 100))]
+    pub id: Option<String>,
+    /// With id: stop that crawl after the pages in flight (what it stored stays).
+    pub cancel: Option<bool>,
+    /// Best-first: follow the links most relevant to these words first (breadth-first
+    /// without).
+    #[schemars(length(max = 500))]
+    pub query: Option<String>,
+    /// Most pages stored (default 100; the server may allow fewer).
+    #[schemars(range(min = 1, max = 1000000))]
+    pub limit: Option<usize>,
+    /// Most links followed from the start page (default 5).
+    #[schemars(range(min = 0, max = 100))]
+    pub max_depth: Option<u32>,
+    /// Crawl only paths matching one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub include: Option<Vec<String>>,
+    /// Leave out paths matching one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub exclude: Option<Vec<String>>,
+    /// Subdomains of the start host belong to the site (default false).
+    pub subdomains: Option<bool>,
+    /// With id: skip this many stored pages (default 0).
+    #[schemars(range(min = 0, max = 1000000))]
+    pub offset: Option<usize>,
+    /// With id: at most this many stored pages (default 50).
+    #[schemars(range(min = 1, max = 500))]
+    pub page_size: Option<usize>,
+}
+
+impl ToolArgs for WebCrawlArgs {
+    fn normalized(mut self) -> Self {
+        let trim = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+        self.url = trim(self.url);
+        self.id = trim(self.id);
+        self.query = trim(self.query);
+        self
+    }
+}
+
+/// What `web_crawl` answers.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct CrawlOut {
+    /// What was done: started, status, cancelled or listed.
+    pub action: String,
+    /// The crawl started, shown or cancelled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crawl: Option<CrawlState>,
+    /// Stored pages, from `offset` (status only).
+    pub pages: Vec<CrawledPage>,
+    /// Pass this as offset for the next stored pages; absent when there are no more yet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+    /// Every kept crawl, newest first (listed only).
+    pub crawls: Vec<CrawlState>,
+}
+
+impl Agent {
+    /// Starts, shows, cancels or lists crawls, through the crawler this agent was given.
+    pub async fn web_crawl(
+        &self,
+        args: WebCrawlArgs,
+        progress: Option<Progress>,
+    ) -> Result<CrawlOut, TrawlError> {
+        let args = checked(args)?;
+        let crawls = self.crawls()?;
+        let cancel = args.cancel.unwrap_or(false);
+        match (&args.url, args.id.clone()) {
+            (Some(_), Some(_)) => Err(invalid("url", "give either url (to start) or id, not both")),
+            (Some(_), None) if cancel => Err(invalid("cancel", "needs the id of a crawl")),
+            (Some(_), None) => Ok(CrawlOut {
+                action: "started".into(),
+                crawl: Some(crawls.start(args, progress).await?),
+                ..CrawlOut::default()
+            }),
+            (None, Some(id)) if cancel => {
+                crawls.cancel(id.clone()).await?;
+                Ok(CrawlOut {
+                    action: "cancelled".into(),
+                    crawl: Some(crawls.status(id).await?),
+                    ..CrawlOut::default()
+                })
+            }
+            (None, Some(id)) => {
+                let crawl = crawls.status(id.clone()).await?;
+                let offset = args.offset.unwrap_or(0);
+                let size = args.page_size.unwrap_or(DEFAULT_CRAWL_PAGE_SIZE);
+                // One more than asked tells whether there are more.
+                let mut pages = crawls.pages(id, offset, size + 1).await?;
+                let more = pages.len() > size;
+                pages.truncate(size);
+                let next_offset = (more || crawl.status == "running").then(|| offset + pages.len());
+                Ok(CrawlOut {
+                    action: "status".into(),
+                    crawl: Some(crawl),
+                    pages,
+                    next_offset,
+                    crawls: Vec::new(),
+                })
+            }
+            (None, None) if cancel => Err(invalid("cancel", "needs the id of a crawl")),
+            (None, None) => Ok(CrawlOut {
+                action: "listed".into(),
+                crawls: crawls.list().await?,
+                ..CrawlOut::default()
+            }),
+        }
+    }
+}
+
+/// The `web_crawl` tool.
+#[derive(Debug)]
+pub struct WebCrawl;
+
+fn state_line(c: &CrawlState) -> String {
+    let limit = c.limit.map(|l| format!(" of at most {l}")).unwrap_or_default();
+    format!(
+        "crawl {}: {}{}, {} page(s) stored{limit}, {} failed, {} waiting",
+        c.id,
+        c.status,
+        if c.cancel_requested && c.status == "running" {
+            " (stopping)"
+        } else {
+            ""
+        },
+        c.done,
+        c.failed,
+        c.queued
+    )
+}
+
+impl Tool for WebCrawl {
+    const NAME: &'static str = "web_crawl";
+    const TITLE: &'static str = "Crawl a site into the store";
+    const DESCRIPTION: &'static str = "Read many pages of one site into the store, politely \
+(robots.txt obeyed, a few requests at a time per host). Use it when a task needs a site's \
+pages (its docs, a section), not one page: web_map is cheaper to find one page, web_fetch to \
+read a few. Called with url it starts a crawl (breadth-first, or best-first with query; limit, \
+max_depth, include, exclude) and answers its id at once; the crawl goes on after the call, \
+with progress notifications when the call carried a progress token. Call again with id to see \
+progress and the stored pages' handles (offset and page_size page through them; read a page \
+with web_open by its handle, or search inside the crawl's pages with web_open's find), with id \
+and cancel=true to stop it, and with no url or id to list the crawls.";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: Some(false),
+        idempotent: Some(false),
+        open_world: true,
+    };
+    const NEEDS: Needs = Needs::Nothing;
+    type Args = WebCrawlArgs;
+    type Out = CrawlOut;
+
+    async fn call(
+        agent: Agent,
+        args: WebCrawlArgs,
+        progress: Option<Progress>,
+    ) -> Result<CrawlOut, TrawlError> {
+        agent.web_crawl(args, progress).await
+    }
+
+    fn reports_progress(args: &WebCrawlArgs) -> bool {
+        args.url.is_some()
+    }
+
+    fn markdown(out: &CrawlOut, fence: &Fence) -> String {
+        let mut text = String::new();
+        if let Some(c) = &out.crawl {
+            let _ = writeln!(text, "{}.", state_line(c));
+            if out.action == "started" {
+                let _ = writeln!(
+                    text,
+                    "It runs on after this call: call web_crawl with id \"{}\" for progress \
+                     and the stored pages' handles.",
+                    c.id
+                );
+            }
+        }
+        if out.action == "listed" {
+            if out.crawls.is_empty() {
+                text.push_str("No crawl is kept.\n");
+            }
+            for c in &out.crawls {
+                let _ = writeln!(text, "- {} (from {})", state_line(c), c.start_url);
+            }
+        }
+        if !out.pages.is_empty() {
+            let _ = writeln!(
+                text,
+                "Stored pages (read one with web_open by its handle):"
+            );
+            let mut listed = String::new();
+            for p in &out.pages {
+                let _ = write!(listed, "- {} {} ({} words, depth {})", p.handle, p.url, p.words, p.depth);
+                if let Some(title) = &p.title {
+                    let _ = write!(listed, " {}", title.replace('\n', " "));
+                }
+                listed.push('\n');
+            }
+            text.push_str(&fence.wrap(&listed));
+        }
+        if let Some(next) = out.next_offset {
+            let _ = writeln!(text, "More pages: call again with offset {next}.");
+        }
+        text
+    }
+
+    fn asked(args: &WebCrawlArgs) -> Vec<Asked> {
+        let mut asked = Vec::new();
+        if let Some(url) = &args.url {
+            asked.push(Asked::Url("url", url.clone()));
+        }
+        if let Some(id) = &args.id {
+            asked.push(Asked::Text("id", id.clone()));
+        }
+        if args.cancel == Some(true) {
+            asked.push(Asked::Text("cancel", "true".into()));
+        }
+        asked
+    }
+
+    fn details(out: &CrawlOut) -> Details {
+        let mut details = vec![("action", out.action.clone())];
+        if let Some(c) = &out.crawl {
+            details.push(("crawl", c.id.clone()));
+            details.push(("done", c.done.to_string()));
+        }
+        details
+    }
+}

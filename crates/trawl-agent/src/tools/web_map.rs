@@ -1,0 +1,135 @@
+//! `web_map`: a site's URLs without reading its pages (robots.txt, sitemaps, llms.txt, feeds,
+//! the start page), ranked by relevance when given a search. The work is trawl-crawl's,
+//! reached through [`SiteCrawls`](super::SiteCrawls).
+
+use std::fmt::Write;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use trawl_core::TrawlError;
+
+use super::bounds::{ToolArgs, checked, describe};
+use super::crawls::MapOut;
+use super::declare::{Asked, Details, Hints, Needs, Tool};
+use super::{Agent, Progress};
+use crate::fence::Fence;
+
+/// URLs answered when no limit is given.
+pub const DEFAULT_MAP_URLS: usize = 100;
+
+/// List a site's URLs.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = describe)]
+pub struct WebMapArgs {
+    /// The site's start URL.
+    #[schemars(length(min = 1, max = 4096))]
+    pub url: String,
+    /// Rank the URLs by relevance to these words (path words, sitemap and feed titles,
+    /// link text).
+    #[schemars(length(max = 500))]
+    pub search: Option<String>,
+    /// At most this many URLs (default 100).
+    #[schemars(range(min = 1, max = 5000))]
+    pub limit: Option<usize>,
+    /// Keep only URLs whose path matches one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub include: Option<Vec<String>>,
+    /// Leave out URLs whose path matches one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub exclude: Option<Vec<String>>,
+    /// Subdomains of the start host belong to the site (default false).
+    pub subdomains: Option<bool>,
+}
+
+impl ToolArgs for WebMapArgs {
+    fn normalized(mut self) -> Self {
+        self.url = self.url.trim().to_owned();
+        self.search = self
+            .search
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty());
+        self
+    }
+}
+
+impl Agent {
+    /// A site's URLs, through the crawler this agent was given.
+    pub async fn web_map(&self, args: WebMapArgs) -> Result<MapOut, TrawlError> {
+        let args = checked(args)?;
+        self.crawls()?.map(args).await
+    }
+}
+
+/// The `web_map` tool.
+#[derive(Debug)]
+pub struct WebMap;
+
+impl Tool for WebMap {
+    const NAME: &'static str = "web_map";
+    const TITLE: &'static str = "Map a site's URLs";
+    const DESCRIPTION: &'static str = "List a site's URLs without reading its pages: from \
+robots.txt, its sitemaps, llms.txt, its feeds and the start page's links, each with where it \
+was found and its lastmod when known. Use it first to find the page about something on a site \
+(give search to rank the URLs by relevance), then read the few that matter with web_fetch. Use \
+web_crawl instead when you need many pages of the site read and stored.";
+    const HINTS: Hints = Hints::reads(true);
+    const NEEDS: Needs = Needs::Nothing;
+    type Args = WebMapArgs;
+    type Out = MapOut;
+
+    async fn call(agent: Agent, args: WebMapArgs, _: Option<Progress>) -> Result<MapOut, TrawlError> {
+        agent.web_map(args).await
+    }
+
+    fn markdown(out: &MapOut, fence: &Fence) -> String {
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "{} of {} URL(s) found (robots.txt {}, {} sitemap file(s){}). Read one with \
+             web_fetch; crawl the site with web_crawl.",
+            out.urls.len(),
+            out.found,
+            out.robots,
+            out.sitemaps.len(),
+            if out.from_store { ", from the store" } else { "" },
+        );
+        let mut listed = String::new();
+        for u in &out.urls {
+            let _ = write!(listed, "- {} ({}", u.url, u.source);
+            if let Some(lastmod) = &u.lastmod {
+                let _ = write!(listed, ", {lastmod}");
+            }
+            if let Some(score) = u.score {
+                let _ = write!(listed, ", score {score:.2}");
+            }
+            listed.push(')');
+            if let Some(title) = &u.title {
+                let _ = write!(listed, " {}", title.replace('\n', " "));
+            }
+            listed.push('\n');
+        }
+        for note in &out.notes {
+            let _ = writeln!(listed, "note: {note}");
+        }
+        if !listed.is_empty() {
+            text.push_str(&fence.wrap(&listed));
+        }
+        text
+    }
+
+    fn asked(args: &WebMapArgs) -> Vec<Asked> {
+        let mut asked = vec![Asked::Url("url", args.url.clone())];
+        if let Some(search) = &args.search {
+            asked.push(Asked::Text("search", search.clone()));
+        }
+        asked
+    }
+
+    fn details(out: &MapOut) -> Details {
+        vec![
+            ("urls", out.urls.len().to_string()),
+            ("found", out.found.to_string()),
+        ]
+    }
+}

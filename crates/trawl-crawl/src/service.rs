@@ -1,0 +1,304 @@
+//! The crawler as the agent tools see it: [`CrawlService`] implements trawl-agent's
+//! [`SiteCrawls`] for `web_map` and `web_crawl`. Crawls it starts run in the background and
+//! outlive the call; their state lives in the store, so status, pages and cancel work for a
+//! crawl whichever process started it. The limits (crawls running at once in this process,
+//! pages per crawl) are the server's settings.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use trawl_agent::tools::{
+    CrawlState, CrawledPage, Lazy, MapOut, MapUrl, Progress, SiteCrawls, WebCrawlArgs, WebMapArgs,
+};
+use trawl_core::{ErrorCode, TrawlError};
+use trawl_extract::ExtractOptions;
+use trawl_fetch::Fetcher;
+use trawl_store::{SharedStore, UrlState};
+
+use crate::crawler::{CrawlEvent, Crawler, Observer};
+use crate::journal::{self, CrawlStatus};
+use crate::map::{MapOptions, SiteMap, map_site};
+use crate::options::{CrawlOptions, DEFAULT_LIMIT};
+
+/// Crawls one process runs at once when not configured.
+pub const DEFAULT_MAX_CRAWLS: usize = 4;
+/// Most pages one crawl started by a tool may store when not configured.
+pub const DEFAULT_MAX_CRAWL_PAGES: usize = 1_000;
+
+/// The server's bounds on crawls started through the tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrawlLimits {
+    /// Crawls running at once in this process.
+    pub max_crawls: usize,
+    /// Most pages one crawl stores.
+    pub max_pages: usize,
+}
+
+impl Default for CrawlLimits {
+    fn default() -> Self {
+        CrawlLimits {
+            max_crawls: DEFAULT_MAX_CRAWLS,
+            max_pages: DEFAULT_MAX_CRAWL_PAGES,
+        }
+    }
+}
+
+/// Maps and crawls for the agent tools.
+#[derive(Clone)]
+pub struct CrawlService {
+    fetcher: Lazy<Fetcher>,
+    store: SharedStore,
+    extract: ExtractOptions,
+    limits: CrawlLimits,
+    /// Ids of the crawls this process runs now.
+    running: Arc<Mutex<HashSet<String>>>,
+}
+
+impl CrawlService {
+    /// A service fetching with `fetcher` (built on first use) and keeping pages and crawl
+    /// state in `store`.
+    pub fn new(fetcher: Lazy<Fetcher>, store: SharedStore, limits: CrawlLimits) -> Self {
+        CrawlService {
+            fetcher,
+            store,
+            extract: ExtractOptions::default(),
+            limits,
+            running: Arc::default(),
+        }
+    }
+
+    /// Extraction options for every crawled page.
+    pub fn with_extract_options(mut self, options: ExtractOptions) -> Self {
+        self.extract = options;
+        self
+    }
+
+    /// Crawls running in this process now.
+    pub fn running(&self) -> usize {
+        self.running.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    fn options(&self, args: &WebCrawlArgs) -> Result<CrawlOptions, TrawlError> {
+        let url = args
+            .url
+            .clone()
+            .ok_or_else(|| TrawlError::invalid_input("url: needed to start a crawl"))?;
+        let max = self.limits.max_pages;
+        let limit = args.limit.unwrap_or(DEFAULT_LIMIT.min(max));
+        if limit > max {
+            return Err(TrawlError::invalid_input(format!(
+                "limit: at most {max} pages per crawl on this server"
+            )));
+        }
+        let mut options = CrawlOptions::new(url);
+        options.query = args.query.clone();
+        options.limit = limit;
+        if let Some(depth) = args.max_depth {
+            options.max_depth = depth;
+        }
+        options.include = args.include.clone().unwrap_or_default();
+        options.exclude = args.exclude.clone().unwrap_or_default();
+        options.subdomains = args.subdomains.unwrap_or(false);
+        Ok(options)
+    }
+
+    async fn start_crawl(
+        self,
+        args: WebCrawlArgs,
+        progress: Option<Progress>,
+    ) -> Result<CrawlState, TrawlError> {
+        let options = self.options(&args)?;
+        if self.store.store().crawl_state().is_none() {
+            return Err(TrawlError::invalid_input(
+                "this store does not keep crawls, so web_crawl cannot follow one",
+            ));
+        }
+        // Claimed before starting so two calls at once cannot both pass the bound.
+        let claim = format!("starting-{}", claim_number());
+        {
+            let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+            if running.len() >= self.limits.max_crawls {
+                return Err(TrawlError::new(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "{} crawl(s) already running here, the most this server runs at once: \
+                         wait for one to end or cancel one",
+                        running.len()
+                    ),
+                )
+                .with_retryable(true));
+            }
+            running.insert(claim.clone());
+        }
+        let release = |key: &str| {
+            self.running
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(key);
+        };
+        let crawler = match self.fetcher.get() {
+            Ok(f) => Crawler::new(f.clone(), self.store.clone())
+                .with_extract_options(self.extract.clone()),
+            Err(e) => {
+                release(&claim);
+                return Err(e);
+            }
+        };
+        let observer: Option<Observer> = progress.map(|progress| {
+            Arc::new(move |event: CrawlEvent<'_>| {
+                if let CrawlEvent::Page(_, p) = event {
+                    progress(p.done as usize, p.limit as usize);
+                }
+            }) as Observer
+        });
+        let limit = options.limit as u64;
+        let started = match crawler.start(options, observer).await {
+            Ok(started) => started,
+            Err(e) => {
+                release(&claim);
+                return Err(e);
+            }
+        };
+        let id = started.id.clone();
+        {
+            let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+            running.remove(&claim);
+            running.insert(id.clone());
+        }
+        let running = self.running.clone();
+        let finished = id.clone();
+        tokio::spawn(async move {
+            // The outcome is in the store (the crawl writes its summary at the end).
+            let _ = started.wait().await;
+            running
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&finished);
+        });
+        let mut state = state_of(journal::status(&self.store, &id).await?);
+        state.limit = Some(limit);
+        Ok(state)
+    }
+}
+
+/// A claim's name, unique within the process.
+fn claim_number() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+fn state_of(status: CrawlStatus) -> CrawlState {
+    let count = |state: &str| status.urls.get(state).copied().unwrap_or(0);
+    let limit = status
+        .summary
+        .pointer("/progress/limit")
+        .and_then(|v| v.as_u64());
+    CrawlState {
+        id: status.id,
+        start_url: status.start_url,
+        status: status.status,
+        cancel_requested: status.cancel_requested,
+        done: count("done"),
+        failed: count("failed"),
+        queued: count("queued") + count("fetching"),
+        limit,
+    }
+}
+
+fn map_out(map: SiteMap) -> MapOut {
+    MapOut {
+        start: map.start,
+        urls: map
+            .urls
+            .into_iter()
+            .map(|u| MapUrl {
+                url: u.url,
+                source: u.source.as_str().to_owned(),
+                lastmod: u.lastmod,
+                title: u.title,
+                score: u.score,
+            })
+            .collect(),
+        found: map.found,
+        sitemaps: map.sitemaps,
+        robots: map.robots,
+        notes: map.notes,
+        from_store: false,
+    }
+}
+
+impl SiteCrawls for CrawlService {
+    fn map(&self, args: WebMapArgs) -> BoxFuture<'static, Result<MapOut, TrawlError>> {
+        let fetcher = self.fetcher.clone();
+        async move {
+            let options = MapOptions {
+                url: args.url,
+                search: args.search,
+                limit: args.limit.unwrap_or(trawl_agent::tools::DEFAULT_MAP_URLS),
+                include: args.include.unwrap_or_default(),
+                exclude: args.exclude.unwrap_or_default(),
+                subdomains: args.subdomains.unwrap_or(false),
+            };
+            Ok(map_out(map_site(fetcher.get()?, &options).await?))
+        }
+        .boxed()
+    }
+
+    fn start(
+        &self,
+        args: WebCrawlArgs,
+        progress: Option<Progress>,
+    ) -> BoxFuture<'static, Result<CrawlState, TrawlError>> {
+        self.clone().start_crawl(args, progress).boxed()
+    }
+
+    fn status(&self, id: String) -> BoxFuture<'static, Result<CrawlState, TrawlError>> {
+        let store = self.store.clone();
+        async move { Ok(state_of(journal::status(&store, &id).await?)) }.boxed()
+    }
+
+    fn pages(
+        &self,
+        id: String,
+        offset: usize,
+        limit: usize,
+    ) -> BoxFuture<'static, Result<Vec<CrawledPage>, TrawlError>> {
+        let store = self.store.clone();
+        async move {
+            let rows = journal::pages(&store, &id, &[UrlState::Done], offset, limit).await?;
+            Ok(rows
+                .into_iter()
+                .filter_map(|r| {
+                    Some(CrawledPage {
+                        handle: r.handle?,
+                        url: r.url,
+                        title: r.title,
+                        words: r.words,
+                        depth: r.depth,
+                    })
+                })
+                .collect())
+        }
+        .boxed()
+    }
+
+    fn cancel(&self, id: String) -> BoxFuture<'static, Result<(), TrawlError>> {
+        let store = self.store.clone();
+        async move { journal::cancel(&store, &id).await }.boxed()
+    }
+
+    fn list(&self) -> BoxFuture<'static, Result<Vec<CrawlState>, TrawlError>> {
+        let store = self.store.clone();
+        async move {
+            Ok(journal::list(&store)
+                .await?
+                .into_iter()
+                .map(state_of)
+                .collect())
+        }
+        .boxed()
+    }
+}
