@@ -13,6 +13,7 @@ mod agent;
 mod config;
 mod crawl;
 mod mcp;
+mod newuser;
 mod read;
 mod search;
 mod searxng;
