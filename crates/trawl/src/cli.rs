@@ -87,8 +87,9 @@ pub enum Command {
 pub enum CacheCommand {
     /// Counts and sizes of what is stored.
     Stats(JsonFlag),
-    /// Remove everything stored (documents, searches, key state, site memory).
-    Clear(JsonFlag),
+    /// Remove everything stored (documents, searches, key state, site memory); asks first
+    /// on a terminal.
+    Clear(ClearArgs),
     /// Drop what is past its retention and evict above the size bound.
     Prune(JsonFlag),
     /// Check the store: that it opens, is a trawl store, is not damaged, can be written.
@@ -188,6 +189,16 @@ pub enum ConfigCommand {
     Show(JsonFlag),
     /// Print every environment variable trawl reads, with its trust class (Markdown).
     Vars,
+}
+
+#[derive(Debug, Args)]
+pub struct ClearArgs {
+    /// Do not ask before removing everything.
+    #[arg(long, short)]
+    pub yes: bool,
+    /// Print the Envelope as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -71,11 +71,9 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
             (f.json, NetArgs::default())
         }
         Command::Cache(
-            CacheCommand::Stats(f)
-            | CacheCommand::Clear(f)
-            | CacheCommand::Prune(f)
-            | CacheCommand::Doctor(f),
+            CacheCommand::Stats(f) | CacheCommand::Prune(f) | CacheCommand::Doctor(f),
         ) => (f.json, NetArgs::default()),
+        Command::Cache(CacheCommand::Clear(a)) => (a.json, NetArgs::default()),
         Command::Config(ConfigCommand::Show(f)) => (f.json, NetArgs::default()),
         Command::Config(ConfigCommand::Vars) => (false, NetArgs::default()),
         Command::Mcp(a) => (false, a.net.clone()),

@@ -217,3 +217,121 @@ fn read_top_failures_are_said_per_hit() {
         r.stderr
     );
 }
+
+/// Item 6: a 403 whose body is Cloudflare's interstitial, its headers stripped by a proxy
+/// in front, is reported as `blocked` (a challenge), not as `http_error: HTTP 403`.
+#[test]
+fn a_challenge_page_is_known_by_its_body() {
+    const INTERSTITIAL: &str = r#"<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body><noscript><span id="challenge-error-text">Enable JavaScript and cookies to continue</span></noscript><script>(function(){window._cf_chl_opt={cvId: '3',cZone: "127.0.0.1",cType: 'managed'};var cpo = document.createElement('script');cpo.src = '/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8f1a2b3c4d5e6f70';document.getElementsByTagName('head')[0].appendChild(cpo);}());</script></body></html>"#;
+    let server = trawl_testkit::TestServer::start();
+    server.route(
+        "/guarded",
+        trawl_testkit::Reply::status(403, INTERSTITIAL).with_header("Server", "nginx"),
+    );
+    let dir = temp_dir();
+    let r = run(trawl(&dir).args([
+        "read",
+        &server.url("/guarded"),
+        "--allow-host",
+        "127.0.0.1",
+        "--render",
+        "never",
+        "--json",
+    ]));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["error"]["code"], "blocked", "{v}");
+}
+
+/// Item 9: `trawl engines` names no file a user does not have; it says what each parser
+/// is tested on.
+#[test]
+fn engines_output_has_no_internal_paths() {
+    let dir = temp_dir();
+    let r = run(trawl(&dir).arg("engines"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for internal in [
+        "PROVENANCE",
+        "ENGINES.md",
+        "../shared",
+        "fixtures",
+        "crates/",
+    ] {
+        assert!(!r.stdout.contains(internal), "{internal} in:\n{}", r.stdout);
+    }
+    assert!(
+        r.stdout
+            .contains("tested on 5 real saved responses (captured 2020-07-16 to 2026-02-23)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("not tested on a real saved response"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Item 10: the cache commands answer a person in words, `cache clear` asks on a
+/// terminal (a pty here, through `script`) unless `--yes`, and `sites reset SITE` does not
+/// claim that no site is remembered while others are.
+#[test]
+fn cache_and_sites_speak_to_people() {
+    let dir = temp_dir();
+    std::fs::write(dir.join("long.md"), long_markdown()).unwrap();
+    assert_eq!(run(trawl(&dir).args(["read", "long.md", "-q"])).code, 0);
+    let r = run(trawl(&dir).args(["cache", "stats"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.trim_start().starts_with('{'), "{}", r.stdout);
+    assert!(r.stdout.contains("documents: 1 "), "{}", r.stdout);
+    let r = run(trawl(&dir).args(["cache", "prune"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("pruned: 0 expired documents"),
+        "{}",
+        r.stdout
+    );
+
+    // On a terminal, "n" keeps everything.
+    let mut on_a_terminal = trawl(&dir);
+    on_a_terminal.env("TERM", "dumb");
+    let mut cmd = std::process::Command::new("script");
+    cmd.current_dir(&dir)
+        .env_clear()
+        .envs(on_a_terminal.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .args([
+            "-qec",
+            &format!("{} cache clear", env!("CARGO_BIN_EXE_trawl")),
+            "/dev/null",
+        ]);
+    let r = crate::util::run_with_stdin(&mut cmd, Some(b"n\n"));
+    assert!(
+        r.stdout.contains("remove everything stored in"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let r = run(trawl(&dir).args(["cache", "stats", "--json"]));
+    assert_eq!(r.json()["data"]["stats"]["documents"], 1);
+    let r = run(trawl(&dir).args(["cache", "clear", "--yes"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("removed "), "{}", r.stdout);
+    let r = run(trawl(&dir).args(["cache", "stats", "--json"]));
+    assert_eq!(r.json()["data"]["stats"]["documents"], 0);
+
+    for site in ["docs.rs", "example.org"] {
+        assert_eq!(
+            run(trawl(&dir).args(["sites", "pin", site, "http"])).code,
+            0
+        );
+    }
+    let r = run(trawl(&dir).args(["sites", "reset", "docs.rs"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("No site is remembered"), "{}", r.stdout);
+    let r = run(trawl(&dir).arg("sites"));
+    assert!(
+        r.stdout.contains("example.org") && !r.stdout.contains("docs.rs"),
+        "{}",
+        r.stdout
+    );
+}

@@ -217,7 +217,8 @@ pub fn sites_markdown(data: &SitesOut, fence: &Fence) -> String {
     if let Some(n) = data.forgotten {
         let _ = writeln!(out, "Forgot {n} site(s).");
     }
-    if data.sites.is_empty() {
+    // After a reset the list is what is left of the site reset, not the whole memory.
+    if data.sites.is_empty() && data.forgotten.is_none() {
         out.push_str("No site is remembered.\n");
     }
     for s in &data.sites {
