@@ -305,6 +305,7 @@ pub struct ReadArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(mut_arg("timeout", |a| a.help("Deadline for each engine, in seconds (default 8)")))]
 pub struct SearchArgs {
     /// What to search for (several words are joined).
     #[arg(value_name = "QUERY", required = true, num_args = 1..)]
@@ -357,12 +358,13 @@ pub struct SearchArgs {
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,
-    /// --timeout is the per-engine deadline here (default 8 s).
+    /// --timeout is each engine's deadline here, not a page fetch's (default 8 s).
     #[command(flatten)]
     pub net: NetArgs,
 }
 
 #[derive(Debug, Args)]
+#[command(mut_arg("timeout", |a| a.help("Deadline for each check, in seconds (default 5)")))]
 pub struct DoctorArgs {
     /// Check only this engine (repeatable).
     #[arg(long, value_name = "NAME")]

@@ -335,3 +335,41 @@ fn cache_and_sites_speak_to_people() {
         r.stdout
     );
 }
+
+/// Item 12 (part): deadlines are said as they were given, and `search --help` says what
+/// `--timeout` bounds there.
+#[test]
+fn deadlines_are_said_plainly() {
+    let dir = temp_dir();
+    let r = run(trawl(&dir).args(["read", "https://example.org/", "--timeout", "0"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("more than 0 and at most 3600 seconds, got 0"),
+        "{}",
+        r.stderr
+    );
+
+    let server = trawl_testkit::TestServer::start();
+    server.route("/slow", trawl_testkit::Reply::Hang);
+    let r = run(trawl(&dir).args([
+        "read",
+        &server.url("/slow"),
+        "--allow-host",
+        "127.0.0.1",
+        "--render",
+        "never",
+        "--timeout",
+        "1",
+    ]));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("exceeded 1 s"), "{}", r.stderr);
+
+    let r = run(trawl(&dir).args(["search", "--help"]));
+    assert!(
+        r.stdout.contains("Deadline for each engine"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("per fetch"), "{}", r.stdout);
+}
