@@ -10,7 +10,7 @@ pub fn spoken_duration(d: Duration) -> String {
         return format!("{ms} ms");
     }
     let secs = d.as_secs_f64();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{} s", (secs * 10.0).round() / 10.0)
