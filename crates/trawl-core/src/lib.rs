@@ -17,6 +17,7 @@ mod envelope;
 mod handle;
 pub mod redact;
 mod shared_limit;
+mod spoken;
 pub mod vars;
 
 pub use canonical::{
@@ -27,3 +28,4 @@ pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta, Trawl
 pub use handle::{handle_for_url, is_valid_handle};
 pub use redact::{SafeUrl, Scrubber, Secret, error_chain, redact_url, scrub};
 pub use shared_limit::{SharedLimiter, SharedSlot, SlotFuture};
+pub use spoken::spoken_duration;

@@ -67,6 +67,9 @@ pub fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<Block> {
     let denied = matches!(status, 403 | 503 | 429);
 
     // Cloudflare marks its challenges explicitly; the body markers cover older setups.
+    // Its interstitial's own script names (`/cdn-cgi/challenge-platform/`, `_cf_chl_opt`)
+    // identify it on a denial even when a proxy in front stripped Cloudflare's headers;
+    // the looser words ("just a moment") count only beside its `server` header.
     if header(headers, "cf-mitigated").eq_ignore_ascii_case("challenge")
         || (server.contains("cloudflare")
             && denied
@@ -74,6 +77,10 @@ pub fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<Block> {
                 || contains_ci(body, "cf-chl")
                 || contains_ci(body, "just a moment")
                 || contains_ci(body, "attention required")))
+        || (denied
+            && (contains_ci(body, "/cdn-cgi/challenge-platform/")
+                || contains_ci(body, "_cf_chl_opt")
+                || contains_ci(body, "cf-browser-verification")))
     {
         return Some(Block {
             vendor: Vendor::Cloudflare,
@@ -188,6 +195,31 @@ mod tests {
             let got = detect(*status, &headers(h), body.as_bytes());
             assert_eq!(got.map(|b| b.vendor), Some(*vendor), "{vendor:?}");
         }
+    }
+
+    /// The interstitial Cloudflare serves, as a proxy that strips its headers passes it
+    /// on: a bare 403 whose body alone says it is a challenge.
+    const CLOUDFLARE_INTERSTITIAL: &str = r#"<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"><meta name="robots" content="noindex,nofollow"></head><body><div class="main-wrapper" role="main"><div class="main-content"><noscript><div class="h2"><span id="challenge-error-text">Enable JavaScript and cookies to continue</span></div></noscript></div></div><script>(function(){window._cf_chl_opt={cvId: '3',cZone: "example.org",cType: 'managed',cRay: '8f1a2b3c4d5e6f70',cH: 'x'};var cpo = document.createElement('script');cpo.src = '/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8f1a2b3c4d5e6f70';document.getElementsByTagName('head')[0].appendChild(cpo);}());</script></body></html>"#;
+
+    #[test]
+    fn a_cloudflare_interstitial_without_its_headers_is_a_challenge() {
+        let got = detect(
+            403,
+            &headers(&[("server", "nginx")]),
+            CLOUDFLARE_INTERSTITIAL.as_bytes(),
+        );
+        assert_eq!(
+            got,
+            Some(Block {
+                vendor: Vendor::Cloudflare,
+                challenge: true
+            })
+        );
+        // The same words in an article served with 200 are a page.
+        assert_eq!(
+            detect(200, &HeaderMap::new(), CLOUDFLARE_INTERSTITIAL.as_bytes()),
+            None
+        );
     }
 
     #[test]

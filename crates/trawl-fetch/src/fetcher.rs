@@ -331,7 +331,10 @@ impl Fetcher {
             Ok(result) => result,
             Err(_) => Err(TrawlError::new(
                 ErrorCode::Timeout,
-                format!("fetch of {raw_url} exceeded {} ms", deadline.as_millis()),
+                format!(
+                    "fetch of {raw_url} exceeded {}",
+                    trawl_core::spoken_duration(deadline)
+                ),
             )),
         }
     }

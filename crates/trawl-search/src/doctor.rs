@@ -29,7 +29,7 @@ pub struct EngineCheck {
     pub hint: Option<String>,
     /// Parser confidence and fixture age.
     pub confidence: &'static str,
-    /// Where its parser's test fixtures come from (`none real: …` when no real response
+    /// Where its parser's test fixtures come from (`not tested on a real saved response: …` when no real response
     /// was found to test on).
     pub fixtures: &'static str,
 }

@@ -424,7 +424,7 @@ impl Router {
             Ok(a) => a,
             Err(_) => Attempt::fail(
                 OutcomeKind::Timeout,
-                format!("no answer within {} ms", deadline.as_millis()),
+                format!("no answer within {}", trawl_core::spoken_duration(deadline)),
             ),
         };
         drop(slot);

@@ -93,8 +93,9 @@ pub enum Command {
 pub enum CacheCommand {
     /// Counts and sizes of what is stored.
     Stats(JsonFlag),
-    /// Remove everything stored (documents, searches, key state, site memory).
-    Clear(JsonFlag),
+    /// Remove everything stored (documents, searches, key state, site memory); asks first
+    /// on a terminal.
+    Clear(ClearArgs),
     /// Drop what is past its retention and evict above the size bound.
     Prune(JsonFlag),
     /// Check the store: that it opens, is a trawl store, is not damaged, can be written.
@@ -197,6 +198,16 @@ pub enum ConfigCommand {
     Show(JsonFlag),
     /// Print every environment variable trawl reads, with its trust class (Markdown).
     Vars,
+}
+
+#[derive(Debug, Args)]
+pub struct ClearArgs {
+    /// Do not ask before removing everything.
+    #[arg(long, short)]
+    pub yes: bool,
+    /// Print the Envelope as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -303,6 +314,7 @@ pub struct ReadArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(mut_arg("timeout", |a| a.help("Deadline for each engine, in seconds (default 8)")))]
 pub struct SearchArgs {
     /// What to search for (several words are joined).
     #[arg(value_name = "QUERY", required = true, num_args = 1..)]
@@ -355,12 +367,13 @@ pub struct SearchArgs {
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,
-    /// --timeout is the per-engine deadline here (default 8 s).
+    /// --timeout is each engine's deadline here, not a page fetch's (default 8 s).
     #[command(flatten)]
     pub net: NetArgs,
 }
 
 #[derive(Debug, Args)]
+#[command(mut_arg("timeout", |a| a.help("Deadline for each check, in seconds (default 5)")))]
 pub struct DoctorArgs {
     /// Check only this engine (repeatable).
     #[arg(long, value_name = "NAME")]

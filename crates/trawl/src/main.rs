@@ -23,9 +23,36 @@ use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {
+    exit_quietly_on_broken_pipe();
     let cli = Cli::parse();
     let code = run(cli);
     std::process::exit(code);
+}
+
+/// A reader that went away (`trawl read … | head -1`) is not an error: `print!` panics on
+/// EPIPE (Rust ignores SIGPIPE), so the panic hook turns exactly that panic into a quiet
+/// exit 0, as ripgrep does; every other panic keeps the default report.
+fn exit_quietly_on_broken_pipe() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && is_broken_pipe(message) {
+            std::process::exit(0);
+        }
+        default_hook(info);
+    }));
+}
+
+/// The message std's `print!` panics with carries the `io::Error`'s text, which names the
+/// OS error: `Broken pipe (os error 32)`.
+fn is_broken_pipe(message: &str) -> bool {
+    let epipe = std::io::Error::from(std::io::ErrorKind::BrokenPipe).to_string();
+    message.contains("Broken pipe") || message.contains(&epipe)
 }
 
 /// Whether the command answers in JSON, and its network flags (for error reporting and
@@ -45,11 +72,9 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
             (f.json, NetArgs::default())
         }
         Command::Cache(
-            CacheCommand::Stats(f)
-            | CacheCommand::Clear(f)
-            | CacheCommand::Prune(f)
-            | CacheCommand::Doctor(f),
+            CacheCommand::Stats(f) | CacheCommand::Prune(f) | CacheCommand::Doctor(f),
         ) => (f.json, NetArgs::default()),
+        Command::Cache(CacheCommand::Clear(a)) => (a.json, NetArgs::default()),
         Command::Config(ConfigCommand::Show(f)) => (f.json, NetArgs::default()),
         Command::Config(ConfigCommand::Vars) => (false, NetArgs::default()),
         Command::Mcp(a) => (false, a.net.clone()),

@@ -33,6 +33,14 @@ impl Input {
         if path.exists() {
             return Ok(Input::File(path.to_path_buf()));
         }
+        if trawl_core::is_valid_handle(raw) {
+            return Err(TrawlError::invalid_input(format!(
+                "{raw} is the handle of a stored document, not a URL; open it with `trawl open {raw}`"
+            )));
+        }
+        if looks_like_a_path(raw) {
+            return Err(TrawlError::invalid_input(format!("no such file: {raw}")));
+        }
         let host = raw.split(['/', '?', '#']).next().unwrap_or("");
         if host.contains('.') && !host.contains(' ') && !raw.starts_with('.') {
             return Ok(Input::Url(format!("https://{raw}")));
@@ -41,6 +49,15 @@ impl Input {
             "input: {raw:?} is neither a URL nor an existing file"
         )))
     }
+}
+
+/// A name meant as a local file: a path written as one (`./`, `../`, `/`, `~/`), or a bare
+/// name with a document's extension (`paper.pdf`), which no one means as a host.
+fn looks_like_a_path(raw: &str) -> bool {
+    if ["./", "../", "/", "~/"].iter().any(|p| raw.starts_with(p)) {
+        return true;
+    }
+    !raw.contains('/') && guess_type_from_path(Path::new(raw)).is_some()
 }
 
 fn base_url(explicit: Option<&str>, fallback: impl FnOnce() -> Url) -> Result<Url, TrawlError> {
@@ -118,6 +135,14 @@ mod tests {
             Input::File("Cargo.toml".into())
         );
         assert!(Input::classify("no such thing").is_err());
+        let no_file = Input::classify("paper.pdf").unwrap_err();
+        assert_eq!(no_file.message, "no such file: paper.pdf");
+        let handle = Input::classify("127.0.0.1~0123456789ab").unwrap_err();
+        assert!(handle.message.contains("trawl open 127.0.0.1~0123456789ab"));
+        assert_eq!(
+            Input::classify("docs.rs/serde/index.html").unwrap(),
+            Input::Url("https://docs.rs/serde/index.html".into())
+        );
         assert!(Input::classify("").is_err());
     }
 }

@@ -16,6 +16,7 @@ mod config;
 mod crawl;
 mod guides;
 mod mcp;
+mod newuser;
 mod read;
 mod search;
 mod searxng;

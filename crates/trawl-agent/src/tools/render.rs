@@ -104,25 +104,45 @@ fn fenced_page(title: Option<&str>, markdown: &str, fence: &Fence) -> String {
     }
 }
 
-fn page_footer(out: &mut String, handle: &str, page: u32, pages: u32) {
+/// Who reads the hints outside the fence: an agent calls tools, a person types commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Voice {
+    /// MCP: hints name tool calls (`web_open handle=… page=3`).
+    Agent,
+    /// The CLI: hints name commands (`trawl open HANDLE --page 3`).
+    Person,
+}
+
+fn page_footer(out: &mut String, handle: &str, page: u32, pages: u32, voice: Voice) {
     if page < pages {
-        let _ = writeln!(
-            out,
-            "More: web_open handle={handle} page={} (of {pages}), or web_open handle={handle} find=<words>.",
-            page + 1
-        );
+        let next = page + 1;
+        let _ = match voice {
+            Voice::Agent => writeln!(
+                out,
+                "More: web_open handle={handle} page={next} (of {pages}), or web_open handle={handle} find=<words>."
+            ),
+            Voice::Person => writeln!(
+                out,
+                "More: trawl open {handle} --page {next} (of {pages}), or trawl open {handle} --find WORDS."
+            ),
+        };
     }
 }
 
 /// A `web_fetch` answer: each document's header, fenced page, and where to go next.
 pub fn fetch_markdown(out_data: &FetchOut, fence: &Fence) -> String {
+    fetch_markdown_as(out_data, fence, Voice::Agent)
+}
+
+/// [`fetch_markdown`] with the hints spoken to `voice`.
+pub fn fetch_markdown_as(out_data: &FetchOut, fence: &Fence, voice: Voice) -> String {
     let mut out = String::new();
     for item in &out_data.results {
         match (&item.document, &item.error) {
             (Some(doc), _) => {
                 page_header(&mut out, doc);
                 out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
-                page_footer(&mut out, &doc.handle, doc.page, doc.pages);
+                page_footer(&mut out, &doc.handle, doc.page, doc.pages, voice);
             }
             (None, Some(e)) => {
                 let _ = writeln!(out, "# failed: {}", one_line(&item.input, fence));
@@ -140,6 +160,11 @@ pub fn fetch_markdown(out_data: &FetchOut, fence: &Fence) -> String {
 
 /// A `web_open` answer: a page, or the passages matching `find`.
 pub fn open_markdown(data: &OpenOut, fence: &Fence) -> String {
+    open_markdown_as(data, fence, Voice::Agent)
+}
+
+/// [`open_markdown`] with the hints spoken to `voice`.
+pub fn open_markdown_as(data: &OpenOut, fence: &Fence, voice: Voice) -> String {
     let mut out = String::new();
     if let Some(passages) = &data.passages {
         let _ = writeln!(
@@ -163,7 +188,10 @@ pub fn open_markdown(data: &OpenOut, fence: &Fence) -> String {
             body.push_str("\n\n");
         }
         out.push_str(&fence.wrap(&body));
-        out.push_str("Open a page: web_open handle=<handle> page=<page>.\n");
+        out.push_str(match voice {
+            Voice::Agent => "Open a page: web_open handle=<handle> page=<page>.\n",
+            Voice::Person => "Open a page: trawl open HANDLE --page N.\n",
+        });
         return out;
     }
     let handle = data.handle.as_deref().unwrap_or("");
@@ -178,7 +206,7 @@ pub fn open_markdown(data: &OpenOut, fence: &Fence) -> String {
         data.markdown.as_deref().unwrap_or(""),
         fence,
     ));
-    page_footer(&mut out, handle, page, pages);
+    page_footer(&mut out, handle, page, pages, voice);
     out
 }
 
@@ -189,7 +217,8 @@ pub fn sites_markdown(data: &SitesOut, fence: &Fence) -> String {
     if let Some(n) = data.forgotten {
         let _ = writeln!(out, "Forgot {n} site(s).");
     }
-    if data.sites.is_empty() {
+    // After a reset the list is what is left of the site reset, not the whole memory.
+    if data.sites.is_empty() && data.forgotten.is_none() {
         out.push_str("No site is remembered.\n");
     }
     for s in &data.sites {

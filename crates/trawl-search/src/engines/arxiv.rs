@@ -252,7 +252,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high: real feeds in both formats (2025-08 old, 2025-11 new)",
     routes: Routes::named("academic all"),
-    fixtures: "real: ../shared/fixtures/serp/arxiv (PROVENANCE.md)",
+    fixtures: "tested on 6 real saved responses (captured 2025-08-20 to 2025-11-11)",
     request,
     parse,
 };

@@ -101,7 +101,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "low-medium: no saved response found in public code or test data (only hand-made mocks); request and response fields from the Qianfan AI Search docs and SDK wrappers (2025); tested on a response built from them",
     routes: Routes::named("web all fast news"),
-    fixtures: "none real: built from the documented response fields (references[].url, title, date, content, website)",
+    fixtures: "not tested on a real saved response: built from the documented response fields (references[].url, title, date, content, website)",
     request,
     parse,
 };

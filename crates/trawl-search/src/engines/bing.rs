@@ -62,7 +62,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: true,
     confidence: "medium: only a 2020 page (before ck/a wrapping); selectors agreed by 4 sources",
     routes: Routes::named("all news"),
-    fixtures: "real: ../shared/fixtures/serp/bing (PROVENANCE.md)",
+    fixtures: "tested on 1 real saved response (captured 2020-07-16)",
     request,
     parse,
 };

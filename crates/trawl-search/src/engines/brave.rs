@@ -64,7 +64,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: true,
     confidence: "medium-low: no real page saved; sources disagree and classes are build hashes; tested on a minimal page from the documented shapes",
     routes: Routes::named("web all news"),
-    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    fixtures: "not tested on a real saved response: built from documented markup or API docs",
     request,
     parse,
 };

@@ -118,7 +118,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high: official versioned API; real web and news responses ≈2025-01",
     routes: Routes::named("web all fast news"),
-    fixtures: "real: ../shared/fixtures/serp/brave-api (PROVENANCE.md)",
+    fixtures: "tested on 2 real saved responses (captured 2024-12 to 2025)",
     request,
     parse,
 };

@@ -89,7 +89,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high: real v2 search and scrape responses 2025-10",
     routes: Routes::named("web all"),
-    fixtures: "real: ../shared/fixtures/serp/firecrawl (PROVENANCE.md)",
+    fixtures: "tested on 2 real saved responses (captured 2025-10-29)",
     request,
     parse,
 };

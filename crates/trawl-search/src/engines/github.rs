@@ -183,7 +183,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high: stable API; real responses from 2014 (repositories) and 2022 (issues, with rate-limit headers)",
     routes: Routes::named("dev all"),
-    fixtures: "real: ../shared/fixtures/serp/github (PROVENANCE.md)",
+    fixtures: "tested on 2 real saved responses (captured 2014-03-03 to 2022-07-19)",
     request,
     parse,
 };

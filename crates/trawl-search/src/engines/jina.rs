@@ -72,7 +72,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "medium: no saved response; tested on a minimal response built from the docs; limits change over time",
     routes: Routes::named("web all"),
-    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    fixtures: "not tested on a real saved response: built from documented markup or API docs",
     request,
     parse,
 };

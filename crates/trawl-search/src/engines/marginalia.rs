@@ -66,7 +66,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "medium: no saved response; tested on a minimal response from the ApiSearchResult schema",
     routes: Routes::named("web all"),
-    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    fixtures: "not tested on a real saved response: built from documented markup or API docs",
     request,
     parse,
 };

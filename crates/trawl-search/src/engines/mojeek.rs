@@ -61,7 +61,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: true,
     confidence: "medium-high: no real page saved; tested on a minimal page built from the markup 4 sources agree on",
     routes: Routes::named("web all"),
-    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    fixtures: "not tested on a real saved response: built from documented markup or API docs",
     request,
     parse,
 };

@@ -88,7 +88,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "medium: no saved response found in public code or test data; request and response fields from Parallel's V1 docs and SDK wrappers (2026); tested on a response built from them",
     routes: Routes::named("web all fast"),
-    fixtures: "none real: built from the documented V1 response fields (results[].url, title, publish_date, excerpts)",
+    fixtures: "not tested on a real saved response: built from the documented V1 response fields (results[].url, title, publish_date, excerpts)",
     request,
     parse,
 };

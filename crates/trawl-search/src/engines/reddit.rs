@@ -100,7 +100,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high for shape (2016 real listing), medium for access (blocking)",
     routes: Routes::named("all social"),
-    fixtures: "real: ../shared/fixtures/serp/reddit (PROVENANCE.md)",
+    fixtures: "tested on 1 real saved response (captured 2016-07-12)",
     request,
     parse,
 };

@@ -131,7 +131,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high: real 2024 response; matches 2026 code (number_of_results now optional); the instance must enable format=json",
     routes: Routes::named("web all"),
-    fixtures: "real: ../shared/fixtures/serp/searxng (PROVENANCE.md)",
+    fixtures: "tested on 1 real saved response (captured 2024)",
     request,
     parse,
 };

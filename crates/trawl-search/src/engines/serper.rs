@@ -78,7 +78,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "medium-high: one ≈2022 sample (Serper's own docs); simple stable schema",
     routes: Routes::named("web all fast news"),
-    fixtures: "real: ../shared/fixtures/serp/serper (PROVENANCE.md)",
+    fixtures: "tested on 1 real saved response (captured 2022)",
     request,
     parse,
 };

@@ -93,7 +93,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "medium: no saved response found in public code or test data; tested on a response built from the documented Elasticsearch-style shape (`hits[]._source` with id, title, content)",
     routes: Routes::named("social all"),
-    fixtures: "none real: built from the SOV2EX API's documented fields and a V2EX client's response types",
+    fixtures: "not tested on a real saved response: built from the SOV2EX API's documented fields and a V2EX client's response types",
     request,
     parse,
 };

@@ -98,7 +98,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high: stable API; no saved response, tested on a minimal response built from the documented fields",
     routes: Routes::named("dev all"),
-    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    fixtures: "not tested on a real saved response: built from documented markup or API docs",
     request,
     parse,
 };

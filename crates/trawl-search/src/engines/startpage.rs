@@ -74,7 +74,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: true,
     confidence: "medium: no real page saved; tested on a minimal page from the markup 3 HTML sources roughly agree on; captcha-prone",
     routes: Routes::named("all"),
-    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    fixtures: "not tested on a real saved response: built from documented markup or API docs",
     request,
     parse,
 };

@@ -101,7 +101,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high: three real responses 2026-03; SDK 2026-06",
     routes: Routes::named("web all fast news"),
-    fixtures: "real: ../shared/fixtures/serp/tavily (PROVENANCE.md)",
+    fixtures: "tested on 3 real saved responses (captured 2026-03-06)",
     request,
     parse,
 };

@@ -131,7 +131,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "high: stable documented API; no saved response, tested on a minimal response built from the MediaWiki API help",
     routes: Routes::named("web academic all"),
-    fixtures: "none real: built from documented markup or API docs (ENGINES.md §8)",
+    fixtures: "not tested on a real saved response: built from documented markup or API docs",
     request,
     parse: parse_en,
 };

@@ -192,7 +192,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: false,
     confidence: "parsing high (a real SearchTimeline answer, 2026-07, saved by twscrape's tests); getting through: low-medium (X changes the operation id and may ask for an x-client-transaction-id trawl does not compute); posts only, no top replies",
     routes: Routes::named("all social news"),
-    fixtures: "real: crates/trawl-search/tests/fixtures/x (twscrape's tests/mocked-data/raw_search.json, MIT)",
+    fixtures: "tested on 1 real saved response (twscrape's saved search timeline, captured 2026-07)",
     request,
     parse,
 };

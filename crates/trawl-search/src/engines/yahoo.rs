@@ -63,7 +63,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     browser_like: true,
     confidence: "medium: only a 2020 page; title markup differs between sources (both handled)",
     routes: Routes::named("all"),
-    fixtures: "real: ../shared/fixtures/serp/yahoo (PROVENANCE.md)",
+    fixtures: "tested on 1 real saved response (captured 2020-07-16)",
     request,
     parse,
 };

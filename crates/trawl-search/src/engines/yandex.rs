@@ -50,9 +50,9 @@ pub const SPEC: EngineSpec = EngineSpec {
     key_env: "",
     base: "https://yandex.com",
     browser_like: true,
-    confidence: "low-medium: no saved page found in public code or test data; selectors from SearXNG and ddgs (ENGINES.md 2.8); tested on a page built from them",
+    confidence: "low-medium: no saved page found in public code or test data; selectors from SearXNG and ddgs; tested on a page built from them",
     routes: Routes::named("all"),
-    fixtures: "none real: built from the widget markup SearXNG and ddgs parse (ENGINES.md 2.8)",
+    fixtures: "not tested on a real saved response: built from the widget markup SearXNG and ddgs parse",
     request,
     parse,
 };

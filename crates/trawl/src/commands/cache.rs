@@ -10,10 +10,8 @@ use crate::settings::Settings;
 /// `trawl cache stats|clear|prune|doctor`.
 pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
     let json = match cmd {
-        CacheCommand::Stats(f)
-        | CacheCommand::Clear(f)
-        | CacheCommand::Prune(f)
-        | CacheCommand::Doctor(f) => f.json,
+        CacheCommand::Stats(f) | CacheCommand::Prune(f) | CacheCommand::Doctor(f) => f.json,
+        CacheCommand::Clear(a) => a.json,
     };
     if let CacheCommand::Doctor(_) = cmd {
         return doctor(settings, json).await;
@@ -28,6 +26,13 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
     };
     // Where the store is: the Redis URL (credentials masked) or the file.
     let path = choice.location();
+    if let CacheCommand::Clear(a) = cmd
+        && !a.yes
+        && !confirm_clear(&path)
+    {
+        eprintln!("nothing removed");
+        return 1;
+    }
     let result: Result<serde_json::Value, TrawlError> = match cmd {
         CacheCommand::Stats(_) => store
             .run(|s| s.stats())
@@ -50,11 +55,64 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
             0
         }
         Ok(v) => {
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            print!("{}", human(&v));
             0
         }
         Err(e) => report_error(&e, json, Meta::default()),
     }
+}
+
+/// On a terminal, `cache clear` asks first; a pipe or a script has said what it wants.
+fn confirm_clear(path: &str) -> bool {
+    use std::io::{BufRead, IsTerminal, Write};
+    if !std::io::stdin().is_terminal() {
+        return true;
+    }
+    eprint!("remove everything stored in {path}? [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    if std::io::stdin().lock().read_line(&mut answer).is_err() {
+        return false;
+    }
+    matches!(answer.trim(), "y" | "Y" | "yes" | "Yes")
+}
+
+/// The answer for a person: one line per count, named in words.
+fn human(v: &serde_json::Value) -> String {
+    let n = |obj: &serde_json::Value, key: &str| obj.get(key).and_then(|x| x.as_u64()).unwrap_or(0);
+    let path = v["path"].as_str().unwrap_or("");
+    let mut out = format!("store: {path}\n");
+    if let Some(st) = v.get("stats") {
+        let size = st["size_bytes"]
+            .as_u64()
+            .map(|b| format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0)))
+            .unwrap_or_else(|| "unknown".to_owned());
+        out.push_str(&format!(
+            "documents: {} ({} stale, {:.1} MiB of text)\npassages: {}\nsearches: {} ({} expired)\nsites remembered: {}\nkey states: {}\nsize on disk: {size}\n",
+            n(st, "documents"),
+            n(st, "stale_documents"),
+            n(st, "document_bytes") as f64 / (1024.0 * 1024.0),
+            n(st, "passages"),
+            n(st, "search_entries"),
+            n(st, "expired_search_entries"),
+            n(st, "sites"),
+            n(st, "key_states"),
+        ));
+    } else if let Some(p) = v.get("pruned") {
+        out.push_str(&format!(
+            "pruned: {} expired documents, {} evicted above the size bound, {} expired searches, {} forgotten sites\n",
+            n(p, "expired_documents"),
+            n(p, "evicted_documents"),
+            n(p, "expired_searches"),
+            n(p, "forgotten_sites"),
+        ));
+    } else if let Some(removed) = v.get("removed") {
+        out.push_str(&format!(
+            "removed {} entries\n",
+            removed.as_u64().unwrap_or(0)
+        ));
+    }
+    out
 }
 
 /// What `cache doctor` found.

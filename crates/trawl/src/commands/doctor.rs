@@ -221,7 +221,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
             .unwrap_or_default();
         // A parser never tested on a real response is said, so a failure there is read
         // as possibly ours.
-        let untested = if c.fixtures.starts_with("none real") {
+        let untested = if c.fixtures.starts_with("not tested") {
             "  (parser tested on no real response)"
         } else {
             ""

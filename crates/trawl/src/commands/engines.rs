@@ -49,7 +49,7 @@ pub fn engines(args: &JsonFlag, settings: &Settings) -> i32 {
     println!("parser confidence (and the saved responses it is tested on):");
     for i in &infos {
         println!("  {:<14} {}", i.name, i.confidence);
-        println!("  {:<14} fixtures: {}", "", i.fixtures);
+        println!("  {:<14} {}", "", i.fixtures);
     }
     0
 }

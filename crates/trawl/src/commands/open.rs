@@ -70,6 +70,12 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
         elapsed_ms: started.elapsed().as_millis() as u64,
         ..Meta::default()
     };
+    if args.handle.is_none() && !args.all {
+        let err = TrawlError::invalid_input(
+            "give the document's HANDLE (printed by `trawl read`), or --find WORDS --all to search every stored document",
+        );
+        return report_error(&err, args.json, meta(started));
+    }
     let result = async {
         let agent = build_agent(settings)?;
         if let Some(id) = &args.crawl {
@@ -94,7 +100,7 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
     .await;
     let out = match result {
         Ok(out) => out,
-        Err(err) => return report_error(&err, args.json, meta(started)),
+        Err(err) => return report_error(&speak_cli(err), args.json, meta(started)),
     };
     if args.json {
         print_json(&Envelope::success(&out, meta(started)));
@@ -115,5 +121,14 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
         }
         return 0;
     }
-    print_fenced(|fence| render::open_markdown(&out, fence))
+    print_fenced(|fence| render::open_markdown_as(&out, fence, render::Voice::Person))
+}
+
+/// The agent's errors name tools (`read it first with web_fetch`); a person runs commands.
+fn speak_cli(mut err: TrawlError) -> TrawlError {
+    err.message = err.message.replace(
+        "read it first with web_fetch",
+        "read it first with `trawl read URL`",
+    );
+    err
 }

@@ -159,7 +159,7 @@ async fn read_with(
         }
         let doc = reader::read_local(&inputs[0], args.url.as_deref(), extract)?;
         return agent
-            .read_document(doc, args.page, args.page_size_tokens)
+            .read_document(doc, args.page, page_size_tokens(args))
             .await;
     }
     if args.url.is_some() {
@@ -183,7 +183,7 @@ async fn read_with(
                 url: (!batch).then(|| urls[0].clone()),
                 urls: batch.then_some(urls),
                 page: args.page,
-                page_size_tokens: args.page_size_tokens,
+                page_size_tokens: page_size_tokens(args),
                 fresh: Some(args.fresh),
                 ..WebFetchArgs::default()
             },
@@ -192,7 +192,38 @@ async fn read_with(
         .await
 }
 
+/// `-q` is for pipes, where a page cut short loses words without a sign: it prints the
+/// whole document unless `--page` or `--page-size-tokens` asks for pages.
+fn page_size_tokens(args: &ReadArgs) -> Option<u32> {
+    if args.quiet && args.page.is_none() && args.page_size_tokens.is_none() {
+        Some(0)
+    } else {
+        args.page_size_tokens
+    }
+}
+
+/// Body-only output has no footer: say on stderr which documents have more pages and the
+/// command that prints the next one.
+fn note_more_pages(out: &FetchOut) {
+    for doc in out.results.iter().filter_map(|r| r.document.as_ref()) {
+        if doc.page < doc.pages {
+            eprintln!(
+                "note: this is page {} of {} of {}; next: trawl open {} --page {} \
+                 (or read with --page-size-tokens 0 for the whole document)",
+                doc.page,
+                doc.pages,
+                doc.final_url,
+                doc.handle,
+                doc.page + 1
+            );
+        }
+    }
+}
+
 fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
+    if args.quiet || args.format == ReadFormat::Text || args.raw {
+        note_more_pages(out);
+    }
     if args.quiet || args.format == ReadFormat::Text {
         // Body only: for pipes. Text format strips Markdown syntax.
         for item in &out.results {
@@ -231,5 +262,5 @@ fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
         return;
     }
     // The read's exit status is decided by its results; a fence failure is only reported.
-    let _ = print_fenced(|fence| render::fetch_markdown(out, fence));
+    let _ = print_fenced(|fence| render::fetch_markdown_as(out, fence, render::Voice::Person));
 }

@@ -203,6 +203,13 @@ fn print_human(data: &SearchData) {
         if let Some(preview) = &h.preview {
             let _ = writeln!(body, "    preview: {}", shorten(&one_line(preview), 400));
         }
+        if let Some((code, message)) = read_error(h) {
+            println!("    not read: error[{code}]: {}", shorten(message, 400));
+        }
+    }
+    let unread = data.hits.iter().filter(|h| read_error(h).is_some()).count();
+    if unread > 0 {
+        eprintln!("warning: {unread} of the top hits could not be read (see \"not read\" above)");
     }
     if !body.is_empty() && crate::output::print_fenced(|fence| fence.wrap(&body)) != 0 {
         return;
@@ -212,6 +219,15 @@ fn print_human(data: &SearchData) {
     if let Some(p) = data.next_page {
         println!("more: --page {p}");
     }
+}
+
+/// Why `--read-top` could not read a hit: the code and message `read_hits` left in `extra`.
+fn read_error(hit: &trawl_search::Hit) -> Option<(&str, &str)> {
+    let error = hit.extra.as_ref()?.get("read_error")?;
+    Some((
+        error.get("code")?.as_str()?,
+        error.get("message")?.as_str()?,
+    ))
 }
 
 fn print_engines(data: &SearchData) {

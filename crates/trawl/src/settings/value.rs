@@ -145,7 +145,9 @@ impl Deadline {
         if secs.is_finite() && secs > 0.0 && secs <= 3600.0 {
             Ok(Deadline(Duration::from_secs_f64(secs)))
         } else {
-            Err(format!("must be between 0 and 3600 seconds, got {secs}"))
+            Err(format!(
+                "must be more than 0 and at most 3600 seconds, got {secs}"
+            ))
         }
     }
 }
