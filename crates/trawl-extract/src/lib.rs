@@ -30,6 +30,7 @@ mod body;
 mod boilerplate;
 mod charset;
 mod content;
+mod docs;
 mod dom;
 mod entities;
 mod html;
@@ -40,6 +41,11 @@ mod parse;
 mod pdf;
 
 pub use charset::{decode_html, sniff_encoding};
+pub use docs::budget::{
+    DEFAULT_MAX_COLUMNS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES, DEFAULT_MAX_MEMBERS,
+    DEFAULT_MAX_ROWS, DEFAULT_MAX_TIME, DEFAULT_MAX_XML_DEPTH, DEFAULT_MAX_XML_NODES, DocBudget,
+};
+pub use docs::{content_type_for_extension, extract_with_budget};
 use trawl_core::{Document, ErrorCode, PageType, TrawlError, handle_for_url};
 use url::Url;
 
@@ -93,6 +99,10 @@ pub fn extract(
     url: &Url,
     opts: &ExtractOptions,
 ) -> Result<Document, TrawlError> {
+    // Office, OpenDocument, EPUB, notebooks, CSV, feeds and archives: their own readers.
+    if let Some(kind) = docs::detect(bytes, content_type, url) {
+        return docs::read(kind, bytes, content_type, url, opts, &DocBudget::default());
+    }
     let mut doc = Document {
         url: url.to_string(),
         final_url: url.to_string(),
