@@ -799,3 +799,32 @@ fn bombs_end_in_typed_errors_within_bounded_memory() {
     // the whole child process, harness and compressed bombs included.)
     assert!(after < 150 * 1024, "peak RSS {after} KiB: {line}");
 }
+
+#[test]
+fn the_time_cap_ends_a_read_with_a_typed_error() {
+    let (bytes, url) = fixture("report.docx");
+    let budget = DocBudget {
+        max_time: std::time::Duration::ZERO,
+        ..DocBudget::default()
+    };
+    let e = refused(extract_with_budget(
+        &bytes,
+        None,
+        &url,
+        &ExtractOptions::default(),
+        &budget,
+    ));
+    assert_eq!(e.code, ErrorCode::Timeout, "{}", e.message);
+    assert!(!e.retryable, "the same bytes would take as long again");
+    // The default budget reads the same file.
+    assert!(
+        extract_with_budget(
+            &bytes,
+            None,
+            &url,
+            &ExtractOptions::default(),
+            &DocBudget::default()
+        )
+        .is_ok()
+    );
+}

@@ -1,6 +1,7 @@
 //! The `trawl` binary end to end, against loopback servers only.
 //!
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
+//! - `documents`: Office, OpenDocument, notebooks, CSV and feeds over HTTP, files, stdin.
 //! - `config`: layering and secret masking of `trawl config show`.
 //! - `trust`: what a `.env` may set (API keys only), checked against a loopback canary;
 //!   every variable the code reads is documented in `trawl_core::vars`.
@@ -11,6 +12,7 @@
 
 mod agent;
 mod config;
+mod documents;
 mod mcp;
 mod read;
 mod search;
