@@ -828,3 +828,38 @@ fn the_time_cap_ends_a_read_with_a_typed_error() {
         .is_ok()
     );
 }
+
+#[test]
+fn legacy_compound_files_other_than_xls_say_what_they_are() {
+    // An .xls is an OLE2 compound file too, and is read whatever its name.
+    let (xls, _) = fixture("legacy.xls");
+    let doc = extract(
+        &xls,
+        None,
+        &url("file:///dev/stdin"),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert!(doc.markdown.contains("## Legacy"), "{}", doc.markdown);
+    // The same signature with no workbook inside (a .msg, .doc or .ppt): a clear refusal.
+    let mut msg = xls.clone();
+    msg.truncate(512);
+    msg.resize(4096, 0);
+    let e = refused(extract(
+        &msg,
+        None,
+        &url("https://example.org/mail.msg"),
+        &ExtractOptions::default(),
+    ));
+    assert_eq!(e.code, ErrorCode::UnsupportedContent);
+    assert!(e.message.contains("Outlook .msg"), "{}", e.message);
+    // Named .xls, the broken file reaches calamine, which panics on it: a typed error.
+    let e = refused(extract(
+        &msg,
+        None,
+        &url("https://example.org/broken.xls"),
+        &ExtractOptions::default(),
+    ));
+    assert_eq!(e.code, ErrorCode::UnsupportedContent);
+    assert!(e.message.contains("spreadsheet"), "{}", e.message);
+}

@@ -44,7 +44,13 @@ pub(crate) enum DocKind {
     },
     Feed,
     Archive,
+    /// An OLE2 compound file that is not an .xls: a legacy .doc or .ppt, or an Outlook
+    /// .msg, none of which trawl reads (see README).
+    Compound,
 }
+
+/// The OLE2 compound file signature (legacy Office and Outlook .msg).
+const CFB_MAGIC: &[u8] = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1";
 
 /// What a reader found besides the Markdown.
 #[derive(Debug, Default)]
@@ -155,6 +161,13 @@ pub(crate) fn detect(bytes: &[u8], content_type: Option<&str>, url: &Url) -> Opt
     if is_zip(bytes) {
         return Some(zip_kind(bytes));
     }
+    if bytes.starts_with(CFB_MAGIC) {
+        return Some(if by_ext == Some(DocKind::Sheet) || sheet::is_xls(bytes) {
+            DocKind::Sheet
+        } else {
+            DocKind::Compound
+        });
+    }
     if let Some(kind) = by_ext {
         match kind {
             // A notebook is JSON, a feed XML: the extension alone is enough.
@@ -231,6 +244,12 @@ pub(crate) fn convert(
         DocKind::Csv { tab } => Ok(csv::convert(bytes, content_type, tab, meter)),
         DocKind::Feed => feed::convert(bytes, url, meter),
         DocKind::Archive => archive::convert(bytes, url, opts, meter, depth),
+        DocKind::Compound => Err(DocError::Malformed {
+            format: "document",
+            why: "a legacy Office (.doc, .ppt) or Outlook .msg compound file; of these trawl \
+                  reads only .xls (save as .docx, .pptx or .eml)"
+                .into(),
+        }),
     }
 }
 

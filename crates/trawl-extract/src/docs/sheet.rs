@@ -4,6 +4,7 @@
 //! cell by cell, so a sheet's claimed size never becomes an allocation.
 
 use std::io::Cursor;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use calamine::{Data, DataRef, Reader, Sheets, Xlsx, open_workbook_auto_from_rs};
 
@@ -18,7 +19,26 @@ fn malformed(e: impl std::fmt::Display) -> DocError {
     }
 }
 
+/// Whether an OLE2 compound file is an Excel workbook (calamine finds its workbook stream).
+pub(crate) fn is_xls(bytes: &[u8]) -> bool {
+    catch_unwind(AssertUnwindSafe(|| {
+        calamine::open_workbook_from_rs::<calamine::Xls<_>, _>(Cursor::new(bytes)).is_ok()
+    }))
+    .unwrap_or(false)
+}
+
+/// calamine can panic on a malformed file (a compound file's sector table pointing past
+/// its end, found by the tests), so it runs inside `catch_unwind`, as pdf-extract does.
 pub(crate) fn convert(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError> {
+    catch_unwind(AssertUnwindSafe(|| convert_unguarded(bytes, meter))).unwrap_or_else(|_| {
+        Err(DocError::Malformed {
+            format: "spreadsheet",
+            why: "the spreadsheet reader gave up on this file".into(),
+        })
+    })
+}
+
+fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError> {
     if is_zip(bytes) {
         Package::open(bytes, meter, "spreadsheet")?.verify_all()?;
     }
