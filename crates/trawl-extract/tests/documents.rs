@@ -914,3 +914,33 @@ fn damaged_documents_are_errors_not_panics() {
         }
     }
 }
+
+#[test]
+fn an_archive_member_that_cannot_be_expanded_is_named_and_skipped() {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    w.start_file("odd.txt", stored).unwrap();
+    w.write_all(b"never shown").unwrap();
+    w.start_file("fine.txt", stored).unwrap();
+    w.write_all(b"shown as it is").unwrap();
+    let mut bytes = w.finish().unwrap().into_inner();
+    // Mark the first member bzip2 (method 12), which this build does not expand: in its
+    // local header (offset 8) and its central directory entry (offset 10).
+    bytes[8] = 12;
+    let central = bytes.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+    bytes[central + 10] = 12;
+    let doc = extract(
+        &bytes,
+        Some("application/zip"),
+        &url("https://example.org/a.zip"),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert!(doc.markdown.contains("## odd.txt"), "{}", doc.markdown);
+    assert!(!doc.markdown.contains("never shown"), "{}", doc.markdown);
+    assert!(
+        doc.markdown.contains("## fine.txt\n\nshown as it is"),
+        "{}",
+        doc.markdown
+    );
+}

@@ -28,8 +28,16 @@ pub(crate) fn convert(
         if name.ends_with('/') {
             continue;
         }
-        let Some(member) = pkg.read(&name)? else {
-            continue;
+        let member = match pkg.read(&name) {
+            Ok(Some(member)) => member,
+            Ok(None) => continue,
+            // One member the ZIP reader cannot expand (encrypted, an unknown method) is
+            // named and skipped; a cap reached ends the read.
+            Err(e @ DocError::Malformed { .. }) => {
+                sections.push(format!("## {name}\n\n*({e})*"));
+                continue;
+            }
+            Err(e) => return Err(e),
         };
         let member_url = url
             .join(&name.replace(['?', '#'], "_"))
