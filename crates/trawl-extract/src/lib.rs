@@ -1,15 +1,18 @@
 //! trawl-extract: fetched bytes in, [`Document`] out: the page's main content as Markdown
 //! (and plain text) plus its metadata. Pure functions: no network, no I/O, no async.
 //!
-//! [`extract`] classifies the body (HTML, PDF, plain text, Markdown, JSON; anything else is
-//! `unsupported_content`), decodes it ([`decode_html`]), and for HTML parses it with
+//! [`extract`] classifies the body (HTML, PDF, plain text, Markdown, JSON, and the documents
+//! of `docs`: Office, OpenDocument, EPUB, notebooks, CSV, feeds, ZIP archives; anything
+//! else is `unsupported_content`), decodes it ([`decode_html`]), and for HTML parses it with
 //! trawl's own lenient parser, drops boilerplate, picks the main content and writes it as
-//! Markdown with absolute links, code languages and GFM tables.
+//! Markdown with absolute links, code languages and GFM tables. Documents are read under a
+//! [`DocBudget`] (expanded bytes, members, nesting, XML nodes, rows, time;
+//! [`extract_with_budget`] sets another).
 //!
 //! How the work is laid out: `body` tells the kinds of body apart; `charset` decodes and
 //! `parse` builds the arena `dom`; `metadata` and `page_type` read the page; `html` runs the
 //! HTML pipeline over `boilerplate`'s class signals and `content`'s selection passes;
-//! `markdown` renders what was chosen; `pdf` reads PDFs.
+//! `markdown` renders what was chosen; `pdf` reads PDFs; `docs` reads the other documents.
 //!
 //! ```
 //! use trawl_extract::{ExtractOptions, extract};
@@ -91,7 +94,9 @@ pub fn page_type_signals(html_bytes: &[u8], url: &Url) -> String {
 /// Extract a document from `bytes` served as `content_type` from `url`.
 ///
 /// HTML goes through main-content extraction, PDF through text extraction, text/plain,
-/// text/markdown and JSON pass through; anything else is `unsupported_content`. The caller
+/// text/markdown and JSON pass through, documents (docx, pptx, spreadsheets, odt, odp,
+/// EPUB, notebooks, CSV, feeds, ZIP) go to their readers under the default
+/// [`DocBudget`]; anything else is `unsupported_content`. The caller
 /// sets `fetched_via`, `status` and, if it differs, `url`.
 pub fn extract(
     bytes: &[u8],
