@@ -18,7 +18,7 @@ SECTIONS=()
 for a in "$@"; do
   case "$a" in
     --quick) QUICK=--quick ;;
-    [1-9]|10|11) SECTIONS+=("$a") ;;
+    [1-9]|1[0-2]) SECTIONS+=("$a") ;;
     *) echo "usage: bench/run-all.sh [--quick] [SECTION ...]" >&2; exit 2 ;;
   esac
 done

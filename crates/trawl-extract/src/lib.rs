@@ -1,15 +1,18 @@
 //! trawl-extract: fetched bytes in, [`Document`] out: the page's main content as Markdown
 //! (and plain text) plus its metadata. Pure functions: no network, no I/O, no async.
 //!
-//! [`extract`] classifies the body (HTML, PDF, plain text, Markdown, JSON; anything else is
-//! `unsupported_content`), decodes it ([`decode_html`]), and for HTML parses it with
+//! [`extract`] classifies the body (HTML, PDF, plain text, Markdown, JSON, and the documents
+//! of `docs`: Office, OpenDocument, EPUB, notebooks, CSV, feeds, ZIP archives; anything
+//! else is `unsupported_content`), decodes it ([`decode_html`]), and for HTML parses it with
 //! trawl's own lenient parser, drops boilerplate, picks the main content and writes it as
-//! Markdown with absolute links, code languages and GFM tables.
+//! Markdown with absolute links, code languages and GFM tables. Documents are read under a
+//! [`DocBudget`] (expanded bytes, members, nesting, XML nodes, rows, time;
+//! [`extract_with_budget`] sets another).
 //!
 //! How the work is laid out: `body` tells the kinds of body apart; `charset` decodes and
 //! `parse` builds the arena `dom`; `metadata` and `page_type` read the page; `html` runs the
 //! HTML pipeline over `boilerplate`'s class signals and `content`'s selection passes;
-//! `markdown` renders what was chosen; `pdf` reads PDFs.
+//! `markdown` renders what was chosen; `pdf` reads PDFs; `docs` reads the other documents.
 //!
 //! ```
 //! use trawl_extract::{ExtractOptions, extract};
@@ -30,6 +33,7 @@ mod body;
 mod boilerplate;
 mod charset;
 mod content;
+mod docs;
 mod dom;
 mod entities;
 mod html;
@@ -40,6 +44,11 @@ mod parse;
 mod pdf;
 
 pub use charset::{decode_html, sniff_encoding};
+pub use docs::budget::{
+    DEFAULT_MAX_COLUMNS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES, DEFAULT_MAX_MEMBERS,
+    DEFAULT_MAX_ROWS, DEFAULT_MAX_TIME, DEFAULT_MAX_XML_DEPTH, DEFAULT_MAX_XML_NODES, DocBudget,
+};
+pub use docs::{content_type_for_extension, extract_with_budget};
 pub use pdf::{
     DEFAULT_PDF_MAX_DECODED_BYTES, DEFAULT_PDF_MAX_PAGE_CONTENT_BYTES, DEFAULT_PDF_MAX_TIME,
     PdfLimits,
@@ -107,7 +116,9 @@ pub fn estimated_memory(bytes: &[u8], content_type: Option<&str>, opts: &Extract
 /// Extract a document from `bytes` served as `content_type` from `url`.
 ///
 /// HTML goes through main-content extraction, PDF through text extraction, text/plain,
-/// text/markdown and JSON pass through; anything else is `unsupported_content`. The caller
+/// text/markdown and JSON pass through, documents (docx, pptx, spreadsheets, odt, odp,
+/// EPUB, notebooks, CSV, feeds, ZIP) go to their readers under the default
+/// [`DocBudget`]; anything else is `unsupported_content`. The caller
 /// sets `fetched_via`, `status` and, if it differs, `url`.
 pub fn extract(
     bytes: &[u8],
@@ -115,6 +126,10 @@ pub fn extract(
     url: &Url,
     opts: &ExtractOptions,
 ) -> Result<Document, TrawlError> {
+    // Office, OpenDocument, EPUB, notebooks, CSV, feeds and archives: their own readers.
+    if let Some(kind) = docs::detect(bytes, content_type, url) {
+        return docs::read(kind, bytes, content_type, url, opts, &DocBudget::default());
+    }
     let mut doc = Document {
         url: url.to_string(),
         final_url: url.to_string(),

@@ -75,7 +75,8 @@ fn guess_type_from_path(path: &Path) -> Option<&'static str> {
         "md" | "markdown" => "text/markdown",
         "txt" => "text/plain",
         "json" => "application/json",
-        _ => return None,
+        // Office, OpenDocument, EPUB, notebooks, CSV, feeds, archives: trawl-extract's list.
+        other => return trawl_extract::content_type_for_extension(other),
     })
 }
 

@@ -1,6 +1,7 @@
 //! The `trawl` binary end to end, against loopback servers only.
 //!
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
+//! - `documents`: Office, OpenDocument, notebooks, CSV and feeds over HTTP, files, stdin.
 //! - `config`: layering and secret masking of `trawl config show`.
 //! - `trust`: what a `.env` may set (API keys only), checked against a loopback canary;
 //!   every variable the code reads is documented in `trawl_core::vars`.
@@ -14,6 +15,7 @@
 mod agent;
 mod config;
 mod crawl;
+mod documents;
 mod guides;
 mod mcp;
 mod newuser;
