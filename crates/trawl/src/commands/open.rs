@@ -70,9 +70,9 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
         elapsed_ms: started.elapsed().as_millis() as u64,
         ..Meta::default()
     };
-    if args.handle.is_none() && !args.all {
+    if args.handle.is_none() && !args.all && args.crawl.is_none() {
         let err = TrawlError::invalid_input(
-            "give the document's HANDLE (printed by `trawl read`), or --find WORDS --all to search every stored document",
+            "give the document's HANDLE (printed by `trawl read`), or --find WORDS --all to search every stored document (--crawl ID: one crawl's pages)",
         );
         return report_error(&err, args.json, meta(started));
     }
