@@ -1,13 +1,13 @@
 //! The crawler: one coordinating loop that owns the frontier and the seen set, and tasks
 //! that fetch, extract and store pages. Breadth-first by default, best-first with a query.
 //! Every decision about a URL (on the site, wanted by the filters, within depth, seen,
-//! a trap, allowed by robots.txt) is made once, when it is first found, and kept.
+//! a trap, allowed by robots.txt) is made once, when it is first found, and kept. The types
+//! are in `model.rs`, the loop in `run.rs`; here is how a crawl is set up and its state kept.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 use trawl_core::{TrawlError, canonical_url};
 use trawl_extract::ExtractOptions;
@@ -18,6 +18,7 @@ use url::Url;
 use crate::frontier::{Frontier, Waiting};
 use crate::journal::Journal;
 use crate::map::{Collected, read_sitemaps, robots_name};
+use crate::model::{CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer, State};
 use crate::options::CrawlOptions;
 use crate::pace::Pacer;
 use crate::rank::Query;
@@ -27,115 +28,6 @@ use crate::traps;
 
 /// Trap reports kept in a summary (the count covers all of them).
 const TRAP_EXAMPLES: usize = 10;
-/// How often a running crawl writes its summary and looks for a cancel request.
-pub(crate) const CHECK_EVERY: Duration = Duration::from_secs(1);
-
-/// One page's outcome, as it is stored (or not).
-#[derive(Debug, Clone, Serialize)]
-pub struct CrawlPage {
-    /// The URL fetched.
-    pub url: String,
-    /// Where it landed after redirects.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub final_url: Option<String>,
-    /// The stored document's handle (for `open`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub handle: Option<String>,
-    /// Its title (page text: show it fenced).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// Words of its main content.
-    pub words: u64,
-    /// Links followed from the start.
-    pub depth: u32,
-    /// HTTP status.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub http_status: Option<u16>,
-    /// `done`, `failed` or `skipped`.
-    pub status: &'static str,
-    /// Why it failed or was skipped.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-}
-
-/// Counts while a crawl runs.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct CrawlProgress {
-    /// Pages stored.
-    pub done: u64,
-    /// Pages whose fetch or extraction failed.
-    pub failed: u64,
-    /// Pages fetched but not kept (duplicates).
-    pub duplicates: u64,
-    /// URLs waiting.
-    pub queued: u64,
-    /// Pages being fetched or stored.
-    pub in_flight: u64,
-    /// The crawl's page limit.
-    pub limit: u64,
-    /// Since the crawl (or this resumption) started.
-    pub elapsed_ms: u64,
-}
-
-/// What a crawl did.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct CrawlSummary {
-    /// The crawl's id (`trawl crawl status ID`, `--resume ID`).
-    pub id: String,
-    /// Where it started.
-    pub start_url: String,
-    /// `done`, `cancelled` or `failed`.
-    pub status: String,
-    /// `breadth_first` or `best_first`.
-    pub order: &'static str,
-    /// Whether its state is kept in the store (and it can be resumed).
-    pub kept: bool,
-    /// How robots.txt was used: `obeyed`, or `ignored (--ignore-robots)`.
-    pub robots: String,
-    /// Per host: how its robots.txt came out.
-    pub robots_hosts: Vec<String>,
-    /// The pause kept between requests to the start host, when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub delay_ms: Option<u64>,
-    /// The counts.
-    pub progress: CrawlProgress,
-    /// The page limit was reached with URLs still waiting.
-    pub limit_reached: bool,
-    /// Links not followed because they were deeper than `max_depth`.
-    pub beyond_depth: u64,
-    /// Links to other sites, not followed.
-    pub off_site: u64,
-    /// Links left out by include/exclude.
-    pub filtered: u64,
-    /// URLs robots.txt disallows, never requested.
-    pub disallowed: u64,
-    /// URLs stopped by a trap guard.
-    pub traps: u64,
-    /// A few of the trap reports.
-    pub trap_examples: Vec<String>,
-    /// Other things worth knowing (unreadable sitemaps, a store that keeps no crawls).
-    pub notes: Vec<String>,
-}
-
-/// What a crawl reports as it goes.
-#[derive(Debug)]
-pub enum CrawlEvent<'a> {
-    /// A page was stored, failed, or was found to be a duplicate.
-    Page(&'a CrawlPage, &'a CrawlProgress),
-    /// The counts changed (sent at the start and after seeding).
-    Progress(&'a CrawlProgress),
-}
-
-/// Receives a crawl's events (a progress bar, JSON lines, MCP progress notifications).
-pub type Observer = Arc<dyn Fn(CrawlEvent<'_>) + Send + Sync>;
-
-/// Crawls sites into a store.
-#[derive(Debug, Clone)]
-pub struct Crawler {
-    fetcher: Fetcher,
-    store: SharedStore,
-    extract: ExtractOptions,
-}
 
 /// A crawl running in the background ([`Crawler::start`]).
 #[derive(Debug)]
@@ -307,22 +199,6 @@ impl Crawler {
     pub(crate) fn extract_options(&self) -> &ExtractOptions {
         &self.extract
     }
-}
-
-/// The coordinating loop's view of the crawl; see `run.rs`.
-pub(crate) struct State {
-    pub(crate) id: String,
-    pub(crate) options: CrawlOptions,
-    pub(crate) scope: Scope,
-    pub(crate) query: Option<Query>,
-    pub(crate) frontier: Frontier,
-    pub(crate) seen: HashMap<String, UrlState>,
-    pub(crate) hashes: HashMap<String, String>,
-    pub(crate) robots: HashMap<String, Arc<Robots>>,
-    pub(crate) pacer: Arc<Pacer>,
-    pub(crate) journal: Journal,
-    pub(crate) summary: CrawlSummary,
-    pub(crate) started: Instant,
 }
 
 impl State {

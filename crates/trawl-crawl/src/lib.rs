@@ -19,6 +19,7 @@ mod frontier;
 mod journal;
 pub mod links;
 mod map;
+mod model;
 mod options;
 mod pace;
 mod page;
@@ -29,10 +30,9 @@ pub mod scope;
 mod service;
 pub mod traps;
 
-pub use crawler::{
-    CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer, RunningCrawl,
-};
+pub use crawler::RunningCrawl;
 pub use journal::{CrawlStatus, cancel, list, pages, status};
+pub use model::{CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer};
 pub use options::{
     CrawlOptions, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, MAX_CONCURRENCY, MAX_LIMIT,
 };

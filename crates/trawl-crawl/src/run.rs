@@ -13,9 +13,9 @@ use trawl_fetch::Fetcher;
 use trawl_store::{CrawlUrl, UrlOutcome, UrlState};
 use url::Url;
 
-use crate::crawler::{CHECK_EVERY, CrawlEvent, CrawlPage, CrawlSummary, Crawler, Observer, State};
 use crate::frontier::Waiting;
 use crate::journal::Journal;
+use crate::model::{CHECK_EVERY, CrawlEvent, CrawlPage, CrawlSummary, Crawler, Observer, State};
 use crate::page::{self, Read};
 use crate::scope::Scope;
 use crate::traps;

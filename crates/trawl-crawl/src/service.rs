@@ -17,9 +17,9 @@ use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
 use trawl_store::{SharedStore, UrlState};
 
-use crate::crawler::{CrawlEvent, Crawler, Observer};
 use crate::journal::{self, CrawlStatus};
 use crate::map::{MapOptions, SiteMap, map_site};
+use crate::model::{CrawlEvent, Crawler, Observer};
 use crate::options::{CrawlOptions, DEFAULT_LIMIT};
 
 /// Crawls one process runs at once when not configured.

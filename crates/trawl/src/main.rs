@@ -10,6 +10,7 @@ mod context;
 mod dotenv;
 mod github_token;
 mod mcp;
+mod net_args;
 mod output;
 mod reader;
 mod redaction;

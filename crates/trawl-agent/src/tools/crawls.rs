@@ -1,8 +1,9 @@
 //! What `web_map` and `web_crawl` need from a crawler, as a trait: trawl-crawl reads pages
 //! with this crate's pager and extraction helpers, so it depends on trawl-agent and cannot be
 //! named here. trawl-crawl implements [`SiteCrawls`] and the binary hands it to the
-//! [`Agent`](super::Agent) ([`Agent::with_crawls`](super::Agent::with_crawls)); the tools,
-//! their arguments and their answers stay in the table like every other tool.
+//! [`Agent`](super::Agent) ([`Agent::with_crawls`](super::Agent::with_crawls)); the tools
+//! stay in the table like every other tool. Their argument types live here, beside the
+//! trait that takes them, so the tool files import from this file and not the other way.
 
 use futures_util::future::BoxFuture;
 use schemars::JsonSchema;
@@ -10,8 +11,7 @@ use serde::{Deserialize, Serialize};
 use trawl_core::TrawlError;
 
 use super::Progress;
-use super::web_crawl::WebCrawlArgs;
-use super::web_map::WebMapArgs;
+use super::bounds::{ToolArgs, describe};
 
 /// Maps and crawls sites for the tools. Crawls it starts outlive the call that started them.
 pub trait SiteCrawls: Send + Sync {
@@ -42,6 +42,91 @@ pub trait SiteCrawls: Send + Sync {
 
     /// Every kept crawl, newest first.
     fn list(&self) -> BoxFuture<'static, Result<Vec<CrawlState>, TrawlError>>;
+}
+
+/// List a site's URLs.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = describe)]
+pub struct WebMapArgs {
+    /// The site's start URL.
+    #[schemars(length(min = 1, max = 4096))]
+    pub url: String,
+    /// Rank the URLs by relevance to these words (path words, sitemap and feed titles,
+    /// link text).
+    #[schemars(length(max = 500))]
+    pub search: Option<String>,
+    /// At most this many URLs (default 100).
+    #[schemars(range(min = 1, max = 5000))]
+    pub limit: Option<usize>,
+    /// Keep only URLs whose path matches one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub include: Option<Vec<String>>,
+    /// Leave out URLs whose path matches one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub exclude: Option<Vec<String>>,
+    /// Subdomains of the start host belong to the site (default false).
+    pub subdomains: Option<bool>,
+}
+
+impl ToolArgs for WebMapArgs {
+    fn normalized(mut self) -> Self {
+        self.url = self.url.trim().to_owned();
+        self.search = self
+            .search
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty());
+        self
+    }
+}
+
+/// Start a crawl, see one, cancel one, or list them.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = describe)]
+pub struct WebCrawlArgs {
+    /// Start a crawl here (same host by default). Give either url or id.
+    #[schemars(length(min = 1, max = 4096))]
+    pub url: Option<String>,
+    /// A crawl's id (from starting it): answers its progress and a page of its stored pages.
+    #[schemars(length(min = 1, max = 100))]
+    pub id: Option<String>,
+    /// With id: stop that crawl after the pages in flight (what it stored stays).
+    pub cancel: Option<bool>,
+    /// Best-first: follow the links most relevant to these words first (breadth-first
+    /// without).
+    #[schemars(length(max = 500))]
+    pub query: Option<String>,
+    /// Most pages stored (default 100; the server may allow fewer).
+    #[schemars(range(min = 1, max = 1000000))]
+    pub limit: Option<usize>,
+    /// Most links followed from the start page (default 5).
+    #[schemars(range(min = 0, max = 100))]
+    pub max_depth: Option<u32>,
+    /// Crawl only paths matching one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub include: Option<Vec<String>>,
+    /// Leave out paths matching one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub exclude: Option<Vec<String>>,
+    /// Subdomains of the start host belong to the site (default false).
+    pub subdomains: Option<bool>,
+    /// With id: skip this many stored pages (default 0).
+    #[schemars(range(min = 0, max = 1000000))]
+    pub offset: Option<usize>,
+    /// With id: at most this many stored pages (default 50).
+    #[schemars(range(min = 1, max = 500))]
+    pub page_size: Option<usize>,
+}
+
+impl ToolArgs for WebCrawlArgs {
+    fn normalized(mut self) -> Self {
+        let trim = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+        self.url = trim(self.url);
+        self.id = trim(self.id);
+        self.query = trim(self.query);
+        self
+    }
 }
 
 /// A site's URLs, as `web_map` answers.

@@ -5,8 +5,9 @@
 //! Each tool is one file: its argument type (whose JSON Schema, bounds included, is its MCP
 //! input schema and its check, see [`bounds`]), its [`Agent`] method, and a unit struct
 //! implementing [`Tool`] (name, description, hints, what it needs, how a call is logged).
-//! The table below lists them once; the MCP server, the tool names, the tools that need
-//! search and the argument checks all come from it.
+//! (`web_map` and `web_crawl` keep their argument types in `crawls.rs`, beside the
+//! [`SiteCrawls`] trait that takes them.) The table below lists them once; the MCP server,
+//! the tool names, the tools that need search and the argument checks all come from it.
 
 mod bounds;
 mod crawls;
@@ -30,7 +31,7 @@ use trawl_search::Router;
 use trawl_store::SharedStore;
 
 pub use bounds::{Bound, CHECKED_KEYWORDS, Counted, ToolArgs, check, checked, input_schema};
-pub use crawls::{CrawlState, CrawledPage, MapOut, MapUrl, SiteCrawls};
+pub use crawls::{CrawlState, CrawledPage, MapOut, MapUrl, SiteCrawls, WebCrawlArgs, WebMapArgs};
 pub use declare::{
     Asked, CheckFn, Details, Hints, Needs, Tool, ToolInfo, VisitTools, find_tool, parse_arguments,
     tools,

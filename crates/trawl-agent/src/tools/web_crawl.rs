@@ -9,63 +9,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use trawl_core::TrawlError;
 
-use super::bounds::{ToolArgs, checked, describe};
-use super::crawls::{CrawlState, CrawledPage};
+use super::bounds::checked;
+use super::crawls::{CrawlState, CrawledPage, WebCrawlArgs};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::{Agent, Progress, invalid};
 use crate::fence::Fence;
 
 /// Stored pages answered per call when no page size is given.
 pub const DEFAULT_CRAWL_PAGE_SIZE: usize = 50;
-
-/// Start a crawl, see one, cancel one, or list them.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(transform = describe)]
-pub struct WebCrawlArgs {
-    /// Start a crawl here (same host by default). Give either url or id.
-    #[schemars(length(min = 1, max = 4096))]
-    pub url: Option<String>,
-    /// A crawl's id (from starting it): answers its progress and a page of its stored pages.
-    #[schemars(length(min = 1, max = 100))]
-    pub id: Option<String>,
-    /// With id: stop that crawl after the pages in flight (what it stored stays).
-    pub cancel: Option<bool>,
-    /// Best-first: follow the links most relevant to these words first (breadth-first
-    /// without).
-    #[schemars(length(max = 500))]
-    pub query: Option<String>,
-    /// Most pages stored (default 100; the server may allow fewer).
-    #[schemars(range(min = 1, max = 1000000))]
-    pub limit: Option<usize>,
-    /// Most links followed from the start page (default 5).
-    #[schemars(range(min = 0, max = 100))]
-    pub max_depth: Option<u32>,
-    /// Crawl only paths matching one of these regular expressions.
-    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
-    pub include: Option<Vec<String>>,
-    /// Leave out paths matching one of these regular expressions.
-    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
-    pub exclude: Option<Vec<String>>,
-    /// Subdomains of the start host belong to the site (default false).
-    pub subdomains: Option<bool>,
-    /// With id: skip this many stored pages (default 0).
-    #[schemars(range(min = 0, max = 1000000))]
-    pub offset: Option<usize>,
-    /// With id: at most this many stored pages (default 50).
-    #[schemars(range(min = 1, max = 500))]
-    pub page_size: Option<usize>,
-}
-
-impl ToolArgs for WebCrawlArgs {
-    fn normalized(mut self) -> Self {
-        let trim = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
-        self.url = trim(self.url);
-        self.id = trim(self.id);
-        self.query = trim(self.query);
-        self
-    }
-}
 
 /// What `web_crawl` answers.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]

@@ -4,54 +4,16 @@
 
 use std::fmt::Write;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use trawl_core::TrawlError;
 
-use super::bounds::{ToolArgs, checked, describe};
-use super::crawls::MapOut;
+use super::bounds::checked;
+use super::crawls::{MapOut, WebMapArgs};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::{Agent, Progress};
 use crate::fence::Fence;
 
 /// URLs answered when no limit is given.
 pub const DEFAULT_MAP_URLS: usize = 100;
-
-/// List a site's URLs.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(transform = describe)]
-pub struct WebMapArgs {
-    /// The site's start URL.
-    #[schemars(length(min = 1, max = 4096))]
-    pub url: String,
-    /// Rank the URLs by relevance to these words (path words, sitemap and feed titles,
-    /// link text).
-    #[schemars(length(max = 500))]
-    pub search: Option<String>,
-    /// At most this many URLs (default 100).
-    #[schemars(range(min = 1, max = 5000))]
-    pub limit: Option<usize>,
-    /// Keep only URLs whose path matches one of these regular expressions.
-    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
-    pub include: Option<Vec<String>>,
-    /// Leave out URLs whose path matches one of these regular expressions.
-    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
-    pub exclude: Option<Vec<String>>,
-    /// Subdomains of the start host belong to the site (default false).
-    pub subdomains: Option<bool>,
-}
-
-impl ToolArgs for WebMapArgs {
-    fn normalized(mut self) -> Self {
-        self.url = self.url.trim().to_owned();
-        self.search = self
-            .search
-            .map(|s| s.trim().to_owned())
-            .filter(|s| !s.is_empty());
-        self
-    }
-}
 
 impl Agent {
     /// A site's URLs, through the crawler this agent was given.

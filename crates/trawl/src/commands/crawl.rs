@@ -13,8 +13,8 @@ use trawl_crawl::{
     DEFAULT_MAX_DEPTH, Observer,
 };
 
-use crate::cli::NetArgs;
 use crate::context::build_agent;
+use crate::net_args::NetArgs;
 use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 

@@ -7,8 +7,8 @@ use clap::Args;
 use trawl_core::{Envelope, Meta};
 use trawl_crawl::{DEFAULT_MAP_LIMIT, MapOptions, SiteMap, map_site};
 
-use crate::cli::NetArgs;
 use crate::context::build_agent;
+use crate::net_args::NetArgs;
 use crate::output::{print_fenced, print_json, report_error};
 use crate::settings::Settings;
 

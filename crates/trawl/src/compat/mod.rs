@@ -31,7 +31,7 @@ use axum::routing::{get, post};
 use serde::de::DeserializeOwned;
 use trawl_agent::tools::Agent;
 
-use crate::mcp::ServerState;
+use crate::mcp::server::ServerState;
 
 pub use error::CompatError;
 

@@ -26,7 +26,7 @@ mod log;
 mod metrics;
 mod outcome;
 mod rebinding;
-mod server;
+pub(crate) mod server;
 mod sessions;
 mod stdio;
 

@@ -11,7 +11,7 @@ use toml::Spanned;
 use trawl_core::TrawlError;
 use trawl_core::vars;
 
-use super::table::DECLARED;
+use super::declare::Descriptor;
 
 /// A value read from the file and the line it is on.
 #[derive(Debug, Clone)]
@@ -50,8 +50,13 @@ pub fn key_names() -> impl Iterator<Item = &'static str> {
 }
 
 impl FileConfig {
-    /// Parse `text` as the file at `path` (`None`: a file named by nothing, in tests).
-    pub fn parse(text: &str, path: Option<&Path>) -> Result<Self, TrawlError> {
+    /// Parse `text` as the file at `path` (`None`: a file named by nothing, in tests); its
+    /// top-level keys must be settings of `declared` that the file may set.
+    pub fn parse(
+        text: &str,
+        path: Option<&Path>,
+        declared: &[Descriptor],
+    ) -> Result<Self, TrawlError> {
         let mut cfg = FileConfig {
             path: path.map(Path::to_path_buf),
             ..FileConfig::default()
@@ -64,7 +69,7 @@ impl FileConfig {
             if matches!(name, "keys" | "routes") {
                 continue;
             }
-            if !DECLARED.iter().any(|d| d.file && d.name == name) {
+            if !declared.iter().any(|d| d.file && d.name == name) {
                 return Err(cfg.error_at(
                     line(key.span()),
                     &format!("unknown key `{name}` (`trawl config show` lists every setting)"),
@@ -158,8 +163,12 @@ fn default_config_path() -> Option<PathBuf> {
         .map(|s| s.config_dir().join("trawl").join("config.toml"))
 }
 
-/// Load the config file: an explicit path must exist; the default path may be absent.
-pub fn load_file(explicit: Option<&Path>) -> Result<FileConfig, TrawlError> {
+/// Load the config file: an explicit path must exist; the default path may be absent. Its
+/// top-level keys must be settings of `declared` (see [`FileConfig::parse`]).
+pub fn load_file(
+    explicit: Option<&Path>,
+    declared: &[Descriptor],
+) -> Result<FileConfig, TrawlError> {
     let (path, required) = match explicit {
         Some(p) => (Some(p.to_path_buf()), true),
         None => (default_config_path(), false),
@@ -168,7 +177,7 @@ pub fn load_file(explicit: Option<&Path>) -> Result<FileConfig, TrawlError> {
         return Ok(FileConfig::default());
     };
     match std::fs::read_to_string(&path) {
-        Ok(text) => FileConfig::parse(&text, Some(&path)),
+        Ok(text) => FileConfig::parse(&text, Some(&path), declared),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => {
             Ok(FileConfig::default())
         }
@@ -181,10 +190,11 @@ pub fn load_file(explicit: Option<&Path>) -> Result<FileConfig, TrawlError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::table::DECLARED;
     use super::*;
 
     fn refused(text: &str) -> String {
-        FileConfig::parse(text, Some(Path::new("/home/u/trawl.toml")))
+        FileConfig::parse(text, Some(Path::new("/home/u/trawl.toml")), DECLARED)
             .unwrap_err()
             .message
     }
@@ -217,6 +227,7 @@ mod tests {
         let cfg = FileConfig::parse(
             "# a comment\nrender = \"never\"\n[keys]\nEXA_API_KEY = \"e\"\n[routes]\nmine = [\"arxiv\"]\n",
             None,
+            DECLARED,
         )
         .unwrap();
         assert_eq!(cfg.values["render"].line, 2);

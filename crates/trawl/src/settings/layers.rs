@@ -1,8 +1,9 @@
 //! The layers a setting comes from and the one rule that merges them: a flag, else the
 //! environment, else the config file, else the default (a `.env` gives API keys only,
-//! below the config file: see [`super::secrets`]). [`declare_settings!`] turns one line
-//! per setting into the [`Values`](super::table::Values) struct, the [`Descriptor`] table
-//! the config file, `config show` and the docs read, and the code that resolves them.
+//! below the config file: see [`super::secrets`]). `declare_settings!` (in `declare.rs`)
+//! turns one line per setting into the [`Values`](super::table::Values) struct, the
+//! [`Descriptor`] table the config file, `config show` and the docs read, and the code that
+//! resolves them with [`resolve_one`].
 
 use std::collections::BTreeMap;
 
@@ -10,6 +11,7 @@ use serde::Serialize;
 use trawl_core::TrawlError;
 
 use super::Env;
+use super::declare::Descriptor;
 use super::file::FileConfig;
 use super::value::SettingValue;
 
@@ -53,21 +55,6 @@ impl<T> Setting<T> {
     pub fn new(value: T, source: Source) -> Self {
         Setting { value, source }
     }
-}
-
-/// One declared setting: its name in the config file and the layers that may set it.
-#[derive(Debug)]
-pub struct Descriptor {
-    /// The config file's key (and the setting's name in `config show`).
-    pub name: &'static str,
-    /// What it sets (the declaration's doc comment).
-    pub doc: &'static str,
-    /// The flag that sets it, e.g. `--timeout`.
-    pub flag: Option<&'static str>,
-    /// The environment variable that sets it.
-    pub env: Option<&'static str>,
-    /// Whether the config file may set it.
-    pub file: bool,
 }
 
 /// Everything the layers hold, before any of it is resolved.
@@ -121,49 +108,6 @@ pub fn resolve_one<T: SettingValue>(
     Ok(Setting::new(default(), Source::Default))
 }
 
-/// Declares every setting once: `name: Type = DEFAULT, flag: …, env: …, file: …;` with
-/// its doc comment. Generates `Values` (one `Setting<Type>` field each), `DECLARED` (their
-/// descriptors, in order) and `Values::resolve` / `Values::shown`.
-macro_rules! declare_settings {
-    ($(
-        $(#[doc = $doc:literal])+
-        $name:ident : $ty:ty = $default:expr,
-            flag: $flag:expr, env: $env:expr, file: $file:expr;
-    )+) => {
-        /// Every declared setting, resolved.
-        #[derive(Debug, Clone)]
-        pub struct Values {
-            $( $(#[doc = $doc])+ pub $name: Setting<$ty>, )+
-        }
-
-        /// The declared settings' descriptors, in the order `config show` prints them.
-        pub const DECLARED: &[Descriptor] = &[ $(
-            Descriptor {
-                name: stringify!($name),
-                doc: concat!($($doc),+),
-                flag: $flag,
-                env: $env,
-                file: $file,
-            },
-        )+ ];
-
-        impl Values {
-            /// Each setting from its highest layer that holds a value.
-            pub fn resolve(inputs: &Inputs<'_>) -> Result<Self, TrawlError> {
-                Ok(Values { $(
-                    $name: resolve_one(descriptor(stringify!($name)), inputs, || $default)?,
-                )+ })
-            }
-
-            /// Each setting as `config show` prints it, in declaration order.
-            pub fn shown(&self) -> Vec<Shown> {
-                vec![ $( Shown::of(descriptor(stringify!($name)), &self.$name), )+ ]
-            }
-        }
-    };
-}
-pub(crate) use declare_settings;
-
 /// One setting as shown: the file's spelling of its value (credentials masked).
 #[derive(Debug)]
 pub struct Shown {
@@ -185,12 +129,4 @@ impl Shown {
             source: setting.source,
         }
     }
-}
-
-/// The descriptor of the declared setting `name`.
-pub fn descriptor(name: &str) -> &'static Descriptor {
-    super::table::DECLARED
-        .iter()
-        .find(|d| d.name == name)
-        .expect("every declared setting has a descriptor")
 }

@@ -10,6 +10,7 @@
 //! the user's config file only. The environment arrives through [`Env`], so tests inject
 //! it; nothing here reads process-wide state.
 
+mod declare;
 mod families;
 mod file;
 mod layers;
@@ -20,7 +21,7 @@ mod table;
 mod value;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use trawl_core::TrawlError;
@@ -28,7 +29,7 @@ use trawl_core::vars;
 
 use crate::dotenv::{DotEnv, IgnoredLine};
 
-pub use file::{FileConfig, load_file};
+pub use file::FileConfig;
 pub use layers::{Setting, Source};
 pub use secrets::mask;
 pub use table::Values;
@@ -169,6 +170,12 @@ impl Settings {
             .to_string_lossy()
             .into_owned())
     }
+}
+
+/// Load the config file (an explicit path must exist; the default path may be absent),
+/// refusing top-level keys that are not declared settings the file may set.
+pub fn load_file(explicit: Option<&Path>) -> Result<FileConfig, TrawlError> {
+    file::load_file(explicit, table::DECLARED)
 }
 
 /// A URL with its credentials (userinfo, credential parameters) masked.

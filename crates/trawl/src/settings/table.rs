@@ -14,9 +14,8 @@ use trawl_core::TrawlError;
 use trawl_core::vars;
 use trawl_fetch::RenderMode;
 
-use super::layers::{
-    Descriptor, Inputs, Setting, Shown, declare_settings, descriptor, resolve_one,
-};
+use super::declare::{Descriptor, declare_settings};
+use super::layers::{Inputs, Setting, Shown, resolve_one};
 use super::value::{
     BaseUrl, CrawlCount, Deadline, HostList, Millis, Names, ProxyUrl, Readers, RedisUrl, Tabs, Ttl,
 };

@@ -35,7 +35,12 @@ impl Env for MapEnv {
 }
 
 fn file(text: &str) -> FileConfig {
-    FileConfig::parse(text, Some(Path::new("/home/u/.config/trawl/config.toml"))).unwrap()
+    FileConfig::parse(
+        text,
+        Some(Path::new("/home/u/.config/trawl/config.toml")),
+        table::DECLARED,
+    )
+    .unwrap()
 }
 
 fn resolve(file: FileConfig, env: &MapEnv, net: &NetArgs) -> Result<Settings, TrawlError> {
