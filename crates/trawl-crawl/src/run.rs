@@ -423,6 +423,11 @@ async fn fetched(
             detail: Some(same.clone()),
         })
         .collect();
+    // The new rows are written before any of them can be dispatched: otherwise a link's
+    // own fetch and store could finish before this page's store task adds its row, and the
+    // update of a row not yet there would be lost (the page stored, its row still queued).
+    st.journal.add(rows).await?;
+    st.journal.add(alias_new).await?;
     let store = crawler.store().clone();
     let record = read.record;
     tasks.spawn(async move {
@@ -430,8 +435,6 @@ async fn fetched(
             let Some(c) = s.crawl_state() else {
                 return Ok(());
             };
-            c.add_crawl_urls(&id, &rows)?;
-            c.add_crawl_urls(&id, &alias_new)?;
             c.set_crawl_url_state(
                 &id,
                 &alias_rows,
