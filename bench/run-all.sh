@@ -4,6 +4,7 @@
 #   bench/run-all.sh            # full run (about 10-15 minutes on 2 cores)
 #   bench/run-all.sh --quick    # section 1 reuses a Python baseline run < 1 day old
 #   bench/run-all.sh 3 6        # only these sections
+#   bench/run-all.sh 13         # the crawl benchmark (nginx, wget; Scrapy installed by it)
 #
 # Needs: a release build (cargo build --release --locked -p trawl; built here if
 # missing), the peer (WITH_MCP=1 ../shared/peers/install-websearch-skill.sh), wrk
@@ -18,7 +19,7 @@ SECTIONS=()
 for a in "$@"; do
   case "$a" in
     --quick) QUICK=--quick ;;
-    [1-9]|1[0-2]) SECTIONS+=("$a") ;;
+    [1-9]|1[0-3]) SECTIONS+=("$a") ;;
     *) echo "usage: bench/run-all.sh [--quick] [SECTION ...]" >&2; exit 2 ;;
   esac
 done

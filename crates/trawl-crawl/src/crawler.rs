@@ -15,7 +15,7 @@ use trawl_fetch::Fetcher;
 use trawl_store::{CrawlRecord, CrawlUrl, SharedStore, UrlOutcome, UrlState};
 use url::Url;
 
-use crate::frontier::{Frontier, Waiting};
+use crate::frontier::{Frontier, MEMORY_CAP, Seen, Waiting};
 use crate::journal::Journal;
 use crate::map::{Collected, read_sitemaps, robots_name};
 use crate::model::{CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer, State};
@@ -204,6 +204,12 @@ impl Crawler {
 impl State {
     pub(crate) fn new(id: String, options: CrawlOptions, scope: Scope, journal: Journal) -> Self {
         let query = options.query.as_deref().and_then(Query::new);
+        // Spilled URLs are read back from the store: only a kept crawl can spill.
+        let memory = match (journal.kept(), options.frontier_memory) {
+            (false, _) => usize::MAX,
+            (true, 0) => MEMORY_CAP,
+            (true, n) => n,
+        };
         let summary = CrawlSummary {
             id: id.clone(),
             start_url: options.url.clone(),
@@ -230,8 +236,8 @@ impl State {
             options,
             scope,
             query,
-            frontier: Frontier::default(),
-            seen: HashMap::new(),
+            frontier: Frontier::with_cap(memory),
+            seen: Seen::default(),
             hashes: HashMap::new(),
             robots: HashMap::new(),
             pacer: Arc::new(Pacer::default()),

@@ -1,11 +1,25 @@
-//! The frontier in memory: URLs waiting, highest priority first, ties in the order they
-//! were found (so breadth-first, whose priority is minus the depth, is first-in first-out
-//! within a depth).
+//! The frontier and the seen set, kept small in memory so a crawl that finds 100,000 URLs
+//! costs little more than one that finds 1,000.
+//!
+//! [`Frontier`]: URLs waiting, highest priority first, ties in the order they were found (so
+//! breadth-first, whose priority is minus the depth, is first-in first-out within a depth).
+//! When the crawl's rows are kept in the store, only the best [`Frontier::cap`] URLs stay in
+//! memory; the rest are *spilled* (their `queued` rows are in the store already) and read
+//! back, in the order they were found, when memory runs dry.
+//!
+//! [`Seen`]: every URL met, by a 128-bit digest of its canonical form (16 bytes a URL
+//! instead of the string), with its state.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use rustc_hash::FxHashMap;
+use sha2::{Digest, Sha256};
+use trawl_store::UrlState;
 use url::Url;
+
+/// URLs kept in memory when the rest can be read back from the store.
+pub(crate) const MEMORY_CAP: usize = 4_096;
 
 /// One URL waiting to be fetched.
 #[derive(Debug, Clone)]
@@ -37,13 +51,31 @@ impl Ord for Waiting {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Frontier {
     heap: BinaryHeap<Waiting>,
     next_seq: u64,
+    cap: usize,
+    spilled: usize,
+}
+
+impl Default for Frontier {
+    fn default() -> Self {
+        Frontier::with_cap(usize::MAX)
+    }
 }
 
 impl Frontier {
+    /// A frontier that keeps at most about `cap` URLs in memory (twice that between trims).
+    pub(crate) fn with_cap(cap: usize) -> Self {
+        Frontier {
+            heap: BinaryHeap::new(),
+            next_seq: 0,
+            cap: cap.max(1),
+            spilled: 0,
+        }
+    }
+
     pub(crate) fn push(&mut self, key: String, url: Url, depth: u32, priority: f64, run: u32) {
         self.next_seq += 1;
         self.heap.push(Waiting {
@@ -54,14 +86,73 @@ impl Frontier {
             run,
             seq: self.next_seq,
         });
+        if self.heap.len() >= self.cap.saturating_mul(2) {
+            // Keep the best `cap`; the rest wait in the store only.
+            let mut all = std::mem::take(&mut self.heap).into_sorted_vec();
+            let keep = all.split_off(all.len() - self.cap);
+            self.spilled += all.len();
+            self.heap = keep.into();
+        }
     }
 
     pub(crate) fn pop(&mut self) -> Option<Waiting> {
         self.heap.pop()
     }
 
+    /// URLs waiting, in memory and spilled.
     pub(crate) fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.spilled
+    }
+
+    /// URLs kept in memory (about).
+    pub(crate) fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// URLs waiting in the store only.
+    pub(crate) fn spilled(&self) -> usize {
+        self.spilled
+    }
+
+    /// Nothing waits in memory, but some do in the store.
+    pub(crate) fn wants_refill(&self) -> bool {
+        self.heap.is_empty() && self.spilled > 0
+    }
+
+    /// `n` spilled URLs came back (pushed again), or turned out gone.
+    pub(crate) fn unspill(&mut self, n: usize) {
+        self.spilled = self.spilled.saturating_sub(n);
+    }
+}
+
+/// A URL's identity in the seen set: the first 128 bits of the SHA-256 of its canonical
+/// form. Two URLs share one only by a collision of a cryptographic hash (about 1 in 10^29
+/// for a crawl of a million URLs).
+fn digest(key: &str) -> u128 {
+    let d = Sha256::digest(key.as_bytes());
+    let mut first = [0u8; 16];
+    first.copy_from_slice(&d[..16]);
+    u128::from_le_bytes(first)
+}
+
+/// Every URL a crawl has met, with its state.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    // The digests are uniform already: Fx's multiply is all the hashing they need.
+    states: FxHashMap<u128, UrlState>,
+}
+
+impl Seen {
+    pub(crate) fn get(&self, key: &str) -> Option<&UrlState> {
+        self.states.get(&digest(key))
+    }
+
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
+        self.states.contains_key(&digest(key))
+    }
+
+    pub(crate) fn insert(&mut self, key: impl AsRef<str>, state: UrlState) {
+        self.states.insert(digest(key.as_ref()), state);
     }
 }
 
@@ -79,5 +170,34 @@ mod tests {
         f.push("d".into(), u("d"), 2, 3.5, 0);
         let order: Vec<String> = std::iter::from_fn(|| f.pop().map(|w| w.key)).collect();
         assert_eq!(order, ["d", "c", "a", "b"]);
+    }
+
+    #[test]
+    fn a_capped_frontier_keeps_the_best_and_counts_the_rest() {
+        let mut f = Frontier::with_cap(3);
+        let u = |p: &str| Url::parse(&format!("https://e.com/{p}")).unwrap();
+        for (i, p) in [-3.0, -1.0, -2.0, 0.0, -1.0, -4.0].into_iter().enumerate() {
+            f.push(format!("k{i}"), u(&format!("p{i}")), 1, p, 0);
+        }
+        assert_eq!(f.len(), 6);
+        assert_eq!(f.spilled(), 3);
+        let order: Vec<String> = std::iter::from_fn(|| f.pop().map(|w| w.key)).collect();
+        assert_eq!(order, ["k3", "k1", "k4"]);
+        assert!(f.wants_refill());
+        f.unspill(3);
+        assert_eq!(f.len(), 0);
+        assert!(!f.wants_refill());
+    }
+
+    #[test]
+    fn seen_tells_urls_apart_by_digest() {
+        let mut s = Seen::default();
+        s.insert("https://e.com/a", UrlState::Queued);
+        s.insert("https://e.com/b", UrlState::Done);
+        assert_eq!(s.get("https://e.com/a"), Some(&UrlState::Queued));
+        assert_eq!(s.get("https://e.com/b"), Some(&UrlState::Done));
+        assert!(!s.contains_key("https://e.com/c"));
+        s.insert("https://e.com/a", UrlState::Fetching);
+        assert_eq!(s.get("https://e.com/a"), Some(&UrlState::Fetching));
     }
 }

@@ -85,6 +85,12 @@ impl Journal {
             .await
     }
 
+    /// The first `limit` URLs still `queued`, in the order they were found.
+    pub(crate) async fn queued(&self, limit: usize) -> Result<Vec<CrawlUrl>, TrawlError> {
+        self.with(move |c, id| c.crawl_urls(id, &[UrlState::Queued], 0, limit))
+            .await
+    }
+
     pub(crate) async fn urls(&self) -> Result<Vec<CrawlUrl>, TrawlError> {
         self.with(|c, id| c.crawl_urls(id, &[], 0, 0)).await
     }

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
-use trawl_store::{SharedStore, UrlState};
+use trawl_store::SharedStore;
 
-use crate::frontier::Frontier;
+use crate::frontier::{Frontier, Seen};
 use crate::journal::Journal;
 use crate::options::CrawlOptions;
 use crate::pace::Pacer;
@@ -137,7 +137,7 @@ pub(crate) struct State {
     pub(crate) scope: Scope,
     pub(crate) query: Option<Query>,
     pub(crate) frontier: Frontier,
-    pub(crate) seen: HashMap<String, UrlState>,
+    pub(crate) seen: Seen,
     pub(crate) hashes: HashMap<String, String>,
     pub(crate) robots: HashMap<String, Arc<Robots>>,
     pub(crate) pacer: Arc<Pacer>,

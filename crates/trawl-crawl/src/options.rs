@@ -48,6 +48,15 @@ pub struct CrawlOptions {
     pub sitemap: bool,
     /// The trap guards' bounds.
     pub traps: TrapLimits,
+    /// URLs waiting kept in memory when the rest can be read back from the store (0: the
+    /// default, 4,096). For tests that make a small site spill.
+    #[doc(hidden)]
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub frontier_memory: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl CrawlOptions {
@@ -66,6 +75,7 @@ impl CrawlOptions {
             delay_ms: 0,
             sitemap: true,
             traps: TrapLimits::default(),
+            frontier_memory: 0,
         }
     }
 

@@ -146,6 +146,30 @@ async fn fetch_task(
     Output::Fetched(w, Box::new(result))
 }
 
+/// Reads spilled URLs back from the store (in the order they were found) once none waits
+/// in memory. Rows the loop has dispatched or settled since are passed over: the seen set
+/// in memory is the authority, the store's rows may lag by the pages in flight.
+async fn refill(st: &mut State, in_flight: usize) -> Result<(), TrawlError> {
+    let rows = st.journal.queued(st.frontier.cap()).await?;
+    let mut back = 0;
+    for row in rows {
+        if st.seen.get(&row.key) != Some(&UrlState::Queued) {
+            continue;
+        }
+        if let Ok(url) = Url::parse(&row.url) {
+            st.frontier
+                .push(row.key, url, row.depth, row.priority, row.run);
+            back += 1;
+        }
+    }
+    if back == 0 && in_flight == 0 {
+        // Nothing in flight can still write a row: whatever was counted is gone.
+        back = st.frontier.spilled();
+    }
+    st.frontier.unspill(back);
+    Ok(())
+}
+
 /// Runs one crawl (new or resumed) to its end, cancellation or failure.
 pub(crate) async fn drive(
     crawler: Crawler,
@@ -218,6 +242,12 @@ async fn crawl_loop(
     let mut last_write = Instant::now();
     loop {
         let parallel = (st.options.concurrency * st.robots.len().max(1)).min(MAX_IN_FLIGHT);
+        if !stopping
+            && st.frontier.wants_refill()
+            && (st.summary.progress.done as usize + pending) < st.options.limit
+        {
+            refill(st, tasks.len()).await?;
+        }
         while !stopping
             && tasks.len() < parallel
             && (st.summary.progress.done as usize + pending) < st.options.limit
@@ -346,7 +376,7 @@ async fn fetched(
     .collect();
     let duplicate_of = aliases
         .iter()
-        .find(|k| st.seen.get(*k) == Some(&UrlState::Done))
+        .find(|k| st.seen.get(k) == Some(&UrlState::Done))
         .cloned()
         .or_else(|| st.hashes.get(&read.record.content_hash).cloned());
     if let Some(original) = duplicate_of {

@@ -113,6 +113,31 @@ async fn crawl_stores_every_in_scope_page_once_and_refuses_what_it_must() {
     assert_eq!(summary.robots, "obeyed");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frontier_spilled_to_the_store_still_stores_every_page_once() {
+    let site = Site::start(SiteConfig::default());
+    let store = memory_store();
+    let crawler = Crawler::new(crate::loopback_fetcher(), store.clone());
+    let mut options = wide(site.url("/"));
+    // A few URLs in memory: the sitemap's and the links' rest wait in the store only.
+    options.frontier_memory = 4;
+    let summary = crawler.run(options, None).await.unwrap();
+    let counts = site.counts();
+    for path in content_paths() {
+        assert_eq!(counts.get(&path), Some(&1), "{path}: {counts:?}");
+    }
+    assert!(
+        counts.keys().all(|p| !p.starts_with("/private")),
+        "{counts:?}"
+    );
+    assert_eq!(summary.status, "done");
+    assert_eq!(summary.progress.queued, 0, "{summary:?}");
+    assert!(
+        summary.progress.done as usize >= content_paths().len(),
+        "{summary:?}"
+    );
+}
+
 #[tokio::test]
 async fn metadata_redirect_is_refused_by_the_guard() {
     // A failing guard would send a packet to 169.254.169.254: only in the isolated namespace.

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Section 13: crawling a site. A generated documentation site of 5,000 pages (~20 KB each:
+# navigation, sidebar, article with code and tables, links between pages, a sitemap;
+# bench/crawl_site.py) served by Debian's nginx on 127.0.0.2 (its own config and access log,
+# started and stopped here), crawled in the same run, ROUNDS_CRAWL times each, interleaved:
+#   trawl            trawl crawl (fetch + extract + store in SQLite), 16 requests in flight
+#   scrapy-links     Scrapy, 16 concurrent requests, no delay, following links only
+#   scrapy-traf      the same spider with trafilatura.extract (Markdown) in its callback
+#   wget             wget -r, one connection: the floor of fetching alone
+# Per run: pages/s, CPU-s per page and peak RSS (wait4 of the crawler's process), and from
+# nginx's access log that every page was fetched, and once (bench/crawl_measure.py).
+# Then peak RSS of trawl crawl --limit 101 on sites whose 101 pages link to 1,000 and to
+# 100,000 distinct URLs (the frontier's cost in memory).
+# Needs: nginx and wget (apt-get install nginx-light wget); Scrapy and trafilatura are
+# installed here (pinned, PyPI) into a venv under $CRAWL_VENV_ROOT.
+# Env: TRAWL, OUT, ROUNDS_CRAWL (default 2), CRAWL_PAGES (default 5000),
+#      CRAWL_CONCURRENCY (trawl's --concurrency, default 16), CRAWL_VENV_ROOT
+#      (default ${XDG_CACHE_HOME:-~/.cache}/trawl-bench).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+need_trawl
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { echo "nginx missing: apt-get install nginx-light" >&2; exit 1; }
+command -v wget >/dev/null || { echo "wget missing: apt-get install wget" >&2; exit 1; }
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+SCRAPY_VERSION=2.19.0
+TRAFILATURA_VERSION=2.3.1
+VENV="${CRAWL_VENV_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/trawl-bench}/scrapy-$SCRAPY_VERSION-trafilatura-$TRAFILATURA_VERSION"
+if ! "$VENV/bin/python" -c 'import scrapy, trafilatura' 2>/dev/null; then
+  "$PY" -m venv "$VENV"
+  # lxml_html_clean: lxml no longer ships the html_clean extra that justext (a trafilatura
+  # dependency) imports (see ../shared/peers/install-websearch-skill.sh).
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check \
+    "scrapy==$SCRAPY_VERSION" "trafilatura==$TRAFILATURA_VERSION" lxml_html_clean
+fi
+
+LOAD_START=$(loadavg)
+D="$OUT/crawl"; rm -rf "$D"; mkdir -p "$D/nginx" "$D/runs"
+PORT=$((PORT_BASE + 12))
+HOST=127.0.0.2
+B="http://$HOST:$PORT"
+PAGES=${CRAWL_PAGES:-5000}
+ROUNDS=${ROUNDS_CRAWL:-2}
+CONC=${CRAWL_CONCURRENCY:-16}
+"$PY" "$BENCH/crawl_site.py" "$D/site" --pages "$PAGES" --host "$B" --frontier-links 10 1000 | tee "$D/site.txt"
+
+cat > "$D/nginx/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $D/nginx/nginx.pid;
+error_log $D/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+  log_format crawl '\$request_uri \$status';
+  access_log $D/nginx/access.log crawl;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { text/html html; application/xml xml; text/plain txt; text/css css; application/javascript js; }
+  default_type application/octet-stream;
+  server {
+    listen $HOST:$PORT;
+    root $D/site;
+    index index.html;
+  }
+}
+EOF
+: > "$D/nginx/access.log"
+trap stop_started EXIT
+start_bg "$D/nginx/stdout.log" "$NGINX" -p "$D/nginx" -c "$D/nginx/nginx.conf" -e "$D/nginx/error.log"
+wait_http "$B/robots.txt"
+
+MEASURE=("$PY" "$BENCH/crawl_measure.py" --log "$D/nginx/access.log" --pages "$D/site/pages.txt")
+TRAWL_ENV=("${TENV[@]}" TRAWL_READERS=none)
+: > "$D/results.jsonl"
+for round in $(seq "$ROUNDS"); do
+  "${MEASURE[@]}" --label trawl --stdout "$D/runs/trawl-$round.json" -- \
+    "${TRAWL_ENV[@]}" "$TRAWL" crawl "$B/" --limit "$PAGES" --concurrency "$CONC" \
+    --allow-host "$HOST" --store "$D/runs/trawl-$round.db" --json >> "$D/results.jsonl"
+  "${MEASURE[@]}" --label scrapy-links -- \
+    "$VENV/bin/python" "$BENCH/scrapy_crawl.py" "$B/" links "$D/runs/scrapy-links-$round.jsonl" >> "$D/results.jsonl"
+  "${MEASURE[@]}" --label scrapy-traf -- \
+    "$VENV/bin/python" "$BENCH/scrapy_crawl.py" "$B/" trafilatura "$D/runs/scrapy-traf-$round.jsonl" >> "$D/results.jsonl"
+  "${MEASURE[@]}" --label wget -- \
+    wget -r -l inf -nv -P "$D/runs/wget-$round" "$B/" >> "$D/results.jsonl"
+  rm -rf "$D/runs/wget-$round"
+done
+
+# The frontier's cost: 101 pages stored (the start page and 100 hubs), 1,000 or 100,000
+# distinct URLs found on them and left waiting.
+for links in 10 1000; do
+  grep -o "/frontier-$links/[^\"]*" -h "$D/site/frontier-$links"/*.html | sort -u | \
+    grep -v '/leaf/' > "$D/frontier-$links.pages"
+  echo "/frontier-$links/" >> "$D/frontier-$links.pages"
+  "$PY" "$BENCH/crawl_measure.py" --log "$D/nginx/access.log" --pages "$D/frontier-$links.pages" \
+    --label "frontier-$((links * 100))" --stdout "$D/runs/frontier-$links.json" -- \
+    "${TRAWL_ENV[@]}" "$TRAWL" crawl "$B/frontier-$links/" --limit 101 --no-sitemap \
+    --concurrency "$CONC" --allow-host "$HOST" --store "$D/runs/frontier-$links.db" --json >> "$D/results.jsonl"
+done
+LOAD_END=$(loadavg)
+stop_started
+
+{
+  echo "Machine: $(nproc) cores, $(cpu_model), $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2/1048576}' /proc/meminfo); load average $LOAD_START at the start, $LOAD_END at the end ($(date -u +%H:%M) UTC): other builds share the cores, so compare ratios within this run."
+  echo "trawl: $(trawl_version) release build ($(cat "$TRAWL.source" 2>/dev/null || echo "checkout at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)"))."
+  echo "Peers: Scrapy $("$VENV/bin/python" -c 'import scrapy; print(scrapy.__version__)'), trafilatura $("$VENV/bin/python" -c 'import trafilatura; print(trafilatura.__version__)'), lxml $("$VENV/bin/python" -c 'import lxml; print(lxml.__version__)') on Python $("$VENV/bin/python" -c 'import platform; print(platform.python_version())'); $(wget --version | head -1 | cut -d' ' -f1-3); server $("$NGINX" -v 2>&1 | cut -d' ' -f3) (1 worker)."
+  echo "Site: $(cat "$D/site.txt") (bench/crawl_site.py); trawl --concurrency $CONC; $ROUNDS round(s), each running the four crawlers back to back."
+} > "$D/machine.txt"
+"$PY" "$BENCH/crawl_report.py" "$D" > "$OUT/section-13.md"
+cat "$OUT/section-13.md"
