@@ -75,25 +75,9 @@ struct BatchRequest {
     options: ScrapeOptions,
 }
 
-/// A UUID-shaped random id, as Firecrawl's job ids are.
-pub fn job_id() -> Result<String, CompatError> {
-    let mut b = [0u8; 16];
-    getrandom::fill(&mut b).map_err(|e| {
-        CompatError::from(trawl_core::TrawlError::internal(format!(
-            "no randomness for an id: {e}"
-        )))
-    })?;
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    Ok(format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    ))
+/// A random UUID (v4), as Firecrawl's job ids are.
+pub fn job_id() -> String {
+    uuid::Uuid::new_v4().to_string()
 }
 
 pub async fn start_v2(
@@ -146,7 +130,7 @@ async fn start(
             Err(e) => return Err(CompatError::from(e)),
         }
     }
-    let id = job_id()?;
+    let id = job_id();
     let job = Arc::new(Job {
         id: id.clone(),
         results: Mutex::new(vec![None; urls.len()]),
@@ -291,7 +275,7 @@ mod tests {
 
     #[test]
     fn ids_and_times_are_in_firecrawls_shapes() {
-        let id = job_id().unwrap();
+        let id = job_id();
         assert_eq!(id.len(), 36);
         assert_eq!(&id[14..15], "4");
         assert_eq!(iso(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
