@@ -125,6 +125,13 @@ impl<T: SettingValue> SettingValue for Option<T> {
 }
 
 /// A number of seconds, from a float or an integer.
+/// A number of seconds written as text (a flag or an environment variable).
+fn seconds_text(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .map_err(|_| "expected a number of seconds".to_owned())
+}
+
 fn seconds(value: &toml::Value) -> Result<f64, String> {
     match value {
         toml::Value::Float(f) => Ok(*f),
@@ -154,11 +161,7 @@ impl Deadline {
 
 impl SettingValue for Deadline {
     fn parse(text: &str) -> Result<Self, String> {
-        let secs = text
-            .trim()
-            .parse::<f64>()
-            .map_err(|_| "expected a number of seconds".to_owned())?;
-        Self::checked(secs)
+        Self::checked(seconds_text(text)?)
     }
     fn from_toml(value: &toml::Value) -> Result<Self, String> {
         Self::checked(seconds(value)?)
@@ -184,11 +187,7 @@ impl Ttl {
 
 impl SettingValue for Ttl {
     fn parse(text: &str) -> Result<Self, String> {
-        let secs = text
-            .trim()
-            .parse::<f64>()
-            .map_err(|_| "expected a number of seconds".to_owned())?;
-        Self::checked(secs)
+        Self::checked(seconds_text(text)?)
     }
     fn from_toml(value: &toml::Value) -> Result<Self, String> {
         Self::checked(seconds(value)?)
