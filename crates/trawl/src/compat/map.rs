@@ -104,19 +104,10 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<SiteMap, CompatError> {
         Ok::<_, CompatError>(map)
     };
     compat
-        .gated(async {
-            match request.timeout {
-                Some(ms) => tokio::time::timeout(std::time::Duration::from_millis(ms), work)
-                    .await
-                    .unwrap_or_else(|_| {
-                        Err(trawl_core::TrawlError::new(
-                            trawl_core::ErrorCode::Timeout,
-                            format!("the map took longer than timeout ({ms} ms)"),
-                        )
-                        .into())
-                    }),
-                None => work.await,
-            }
-        })
+        .gated(super::within(
+            request.timeout,
+            || "the map".to_owned(),
+            work,
+        ))
         .await
 }

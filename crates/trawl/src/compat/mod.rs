@@ -60,6 +60,27 @@ impl Compat {
     }
 }
 
+/// `work` within a request's `timeout` (milliseconds; none: unbounded), else a `timeout`
+/// error saying which work (`what`) ran out.
+async fn within<T>(
+    timeout_ms: Option<u64>,
+    what: impl FnOnce() -> String,
+    work: impl Future<Output = Result<T, CompatError>>,
+) -> Result<T, CompatError> {
+    match timeout_ms {
+        Some(ms) => tokio::time::timeout(std::time::Duration::from_millis(ms), work)
+            .await
+            .unwrap_or_else(|_| {
+                Err(trawl_core::TrawlError::new(
+                    trawl_core::ErrorCode::Timeout,
+                    format!("{} took longer than timeout ({ms} ms)", what()),
+                )
+                .into())
+            }),
+        None => work.await,
+    }
+}
+
 /// Is `path` one of this module's routes (for the request counter's route label)?
 pub fn is_compat_path(path: &str) -> bool {
     path.starts_with("/v1/") || path.starts_with("/v2/") || path.starts_with("/r/")

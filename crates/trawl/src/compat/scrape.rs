@@ -12,7 +12,7 @@ use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
 use trawl_agent::tools::{Agent, PageOut, WebFetchArgs};
-use trawl_core::{Document, ErrorCode, TrawlError};
+use trawl_core::{Document, TrawlError};
 use trawl_extract::{ExtractOptions, decode_html, extract};
 use trawl_fetch::{Conditional, Tier};
 
@@ -66,18 +66,7 @@ pub async fn scrape(
         ));
     }
     let work = scrape_unbounded(agent, url, options, formats);
-    match options.timeout {
-        Some(ms) => tokio::time::timeout(Duration::from_millis(ms), work)
-            .await
-            .unwrap_or_else(|_| {
-                Err(TrawlError::new(
-                    ErrorCode::Timeout,
-                    format!("the scrape of {url} took longer than timeout ({ms} ms)"),
-                )
-                .into())
-            }),
-        None => work.await,
-    }
+    super::within(options.timeout, || format!("the scrape of {url}"), work).await
 }
 
 async fn scrape_unbounded(

@@ -151,20 +151,11 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<Vec<Value>, CompatError> 
         Ok(read)
     };
     compat
-        .gated(async {
-            match request.timeout {
-                Some(ms) => tokio::time::timeout(std::time::Duration::from_millis(ms), work)
-                    .await
-                    .unwrap_or_else(|_| {
-                        Err(trawl_core::TrawlError::new(
-                            trawl_core::ErrorCode::Timeout,
-                            format!("the search took longer than timeout ({ms} ms)"),
-                        )
-                        .into())
-                    }),
-                None => work.await,
-            }
-        })
+        .gated(super::within(
+            request.timeout,
+            || "the search".to_owned(),
+            work,
+        ))
         .await
 }
 
