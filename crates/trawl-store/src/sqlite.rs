@@ -30,6 +30,8 @@ pub struct SqliteStore {
     location: String,
     path: Option<PathBuf>,
     config: StoreConfig,
+    /// Why a store opened for reading only cannot be written (`read_only`, `disk_full`).
+    unwritable: Option<&'static str>,
 }
 
 impl From<rusqlite::Error> for Error {
@@ -89,13 +91,15 @@ impl SqliteStore {
             },
             other => other,
         };
-        // A store that exists but cannot be written still answers reads; its writes fail
-        // with `ReadOnly`, which readers turn into a `not_stored` note.
-        if error.fault() == Some("read_only") && path.exists() {
+        // A store that exists but cannot be written (its file or directory read-only, or
+        // its disk full, where even the WAL's `-shm` cannot be made) still answers reads;
+        // its writes fail with `ReadOnly`, which readers turn into a `not_stored` note.
+        if error.is_unwritable() && path.exists() {
             for access in [Access::ReadOnly, Access::Immutable] {
-                if let Ok(store) =
+                if let Ok(mut store) =
                     Self::open_target(target(access), location.clone(), config.clone())
                 {
+                    store.unwritable = error.fault();
                     return Ok(store);
                 }
             }
@@ -122,11 +126,13 @@ impl SqliteStore {
             Target::File { path, .. } => Some(path.clone()),
             Target::Memory => None,
         };
+        let unwritable = pool_is_read_only(&target).then_some("read_only");
         Ok(Self {
             pool: Pool::new(target, config.busy_timeout, first),
             location,
             path,
             config,
+            unwritable,
         })
     }
 
@@ -139,6 +145,12 @@ impl SqliteStore {
     /// cannot be written: reads answer, writes fail with [`Error::ReadOnly`].
     pub fn is_read_only(&self) -> bool {
         self.pool.is_read_only()
+    }
+
+    /// Why a store opened for reading only cannot be written: `read_only` (its file or
+    /// directory) or `disk_full`; `None` when it takes writes.
+    pub fn unwritable_cause(&self) -> Option<&'static str> {
+        self.unwritable
     }
 
     /// The configuration it was opened with.
@@ -683,7 +695,16 @@ fn io_fault(e: &std::io::Error, path: &Path) -> Error {
 /// store, its directory) cannot be written, or the disk is full.
 fn cannot_open_reason(path: &Path) -> Option<Error> {
     let probe = if path.exists() {
-        std::fs::OpenOptions::new().append(true).open(path).err()
+        // A file that opens for writing may still sit on a full disk, where SQLite fails
+        // with a bare I/O error (it cannot make the WAL's `-shm`): ask the directory too.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .err()
+            .or_else(|| {
+                let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+                room_probe(dir.unwrap_or(Path::new("."))).err()
+            })
     } else {
         let dir = path
             .parent()
@@ -694,6 +715,29 @@ fn cannot_open_reason(path: &Path) -> Option<Error> {
     probe
         .map(|e| io_fault(&e, path))
         .filter(|e| !matches!(e, Error::Backend(_)))
+}
+
+/// Writes and removes 32 KiB (the size of a WAL index) in `dir`, to learn whether the
+/// disk has room for SQLite's side files.
+fn room_probe(dir: &Path) -> std::io::Result<()> {
+    use std::io::Write;
+    let probe = dir.join(format!(".trawl-room-{}", std::process::id()));
+    let written = std::fs::File::create(&probe).and_then(|mut f| {
+        f.write_all(&[0u8; 32 * 1024])?;
+        f.sync_all()
+    });
+    let _ = std::fs::remove_file(&probe);
+    written
+}
+
+fn pool_is_read_only(target: &Target) -> bool {
+    matches!(
+        target,
+        Target::File {
+            access: Access::ReadOnly | Access::Immutable,
+            ..
+        }
+    )
 }
 
 /// Creates and removes a file in `dir`, to learn whether a store could be created there.

@@ -270,4 +270,44 @@ fn a_full_disk_returns_the_page_with_a_note() {
             .unwrap()
             .contains("Tide gauges")
     );
+
+    // With the disk still full, the commands that only read keep answering from the store.
+    let handle = small["data"]["handle"].as_str().unwrap().to_owned();
+    let script = format!(
+        "mount -t tmpfs -o size=256k tmpfs '{disk}' || exit 97; \
+         printf '<p>a small note that fits</p>' | \"$0\" read - --store '{store}' --json > small.json || exit 98; \
+         \"$0\" read '{url}' --allow-host 127.0.0.1 --store '{store}' --json > big.json; \
+         head -c 1M /dev/zero > '{disk}/filler' 2>/dev/null; \
+         \"$0\" open {handle} --store '{store}' --json > open.json || exit 91; \
+         \"$0\" open --find note --all --store '{store}' --json > find.json || exit 92; \
+         \"$0\" cache stats --store '{store}' --json > stats.json || exit 93; \
+         \"$0\" sites --store '{store}' --json > sites.json || exit 94; \
+         exec \"$0\" crawl list --store '{store}' --json",
+        disk = disk.display()
+    );
+    let _ = std::fs::remove_file(dir.join("small.json"));
+    let mut wrapper: Vec<&str> = mount_ns.to_vec();
+    wrapper.extend(["sh", "-c", &script]);
+    let r = run(&mut wrapped(&dir, &wrapper));
+    let stage = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    assert_eq!(
+        r.code,
+        0,
+        "a read-only command failed on a full disk (exit {}): {}\nopen: {}\nfind: {}\nstats: {}",
+        r.code,
+        r.stderr,
+        stage("open.json"),
+        stage("find.json"),
+        stage("stats.json")
+    );
+    let opened: serde_json::Value = serde_json::from_str(&stage("open.json")).unwrap();
+    assert!(
+        opened["data"]["markdown"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("a small note that fits"),
+        "{opened}"
+    );
+    let found = stage("find.json");
+    assert!(found.contains("a small note"), "{found}");
 }

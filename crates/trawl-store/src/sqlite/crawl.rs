@@ -43,6 +43,22 @@ fn tables(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
+/// Whether the crawl tables can be read: they exist, or are made now. A store opened for
+/// reading only (a read-only file, a full disk) that never crawled has none and cannot
+/// make them: it has no crawls, and the calls that only look answer so.
+fn readable(conn: &Connection) -> Result<bool> {
+    if conn.is_readonly(rusqlite::MAIN_DB)? {
+        let present: bool = conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crawls')",
+            [],
+            |row| row.get(0),
+        )?;
+        return Ok(present);
+    }
+    tables(conn)?;
+    Ok(true)
+}
+
 fn json(value: &serde_json::Value) -> String {
     value.to_string()
 }
@@ -128,7 +144,9 @@ impl CrawlStore for SqliteStore {
 
     fn get_crawl(&self, id: &str) -> Result<Option<CrawlRecord>> {
         let conn = self.pool.get()?;
-        tables(&conn)?;
+        if !readable(&conn)? {
+            return Ok(None);
+        }
         conn.query_row(
             &format!("SELECT {RECORD_COLUMNS} FROM crawls WHERE id = ?1"),
             [id],
@@ -141,7 +159,9 @@ impl CrawlStore for SqliteStore {
 
     fn crawls(&self) -> Result<Vec<CrawlRecord>> {
         let conn = self.pool.get()?;
-        tables(&conn)?;
+        if !readable(&conn)? {
+            return Ok(Vec::new());
+        }
         let mut stmt = conn.prepare(&format!(
             "SELECT {RECORD_COLUMNS} FROM crawls ORDER BY created_at DESC, id"
         ))?;
@@ -246,7 +266,9 @@ impl CrawlStore for SqliteStore {
         limit: usize,
     ) -> Result<Vec<CrawlUrl>> {
         let conn = self.pool.get()?;
-        tables(&conn)?;
+        if !readable(&conn)? {
+            return Ok(Vec::new());
+        }
         let wanted: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
         let filter = if wanted.is_empty() {
             String::new()
@@ -270,7 +292,9 @@ impl CrawlStore for SqliteStore {
 
     fn crawl_url_counts(&self, id: &str) -> Result<Vec<(UrlState, u64)>> {
         let conn = self.pool.get()?;
-        tables(&conn)?;
+        if !readable(&conn)? {
+            return Ok(Vec::new());
+        }
         let mut stmt = conn.prepare(
             "SELECT state, COUNT(*) FROM crawl_urls WHERE crawl_id = ?1 GROUP BY state ORDER BY state",
         )?;

@@ -192,8 +192,12 @@ fn check_store(settings: &Settings) -> StoreCheck {
         return unhealthy("corrupt", problems);
     }
     if store.is_read_only() {
-        problems.push("it is read-only: reads answer, but nothing new is kept".into());
-        return unhealthy("read_only", problems);
+        let cause = store.unwritable_cause().unwrap_or("read_only");
+        problems.push(match cause {
+            "disk_full" => "its disk is full: reads answer, but nothing new is kept".into(),
+            _ => "it is read-only: reads answer, but nothing new is kept".into(),
+        });
+        return unhealthy(cause, problems);
     }
     StoreCheck {
         path,
