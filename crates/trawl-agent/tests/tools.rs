@@ -402,3 +402,45 @@ async fn a_github_language_too_long_is_refused_by_its_own_name() {
         .unwrap_err();
     assert!(err.message.starts_with("query: "), "{}", err.message);
 }
+
+/// Pins are never evicted, so their number is bounded: the pin past the limit is refused
+/// and says what to do, a site already pinned can be pinned again, and a reset makes room.
+#[tokio::test]
+async fn pins_are_limited_in_number() {
+    use trawl_agent::tools::{SitesAction, SitesArgs};
+    let agent = agent(None);
+    let pin = |site: String, reader: &str| SitesArgs {
+        action: Some(SitesAction::Pin),
+        site: Some(site),
+        reader: Some(reader.into()),
+    };
+    for i in 0..trawl_store::MAX_PINNED_SITES {
+        agent
+            .sites(pin(format!("site{i}.example"), "http"))
+            .await
+            .unwrap();
+    }
+    let e = agent
+        .sites(pin("one-too-many.example".into(), "http"))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("1000 sites are pinned"), "{}", e.message);
+    assert!(e.message.contains("trawl sites reset"), "{}", e.message);
+    agent
+        .sites(pin("site7.example".into(), "render"))
+        .await
+        .expect("a pinned site may be pinned again");
+    agent
+        .sites(SitesArgs {
+            action: Some(SitesAction::Reset),
+            site: Some("site7.example".into()),
+            reader: None,
+        })
+        .await
+        .unwrap();
+    agent
+        .sites(pin("one-too-many.example".into(), "http"))
+        .await
+        .expect("a reset makes room");
+}

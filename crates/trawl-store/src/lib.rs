@@ -67,6 +67,13 @@ pub use open::{OpenedStore, StandIn, WhenUnwritable, open};
 #[cfg(feature = "redis")]
 pub use redis_store::{ConnectionStats, RedisSlots, RedisStore, SlotLease};
 pub use sqlite::SqliteStore;
+/// At most this many sites may be pinned: pins are never evicted, so their number is bounded.
+pub const MAX_PINNED_SITES: usize = 1_000;
+
+/// What one pin is charged against the store's size bound: more than a pin's row takes
+/// (a site name of at most 253 characters, a reader's name, two numbers).
+pub const PIN_CHARGE_BYTES: u64 = 512;
+
 pub use types::{
     CachedSearch, Clock, DocumentRecord, FindScope, KeyState, Passage, PassageHit, PruneReport,
     Revalidation, Section, SiteReader, StoreConfig, StoreStats, TierStat, content_hash,

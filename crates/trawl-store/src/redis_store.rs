@@ -15,6 +15,7 @@
 //! | `P s:{key}` | hash | a cached search answer |
 //! | `P k:{provider}` | hash | key fingerprint → key state JSON |
 //! | `P site:{site}` | hash | site memory |
+//! | `P pins` | set | the pinned sites (each charged against the size bound) |
 //! | `P rl:{provider}:*` | zset, string | global rate-limit leases and GCRA cell |
 //!
 //! TTLs are Redis expirations: a document's keys expire `document_ttl + stale_retention`
@@ -494,6 +495,8 @@ impl Store for RedisStore {
                 )
                 .ignore()
                 .persist(&k)
+                .ignore()
+                .sadd(self.key("pins"), site)
                 .ignore();
             Ok(pipe.query::<()>(conn)?)
         })
@@ -520,7 +523,14 @@ impl Store for RedisStore {
             self.key(&format!("site:{site}")),
             self.key(&format!("site-stats:{site}")),
         ];
-        self.with_conn(|conn| Ok(conn.del::<_, u64>(&keys)? > 0))
+        self.with_conn(|conn| {
+            let (removed, _): (u64, u64) = redis::pipe()
+                .atomic()
+                .del(&keys)
+                .srem(self.key("pins"), site)
+                .query(conn)?;
+            Ok(removed > 0)
+        })
     }
 
     fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()> {

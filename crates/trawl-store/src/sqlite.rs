@@ -188,11 +188,11 @@ impl SqliteStore {
     /// document just written) is never evicted.
     fn evict_over_bound(&self, conn: &mut Connection, keep: Option<&str>) -> Result<u64> {
         let max = self.config.max_document_bytes;
-        if max == 0 || total_document_bytes(conn)? <= max {
+        if max == 0 || bounded_bytes(conn)? <= max {
             return Ok(0);
         }
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut total = total_document_bytes(&tx)?;
+        let mut total = bounded_bytes(&tx)?;
         let target = max - max / 10;
         let mut victims = Vec::new();
         {
@@ -804,6 +804,17 @@ fn decode_key_state((fingerprint, state, updated_at): (String, String, i64)) -> 
 
 fn decode_json(text: &str, what: &'static str) -> Result<serde_json::Value> {
     serde_json::from_str(text).map_err(|source| Error::Decode { what, source })
+}
+
+/// What counts against the size bound: the documents, and a charge per pinned site (pins
+/// are never evicted, so documents make room for them).
+fn bounded_bytes(conn: &Connection) -> Result<u64> {
+    let pins: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM site_memory WHERE pinned = 1",
+        [],
+        |row| row.get(0),
+    )?;
+    Ok(total_document_bytes(conn)? + pins.unsigned_abs() * crate::PIN_CHARGE_BYTES)
 }
 
 fn total_document_bytes(conn: &Connection) -> Result<u64> {

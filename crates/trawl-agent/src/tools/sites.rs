@@ -173,9 +173,33 @@ pub fn site_key(raw: &str) -> Result<String, TrawlError> {
             .filter(|u| u.path() == "/" && u.query().is_none())
             .and_then(|u| u.host_str().map(str::to_owned))
     };
-    host.filter(|h| !h.is_empty())
+    let host = host
+        .filter(|h| !h.is_empty())
         .map(|h| h.trim_end_matches('.').to_owned())
-        .ok_or_else(|| invalid("site", format!("{raw:?} is not a host or URL")))
+        .ok_or_else(|| invalid("site", format!("{:?} is not a host or URL", clip(raw))))?;
+    // A DNS name is at most 253 characters in labels of at most 63 (RFC 1035); an IPv6
+    // literal keeps its brackets and is far shorter.
+    if host.len() > MAX_SITE_NAME || host.split('.').any(|label| label.len() > 63) {
+        return Err(invalid(
+            "site",
+            format!(
+                "{:?} is not a host name: at most {MAX_SITE_NAME} characters, 63 per label",
+                clip(&host)
+            ),
+        ));
+    }
+    Ok(host)
+}
+
+/// The longest site name taken (a DNS name's limit).
+pub const MAX_SITE_NAME: usize = 253;
+
+/// The first characters of what the user gave, for an error that should not repeat it whole.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(64) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
 }
 
 fn site_out(site: String, r: SiteReader, tiers: Vec<TierStat>) -> SiteOut {
@@ -220,6 +244,23 @@ impl Agent {
                             "unknown tier or reader {reader:?}: one of {}, {}",
                             TIERS.join(", "),
                             readers.join(", ")
+                        ),
+                    ));
+                }
+                let limit = trawl_store::MAX_PINNED_SITES;
+                let pinned = self
+                    .store
+                    .run(move |s| s.site_readers())
+                    .await
+                    .map_err(store_error)?;
+                let already = pinned.iter().any(|(s, r)| *s == site && r.pinned);
+                let count = pinned.iter().filter(|(_, r)| r.pinned).count();
+                if !already && count >= limit {
+                    return Err(invalid(
+                        "site",
+                        format!(
+                            "{count} sites are pinned, the most kept: reset one first \
+                             (`trawl sites reset SITE`)"
                         ),
                     ));
                 }
@@ -296,5 +337,18 @@ mod tests {
         assert_eq!(site_key("example.com.").unwrap(), "example.com");
         assert!(site_key("").is_err());
         assert!(site_key("docs.rs/path").is_err());
+    }
+
+    #[test]
+    fn a_site_name_is_a_host_name_in_length() {
+        let longest = ["a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(61)].join(".");
+        assert_eq!(longest.len(), 253);
+        assert_eq!(site_key(&longest).unwrap(), longest);
+        let e = site_key(&format!("{longest}e")).unwrap_err();
+        assert!(e.message.contains("at most 253"), "{}", e.message);
+        assert!(site_key(&format!("{}.com", "x".repeat(64))).is_err());
+        // The error quotes only the start of a long name.
+        let e = site_key(&"y".repeat(10_000)).unwrap_err();
+        assert!(e.message.len() < 400, "{}", e.message);
     }
 }

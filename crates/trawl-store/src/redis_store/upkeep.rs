@@ -102,6 +102,7 @@ impl RedisStore {
                         n
                     }
                     Section::SiteMemory => {
+                        conn.del::<_, ()>(self.key("pins"))?;
                         self.delete_matching(conn, "site-stats:*")?;
                         self.delete_matching(conn, "site:*")?
                     }
@@ -163,9 +164,13 @@ impl RedisStore {
         keep: Option<&str>,
     ) -> Result<u64> {
         let max = self.config.max_document_bytes;
+        // Documents, and a charge per pinned site (pins are never evicted).
         let bytes = |conn: &mut Connection| -> Result<u64> {
-            let v: Option<i64> = conn.hget(self.key("meta"), "bytes")?;
-            Ok(v.unwrap_or(0).max(0).unsigned_abs())
+            let (v, pins): (Option<i64>, u64) = redis::pipe()
+                .hget(self.key("meta"), "bytes")
+                .scard(self.key("pins"))
+                .query(conn)?;
+            Ok(v.unwrap_or(0).max(0).unsigned_abs() + pins * crate::PIN_CHARGE_BYTES)
         };
         if max == 0 || bytes(conn)? <= max {
             return Ok(0);

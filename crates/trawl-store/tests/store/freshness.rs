@@ -215,7 +215,47 @@ fn size_bound_evicts_the_oldest_reads(b: Backend) {
     assert!(store.find("zebra0", FindScope::All, 0).unwrap().is_empty());
 }
 
+/// Pins are never evicted, so each is charged against the size bound and documents make
+/// room for them; a forgotten pin gives its charge back.
+fn pins_count_against_the_size_bound(b: Backend) {
+    let clock = ManualClock::new();
+    let one_doc = serde_json::to_string(&document(0)).unwrap().len() as u64;
+    let bound = one_doc * 10;
+    let config = StoreConfig {
+        max_document_bytes: bound,
+        ..config_with(&clock)
+    };
+    let store = open!(b, config);
+    // Pins worth about four documents.
+    let pins = (4 * one_doc).div_ceil(trawl_store::PIN_CHARGE_BYTES);
+    for i in 0..pins {
+        store
+            .pin_site_reader(&format!("pin{i}.example"), "http")
+            .unwrap();
+    }
+    for i in 0..30 {
+        put(&*store, i, clock.now());
+        clock.advance(Duration::from_secs(1));
+    }
+    let with_pins = store.stats().unwrap();
+    assert!(
+        with_pins.document_bytes + pins * trawl_store::PIN_CHARGE_BYTES <= bound + 64,
+        "documents and pins over the bound: {with_pins:?}"
+    );
+    assert!(with_pins.documents <= 7, "{with_pins:?}");
+    for i in 0..pins {
+        assert!(store.forget_site(&format!("pin{i}.example")).unwrap());
+    }
+    for i in 30..60 {
+        put(&*store, i, clock.now());
+        clock.advance(Duration::from_secs(1));
+    }
+    let without = store.stats().unwrap();
+    assert!(without.documents >= 8, "{without:?}");
+}
+
 both_backends!(
+    pins_count_against_the_size_bound,
     documents_go_stale_and_revalidation_refreshes_them,
     explicit_expiry_and_zero_ttl,
     search_cache_expires,
