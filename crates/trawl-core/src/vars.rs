@@ -88,6 +88,9 @@ vars! {
     DOCUMENT_TTL = "TRAWL_DOCUMENT_TTL", Setting, "seconds a stored page stays fresh (default 86400; 0 = forever)";
     SEARCH_TTL = "TRAWL_SEARCH_TTL", Setting, "seconds a search answer is cached (default 900; 0 = forever)";
     STORE_MAX_BYTES = "TRAWL_STORE_MAX_BYTES", Setting, "bound on stored documents' total size (default 512 MiB; 0 = none)";
+    PDF_MAX_DECODED_BYTES = "TRAWL_PDF_MAX_DECODED_BYTES", Setting, "bytes one PDF's streams may decode to in all (default 256 MiB)";
+    PDF_MAX_TIME = "TRAWL_PDF_MAX_TIME", Setting, "seconds one PDF may take to read (default 30)";
+    EXTRACT_MEMORY_BYTES = "TRAWL_EXTRACT_MEMORY_BYTES", Setting, "estimated bytes the extractions running at once may hold (default 1 GiB)";
     REDIS_URL = "TRAWL_REDIS_URL", Secret, "a shared Redis store (`redis://[user:password@]host:port[/db]`); never read from `.env`";
     REDIS_PREFIX = "TRAWL_REDIS_PREFIX", Setting, "prefix of every key trawl writes in the shared Redis (default `trawl:`)";
     SEARCH_TIMEOUT_MS = "TRAWL_SEARCH_TIMEOUT_MS", Setting, "per-engine search deadline in milliseconds (default 8000)";

@@ -117,10 +117,10 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
 }
 
 async fn run(args: &ReadArgs, settings: &Settings) -> Result<FetchOut, TrawlError> {
-    let extract = ExtractOptions {
+    let extract = settings.extract_options(ExtractOptions {
         include_comments: args.comments,
         ..ExtractOptions::default()
-    };
+    });
     let config = AgentConfig {
         offline: args.offline,
         extract: extract.clone(),

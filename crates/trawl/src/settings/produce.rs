@@ -4,6 +4,7 @@
 
 use trawl_agent::tools::{AgentConfig, ReaderConfig};
 use trawl_core::TrawlError;
+use trawl_extract::ExtractOptions;
 use trawl_fetch::{FetchConfig, GuardPolicy, RenderConfig, TlsRoots};
 use trawl_search::SearchConfig;
 use trawl_store::StoreConfig;
@@ -138,6 +139,20 @@ impl Settings {
     pub fn agent_config(&self, base: AgentConfig) -> AgentConfig {
         AgentConfig {
             min_chars: self.min_chars.value,
+            extract_memory_bytes: self.extract_memory_bytes.value,
+            extract: self.extract_options(base.extract.clone()),
+            ..base
+        }
+    }
+
+    /// The extraction bounds the settings name; the rest of `base` is kept.
+    pub fn extract_options(&self, base: ExtractOptions) -> ExtractOptions {
+        ExtractOptions {
+            pdf: trawl_extract::PdfLimits {
+                max_decoded_bytes: self.pdf_max_decoded_bytes.value,
+                max_time: self.pdf_max_time.value.0,
+                ..base.pdf
+            },
             ..base
         }
     }

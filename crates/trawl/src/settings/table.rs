@@ -117,6 +117,15 @@ declare_settings! {
     /// Engines never asked, whatever the route or explicit list.
     disabled_engines: Names = Names::default(),
         flag: None, env: Some(vars::DISABLED_ENGINES), file: true;
+    /// Bytes one PDF's streams may decode to in all; past it the read is `too_large`.
+    pdf_max_decoded_bytes: u64 = trawl_extract::DEFAULT_PDF_MAX_DECODED_BYTES,
+        flag: None, env: Some(vars::PDF_MAX_DECODED_BYTES), file: true;
+    /// Seconds one PDF may take to read; past it the read is `too_large`.
+    pdf_max_time: Deadline = Deadline(trawl_extract::DEFAULT_PDF_MAX_TIME),
+        flag: None, env: Some(vars::PDF_MAX_TIME), file: true;
+    /// Estimated bytes the extractions running at once may hold (a server waits past it).
+    extract_memory_bytes: u64 = trawl_agent::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
+        flag: None, env: Some(vars::EXTRACT_MEMORY_BYTES), file: true;
     /// Crawls `web_crawl` runs at once in one server.
     max_crawls: CrawlCount = CrawlCount(trawl_crawl::DEFAULT_MAX_CRAWLS),
         flag: Some("--max-crawls"), env: Some(vars::MAX_CRAWLS), file: true;

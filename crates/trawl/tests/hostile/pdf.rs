@@ -78,3 +78,35 @@ fn a_pdf_bomb_read_from_a_file_is_too_large_within_bounded_memory() {
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("Plain words here"), "{stdout}");
 }
+
+/// The PDF budget is a setting: a document the default reads is refused as `too_large`
+/// once `TRAWL_PDF_MAX_DECODED_BYTES` (or the config file's `pdf_max_decoded_bytes`) is
+/// below what its streams decode to.
+#[test]
+fn the_pdf_budget_is_a_setting() {
+    let dir = temp_dir();
+    let path = dir.join("inflating.pdf");
+    std::fs::write(&path, trawl_testkit::pdf::content_bomb(1 << 20)).unwrap();
+    let read = |envs: &[(&str, &str)], config: Option<&str>| {
+        let mut cmd = trawl(&dir);
+        if let Some(text) = config {
+            let file = dir.join("config.toml");
+            std::fs::write(&file, text).unwrap();
+            cmd.arg("--config").arg(&file);
+        }
+        cmd.envs(envs.iter().copied())
+            .args(["--store", ":memory:", "read", "--json"])
+            .arg(&path);
+        let (code, stdout, _) = run_measured(&mut cmd);
+        let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        (code, envelope)
+    };
+    let (code, envelope) = read(&[], None);
+    assert_eq!(code, 0, "the default budget reads it: {envelope}");
+    let (code, envelope) = read(&[("TRAWL_PDF_MAX_DECODED_BYTES", "65536")], None);
+    assert_eq!(code, 1, "{envelope}");
+    assert_eq!(envelope["error"]["code"], "too_large", "{envelope}");
+    let (code, envelope) = read(&[], Some("pdf_max_decoded_bytes = 65536\n"));
+    assert_eq!(code, 1, "{envelope}");
+    assert_eq!(envelope["error"]["code"], "too_large", "{envelope}");
+}
