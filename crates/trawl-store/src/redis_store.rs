@@ -16,6 +16,7 @@
 //! | `P k:{provider}` | hash | key fingerprint → key state JSON |
 //! | `P site:{site}` | hash | site memory |
 //! | `P rl:{provider}:*` | zset, string | global rate-limit leases and GCRA cell |
+//! | `P ver:{handle}` | hash | older copies kept by change tracking (`last`, `N` → JSON) |
 //!
 //! TTLs are Redis expirations: a document's keys expire `document_ttl + stale_retention`
 //! after its read, a cached search after its TTL, a site memory after `site_memory_ttl`.
@@ -40,6 +41,7 @@ mod limit;
 mod scripts;
 mod slots;
 mod upkeep;
+mod versions;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -243,6 +245,10 @@ fn parse<T: FromRedisValue>(value: redis::Value) -> Result<T> {
 }
 
 impl Store for RedisStore {
+    fn versions(&self) -> Option<&dyn crate::VersionStore> {
+        Some(self)
+    }
+
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
         let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
         let fetched_at = to_millis(record.fetched_at);
