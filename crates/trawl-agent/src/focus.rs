@@ -87,7 +87,18 @@ pub fn focus(markdown: &str, query: &str, max_tokens: usize) -> Focused {
     {
         let p = &parts[i];
         let room = max_tokens.saturating_sub(used + estimate_tokens(&header(p)) + gap_cost + 2);
-        let cut = cut_to_tokens(&p.text, room);
+        let (text, dropped_start) = from_first_match(&p.text, query);
+        let cut = if dropped_start {
+            // Two tokens for the `… ` that says the passage's start was dropped.
+            let rest = cut_to_tokens(text, room.saturating_sub(2));
+            if rest.is_empty() {
+                rest
+            } else {
+                format!("… {rest}")
+            }
+        } else {
+            cut_to_tokens(text, room)
+        };
         if !cut.is_empty() {
             taken.push((i, score, Some(cut)));
         }
@@ -182,6 +193,21 @@ fn push_gap(markdown: &mut String, skipped: &[Passage]) {
     let tokens = skipped.iter().map(|p| estimate_tokens(&p.text)).sum();
     markdown.push_str(&gap_marker(tokens, first.page, last.page));
     markdown.push_str("\n\n");
+}
+
+/// `text` from the start of the line that holds its first query word (all of it when
+/// none does), so a passage cut to fit keeps why it matched; and whether lines before it
+/// were dropped.
+fn from_first_match<'t>(text: &'t str, query: &str) -> (&'t str, bool) {
+    let wanted: Vec<String> = passages::terms(query).collect();
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        if passages::terms(line).any(|t| wanted.contains(&t)) {
+            return (&text[line_start..], line_start > 0);
+        }
+        line_start += line.len();
+    }
+    (text, false)
 }
 
 /// The longest run of whole words from the start of `text` within `max_tokens`, with
@@ -308,7 +334,29 @@ mod tests {
         assert!(focused.tokens <= 60, "{}", focused.tokens);
         assert_eq!(focused.passages.len(), 1);
         assert!(focused.passages[0].cut);
-        assert!(focused.markdown.contains(" …\n"), "{}", focused.markdown);
+        assert!(
+            focused
+                .markdown
+                .contains("\n… Amphidromic points are where"),
+            "{}",
+            focused.markdown
+        );
+    }
+
+    #[test]
+    fn a_cut_passage_starts_at_its_first_match() {
+        let md = format!(
+            "{}The zeppelin moored at the mast.\nMore words after it.\n",
+            "Filler line about nothing much at all.\n".repeat(30)
+        );
+        let focused = focus(&md, "zeppelin", 60);
+        assert!(focused.passages[0].cut, "{focused:?}");
+        assert!(
+            focused.markdown.contains("\n… The zeppelin moored"),
+            "{}",
+            focused.markdown
+        );
+        assert!(focused.tokens <= 60);
     }
 
     #[test]
