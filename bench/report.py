@@ -346,7 +346,7 @@ def section7():
 
 def splice(path):
     text = open(path).read()
-    for n in range(1, 14):
+    for n in range(1, 15):
         frag = read(f"section-{n}.md", None)
         if frag is None:
             continue

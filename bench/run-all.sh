@@ -5,6 +5,7 @@
 #   bench/run-all.sh --quick    # section 1 reuses a Python baseline run < 1 day old
 #   bench/run-all.sh 3 6        # only these sections
 #   bench/run-all.sh 13         # the crawl benchmark (nginx, wget; Scrapy installed by it)
+#   bench/run-all.sh 14         # query-focused reads on wcxb-dev (token counts and recall)
 #
 # Needs: a release build (cargo build --release --locked -p trawl; built here if
 # missing), the peer (WITH_MCP=1 ../shared/peers/install-websearch-skill.sh), wrk
@@ -19,7 +20,7 @@ SECTIONS=()
 for a in "$@"; do
   case "$a" in
     --quick) QUICK=--quick ;;
-    [1-9]|1[0-3]) SECTIONS+=("$a") ;;
+    [1-9]|1[0-4]) SECTIONS+=("$a") ;;
     *) echo "usage: bench/run-all.sh [--quick] [SECTION ...]" >&2; exit 2 ;;
   esac
 done

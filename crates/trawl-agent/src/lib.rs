@@ -11,12 +11,17 @@
 //!   answers, keeping the best and listing the folded.
 //! - [`passages`]: split a document into passages for full-text find, and rank them with
 //!   BM25 for query-aware previews without a store.
+//! - [`focus`]: a query-focused read: the passages matching a query within a token
+//!   budget, in document order, with markers where text was left out.
+//! - [`diff`]: a unified diff of two copies of a document, for change tracking.
 //! - [`cpu`]: CPU-heavy work on a bounded pool off the async workers.
 
 #![forbid(unsafe_code)]
 
 pub mod cpu;
+pub mod diff;
 pub mod fence;
+pub mod focus;
 pub mod neardup;
 pub mod pager;
 pub mod passages;

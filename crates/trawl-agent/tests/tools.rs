@@ -156,6 +156,65 @@ async fn read_top_attaches_handles_and_query_aware_previews() {
     assert!(open.markdown.unwrap().contains("bytecode"));
 }
 
+/// `read_max_tokens` turns each read hit's preview into a query-focused read: the matching
+/// passages within the budget, with its figures in `extra.focus`.
+#[tokio::test]
+async fn read_top_with_a_budget_gives_the_matching_passages() {
+    let pages = TestServer::start();
+    let mut body =
+        String::from("<html><head><title>Snakes</title></head><body><article><h1>Snakes</h1>");
+    for topic in ["Gardens", "Ponds", "Compilers", "Forests"] {
+        body.push_str(&format!("<h2>{topic}</h2>"));
+        for i in 0..12 {
+            body.push_str(&format!(
+                "<p>Note {i} on {topic}: snakes of many kinds live here and there, quietly.</p>"
+            ));
+        }
+        if topic == "Compilers" {
+            body.push_str(
+                "<p>The python interpreter reads bytecode compiled from source files.</p>",
+            );
+        }
+    }
+    body.push_str("</article></body></html>");
+    pages.route("/python", Reply::html(body));
+    let engine = TestServer::start();
+    let answer = serde_json::json!({
+        "query": "python interpreter bytecode",
+        "results": [
+            {"url": pages.url("/python"), "title": "Snakes", "content": "a page", "engine": "bing", "engines": ["bing"]},
+        ]
+    });
+    engine.route("/search", Reply::ok("application/json", answer.to_string()));
+    let agent = agent(Some(&engine));
+    let args = WebSearchArgs {
+        query: "python interpreter bytecode".into(),
+        engines: Some(vec!["searxng".into()]),
+        read_top: Some(1),
+        read_max_tokens: Some(250),
+        ..WebSearchArgs::default()
+    };
+    let data = agent.web_search(args.clone()).await.unwrap();
+    let hit = &data.hits[0];
+    let preview = hit.preview.clone().unwrap();
+    assert!(
+        preview.contains("The python interpreter reads bytecode"),
+        "{preview}"
+    );
+    assert!(!preview.contains("on Gardens"), "{preview}");
+    let focus = &hit.extra.as_ref().unwrap()["focus"];
+    assert!(focus["tokens"].as_u64().unwrap() <= 250, "{focus}");
+    assert!(focus["left_out_tokens"].as_u64().unwrap() > 0, "{focus}");
+    let err = agent
+        .web_search(WebSearchArgs {
+            read_top: Some(0),
+            ..args
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+}
+
 const CHALLENGE: &str = "<html><head><title>Just a moment...</title></head><body><script src=\"/cdn-cgi/challenge-platform/x\"></script></body></html>";
 
 /// An agent whose page fetches and reader calls all go through `web`, a loopback proxy

@@ -5,7 +5,8 @@
 //! passages for full-text find (BM25 ranked, within one document or across all), a
 //! short-lived search-result cache keyed by a normalized request string, opaque
 //! provider key state (never the key itself, see [`key_fingerprint`]), and per-site
-//! memory of which read tier or reader worked last.
+//! memory of which read tier or reader worked last. Backends may also keep crawl state
+//! ([`CrawlStore`]) and older copies of documents for change tracking ([`VersionStore`]).
 //!
 //! [`SqliteStore`] is the embedded default (bundled SQLite, WAL, FTS5). `RedisStore` is
 //! the shared backend for several `trawl serve` replicas (one Redis, every key under a
@@ -54,6 +55,7 @@ mod open;
 mod redis_store;
 mod sqlite;
 mod types;
+mod versions;
 
 use std::fmt;
 use std::sync::Arc;
@@ -79,6 +81,7 @@ pub use types::{
     Revalidation, Section, SiteReader, StoreConfig, StoreStats, TierStat, content_hash,
     key_fingerprint,
 };
+pub use versions::{MAX_VERSIONS, VersionInfo, VersionStore};
 
 /// Result of every store call.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -178,6 +181,12 @@ pub trait Store: Send + Sync + fmt::Debug {
     /// The crawl-state calls (see [`CrawlStore`]), when this backend keeps crawls; `None`
     /// otherwise (a crawl then runs but cannot be kept or resumed).
     fn crawl_state(&self) -> Option<&dyn CrawlStore> {
+        None
+    }
+
+    /// The older-copy calls (see [`VersionStore`]), when this backend keeps versions;
+    /// `None` otherwise (a change-tracking read then keeps no older copy).
+    fn versions(&self) -> Option<&dyn VersionStore> {
         None
     }
 }

@@ -115,6 +115,10 @@ impl Store for MeteredStore {
     fn crawl_state(&self) -> Option<&dyn crate::CrawlStore> {
         self.inner.crawl_state()
     }
+    // So do the version calls.
+    fn versions(&self) -> Option<&dyn crate::VersionStore> {
+        self.inner.versions()
+    }
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
         self.timed(|s| s.put_document(record, passages))
     }

@@ -17,6 +17,7 @@
 //! | `P site:{site}` | hash | site memory |
 //! | `P pins` | set | the pinned sites (each charged against the size bound) |
 //! | `P rl:{provider}:*` | zset, string | global rate-limit leases and GCRA cell |
+//! | `P ver:{handle}` | hash | older copies kept by change tracking (`last`, `N` → JSON) |
 //!
 //! TTLs are Redis expirations: a document's keys expire `document_ttl + stale_retention`
 //! after its read, a cached search after its TTL, a site memory after `site_memory_ttl`.
@@ -41,6 +42,7 @@ mod limit;
 mod scripts;
 mod slots;
 mod upkeep;
+mod versions;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -244,6 +246,10 @@ fn parse<T: FromRedisValue>(value: redis::Value) -> Result<T> {
 }
 
 impl Store for RedisStore {
+    fn versions(&self) -> Option<&dyn crate::VersionStore> {
+        Some(self)
+    }
+
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
         let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
         let fetched_at = to_millis(record.fetched_at);

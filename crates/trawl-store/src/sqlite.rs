@@ -8,6 +8,7 @@
 mod crawl;
 mod pool;
 mod schema;
+mod versions;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -264,6 +265,10 @@ impl SqliteStore {
 
 impl Store for SqliteStore {
     fn crawl_state(&self) -> Option<&dyn crate::CrawlStore> {
+        Some(self)
+    }
+
+    fn versions(&self) -> Option<&dyn crate::VersionStore> {
         Some(self)
     }
 
@@ -591,6 +596,7 @@ impl Store for SqliteStore {
         for section in sections {
             removed += match section {
                 Section::Documents => {
+                    versions::forget(&tx, None)?;
                     tx.execute("DELETE FROM passages", [])?;
                     tx.execute("DELETE FROM documents", [])?
                 }
@@ -614,6 +620,7 @@ impl Store for SqliteStore {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         if !self.config.stale_retention.is_zero() {
             let cutoff = now.saturating_sub(duration_millis(self.config.stale_retention));
+            versions::forget_expired(&tx, cutoff)?;
             tx.execute(
                 "DELETE FROM passages WHERE handle IN
                      (SELECT handle FROM documents WHERE expires_at < ?1)",
@@ -827,6 +834,7 @@ fn total_document_bytes(conn: &Connection) -> Result<u64> {
 }
 
 fn delete_document_rows(conn: &Connection, handle: &str) -> Result<bool> {
+    versions::forget(conn, Some(handle))?;
     conn.execute("DELETE FROM passages WHERE handle = ?1", [handle])?;
     Ok(conn.execute("DELETE FROM documents WHERE handle = ?1", [handle])? > 0)
 }

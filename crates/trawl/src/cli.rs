@@ -162,6 +162,7 @@ pub enum SitesCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(disable_version_flag = true)]
 pub struct OpenArgs {
     /// The document's handle (host~hash), as printed by `read`.
     #[arg(value_name = "HANDLE")]
@@ -184,6 +185,15 @@ pub struct OpenArgs {
     /// At most this many passages for --find.
     #[arg(long, allow_negative_numbers = true)]
     pub limit: Option<u32>,
+    /// An older version of the document, as kept by `trawl read --changes` (the latest is
+    /// the stored copy itself).
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "find",
+        allow_negative_numbers = true
+    )]
+    pub version: Option<u32>,
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,
@@ -252,6 +262,22 @@ pub struct ReadArgs {
     /// Page size in estimated tokens (default 4000; 0 = whole document).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub page_size_tokens: Option<u32>,
+    /// Only the passages that best match these words, in document order, within
+    /// --max-tokens, marked where text was left out (the whole document is still stored).
+    #[arg(long, value_name = "WORDS", conflicts_with_all = ["page", "changes"])]
+    pub query: Option<String>,
+    /// With --query: the most estimated tokens given per document (default 1500).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "query",
+        allow_negative_numbers = true
+    )]
+    pub max_tokens: Option<u32>,
+    /// Read again and say how the page changed since the stored copy: new, same, changed
+    /// (with a unified diff) or removed; the stored copy is kept as an older version.
+    #[arg(long, conflicts_with_all = ["offline", "page"])]
+    pub changes: bool,
     /// Refetch even when the store has a fresh copy.
     #[arg(long, conflicts_with = "offline")]
     pub fresh: bool,
@@ -310,6 +336,10 @@ pub struct SearchArgs {
     /// Read the top N hits (0-10) and show each with a handle and a query-aware preview.
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub read_top: u32,
+    /// With --read-top: each read hit shows the page's passages that best match the query,
+    /// within this many estimated tokens, instead of a short preview.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_tokens: Option<u32>,
     /// Save every engine's raw response (secrets stripped) into DIR.
     #[arg(long, value_name = "DIR", conflicts_with = "replay")]
     pub record: Option<PathBuf>,

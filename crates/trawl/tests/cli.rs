@@ -1,5 +1,7 @@
 //! The `trawl` binary end to end, against loopback servers only.
 //!
+//! - `qread`: `trawl read --query` (passages within a budget) and `--changes` (new, same,
+//!   changed with a diff, removed; `open --version`).
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
 //! - `documents`: Office, OpenDocument, notebooks, CSV and feeds over HTTP, files, stdin.
 //! - `config`: layering and secret masking of `trawl config show`.
@@ -19,6 +21,7 @@ mod documents;
 mod guides;
 mod mcp;
 mod newuser;
+mod qread;
 mod read;
 mod search;
 mod searxng;

@@ -22,6 +22,7 @@ mod hostile;
 mod limits;
 mod one_secret;
 mod protocol;
+mod reads;
 mod render;
 mod replicas;
 mod tools;

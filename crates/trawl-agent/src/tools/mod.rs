@@ -10,6 +10,7 @@
 //! the tool names, the tools that need search and the argument checks all come from it.
 
 mod bounds;
+mod changes;
 mod crawls;
 mod declare;
 mod keystate;

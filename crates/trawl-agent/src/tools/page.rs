@@ -2,8 +2,9 @@
 
 use trawl_core::TrawlError;
 
-use super::{PageOut, invalid};
-use crate::pager::Pages;
+use super::{FocusOut, PageOut, invalid};
+use crate::pager::{DEFAULT_PAGE_TOKENS, Pages};
+use crate::{cpu, focus};
 
 /// One page of a stored document.
 pub(crate) fn page_out(
@@ -47,5 +48,25 @@ pub(crate) fn page_out(
         page,
         pages: count,
         markdown: this.text.to_owned(),
+        focus: None,
+        changes: None,
     })
+}
+
+/// A query-focused read of a stored document: the figures of its page 1 at the default
+/// page size (so the passages' page numbers are pages `web_open` opens), and the passages
+/// that best match `query` within `max_tokens` as its Markdown.
+pub(crate) async fn focused_page_out(
+    record: &trawl_store::DocumentRecord,
+    from_store: bool,
+    query: &str,
+    max_tokens: u32,
+) -> Result<PageOut, TrawlError> {
+    let mut out = page_out(record, from_store, 1, DEFAULT_PAGE_TOKENS as u32)?;
+    let (markdown, q) = (record.document.markdown.clone(), query.to_owned());
+    // Splitting and ranking passages is CPU work: off the async workers.
+    let focused = cpu::run(move || focus::focus(&markdown, &q, max_tokens as usize)).await;
+    out.focus = Some(FocusOut::new(query, max_tokens, &focused));
+    out.markdown = focused.markdown;
+    Ok(out)
 }

@@ -43,7 +43,7 @@ fn worth_a_fallback(code: ErrorCode) -> bool {
     )
 }
 
-fn attempt(reader: &str, outcome: &str, detail: Option<String>) -> Attempt {
+pub(crate) fn attempt(reader: &str, outcome: &str, detail: Option<String>) -> Attempt {
     Attempt {
         reader: reader.to_owned(),
         outcome: outcome.to_owned(),
@@ -177,6 +177,16 @@ impl Agent {
     /// Read with the site memory: start where the last success for this site started (or
     /// where the user pinned it), and remember what worked this time.
     async fn read_fresh(&self, url: &Url) -> Result<DocumentRecord, TrawlError> {
+        self.read_fresh_with(url, None).await
+    }
+
+    /// [`Self::read_fresh`], with the answer to a request already made (a conditional one
+    /// that the origin answered in full): it stands in for the plain tier's fetch.
+    pub(crate) async fn read_fresh_with(
+        &self,
+        url: &Url,
+        prefetched: Option<FetchedPage>,
+    ) -> Result<DocumentRecord, TrawlError> {
         let site = url.host_str().unwrap_or("").to_owned();
         let key = site.clone();
         let remembered = self
@@ -187,7 +197,9 @@ impl Agent {
             .flatten();
         let pinned = remembered.as_ref().is_some_and(|r| r.pinned);
         let start = remembered.map(|r| r.reader);
-        let record = self.read_pipeline(url, start.as_deref(), pinned).await?;
+        let record = self
+            .read_pipeline(url, start.as_deref(), pinned, prefetched)
+            .await?;
         let counted = super::sites::counted_attempts(&record.document.attempts);
         let winner = record
             .document
@@ -222,6 +234,7 @@ impl Agent {
         url: &Url,
         remembered: Option<&str>,
         pinned: bool,
+        prefetched: Option<FetchedPage>,
     ) -> Result<DocumentRecord, TrawlError> {
         let mut attempts = Vec::new();
         let disclosure = readers::Disclosure::assess(self.fetcher.get()?, url, &self.readers).await;
@@ -264,10 +277,14 @@ impl Agent {
             _ => Tier::Plain,
         };
         let local: Result<(Document, FetchedPage), TrawlError> = async {
-            let page = self
-                .fetcher()?
-                .fetch_from(url.as_str(), &Conditional::default(), tier)
-                .await?;
+            let page = match prefetched.filter(|_| tier == Tier::Plain) {
+                Some(page) => page,
+                None => {
+                    self.fetcher()?
+                        .fetch_from(url.as_str(), &Conditional::default(), tier)
+                        .await?
+                }
+            };
             // Extraction (PDF text included) is CPU work: off the async workers.
             let (body, content_type, final_url) = (
                 page.body.clone(),
@@ -443,7 +460,7 @@ impl Agent {
         }
     }
 
-    async fn put(&self, record: &DocumentRecord) -> Result<(), trawl_store::Error> {
+    pub(crate) async fn put(&self, record: &DocumentRecord) -> Result<(), trawl_store::Error> {
         let mut record = record.clone();
         // The store keeps Markdown; plain text is derived on demand.
         record.document.text.clear();

@@ -139,6 +139,10 @@ pub fn fetch_markdown_as(out_data: &FetchOut, fence: &Fence, voice: Voice) -> St
     let mut out = String::new();
     for item in &out_data.results {
         match (&item.document, &item.error) {
+            (Some(doc), _) if doc.focus.is_some() => focused_document(&mut out, doc, fence, voice),
+            (Some(doc), _) if doc.changes.is_some() => {
+                tracked_document(&mut out, doc, fence, voice)
+            }
             (Some(doc), _) => {
                 page_header(&mut out, doc);
                 out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
@@ -156,6 +160,125 @@ pub fn fetch_markdown_as(out_data: &FetchOut, fence: &Fence, voice: Voice) -> St
         let _ = writeln!(out, "folded: {} is a near-duplicate of {}", f.url, f.into);
     }
     out
+}
+
+fn via(doc: &PageOut) -> String {
+    serde_json::to_value(doc.fetched_via)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// A query-focused read: what was given of how much, the passages (fenced), and how to
+/// open what was left out.
+fn focused_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice) {
+    let Some(focus) = &doc.focus else { return };
+    let _ = writeln!(out, "# {}", doc.handle);
+    let _ = writeln!(out, "url: {}", doc.final_url);
+    let _ = writeln!(
+        out,
+        "handle: {} · focused on \"{}\": {} of {} tokens, {} passage(s) · via {} · quality {:.2}",
+        doc.handle,
+        one_line(&focus.query, fence),
+        focus.tokens,
+        focus.document_tokens,
+        focus.passages.len(),
+        via(doc),
+        doc.quality_score
+    );
+    if !focus.matched {
+        out.push_str("No passage holds a word of the query: the document's opening is given.\n");
+    }
+    out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
+    if focus.left_out_tokens > 0 {
+        let handle = &doc.handle;
+        let _ = write!(
+            out,
+            "Left out: {} tokens ({} passage(s)), marked [… …] with their pages. ",
+            focus.left_out_tokens, focus.left_out_passages
+        );
+        let _ = match voice {
+            Voice::Agent => writeln!(
+                out,
+                "Open the rest: web_open handle={handle} page=N (of {}), or web_open handle={handle} find=<words>.",
+                doc.pages
+            ),
+            Voice::Person => writeln!(
+                out,
+                "Open the rest: trawl open {handle} --page N (of {}), or trawl open {handle} --find WORDS.",
+                doc.pages
+            ),
+        };
+    }
+}
+
+/// A change-tracking read: the status, then the new page (new) or the diff (changed),
+/// fenced, and where the copies are.
+fn tracked_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice) {
+    let Some(changes) = &doc.changes else { return };
+    let handle = &doc.handle;
+    let open = |version: Option<u32>| match (voice, version) {
+        (Voice::Agent, Some(v)) => format!("web_open handle={handle} version={v}"),
+        (Voice::Agent, None) => format!("web_open handle={handle}"),
+        (Voice::Person, Some(v)) => format!("trawl open {handle} --version {v}"),
+        (Voice::Person, None) => format!("trawl open {handle}"),
+    };
+    let _ = writeln!(out, "# {handle}");
+    let _ = writeln!(out, "url: {}", doc.final_url);
+    let status = changes.change_status.as_str();
+    let _ = writeln!(
+        out,
+        "handle: {handle} · change_status: {status} · version {} · {} words · via {}",
+        changes.version,
+        doc.word_count,
+        via(doc)
+    );
+    match changes.change_status {
+        super::ChangeStatus::New => {
+            let _ = writeln!(
+                out,
+                "First read of this page: stored as version {}.",
+                changes.version
+            );
+            out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
+            page_footer(out, handle, doc.page, doc.pages, voice);
+        }
+        super::ChangeStatus::Same => {
+            let _ = writeln!(
+                out,
+                "Unchanged since the stored copy; read it with {}.",
+                open(None)
+            );
+        }
+        super::ChangeStatus::Removed => {
+            let _ = writeln!(
+                out,
+                "The page is gone (404 or 410); the stored copy stays: {}.",
+                open(None)
+            );
+        }
+        super::ChangeStatus::Changed => {
+            let _ = writeln!(
+                out,
+                "Changed: {} line(s) added, {} removed. The diff (stored copy → new copy):",
+                changes.lines_added, changes.lines_removed
+            );
+            let diff = changes.diff.as_deref().unwrap_or("");
+            // The page's own code fences must not close the diff's.
+            let ticks = "`".repeat(longest_backtick_run(diff).max(2) + 1);
+            let body = format!("{ticks}diff\n{}\n{ticks}", diff.trim_end());
+            out.push_str(&fenced_page(doc.title.as_deref(), &body, fence));
+            let previous = match changes.previous_version {
+                Some(v) => format!("; the one before: {}", open(Some(v))),
+                None => "; the one before was not kept (this store keeps no versions)".to_owned(),
+            };
+            let _ = writeln!(out, "The new copy: {}{previous}.", open(None));
+        }
+    }
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 /// A `web_open` answer: a page, or the passages matching `find`.
@@ -200,13 +323,36 @@ pub fn open_markdown_as(data: &OpenOut, fence: &Fence, voice: Voice) -> String {
     if let Some(url) = &data.url {
         let _ = writeln!(out, "url: {url}");
     }
-    let _ = writeln!(out, "handle: {handle} · page {page}/{pages}");
+    match data.version {
+        Some(v) => {
+            let _ = writeln!(out, "handle: {handle} · version {v} · page {page}/{pages}");
+        }
+        None => {
+            let _ = writeln!(out, "handle: {handle} · page {page}/{pages}");
+        }
+    }
     out.push_str(&fenced_page(
         data.title.as_deref(),
         data.markdown.as_deref().unwrap_or(""),
         fence,
     ));
-    page_footer(&mut out, handle, page, pages, voice);
+    match data.version {
+        Some(v) if page < pages => {
+            let next = page + 1;
+            let _ = match voice {
+                Voice::Agent => writeln!(
+                    out,
+                    "More: web_open handle={handle} version={v} page={next} (of {pages})."
+                ),
+                Voice::Person => writeln!(
+                    out,
+                    "More: trawl open {handle} --version {v} --page {next} (of {pages})."
+                ),
+            };
+        }
+        Some(_) => {}
+        None => page_footer(&mut out, handle, page, pages, voice),
+    }
     out
 }
 

@@ -58,8 +58,126 @@ pub struct PageOut {
     pub page: u32,
     /// How many pages the document has at this page size.
     pub pages: u32,
-    /// This page's Markdown (fenced as untrusted on agent faces).
+    /// This page's Markdown (fenced as untrusted on agent faces). With `query`: the
+    /// passages that matched, with markers where text was left out. With `changes`: the
+    /// page for a `new` one, empty otherwise (the diff is in `changes`).
     pub markdown: String,
+    /// Set for a query-focused read: what was given and what was left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<FocusOut>,
+    /// Set for a change-tracking read: how the page changed since the stored copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<ChangesOut>,
+}
+
+/// What a query-focused read gave of a document and what it left out.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct FocusOut {
+    /// The query the passages were chosen for.
+    pub query: String,
+    /// The budget, in estimated tokens.
+    pub max_tokens: u32,
+    /// Estimated tokens of the Markdown given (markers included).
+    pub tokens: u32,
+    /// Estimated tokens of the whole document (still stored: open it by handle).
+    pub document_tokens: u32,
+    /// Estimated tokens of the document left out.
+    pub left_out_tokens: u32,
+    /// Passages left out (or given only in part).
+    pub left_out_passages: u32,
+    /// Whether any passage held a query word; when not, the document's opening is given.
+    pub matched: bool,
+    /// The passages given, in document order.
+    pub passages: Vec<FocusPassageOut>,
+}
+
+/// One passage of a query-focused read (its text is in the answer's Markdown).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct FocusPassageOut {
+    /// The page it is on at the default page size (web_open page=N opens it).
+    pub page: u32,
+    /// The heading path above it.
+    pub heading: String,
+    /// Its estimated tokens.
+    pub tokens: u32,
+    /// BM25 relevance; higher is better.
+    pub score: f64,
+    /// Whether it was cut short to fit the budget.
+    pub cut: bool,
+}
+
+impl FocusOut {
+    /// The answer's summary of a focused read of `query` within `max_tokens`.
+    pub(crate) fn new(query: &str, max_tokens: u32, focused: &crate::focus::Focused) -> Self {
+        let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        FocusOut {
+            query: query.to_owned(),
+            max_tokens,
+            tokens: n(focused.tokens),
+            document_tokens: n(focused.document_tokens),
+            left_out_tokens: n(focused.left_out_tokens),
+            left_out_passages: n(focused.left_out_passages),
+            matched: focused.matched,
+            passages: focused
+                .passages
+                .iter()
+                .map(|p| FocusPassageOut {
+                    page: p.page,
+                    heading: p.heading.clone(),
+                    tokens: n(p.tokens),
+                    score: p.score,
+                    cut: p.cut,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// How a page changed since the copy trawl had stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeStatus {
+    /// Not stored before: read and stored now.
+    New,
+    /// The origin says (304) or shows (same Markdown) that nothing changed.
+    Same,
+    /// The Markdown differs; the stored copy was kept as an older version.
+    Changed,
+    /// The origin answers 404 or 410; the stored copy is kept.
+    Removed,
+}
+
+impl ChangeStatus {
+    /// The name shown and serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeStatus::New => "new",
+            ChangeStatus::Same => "same",
+            ChangeStatus::Changed => "changed",
+            ChangeStatus::Removed => "removed",
+        }
+    }
+}
+
+/// What a change-tracking read found.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ChangesOut {
+    /// new, same, changed or removed.
+    pub change_status: ChangeStatus,
+    /// The version the stored copy is now (1 = first read); older ones open with
+    /// web_open version=N.
+    pub version: u32,
+    /// The older version the page was compared with, when it was kept (changed only).
+    pub previous_version: Option<u32>,
+    /// When the copy compared with was fetched (seconds since the Unix epoch).
+    pub previous_fetched_at: Option<u64>,
+    /// Unified diff of the Markdown, stored copy → new copy (changed only; fenced as
+    /// untrusted on agent faces).
+    pub diff: Option<String>,
+    /// Lines added (changed only).
+    pub lines_added: u32,
+    /// Lines removed (changed only).
+    pub lines_removed: u32,
 }
 
 /// One input of a batch read and how it went.
@@ -160,4 +278,7 @@ pub struct OpenOut {
     pub find: Option<String>,
     /// Best-matching passages, best first.
     pub passages: Option<Vec<PassageOut>>,
+    /// Set when an older version was asked for (`version`): the one given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
 }

@@ -10,11 +10,12 @@ use trawl_core::{ErrorBody, ErrorCode, TrawlError, is_valid_handle};
 
 use super::bounds::{ToolArgs, checked, describe};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
-use super::page::page_out;
+use super::page::{focused_page_out, page_out};
 use super::{
-    Agent, DEFAULT_PAGE_TOKENS, FetchItem, FetchOut, FoldedOut, MAX_BATCH, NotStored, PageOut,
-    Progress, invalid, render,
+    Agent, ChangeStatus, DEFAULT_PAGE_TOKENS, FetchItem, FetchOut, FoldedOut, MAX_BATCH,
+    NotStored, PageOut, Progress, invalid, render,
 };
+use trawl_store::DocumentRecord;
 use crate::fence::Fence;
 use crate::neardup::{self, Candidate};
 
@@ -37,9 +38,96 @@ pub struct WebFetchArgs {
     pub page_size_tokens: Option<u32>,
     /// Refetch even when a fresh stored copy exists.
     pub fresh: Option<bool>,
+    /// Words to read for: instead of a page, the passages that best match them, in
+    /// document order, with markers where text was left out (each document of a batch on
+    /// its own budget).
+    #[schemars(length(min = 1, max = 500))]
+    pub query: Option<String>,
+    /// With query: the most estimated tokens given per document (default 1500).
+    #[schemars(range(min = 50, max = 100_000))]
+    pub max_tokens: Option<u32>,
+    /// Read again and say how the page changed since the stored copy: change_status new,
+    /// same, changed (with a unified diff) or removed; the stored copy is kept as an older
+    /// version (web_open version=N).
+    pub changes: Option<bool>,
 }
 
-impl ToolArgs for WebFetchArgs {}
+impl ToolArgs for WebFetchArgs {
+    fn normalized(self) -> Self {
+        WebFetchArgs {
+            query: self
+                .query
+                .map(|q| q.trim().to_owned())
+                .filter(|q| !q.is_empty()),
+            ..self
+        }
+    }
+}
+
+/// Budget of a query-focused read when none is given, in estimated tokens.
+pub const DEFAULT_FOCUS_TOKENS: u32 = 1500;
+
+/// What each document of a `web_fetch` answer is.
+#[derive(Debug, Clone)]
+enum Shape {
+    /// Page `page` at `tokens` a page.
+    Page { page: u32, tokens: u32 },
+    /// The passages matching `query`, within `max_tokens`.
+    Focus { query: String, max_tokens: u32 },
+    /// A change-tracking read; a new page is shown at `tokens` a page.
+    Changes { tokens: u32 },
+}
+
+impl Shape {
+    /// The shape the arguments ask for, or why they do not go together.
+    fn of(args: &WebFetchArgs) -> Result<Shape, TrawlError> {
+        let tokens = args.page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS);
+        let changes = args.changes.unwrap_or(false);
+        if args.max_tokens.is_some() && args.query.is_none() {
+            return Err(invalid("max_tokens", "only applies with query"));
+        }
+        match (&args.query, changes) {
+            (Some(_), true) => Err(TrawlError::invalid_input(
+                "give query or changes, not both",
+            )),
+            (Some(_), false) if args.page.is_some() => {
+                Err(TrawlError::invalid_input("give page or query, not both"))
+            }
+            (Some(query), false) => {
+                if !query.chars().any(char::is_alphanumeric) {
+                    return Err(invalid("query", "needs at least one letter or digit"));
+                }
+                Ok(Shape::Focus {
+                    query: query.clone(),
+                    max_tokens: args.max_tokens.unwrap_or(DEFAULT_FOCUS_TOKENS),
+                })
+            }
+            (None, true) if args.handle.is_some() => Err(invalid(
+                "changes",
+                "needs url or urls (a handle is the stored copy itself)",
+            )),
+            (None, true) if args.page.is_some_and(|p| p != 1) => Err(TrawlError::invalid_input(
+                "give page or changes, not both",
+            )),
+            (None, true) => Ok(Shape::Changes { tokens }),
+            (None, false) => Ok(Shape::Page {
+                page: args.page.unwrap_or(1),
+                tokens,
+            }),
+        }
+    }
+
+    /// The answer for one document read as `read` (no change tracking).
+    async fn answer(&self, record: &DocumentRecord, from_store: bool) -> Result<PageOut, TrawlError> {
+        match self {
+            Shape::Page { page, tokens } => page_out(record, from_store, *page, *tokens),
+            Shape::Focus { query, max_tokens } => {
+                focused_page_out(record, from_store, query, *max_tokens).await
+            }
+            Shape::Changes { tokens } => page_out(record, from_store, 1, *tokens),
+        }
+    }
+}
 
 /// The `web_fetch` tool.
 #[derive(Debug)]
@@ -53,8 +141,14 @@ one of: url, urls (up to 20, read concurrently; near-duplicates are folded) or h
 document read before, served from the local store). Returns the title, metadata, a handle, and \
 one page of Markdown sized by page_size_tokens (default 4000; 0 = whole document). Long \
 documents are split into pages losslessly: the answer says \"page N of M\"; continue with \
-web_open handle=<handle> page=N+1. A failed read is reported per URL with an error code \
-(blocked, not_found, timeout, blocked_by_policy, …).";
+web_open handle=<handle> page=N+1. To spend fewer tokens when you know what you are looking \
+for, give query (and max_tokens, default 1500): only the passages that best match it come \
+back, in document order, each with its page, marked where text was left out (per document in \
+a batch); the whole document stays stored for web_open. When re-reading a page read before, \
+give changes=true to learn whether it changed: change_status new, same, changed (with a \
+unified diff instead of the page) or removed; the older copy opens with web_open \
+version=N. A failed read is reported per URL with an error code (blocked, not_found, \
+timeout, blocked_by_policy, …).";
     const HINTS: Hints = Hints::reads(true);
     const NEEDS: Needs = Needs::Nothing;
     type Args = WebFetchArgs;
@@ -121,6 +215,15 @@ web_open handle=<handle> page=N+1. A failed read is reported per URL with an err
         {
             details.push(("page", format!("{}/{}", doc.page, doc.pages)));
             details.push(("words", doc.word_count.to_string()));
+            if let Some(focus) = &doc.focus {
+                details.push((
+                    "focus",
+                    format!("{}/{}", focus.tokens, focus.document_tokens),
+                ));
+            }
+            if let Some(changes) = &doc.changes {
+                details.push(("change_status", changes.change_status.as_str().to_owned()));
+            }
         }
         if !out.folded.is_empty() {
             details.push(("folded", out.folded.len().to_string()));
@@ -158,8 +261,7 @@ impl Agent {
         progress: Option<Progress>,
     ) -> Result<FetchOut, TrawlError> {
         let args = checked(args)?;
-        let page = args.page.unwrap_or(1);
-        let page_tokens = args.page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS);
+        let shape = Shape::of(&args)?;
         let fresh = args.fresh.unwrap_or(false);
         let given = [
             args.url.is_some(),
@@ -182,7 +284,7 @@ impl Agent {
                 ));
             }
             let record = self.stored(&handle).await?;
-            let out = page_out(&record, true, page, page_tokens)?;
+            let out = shape.answer(&record, true).await?;
             return Ok(FetchOut {
                 results: vec![FetchItem {
                     input: handle,
@@ -212,8 +314,9 @@ impl Agent {
                     let done = done.clone();
                     let progress = progress.clone();
                     let not_stored = &not_stored;
+                    let shape = shape.clone();
                     async move {
-                        let item = match self.read_as_task(&input, fresh, page, page_tokens).await {
+                        let item = match self.read_as_task(&input, fresh, shape).await {
                             Ok((note, out)) => {
                                 if let Some(note) = note {
                                     not_stored
@@ -266,14 +369,24 @@ impl Agent {
         &self,
         input: &str,
         fresh: bool,
-        page: u32,
-        page_tokens: u32,
+        shape: Shape,
     ) -> Result<(Option<NotStored>, PageOut), TrawlError> {
         let agent = self.clone();
         let input = input.to_owned();
         let task = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(async move {
+            if let Shape::Changes { tokens } = shape {
+                let tracked = agent.read_changes(&input).await?;
+                let read = tracked.read;
+                let mut out = page_out(&read.record, read.from_store, 1, tokens)?;
+                // Only a new page is shown: for the others the diff (or nothing) is the news.
+                if tracked.changes.change_status != ChangeStatus::New {
+                    out.markdown.clear();
+                }
+                out.changes = Some(tracked.changes);
+                return Ok((read.not_stored, out));
+            }
             let read = agent.read_url(&input, fresh).await?;
-            let out = page_out(&read.record, read.from_store, page, page_tokens)?;
+            let out = shape.answer(&read.record, read.from_store).await?;
             Ok((read.not_stored, out))
         }));
         match task.await {
@@ -302,34 +415,37 @@ impl Agent {
         page: Option<u32>,
         page_size_tokens: Option<u32>,
     ) -> Result<FetchOut, TrawlError> {
+        self.read_document_as(
+            document,
+            WebFetchArgs {
+                page,
+                page_size_tokens,
+                ..WebFetchArgs::default()
+            },
+        )
+        .await
+    }
+
+    /// [`Self::read_document`] answered as `args` ask (a page, or with `query` the passages
+    /// that match it); `args.handle` is set to the document's.
+    pub async fn read_document_as(
+        &self,
+        document: trawl_core::Document,
+        args: WebFetchArgs,
+    ) -> Result<FetchOut, TrawlError> {
         let handle = document.handle.clone();
-        checked(WebFetchArgs {
+        let args = checked(WebFetchArgs {
             handle: Some(handle.clone()),
-            page,
-            page_size_tokens,
-            ..WebFetchArgs::default()
+            url: None,
+            urls: None,
+            ..args
         })?;
+        let shape = Shape::of(&args)?;
         let record = trawl_store::DocumentRecord::new(document, std::time::SystemTime::now());
         match self.save_or_note(&record).await? {
-            None => {
-                self.web_fetch(
-                    WebFetchArgs {
-                        handle: Some(handle),
-                        page,
-                        page_size_tokens,
-                        ..WebFetchArgs::default()
-                    },
-                    None,
-                )
-                .await
-            }
+            None => self.web_fetch(args, None).await,
             Some(note) => {
-                let out = page_out(
-                    &record,
-                    true,
-                    page.unwrap_or(1),
-                    page_size_tokens.unwrap_or(DEFAULT_PAGE_TOKENS),
-                )?;
+                let out = shape.answer(&record, true).await?;
                 Ok(FetchOut {
                     results: vec![FetchItem {
                         input: handle,
@@ -348,12 +464,19 @@ impl Agent {
 /// Fold near-duplicate documents of a batch: the first of each group is kept (inputs are
 /// in the caller's order of preference); the others lose their body and are listed.
 fn fold_duplicates(results: &mut [FetchItem]) -> Vec<FoldedOut> {
+    // A change-tracking answer without its page (same, changed, removed) has nothing to
+    // compare.
     let docs: Vec<(usize, String, String, f32)> = results
         .iter()
         .enumerate()
         .filter_map(|(i, r)| {
             r.document
                 .as_ref()
+                .filter(|d| {
+                    d.changes
+                        .as_ref()
+                        .is_none_or(|c| c.change_status == ChangeStatus::New)
+                })
                 .map(|d| (i, d.final_url.clone(), d.markdown.clone(), d.quality_score))
         })
         .collect();

@@ -32,6 +32,10 @@ pub struct WebOpenArgs {
     /// At most this many passages for `find` (default 8).
     #[schemars(range(min = 1, max = 50))]
     pub limit: Option<u32>,
+    /// Open an older version of the document, as kept by web_fetch changes=true (the
+    /// latest is the stored copy itself).
+    #[schemars(range(min = 1))]
+    pub version: Option<u32>,
 }
 
 impl ToolArgs for WebOpenArgs {
@@ -119,6 +123,9 @@ impl Agent {
             if args.page.is_some() {
                 return Err(TrawlError::invalid_input("give page or find, not both"));
             }
+            if args.version.is_some() {
+                return Err(TrawlError::invalid_input("give version or find, not both"));
+            }
             let limit = args.limit.unwrap_or(8);
             let handle = match (&args.handle, all) {
                 (Some(_), true) => {
@@ -164,13 +171,17 @@ impl Agent {
                 markdown: None,
                 find: Some(find),
                 passages: Some(passages),
+                version: None,
             });
         }
         if all {
             return Err(invalid("all", "only applies with find"));
         }
         let handle = args.handle.ok_or_else(|| invalid("handle", "required"))?;
-        let record = self.stored(&handle).await?;
+        let record = match args.version {
+            Some(version) => self.stored_version(&handle, version).await?,
+            None => self.stored(&handle).await?,
+        };
         let out = page_out(&record, true, args.page.unwrap_or(1), page_tokens)?;
         Ok(OpenOut {
             handle: Some(out.handle),
@@ -181,6 +192,51 @@ impl Agent {
             markdown: Some(out.markdown),
             find: None,
             passages: None,
+            version: args.version,
+        })
+    }
+
+    /// Version `version` of a stored document: an older copy, or the stored copy itself
+    /// when `version` is the latest.
+    async fn stored_version(
+        &self,
+        handle: &str,
+        version: u32,
+    ) -> Result<trawl_store::DocumentRecord, TrawlError> {
+        let current = self.stored(handle).await?;
+        let h = handle.to_owned();
+        let (kept, older) = self
+            .store
+            .run(move |s| {
+                let Some(versions) = s.versions() else {
+                    return Ok((Vec::new(), None));
+                };
+                let kept = versions.list_versions(&h)?;
+                let older = versions.get_version(&h, version)?;
+                Ok((kept, older))
+            })
+            .await
+            .map_err(super::types::store_error)?;
+        let latest = kept.last().map_or(1, |v| v.version + 1);
+        if version == latest {
+            return Ok(current);
+        }
+        older.ok_or_else(|| {
+            let kept = match (kept.first(), kept.last()) {
+                (Some(first), Some(last)) if first.version == last.version => {
+                    format!("version {} is kept", first.version)
+                }
+                (Some(first), Some(last)) => {
+                    format!("versions {}-{} are kept", first.version, last.version)
+                }
+                _ => "no older version is kept".to_owned(),
+            };
+            TrawlError::new(
+                trawl_core::ErrorCode::NotFound,
+                format!(
+                    "{handle} has no version {version}: {kept}, and the stored copy is version {latest}"
+                ),
+            )
         })
     }
 

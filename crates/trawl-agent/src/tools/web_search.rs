@@ -52,6 +52,10 @@ pub struct WebSearchArgs {
     /// Read the top N hits now and attach a query-aware preview and handle to each.
     #[schemars(range(min = 0, max = 10))]
     pub read_top: Option<u32>,
+    /// With read_top: each read hit's preview is instead the page's passages that best
+    /// match the query, within this many estimated tokens per hit.
+    #[schemars(range(min = 50, max = 100_000))]
+    pub read_max_tokens: Option<u32>,
 }
 
 /// Optional text that is empty or blank means "not given".
@@ -190,13 +194,30 @@ impl Agent {
                 format!("every engine failed ({})", why.join(", ")),
             ));
         }
-        self.read_hits(&mut data, &query, read_top as usize).await;
+        if args.read_max_tokens.is_some() && read_top == 0 {
+            return Err(invalid("read_max_tokens", "only applies with read_top"));
+        }
+        self.read_hits_within(&mut data, &query, read_top as usize, args.read_max_tokens)
+            .await;
         Ok(data)
     }
 
     /// Read the top `n` hits concurrently; each gets a handle and a query-aware preview
     /// (the page's passages that best match `query`), or its read error in `extra`.
     pub async fn read_hits(&self, data: &mut SearchData, query: &str, n: usize) {
+        self.read_hits_within(data, query, n, None).await;
+    }
+
+    /// [`Self::read_hits`]; with `max_tokens`, each preview is the page's passages that
+    /// best match `query` within that many estimated tokens (a query-focused read, whose
+    /// figures go in the hit's `extra.focus`) instead of a short excerpt.
+    pub async fn read_hits_within(
+        &self,
+        data: &mut SearchData,
+        query: &str,
+        n: usize,
+        max_tokens: Option<u32>,
+    ) {
         if n == 0 {
             return;
         }
@@ -211,20 +232,28 @@ impl Agent {
             .map(|(i, url)| async move {
                 let read = self.read_url(&url, false).await;
                 // Splitting and ranking passages is CPU work: off the async workers.
-                let preview = match &read {
-                    Ok(read) => {
+                let preview = match (&read, max_tokens) {
+                    (Ok(read), Some(max_tokens)) => {
+                        let out =
+                            super::page::focused_page_out(&read.record, true, query, max_tokens)
+                                .await
+                                .ok();
+                        out.and_then(|o| Some((o.markdown, Some(o.focus?))))
+                    }
+                    (Ok(read), None) => {
                         let markdown = read.record.document.markdown.clone();
                         let query = query.to_owned();
-                        Some(
+                        Some((
                             crate::cpu::run(move || {
                                 let parts =
                                     passages::split(&markdown, crate::pager::DEFAULT_PAGE_TOKENS);
                                 passages::preview(&parts, &query, None, 600)
                             })
                             .await,
-                        )
+                            None,
+                        ))
                     }
-                    Err(_) => None,
+                    (Err(_), _) => None,
                 };
                 (i, read, preview)
             })
@@ -236,18 +265,22 @@ impl Agent {
             match read {
                 Ok(read) => {
                     hit.handle = Some(read.record.document.handle.clone());
+                    let (preview, focus) = preview.unzip();
                     hit.preview = preview;
+                    if let Some(focus) = focus.flatten() {
+                        let figures = serde_json::json!({ "focus": {
+                            "tokens": focus.tokens,
+                            "document_tokens": focus.document_tokens,
+                            "left_out_tokens": focus.left_out_tokens,
+                            "matched": focus.matched,
+                        }});
+                        add_extra(&mut hit.extra, figures);
+                    }
                 }
                 Err(e) => {
                     hit.preview = None;
                     let note = serde_json::json!({ "read_error": ErrorBody::from(e) });
-                    hit.extra = Some(match hit.extra.take() {
-                        Some(serde_json::Value::Object(mut m)) => {
-                            m.extend(note.as_object().cloned().unwrap_or_default());
-                            serde_json::Value::Object(m)
-                        }
-                        _ => note,
-                    });
+                    add_extra(&mut hit.extra, note);
                 }
             }
         }
@@ -289,4 +322,15 @@ impl Agent {
         Ok(data)
     }
 
+}
+
+/// Adds the fields of `note` to a hit's `extra` (an engine's own fields stay).
+fn add_extra(extra: &mut Option<serde_json::Value>, note: serde_json::Value) {
+    *extra = Some(match extra.take() {
+        Some(serde_json::Value::Object(mut m)) => {
+            m.extend(note.as_object().cloned().unwrap_or_default());
+            serde_json::Value::Object(m)
+        }
+        _ => note,
+    });
 }

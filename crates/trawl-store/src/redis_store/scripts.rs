@@ -22,9 +22,10 @@ local function forget(p, h)
   local m = redis.call('HGET', p .. 'docmeta', h)
   if m then
     local n, plen, size = string.match(m, '(%d+) (%d+) (%d+)')
-    redis.call('HINCRBY', p .. 'meta', 'passages', -tonumber(n))
-    redis.call('HINCRBY', p .. 'meta', 'plen', -tonumber(plen))
-    redis.call('HINCRBY', p .. 'meta', 'bytes', -tonumber(size))
+    -- `0 - x`, not `-x`: Lua's -0 is the text "-0", which HINCRBY refuses.
+    redis.call('HINCRBY', p .. 'meta', 'passages', 0 - tonumber(n))
+    redis.call('HINCRBY', p .. 'meta', 'plen', 0 - tonumber(plen))
+    redis.call('HINCRBY', p .. 'meta', 'bytes', 0 - tonumber(size))
     redis.call('HDEL', p .. 'docmeta', h)
   end
   local tk = p .. 'dpost:' .. h
@@ -87,9 +88,14 @@ return gen
     ))
 });
 
-/// Removes one document (ARGV[2] = handle); returns 1 if it was stored.
-pub(super) static DELETE_DOCUMENT: LazyLock<Script> =
-    LazyLock::new(|| Script::new(concat!(forget_lua!(), "return forget(ARGV[1], ARGV[2])\n")));
+/// Removes one document (ARGV[2] = handle) and its older copies (not `forget`'s part:
+/// replacing a document keeps them); returns 1 if it was stored.
+pub(super) static DELETE_DOCUMENT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(concat!(
+        forget_lua!(),
+        "redis.call('DEL', ARGV[1] .. 'ver:' .. ARGV[2])\nreturn forget(ARGV[1], ARGV[2])\n"
+    ))
+});
 
 /// A 304's update: new times and validators, same content, expirations moved with it.
 /// ARGV[2]: `{handle, fetched_at, expires_at, etag, last_modified, ttl}` (strings; etag and

@@ -80,7 +80,7 @@ impl RedisStore {
                 removed += match section {
                     Section::Documents => {
                         let docs = self.scan(conn, "doc:*")?.len() as u64;
-                        for pattern in ["doc:*", "pass:*", "dpost:*", "t:*", "url:*"] {
+                        for pattern in ["doc:*", "pass:*", "dpost:*", "t:*", "url:*", "ver:*"] {
                             for chunk in self.scan(conn, pattern)?.chunks(512) {
                                 conn.del::<_, ()>(chunk)?;
                             }

@@ -174,3 +174,5 @@ mod round_trip;
 /// Redis only: replicas sharing one Redis, prefixes, atomic writes, lost and returning
 /// Redis, global rate limits.
 mod shared;
+/// Older copies kept by change tracking: numbering, the window, deletion with the document.
+mod versions;

@@ -59,6 +59,7 @@ async fn find_in_crawl(
                 })
                 .collect(),
         ),
+        version: None,
     })
 }
 
@@ -94,6 +95,7 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
                 all: Some(args.all),
                 page_size_tokens: args.page_size_tokens,
                 limit: args.limit,
+                version: args.version,
             })
             .await
     }

@@ -157,9 +157,23 @@ async fn read_with(
                 "a file or - must be the only input",
             ));
         }
+        if args.changes {
+            return Err(TrawlError::invalid_input(
+                "--changes needs a URL: a file or stdin has no origin to ask again",
+            ));
+        }
         let doc = reader::read_local(&inputs[0], args.url.as_deref(), extract)?;
         return agent
-            .read_document(doc, args.page, page_size_tokens(args))
+            .read_document_as(
+                doc,
+                WebFetchArgs {
+                    page: args.page,
+                    page_size_tokens: page_size_tokens(args),
+                    query: args.query.clone(),
+                    max_tokens: args.max_tokens,
+                    ..WebFetchArgs::default()
+                },
+            )
             .await;
     }
     if args.url.is_some() {
@@ -185,6 +199,9 @@ async fn read_with(
                 page: args.page,
                 page_size_tokens: page_size_tokens(args),
                 fresh: Some(args.fresh),
+                query: args.query.clone(),
+                max_tokens: args.max_tokens,
+                changes: args.changes.then_some(true),
                 ..WebFetchArgs::default()
             },
             progress,
@@ -228,6 +245,22 @@ fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
         // Body only: for pipes. Text format strips Markdown syntax.
         for item in &out.results {
             if let Some(doc) = &item.document {
+                // A change-tracking read's news is its diff; its status goes to stderr.
+                if let Some(changes) = &doc.changes {
+                    eprintln!(
+                        "change_status: {} ({}, version {})",
+                        changes.change_status.as_str(),
+                        doc.final_url,
+                        changes.version
+                    );
+                    if let Some(diff) = &changes.diff {
+                        println!("{}", diff.trim_end());
+                        continue;
+                    }
+                    if doc.markdown.is_empty() {
+                        continue;
+                    }
+                }
                 let body = if args.format == ReadFormat::Text {
                     crate::output::markdown_to_text(&doc.markdown)
                 } else {

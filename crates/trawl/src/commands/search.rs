@@ -127,11 +127,24 @@ pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
         insert_selection(&mut m, &selection);
         m
     };
+    if args.max_tokens.is_some() && args.read_top == 0 {
+        let err = TrawlError::invalid_input("--max-tokens only applies with --read-top N");
+        return report_error(&err, args.json, meta(started));
+    }
+    if let Some(n) = args.max_tokens.filter(|n| !(50..=100_000).contains(n)) {
+        let err = TrawlError::invalid_input(format!("--max-tokens: must be 50-100000, not {n}"));
+        return report_error(&err, args.json, meta(started));
+    }
     if args.read_top > 0 && !data.all_failed() {
         match crate::context::build_agent(settings) {
             Ok(agent) => {
                 agent
-                    .read_hits(&mut data, &req.query, args.read_top as usize)
+                    .read_hits_within(
+                        &mut data,
+                        &req.query,
+                        args.read_top as usize,
+                        args.max_tokens,
+                    )
                     .await
             }
             Err(err) => return report_error(&err, args.json, meta(started)),

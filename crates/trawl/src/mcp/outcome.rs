@@ -61,18 +61,20 @@ pub(super) fn note_store_unavailable(result: &mut CallToolResult) {
     }
 }
 
-/// Structured content is an agent face too: page bodies (`markdown`) and found passages
-/// (`text`) are wrapped in the same fence as the text content; other strings from the web
-/// (titles, snippets, previews) have marker look-alikes neutralized.
+/// Structured content is an agent face too: page bodies (`markdown`), found passages
+/// (`text`) and change diffs (`diff`) are wrapped in the same fence as the text content;
+/// other strings from the web (titles, snippets, previews, passages' headings) have marker
+/// look-alikes neutralized.
 fn fence_structured(value: &mut serde_json::Value, fence: &Fence) {
     use serde_json::Value;
     match value {
         Value::Object(map) => {
             for (key, v) in map.iter_mut() {
                 match (key.as_str(), v) {
-                    ("markdown" | "text", Value::String(s)) => *s = fence.wrap(s),
+                    ("markdown" | "text" | "diff", Value::String(s)) => *s = fence.wrap(s),
                     (
-                        "title" | "snippet" | "preview" | "description" | "byline" | "site_name",
+                        "title" | "snippet" | "preview" | "description" | "byline" | "site_name"
+                        | "heading",
                         Value::String(s),
                     ) => {
                         *s = trawl_agent::fence::neutralize(s, Some(fence.nonce()));
