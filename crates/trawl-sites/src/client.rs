@@ -9,7 +9,7 @@ use trawl_core::{ErrorCode, TrawlError};
 use trawl_fetch::Fetcher;
 use url::Url;
 
-use crate::table::SiteSpec;
+use crate::spec::SiteSpec;
 use crate::thread::Bounds;
 
 /// What the site readers are configured with.

@@ -13,7 +13,7 @@ use url::Url;
 
 use crate::client::{SiteClient, endpoint, parse_json};
 use crate::page::SitePage;
-use crate::table::{self, SiteSpec};
+use crate::spec::{self, SiteSpec, Target as SiteTarget};
 
 /// The reader's row in the table.
 pub const SPEC: SiteSpec = SiteSpec {
@@ -28,37 +28,7 @@ pub const SPEC: SiteSpec = SiteSpec {
     route,
 };
 
-/// Which page of a repository.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    /// The repository's root.
-    Repo {
-        /// Owner (user or organisation).
-        owner: String,
-        /// Repository name.
-        repo: String,
-    },
-    /// An issue or a pull request (the issues API serves both).
-    Thread {
-        /// Owner.
-        owner: String,
-        /// Repository.
-        repo: String,
-        /// Its number.
-        number: u64,
-    },
-    /// One file at a ref.
-    Blob {
-        /// Owner.
-        owner: String,
-        /// Repository.
-        repo: String,
-        /// Branch, tag or commit (a ref holding a slash is read as its first segment).
-        git_ref: String,
-        /// The file's path in the repository.
-        path: String,
-    },
-}
+pub use crate::spec::GitHubTarget as Target;
 
 /// Top-level paths of github.com that are not owners.
 const NOT_OWNERS: &[&str] = &[
@@ -91,11 +61,11 @@ const NOT_OWNERS: &[&str] = &[
     "security",
 ];
 
-fn route(url: &Url) -> Option<Result<crate::Target, String>> {
-    if !table::host_matches(url.host_str()?, SPEC.hosts) {
+fn route(url: &Url) -> Option<Result<SiteTarget, String>> {
+    if !spec::host_matches(url.host_str()?, SPEC.hosts) {
         return None;
     }
-    let s = table::segments(url);
+    let s = spec::segments(url);
     let (owner, repo) = match s.as_slice() {
         [owner, repo, ..] if !NOT_OWNERS.contains(owner) => (
             (*owner).to_owned(),
@@ -118,7 +88,7 @@ fn route(url: &Url) -> Option<Result<crate::Target, String>> {
         },
         _ => return None,
     };
-    Some(Ok(crate::Target::GitHub(target)))
+    Some(Ok(SiteTarget::GitHub(target)))
 }
 
 /// Whether a token may go to `base`: GitHub's API host, or this machine (a test's

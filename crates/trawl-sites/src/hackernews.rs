@@ -10,7 +10,7 @@ use url::Url;
 
 use crate::client::{SiteClient, endpoint};
 use crate::page::SitePage;
-use crate::table::{self, SiteSpec};
+use crate::spec::{self, SiteSpec, Target as SiteTarget};
 use crate::thread::{self, Bounds, Comment};
 
 /// The reader's row in the table.
@@ -26,15 +26,15 @@ pub const SPEC: SiteSpec = SiteSpec {
     route,
 };
 
-fn route(url: &Url) -> Option<Result<crate::Target, String>> {
-    if !table::host_matches(url.host_str()?, SPEC.hosts) || url.path() != "/item" {
+fn route(url: &Url) -> Option<Result<SiteTarget, String>> {
+    if !spec::host_matches(url.host_str()?, SPEC.hosts) || url.path() != "/item" {
         return None;
     }
     let id = url
         .query_pairs()
         .find(|(k, _)| k == "id")
         .and_then(|(_, v)| v.parse().ok())?;
-    Some(Ok(crate::Target::HackerNews { id }))
+    Some(Ok(SiteTarget::HackerNews { id }))
 }
 
 /// Read item `id`.
@@ -140,7 +140,7 @@ mod tests {
     #[test]
     fn an_item_url_is_routed_by_its_id() {
         let url = Url::parse("https://news.ycombinator.com/item?id=17").unwrap();
-        assert_eq!(route(&url), Some(Ok(crate::Target::HackerNews { id: 17 })));
+        assert_eq!(route(&url), Some(Ok(SiteTarget::HackerNews { id: 17 })));
         let front = Url::parse("https://news.ycombinator.com/item").unwrap();
         assert_eq!(route(&front), None);
     }

@@ -26,6 +26,7 @@ pub mod github;
 pub mod hackernews;
 mod page;
 pub mod reddit;
+mod spec;
 pub mod stackexchange;
 mod table;
 mod thread;
@@ -34,7 +35,8 @@ pub mod wikipedia;
 
 pub use client::{SiteClient, SiteConfig};
 pub use page::SitePage;
-pub use table::{SiteSpec, Target, all, by_name, choose};
+pub use spec::{GitHubTarget, SiteSpec, Target};
+pub use table::{all, by_name, choose};
 pub use thread::Bounds;
 pub use walls::login_wall;
 

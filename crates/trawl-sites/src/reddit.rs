@@ -11,7 +11,7 @@ use url::Url;
 
 use crate::client::{SiteClient, endpoint};
 use crate::page::SitePage;
-use crate::table::{self, SiteSpec};
+use crate::spec::{self, SiteSpec, Target as SiteTarget};
 use crate::thread::{self, Bounds, Comment, iso_date};
 
 /// The reader's row in the table.
@@ -35,21 +35,21 @@ pub const SPEC: SiteSpec = SiteSpec {
     route,
 };
 
-fn unsupported(what: &str) -> Option<Result<crate::Target, String>> {
+fn unsupported(what: &str) -> Option<Result<SiteTarget, String>> {
     Some(Err(format!(
         "the reddit reader reads posts and their comments; {what} are not supported"
     )))
 }
 
-fn route(url: &Url) -> Option<Result<crate::Target, String>> {
+fn route(url: &Url) -> Option<Result<SiteTarget, String>> {
     let host = url.host_str()?.to_ascii_lowercase();
-    if !table::host_matches(&host, SPEC.hosts) {
+    if !spec::host_matches(&host, SPEC.hosts) {
         return None;
     }
-    let s = table::segments(url);
+    let s = spec::segments(url);
     if host == "redd.it" {
         return match s.as_slice() {
-            [id] => Some(Ok(crate::Target::Reddit {
+            [id] => Some(Ok(SiteTarget::Reddit {
                 path: format!("comments/{id}"),
             })),
             _ => None,
@@ -57,7 +57,7 @@ fn route(url: &Url) -> Option<Result<crate::Target, String>> {
     }
     match s.as_slice() {
         ["r", _, "comments", _, ..] | ["comments", _, ..] => {
-            Some(Ok(crate::Target::Reddit { path: s.join("/") }))
+            Some(Ok(SiteTarget::Reddit { path: s.join("/") }))
         }
         ["r", _, "s", ..] => {
             unsupported("share links (/s/…: open one in a browser for the post's URL)")
@@ -194,13 +194,13 @@ mod tests {
         let t = |raw: &str| route(&Url::parse(raw).unwrap());
         assert_eq!(
             t("https://www.reddit.com/r/rust/comments/abc/title/"),
-            Some(Ok(crate::Target::Reddit {
+            Some(Ok(SiteTarget::Reddit {
                 path: "r/rust/comments/abc/title".into()
             }))
         );
         assert_eq!(
             t("https://redd.it/abc"),
-            Some(Ok(crate::Target::Reddit {
+            Some(Ok(SiteTarget::Reddit {
                 path: "comments/abc".into()
             }))
         );

@@ -10,7 +10,7 @@ use url::Url;
 
 use crate::client::{SiteClient, endpoint};
 use crate::page::SitePage;
-use crate::table::{self, SiteSpec};
+use crate::spec::{self, SiteSpec, Target as SiteTarget};
 use crate::thread::iso_date;
 
 /// The reader's row in the table.
@@ -34,9 +34,9 @@ pub const SPEC: SiteSpec = SiteSpec {
     route,
 };
 
-fn route(url: &Url) -> Option<Result<crate::Target, String>> {
+fn route(url: &Url) -> Option<Result<SiteTarget, String>> {
     let host = url.host_str()?.trim_end_matches('.').to_ascii_lowercase();
-    if !table::host_matches(&host, SPEC.hosts) {
+    if !spec::host_matches(&host, SPEC.hosts) {
         return None;
     }
     let host = host.strip_prefix("www.").unwrap_or(&host);
@@ -45,8 +45,8 @@ fn route(url: &Url) -> Option<Result<crate::Target, String>> {
         Some(sub) => sub.to_owned(),
         None => host.split('.').next()?.to_owned(),
     };
-    match table::segments(url).as_slice() {
-        ["questions" | "q", id, ..] => Some(Ok(crate::Target::StackExchange {
+    match spec::segments(url).as_slice() {
+        ["questions" | "q", id, ..] => Some(Ok(SiteTarget::StackExchange {
             site,
             id: id.parse().ok()?,
         })),
@@ -278,14 +278,14 @@ mod tests {
         let t = |raw: &str| route(&Url::parse(raw).unwrap());
         assert_eq!(
             t("https://stackoverflow.com/questions/1001/why"),
-            Some(Ok(crate::Target::StackExchange {
+            Some(Ok(SiteTarget::StackExchange {
                 site: "stackoverflow".into(),
                 id: 1001
             }))
         );
         assert_eq!(
             t("https://unix.stackexchange.com/q/5"),
-            Some(Ok(crate::Target::StackExchange {
+            Some(Ok(SiteTarget::StackExchange {
                 site: "unix".into(),
                 id: 5
             }))

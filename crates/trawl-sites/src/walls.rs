@@ -5,7 +5,7 @@
 
 use url::Url;
 
-use crate::table::host_matches;
+use crate::spec::host_matches;
 
 struct Wall {
     site: &'static str,

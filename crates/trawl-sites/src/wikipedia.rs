@@ -12,7 +12,7 @@ use url::Url;
 
 use crate::client::{SiteClient, endpoint};
 use crate::page::SitePage;
-use crate::table::{self, SiteSpec};
+use crate::spec::{self, SiteSpec, Target as SiteTarget};
 
 /// The reader's row in the table.
 pub const SPEC: SiteSpec = SiteSpec {
@@ -27,9 +27,9 @@ pub const SPEC: SiteSpec = SiteSpec {
     route,
 };
 
-fn route(url: &Url) -> Option<Result<crate::Target, String>> {
+fn route(url: &Url) -> Option<Result<SiteTarget, String>> {
     let host = url.host_str()?.to_ascii_lowercase();
-    if !table::host_matches(&host, SPEC.hosts) {
+    if !spec::host_matches(&host, SPEC.hosts) {
         return None;
     }
     let lang = host.split('.').next()?.to_owned();
@@ -44,7 +44,7 @@ fn route(url: &Url) -> Option<Result<crate::Target, String>> {
     {
         return None;
     }
-    Some(Ok(crate::Target::Wikipedia {
+    Some(Ok(SiteTarget::Wikipedia {
         lang,
         title: title.into_owned(),
     }))
@@ -188,14 +188,14 @@ mod tests {
         let t = |raw: &str| route(&Url::parse(raw).unwrap());
         assert_eq!(
             t("https://en.wikipedia.org/wiki/Ada_Lovelace"),
-            Some(Ok(crate::Target::Wikipedia {
+            Some(Ok(SiteTarget::Wikipedia {
                 lang: "en".into(),
                 title: "Ada_Lovelace".into()
             }))
         );
         assert_eq!(
             t("https://de.wikipedia.org/wiki/K%C3%B6ln"),
-            Some(Ok(crate::Target::Wikipedia {
+            Some(Ok(SiteTarget::Wikipedia {
                 lang: "de".into(),
                 title: "Köln".into()
             }))

@@ -9,7 +9,7 @@ fn fixture(name: &str) -> Value {
 
 fn target(raw: &str) -> Option<Target> {
     match route(&Url::parse(raw).unwrap())? {
-        Ok(crate::Target::GitHub(t)) => Some(t),
+        Ok(SiteTarget::GitHub(t)) => Some(t),
         other => panic!("{other:?}"),
     }
 }
