@@ -61,6 +61,8 @@ pub enum FetchedVia {
     Exa,
     /// The local store, with no request.
     Store,
+    /// A site reader (a site's own API: GitHub, Hacker News, …); `attempts` name which.
+    Site,
 }
 
 /// One step the read path tried, in order, with its outcome (`ok` or an error code).

@@ -153,6 +153,11 @@ const FAMILIES: &[Var] = &[
         trust: Trust::Setting,
         doc: "least time between two calls to a search engine, in milliseconds (with a shared Redis, across every replica)",
     },
+    Var {
+        name: "TRAWL_SITE_<NAME>_URL",
+        trust: Trust::UrlOverride,
+        doc: "base URL of a site reader's API (`TRAWL_SITE_GITHUB_URL`, `TRAWL_SITE_REDDIT_URL`, …)",
+    },
 ];
 
 /// Every documented variable: fixed names, then the families.
@@ -168,6 +173,11 @@ pub fn engine_url(engine: &str) -> String {
 /// The variable holding the base-URL override of hosted reader `reader`.
 pub fn reader_url(reader: &str) -> String {
     format!("{PREFIX}READER_{}_URL", reader.to_ascii_uppercase())
+}
+
+/// The variable holding the base-URL override of site reader `site`.
+pub fn site_url(site: &str) -> String {
+    format!("{PREFIX}SITE_{}_URL", site.to_ascii_uppercase())
 }
 
 /// The variable holding the least spacing of calls to search engine `engine`.
@@ -192,6 +202,11 @@ pub fn lookup(name: &str) -> Option<&'static Var> {
         return Some(&FAMILIES[2]);
     }
     let middle = rest.strip_suffix("_URL")?;
+    if let Some(site) = middle.strip_prefix("SITE_")
+        && valid(site)
+    {
+        return Some(&FAMILIES[3]);
+    }
     match middle.strip_prefix("READER_") {
         Some(reader) if valid(reader) => Some(&FAMILIES[1]),
         _ if valid(middle) => Some(&FAMILIES[0]),
@@ -247,6 +262,10 @@ mod tests {
             "TRAWL_READER_<NAME>_URL"
         );
         assert_eq!(lookup(SEARXNG_URL).unwrap().name, SEARXNG_URL);
+        // A site reader's base is a URL override: a `.env` may not move it (nor its token).
+        let site = lookup(&site_url("github")).unwrap();
+        assert_eq!(site.name, "TRAWL_SITE_<NAME>_URL");
+        assert!(!site.trust.dotenv_may_set());
         assert!(lookup("TRAWL__URL").is_none());
         assert!(lookup("DATABASE_URL").is_none());
         assert!(lookup(BRAVE_API_KEY).unwrap().trust.dotenv_may_set());

@@ -59,6 +59,13 @@ use url::Url;
 use crate::body::{Body, classify};
 use crate::content::Pass;
 
+/// An HTML fragment (an API's rendered comment, answer or article) as Markdown, whole:
+/// the fragment is all content, so no boilerplate is dropped; links are made absolute
+/// against `base`. Pure, like everything here.
+pub fn fragment_to_markdown(html: &str, base: &Url) -> String {
+    docs::html_to_markdown(html, base)
+}
+
 /// Knobs of the extractor.
 #[derive(Debug, Clone, Default)]
 pub struct ExtractOptions {

@@ -228,7 +228,7 @@ impl Fetcher {
         #[cfg(feature = "render")]
         if let Some(tier2) = &self.tier2 {
             return Some(
-                self.fetch_with(tier2.as_ref(), url, &Conditional::default())
+                self.fetch_with(tier2.as_ref(), url, &Conditional::default(), None)
                     .await
                     .map_err(Failure::into_error),
             );
@@ -283,14 +283,14 @@ impl Fetcher {
             {
                 // On failure the plain tier gets its usual turn below.
                 if let Ok(page) = self
-                    .fetch_with(tier1.as_ref(), &requested, conditional)
+                    .fetch_with(tier1.as_ref(), &requested, conditional, None)
                     .await
                 {
                     return Ok(page);
                 }
             }
             let first = self
-                .fetch_with(self.tier0.as_ref(), &requested, conditional)
+                .fetch_with(self.tier0.as_ref(), &requested, conditional, None)
                 .await;
             let challenge = match &first {
                 Err(Failure::Challenge(e)) => e.clone(),
@@ -307,7 +307,7 @@ impl Fetcher {
                 ));
             };
             match self
-                .fetch_with(tier1.as_ref(), &requested, conditional)
+                .fetch_with(tier1.as_ref(), &requested, conditional, None)
                 .await
             {
                 Ok(mut page) => {
@@ -339,17 +339,51 @@ impl Fetcher {
         }
     }
 
+    /// One GET of a site's API with `headers` (an `Accept`, a token, a cookie), on the
+    /// plain tier within the total deadline: the guard checks every hop as for any fetch,
+    /// and `headers` go only to hops on `url`'s own origin, so a redirect elsewhere never
+    /// carries a token or cookie. No escalation: an API that challenges is simply blocked.
+    pub async fn fetch_api(
+        &self,
+        url: &Url,
+        headers: HeaderMap,
+    ) -> Result<FetchedPage, TrawlError> {
+        self.guard.check_url(url)?;
+        let scoped = (url.origin(), headers);
+        let unconditional = Conditional::default();
+        let work = self.fetch_with(self.tier0.as_ref(), url, &unconditional, Some(&scoped));
+        match tokio::time::timeout(self.config.timeout, work).await {
+            Ok(result) => result.map_err(Failure::into_error),
+            Err(_) => Err(TrawlError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "fetch of {url} exceeded {}",
+                    trawl_core::spoken_duration(self.config.timeout)
+                ),
+            )),
+        }
+    }
+
     /// One tier: follow redirects by hand, each hop checked, then read the body capped.
+    /// `scoped` headers are sent on hops whose origin is the one they were given for.
     async fn fetch_with(
         &self,
         transport: &dyn Transport,
         requested: &Url,
         conditional: &Conditional,
+        scoped: Option<&(url::Origin, HeaderMap)>,
     ) -> Result<FetchedPage, Failure> {
         let mut current = requested.clone();
         let mut redirects = Vec::new();
         loop {
             let mut extra = HeaderMap::new();
+            if let Some((origin, headers)) = scoped
+                && current.origin() == *origin
+            {
+                for (name, value) in headers {
+                    extra.insert(name.clone(), value.clone());
+                }
+            }
             for (name, value) in [
                 (header::IF_NONE_MATCH, &conditional.etag),
                 (header::IF_MODIFIED_SINCE, &conditional.last_modified),

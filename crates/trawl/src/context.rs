@@ -157,6 +157,45 @@ pub fn readers(settings: &Settings) -> Result<Vec<ReaderConfig>, TrawlError> {
     Ok(settings.reader_configs())
 }
 
+/// The site readers' settings: each reader's base moves only with `TRAWL_SITE_<NAME>_URL`
+/// from the real environment (a `.env` cannot set it, so it cannot send GitHub's token
+/// elsewhere); the overrides are checked now, so a bad one fails every command.
+fn site_config(settings: &Settings) -> Result<Lazy<trawl_sites::SiteConfig>, TrawlError> {
+    let mut config = trawl_sites::SiteConfig::default();
+    for spec in trawl_sites::all() {
+        let var = trawl_core::vars::site_url(spec.name);
+        if let Some(raw) = settings.url_override(&var) {
+            let url = url::Url::parse(raw)
+                .map_err(|e| TrawlError::invalid_input(format!("{var}: not a URL ({e})")))?;
+            config.bases.insert(spec.name.to_owned(), url);
+        }
+    }
+    Ok(Lazy::ready(config))
+}
+
+/// GitHub's token for the GitHub site reader, as GitHub search gets it: `GITHUB_TOKEN`,
+/// else a logged-in `gh` (asked on the first GitHub read only), and none at all when the
+/// reader's base was moved off GitHub's API host and loopback.
+fn site_github_token(settings: &Settings) -> Lazy<Option<String>> {
+    let base = settings
+        .url_override(&trawl_core::vars::site_url(trawl_sites::github::SPEC.name))
+        .map(str::to_owned);
+    if !crate::github_token::may_send_token_to(base.as_deref()) {
+        return Lazy::ready(None);
+    }
+    if let Some(token) = settings.secret(trawl_core::vars::GITHUB_TOKEN) {
+        return Lazy::ready(Some(token.to_owned()));
+    }
+    Lazy::new(|| {
+        Ok(match tokio::runtime::Handle::try_current() {
+            Ok(rt) if rt.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+                tokio::task::block_in_place(crate::github_token::from_gh)
+            }
+            _ => crate::github_token::from_gh(),
+        })
+    })
+}
+
 /// Everything the agent tools need.
 pub fn build_agent(settings: &Settings) -> Result<Agent, TrawlError> {
     build_agent_with(settings, AgentConfig::default())
@@ -232,7 +271,8 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
     );
     let agent = agent
         .with_usable_engines(usable)
-        .with_crawls(Arc::new(crawls));
+        .with_crawls(Arc::new(crawls))
+        .with_sites(site_config(settings)?, site_github_token(settings));
     Ok(match store_note {
         Some(note) => agent.with_store_note(note),
         None => agent,

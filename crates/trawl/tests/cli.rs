@@ -8,6 +8,7 @@
 //! - `trust`: what a `.env` may set (API keys only), checked against a loopback canary;
 //!   every variable the code reads is documented in `trawl_core::vars`.
 //! - `search`: `trawl search`, `trawl engines`, `trawl doctor` against fake engines.
+//! - `sites`: site readers through the binary (their APIs on loopback), `trawl sites`.
 //! - `store_faults`: a store that is a directory, corrupt, read-only or on a full disk.
 //! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
 //!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
@@ -25,6 +26,7 @@ mod qread;
 mod read;
 mod search;
 mod searxng;
+mod sites;
 mod store_backend;
 mod store_faults;
 mod trust;

@@ -20,6 +20,7 @@ mod read;
 pub mod readers;
 pub mod render;
 mod search;
+mod site_read;
 mod types;
 
 use std::sync::Arc;
@@ -133,6 +134,10 @@ pub struct Agent {
     usable_engines: Option<Lazy<Vec<String>>>,
     /// Maps and crawls sites for `web_map` and `web_crawl` (see [`SiteCrawls`]).
     crawls: Option<Arc<dyn SiteCrawls>>,
+    /// The site readers' bases and bounds (no token: asking `gh` is left to `github_token`).
+    sites: Lazy<trawl_sites::SiteConfig>,
+    /// GitHub's token for the GitHub site reader, asked for on its first read.
+    github_token: Lazy<Option<String>>,
 }
 
 impl std::fmt::Debug for Agent {
@@ -194,6 +199,8 @@ impl Agent {
             store_note: None,
             usable_engines: None,
             crawls: None,
+            sites: Lazy::ready(trawl_sites::SiteConfig::default()),
+            github_token: Lazy::ready(None),
         }
     }
 
@@ -209,6 +216,17 @@ impl Agent {
     /// store used because the configured file is on a full disk): reads carry `note`.
     pub fn with_store_note(mut self, note: NotStored) -> Self {
         self.store_note = Some(note);
+        self
+    }
+
+    /// The site readers' configuration, and GitHub's token (both built on first use).
+    pub fn with_sites(
+        mut self,
+        sites: Lazy<trawl_sites::SiteConfig>,
+        github_token: Lazy<Option<String>>,
+    ) -> Self {
+        self.sites = sites;
+        self.github_token = github_token;
         self
     }
 

@@ -237,6 +237,12 @@ impl Agent {
         prefetched: Option<FetchedPage>,
     ) -> Result<DocumentRecord, TrawlError> {
         let mut attempts = Vec::new();
+        if let Some(record) = self
+            .site_reader(url, remembered, pinned, &mut attempts)
+            .await?
+        {
+            return Ok(record);
+        }
         let disclosure = readers::Disclosure::assess(self.fetcher.get()?, url, &self.readers).await;
         // A site where a hosted reader worked last time gets that reader first.
         let first_reader = remembered
@@ -285,6 +291,13 @@ impl Agent {
                         .await?
                 }
             };
+            // A login or "open in app" wall is not the page's content.
+            if let Some(wall) = trawl_sites::login_wall(&page.final_url, &page.body) {
+                return Err(TrawlError::new(
+                    ErrorCode::Blocked,
+                    format!("blocked: login wall ({wall}) at {}", page.final_url),
+                ));
+            }
             // Extraction (PDF text included) is CPU work: off the async workers.
             let (body, content_type, final_url) = (
                 page.body.clone(),

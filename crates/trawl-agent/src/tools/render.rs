@@ -367,6 +367,22 @@ pub fn sites_markdown(data: &SitesOut, fence: &Fence) -> String {
     if data.sites.is_empty() && data.forgotten.is_none() {
         out.push_str("No site is remembered.\n");
     }
+    if !data.readers.is_empty() {
+        // trawl's own table, not page text: outside the fence.
+        out.push_str(
+            "Site readers (chosen by URL before the generic tiers; `pin SITE http` reads a site generically):\n",
+        );
+        for r in &data.readers {
+            let _ = writeln!(
+                out,
+                "- {}: {} → {}; needs {}; parser confidence {}",
+                r.name, r.pattern, r.reads, r.needs, r.confidence
+            );
+        }
+        if !data.sites.is_empty() {
+            out.push_str("Remembered sites:\n");
+        }
+    }
     for s in &data.sites {
         let tiers: Vec<String> = s
             .tiers

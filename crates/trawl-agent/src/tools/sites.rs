@@ -137,7 +137,7 @@ impl From<TierStat> for TierOut {
 pub(super) fn counted_attempts(attempts: &[Attempt]) -> Vec<(String, bool)> {
     attempts
         .iter()
-        .filter(|a| TIERS.contains(&a.reader.as_str()) || ReaderKind::parse(&a.reader).is_some())
+        .filter(|a| known_reader(&a.reader))
         .filter(|a| !matches!(a.outcome.as_str(), "not_sent" | "unavailable"))
         .map(|a| {
             (
@@ -146,6 +146,26 @@ pub(super) fn counted_attempts(attempts: &[Attempt]) -> Vec<(String, bool)> {
             )
         })
         .collect()
+}
+
+/// A fetch tier, a hosted reader or a site reader.
+fn known_reader(name: &str) -> bool {
+    TIERS.contains(&name) || ReaderKind::parse(name).is_some() || trawl_sites::by_name(name).is_some()
+}
+
+/// One site reader, as the table declares it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SiteReaderOut {
+    /// Its name (in `attempts`; `TRAWL_SITE_<NAME>_URL` moves its API).
+    pub name: String,
+    /// The URLs it reads.
+    pub pattern: String,
+    /// What comes back.
+    pub reads: String,
+    /// What it needs.
+    pub needs: String,
+    /// How far its parser can be trusted (its saved responses' kind and age).
+    pub confidence: String,
 }
 
 /// What the `sites` tool answers.
@@ -158,6 +178,10 @@ pub struct SitesOut {
     /// For reset: how many sites were forgotten.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forgotten: Option<u64>,
+    /// The site readers, chosen by URL before the generic tiers (for one site: those
+    /// that answer for it). Pinning a site to a tier (`http`) reads it generically.
+    #[serde(default)]
+    pub readers: Vec<SiteReaderOut>,
 }
 
 /// The store's key for a site: the lowercase host, from a bare host or a URL.
@@ -236,14 +260,16 @@ impl Agent {
                     .clone()
                     .ok_or_else(|| invalid("site", "pin needs a site"))?;
                 let reader = reader.ok_or_else(|| invalid("reader", "pin needs a reader"))?;
-                if !TIERS.contains(&reader.as_str()) && ReaderKind::parse(&reader).is_none() {
+                if !known_reader(&reader) {
                     let readers: Vec<&str> = ReaderKind::ALL.iter().map(|k| k.name()).collect();
+                    let sites: Vec<&str> = trawl_sites::all().iter().map(|s| s.name).collect();
                     return Err(invalid(
                         "reader",
                         format!(
-                            "unknown tier or reader {reader:?}: one of {}, {}",
+                            "unknown tier or reader {reader:?}: one of {}, {}, or a site reader ({})",
                             TIERS.join(", "),
-                            readers.join(", ")
+                            readers.join(", "),
+                            sites.join(", ")
                         ),
                     ));
                 }
@@ -282,6 +308,7 @@ impl Agent {
                 forgotten = Some(n);
             }
         }
+        let shown_site = site.clone();
         let sites = self
             .store
             .run(move |s| {
@@ -296,10 +323,26 @@ impl Agent {
             })
             .await
             .map_err(store_error)?;
+        let readers = trawl_sites::all()
+            .iter()
+            .filter(|spec| {
+                shown_site
+                    .as_deref()
+                    .is_none_or(|host| spec.answers_for(host))
+            })
+            .map(|spec| SiteReaderOut {
+                name: spec.name.to_owned(),
+                pattern: spec.pattern.to_owned(),
+                reads: spec.reads.to_owned(),
+                needs: spec.needs.to_owned(),
+                confidence: spec.confidence.to_owned(),
+            })
+            .collect();
         Ok(SitesOut {
             action,
             sites,
             forgotten,
+            readers,
         })
     }
 }

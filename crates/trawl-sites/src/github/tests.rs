@@ -1,0 +1,115 @@
+//! GitHub's parsers on real saved answers (PyGithub's replay data; dates in PROVENANCE.md).
+
+use super::*;
+
+fn fixture(name: &str) -> Value {
+    let path = format!("{}/fixtures/github/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_slice(&std::fs::read(&path).expect(&path)).unwrap()
+}
+
+fn target(raw: &str) -> Option<Target> {
+    match route(&Url::parse(raw).unwrap())? {
+        Ok(SiteTarget::GitHub(t)) => Some(t),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn urls_map_to_repo_thread_and_blob() {
+    assert_eq!(
+        target("https://github.com/PyGithub/PyGithub"),
+        Some(Target::Repo {
+            owner: "PyGithub".into(),
+            repo: "PyGithub".into()
+        })
+    );
+    assert_eq!(
+        target("https://github.com/o/r/pull/7/files"),
+        Some(Target::Thread {
+            owner: "o".into(),
+            repo: "r".into(),
+            number: 7
+        })
+    );
+    assert_eq!(
+        target("https://github.com/o/r/blob/main/src/lib.rs"),
+        Some(Target::Blob {
+            owner: "o".into(),
+            repo: "r".into(),
+            git_ref: "main".into(),
+            path: "src/lib.rs".into()
+        })
+    );
+    assert_eq!(target("https://github.com/o/r/tree/main/src"), None);
+    assert_eq!(target("https://github.com/o/r/issues/new"), None);
+    assert_eq!(target("https://github.com/topics/rust"), None);
+}
+
+#[test]
+fn repository_root_has_readme_description_stars_and_language() {
+    // Captured 2025-01-08 (HTTP Date).
+    let page = repo_page(
+        &fixture("repo-pygithub-2025.json"),
+        Some(&fixture("readme-pygithub-2025.json")),
+    )
+    .unwrap();
+    assert_eq!(page.title.as_deref(), Some("PyGithub/PyGithub"));
+    assert!(
+        page.markdown
+            .starts_with("# PyGithub/PyGithub\n\n> Typed interactions with the GitHub API v3\n")
+    );
+    assert!(
+        page.markdown.contains("7126 stars · Python"),
+        "{}",
+        &page.markdown[..300]
+    );
+    // The README, decoded from base64.
+    assert!(page.markdown.contains("# PyGitHub"));
+    assert!(page.markdown.contains("pip install PyGithub"));
+    let bare = repo_page(&fixture("repo-pygithub-2025.json"), None).unwrap();
+    assert!(bare.markdown.contains("has no README"));
+}
+
+#[test]
+fn issue_thread_has_body_and_comments_with_authors_and_dates() {
+    // Issue captured 2025-08-16, its comments 2012-05-26.
+    let page = thread_page(
+        &fixture("issue-28-pygithub-2025.json"),
+        &fixture("issue-28-comments-pygithub-2012.json"),
+    )
+    .unwrap();
+    let md = &page.markdown;
+    assert!(
+        md.starts_with("# Issue created by PyGithub (#28)\n"),
+        "{md}"
+    );
+    assert!(md.contains("opened by **jacquev6** on 2012-05-19T10:38:23Z"));
+    assert!(md.contains("Body edited by PyGithub"));
+    assert!(md.contains("## Comments (2)"));
+    let first = md.find("### jacquev6 · 2012-05-01T22:03:59Z").expect(md);
+    let second = md.find("### roskakori · 2012-05-04T19:23:57Z").expect(md);
+    assert!(first < second);
+    assert_eq!(page.byline.as_deref(), Some("jacquev6"));
+}
+
+#[test]
+fn a_blob_is_the_raw_file() {
+    let readme = std::fs::read(format!(
+        "{}/fixtures/github/raw-readme-pygithub-2025.md",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let md = blob_page("README.md", &readme);
+    assert!(md.markdown.starts_with("# PyGitHub"));
+    let code = blob_page("src/lib.rs", b"fn main() {}\n");
+    assert_eq!(code.markdown, "```rs\nfn main() {}\n```\n");
+}
+
+#[test]
+fn the_token_goes_to_github_or_loopback_only() {
+    let ok = |s: &str| may_send_token_to(&Url::parse(s).unwrap());
+    assert!(ok("https://api.github.com/"));
+    assert!(ok("http://127.0.0.1:9999/prefix/"));
+    assert!(!ok("https://api.github.com.evil.example/"));
+    assert!(!ok("https://example.com/"));
+}

@@ -1,0 +1,267 @@
+//! Reddit through the `.json` of a post's permalink: the post and its comments as
+//! Markdown (author, score, depth shown by nesting), within the thread bounds (100
+//! comments, 8 levels) and with markers where Reddit or the bounds left comments out.
+//! Listings, wikis and share links are refused as `unsupported`.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+use trawl_core::{ErrorCode, TrawlError};
+use url::Url;
+
+use crate::client::{SiteClient, endpoint};
+use crate::page::SitePage;
+use crate::spec::{self, SiteSpec, Target as SiteTarget};
+use crate::thread::{self, Bounds, Comment, iso_date};
+
+/// The reader's row in the table.
+pub const SPEC: SiteSpec = SiteSpec {
+    name: "reddit",
+    hosts: &[
+        "reddit.com",
+        "www.reddit.com",
+        "old.reddit.com",
+        "new.reddit.com",
+        "np.reddit.com",
+        "m.reddit.com",
+        "redd.it",
+    ],
+    pattern: "reddit.com/r/SUB/comments/ID/…, redd.it/ID (listings, wikis, share links: unsupported)",
+    reads: "the post and its comments with authors and scores (100 comments, 8 levels, markers for the rest)",
+    needs: "nothing (anonymous; Reddit may block)",
+    base: "https://www.reddit.com/",
+    confidence: "high for shape: two real thread answers (2023, graw's test fixtures); access: medium (Reddit blocks many clients)",
+    fixtures: "crates/trawl-sites/fixtures/reddit (turnage/graw reddit test fixtures)",
+    route,
+};
+
+fn unsupported(what: &str) -> Option<Result<SiteTarget, String>> {
+    Some(Err(format!(
+        "the reddit reader reads posts and their comments; {what} are not supported"
+    )))
+}
+
+fn route(url: &Url) -> Option<Result<SiteTarget, String>> {
+    let host = url.host_str()?.to_ascii_lowercase();
+    if !spec::host_matches(&host, SPEC.hosts) {
+        return None;
+    }
+    let s = spec::segments(url);
+    if host == "redd.it" {
+        return match s.as_slice() {
+            [id] => Some(Ok(SiteTarget::Reddit {
+                path: format!("comments/{id}"),
+            })),
+            _ => None,
+        };
+    }
+    match s.as_slice() {
+        ["r", _, "comments", _, ..] | ["comments", _, ..] => {
+            Some(Ok(SiteTarget::Reddit { path: s.join("/") }))
+        }
+        ["r", _, "s", ..] => {
+            unsupported("share links (/s/…: open one in a browser for the post's URL)")
+        }
+        ["r", _, "wiki", ..] | ["wiki", ..] => unsupported("wikis"),
+        []
+        | ["r", ..]
+        | ["user" | "u", ..]
+        | [
+            "hot" | "new" | "top" | "rising" | "best" | "controversial",
+            ..,
+        ] => unsupported("listings (front pages, subreddits, users)"),
+        _ => None,
+    }
+}
+
+/// Read the post at `path`.
+pub async fn read(client: &SiteClient<'_>, path: &str) -> Result<SitePage, TrawlError> {
+    let bounds = client.config.bounds;
+    let url = endpoint(
+        &client.base(&SPEC),
+        &format!(
+            "{path}/.json?raw_json=1&limit={}&depth={}",
+            bounds.comments, bounds.depth
+        ),
+    )?;
+    let answer = client.get_json(&url, &[]).await?;
+    parse(&answer, bounds)
+}
+
+fn field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+fn comments(listing: Option<&Value>) -> (Vec<Comment>, u64) {
+    let mut out = Vec::new();
+    let mut not_sent = 0;
+    let children = listing
+        .and_then(|l| l.pointer("/data/children"))
+        .and_then(Value::as_array);
+    for child in children.into_iter().flatten() {
+        let data = &child["data"];
+        match field(child, "kind") {
+            Some("t1") => {
+                let (replies, more) = comments(data.get("replies").filter(|r| r.is_object()));
+                out.push(Comment {
+                    author: format!("u/{}", field(data, "author").unwrap_or("[deleted]")),
+                    score: data.get("score").and_then(Value::as_i64),
+                    date: data
+                        .get("created_utc")
+                        .and_then(Value::as_f64)
+                        .map(|t| iso_date(t as i64)),
+                    markdown: field(data, "body").unwrap_or("").to_owned(),
+                    replies,
+                    not_sent: more,
+                });
+            }
+            Some("more") => not_sent += data.get("count").and_then(Value::as_u64).unwrap_or(0),
+            _ => {}
+        }
+    }
+    (out, not_sent)
+}
+
+/// A permalink's `.json` answer (the post listing, then the comments listing).
+pub fn parse(answer: &Value, bounds: Bounds) -> Result<SitePage, TrawlError> {
+    let shape = || {
+        TrawlError::new(
+            ErrorCode::Upstream,
+            "Reddit answered with something that is not a post and its comments",
+        )
+    };
+    let parts = answer.as_array().ok_or_else(shape)?;
+    let post = parts
+        .first()
+        .and_then(|l| l.pointer("/data/children/0/data"))
+        .ok_or_else(shape)?;
+    let title = field(post, "title").unwrap_or("(untitled)").to_owned();
+    let author = format!("u/{}", field(post, "author").unwrap_or("[deleted]"));
+    let published = post
+        .get("created_utc")
+        .and_then(Value::as_f64)
+        .map(|t| iso_date(t as i64));
+    let mut md = format!("# {title}\n\n");
+    let _ = writeln!(
+        md,
+        "{} · **{author}** · {} points · {} comments{}\n",
+        field(post, "subreddit_name_prefixed").unwrap_or("reddit"),
+        post.get("score").and_then(Value::as_i64).unwrap_or(0),
+        post.get("num_comments")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+        published
+            .as_deref()
+            .map(|d| format!(" · {d}"))
+            .unwrap_or_default()
+    );
+    if let Some(link) = field(post, "url").filter(|_| {
+        !post
+            .get("is_self")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }) {
+        let _ = writeln!(md, "<{link}>\n");
+    }
+    if let Some(text) = field(post, "selftext").filter(|t| !t.trim().is_empty()) {
+        let _ = writeln!(md, "{}\n", text.trim());
+    }
+    let (tree, not_sent) = comments(parts.get(1));
+    if !tree.is_empty() || not_sent > 0 {
+        md.push_str("## Comments\n\n");
+        md.push_str(&thread::render(&tree, not_sent, bounds));
+    }
+    Ok(SitePage {
+        title: Some(title),
+        markdown: md,
+        byline: Some(author),
+        published,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> Value {
+        // Real thread answers saved in 2023 by graw's tests (PROVENANCE.md).
+        let path = format!("{}/fixtures/reddit/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn posts_are_routed_and_listings_wikis_and_share_links_refused() {
+        let t = |raw: &str| route(&Url::parse(raw).unwrap());
+        assert_eq!(
+            t("https://www.reddit.com/r/rust/comments/abc/title/"),
+            Some(Ok(SiteTarget::Reddit {
+                path: "r/rust/comments/abc/title".into()
+            }))
+        );
+        assert_eq!(
+            t("https://redd.it/abc"),
+            Some(Ok(SiteTarget::Reddit {
+                path: "comments/abc".into()
+            }))
+        );
+        for raw in [
+            "https://www.reddit.com/r/rust/",
+            "https://old.reddit.com/r/rust/top/",
+            "https://www.reddit.com/user/someone",
+            "https://www.reddit.com/r/rust/wiki/index",
+            "https://www.reddit.com/r/rust/s/AbCdEf",
+        ] {
+            let why = t(raw).unwrap().unwrap_err();
+            assert!(why.contains("not supported"), "{raw}: {why}");
+        }
+        assert_eq!(t("https://www.reddit.com/settings"), None);
+    }
+
+    #[test]
+    fn a_thread_is_nested_with_authors_and_scores() {
+        let page = parse(&fixture("thread-gallery-39-2023.json"), Bounds::default()).unwrap();
+        let md = &page.markdown;
+        assert!(
+            md.starts_with("# An outfit I made for my Mata Hari cosplay"),
+            "{}",
+            &md[..200]
+        );
+        assert!(md.contains("r/crafts · **u/"));
+        assert!(md.contains("## Comments"));
+        // 39 comments in the answer, all under the bound of 100: no marker.
+        assert_eq!(md.matches("- **u/").count(), 39, "{md}");
+        assert!(!md.contains("not loaded"));
+        // A reply is indented under its parent.
+        assert!(md.contains("\n  - **u/"));
+    }
+
+    #[test]
+    fn a_thread_longer_and_deeper_than_the_bounds_shows_the_markers() {
+        // 21 comments, 5 levels deep; bounds of 10 comments and 3 levels.
+        let bounds = Bounds {
+            comments: 10,
+            depth: 3,
+        };
+        let page = parse(&fixture("thread-video-depth5-2023.json"), bounds).unwrap();
+        let md = &page.markdown;
+        assert_eq!(md.matches("- **u/").count(), 10, "{md}");
+        assert!(md.contains("deeper not loaded (depth limit 3)"), "{md}");
+        assert!(md.contains("more comment(s) not loaded (limit 10)"), "{md}");
+        // Nothing deeper than three levels is written.
+        assert!(!md.contains("\n      - **u/"), "{md}");
+    }
+
+    #[test]
+    fn more_stubs_become_markers() {
+        let answer = serde_json::json!([
+            {"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"title": "T", "author": "op", "score": 1, "num_comments": 9, "is_self": true, "selftext": "hi"}}]}},
+            {"kind": "Listing", "data": {"children": [
+                {"kind": "t1", "data": {"author": "a", "score": 2, "body": "first", "replies": {"kind": "Listing", "data": {"children": [{"kind": "more", "data": {"count": 4}}]}}}},
+                {"kind": "more", "data": {"count": 3}}
+            ]}}
+        ]);
+        let md = parse(&answer, Bounds::default()).unwrap().markdown;
+        assert!(md.contains("  - _… 4 more repl(ies) not loaded"), "{md}");
+        assert!(md.contains("\n- _… 3 more repl(ies) not loaded"), "{md}");
+    }
+}

@@ -1,0 +1,286 @@
+//! The site readers through the real HTTP path: trawl-fetch's guarded fetcher against a
+//! loopback server standing in for each API, fed with the saved real responses.
+
+use std::collections::BTreeMap;
+
+use trawl_core::ErrorCode;
+use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
+use trawl_sites::{SiteClient, SiteConfig, Target, choose, read};
+use trawl_testkit::{Reply, TestServer};
+use url::Url;
+
+fn fixture(path: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn json(path: &str) -> Reply {
+    Reply::ok("application/json; charset=utf-8", fixture(path))
+}
+
+/// A fetcher that may reach 127.0.0.0/8 only (the stand-ins), as a user's
+/// `--allow-host 127.0.0.0/8` would.
+fn fetcher() -> Fetcher {
+    Fetcher::new(FetchConfig {
+        policy: GuardPolicy {
+            allow_private_hosts: false,
+            allow_hosts: vec![HostRule::parse("127.0.0.0/8").unwrap()],
+        },
+        ..FetchConfig::default()
+    })
+    .unwrap()
+}
+
+fn config(site: &str, server: &TestServer, token: Option<&str>) -> SiteConfig {
+    SiteConfig {
+        bases: BTreeMap::from([(site.to_owned(), Url::parse(&server.url("/api/")).unwrap())]),
+        github_token: token.map(str::to_owned),
+        ..SiteConfig::default()
+    }
+}
+
+fn target(raw: &str) -> Target {
+    choose(&Url::parse(raw).unwrap()).unwrap().1.unwrap()
+}
+
+#[tokio::test]
+async fn a_github_issue_is_read_with_its_comments_and_the_token_goes_to_the_api_only() {
+    let api = TestServer::start();
+    api.route(
+        "/api/repos/PyGithub/PyGithub/issues/28",
+        json("github/issue-28-pygithub-2025.json"),
+    );
+    api.route(
+        "/api/repos/PyGithub/PyGithub/issues/28/comments",
+        json("github/issue-28-comments-pygithub-2012.json"),
+    );
+    let fetcher = fetcher();
+    let config = config("github", &api, Some("ghp_SECRET"));
+    let client = SiteClient {
+        fetcher: &fetcher,
+        config: &config,
+        comments: false,
+    };
+    let page = read(
+        &client,
+        &target("https://github.com/PyGithub/PyGithub/issues/28"),
+    )
+    .await
+    .unwrap();
+    assert!(
+        page.markdown
+            .contains("### roskakori · 2012-05-04T19:23:57Z")
+    );
+    let seen = api.seen();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(
+        seen[1].path,
+        "/api/repos/PyGithub/PyGithub/issues/28/comments?per_page=100"
+    );
+    for s in &seen {
+        assert_eq!(
+            s.headers.get("authorization").map(String::as_str),
+            Some("Bearer ghp_SECRET")
+        );
+        assert_eq!(
+            s.headers.get("accept").map(String::as_str),
+            Some("application/vnd.github+json")
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_host_carries_no_token() {
+    // The API stand-in redirects to a canary on another address: the guard lets the hop
+    // through (the canary is allowed too), but the token stays with the API's origin.
+    let api = TestServer::start();
+    let canary = TestServer::start_on("127.0.0.2");
+    api.route(
+        "/api/repos/o/r/issues/1",
+        Reply::redirect(302, &canary.url("/elsewhere")),
+    );
+    canary.route("/elsewhere", json("github/issue-28-pygithub-2025.json"));
+    canary.route(
+        "/api/repos/o/r/issues/1/comments",
+        json("github/issue-28-comments-pygithub-2012.json"),
+    );
+    api.route(
+        "/api/repos/o/r/issues/1/comments",
+        json("github/issue-28-comments-pygithub-2012.json"),
+    );
+    let fetcher = fetcher();
+    let config = config("github", &api, Some("ghp_SECRET"));
+    let client = SiteClient {
+        fetcher: &fetcher,
+        config: &config,
+        comments: false,
+    };
+    read(&client, &target("https://github.com/o/r/issues/1"))
+        .await
+        .unwrap();
+    let canary_seen = canary.seen();
+    assert_eq!(canary_seen.len(), 1);
+    assert!(
+        !canary_seen[0].headers.contains_key("authorization"),
+        "{:?}",
+        canary_seen[0].headers
+    );
+    assert!(
+        api.seen()
+            .iter()
+            .all(|s| s.headers.contains_key("authorization"))
+    );
+}
+
+#[tokio::test]
+async fn a_repository_root_and_a_blob_through_the_api() {
+    let api = TestServer::start();
+    api.route(
+        "/api/repos/PyGithub/PyGithub",
+        json("github/repo-pygithub-2025.json"),
+    );
+    api.route(
+        "/api/repos/PyGithub/PyGithub/readme",
+        json("github/readme-pygithub-2025.json"),
+    );
+    api.route(
+        "/api/repos/PyGithub/PyGithub/contents/README.md?ref=main",
+        Reply::ok(
+            "application/vnd.github.raw",
+            fixture("github/raw-readme-pygithub-2025.md"),
+        ),
+    );
+    let fetcher = fetcher();
+    let config = config("github", &api, None);
+    let client = SiteClient {
+        fetcher: &fetcher,
+        config: &config,
+        comments: false,
+    };
+    let repo = read(&client, &target("https://github.com/PyGithub/PyGithub"))
+        .await
+        .unwrap();
+    assert!(
+        repo.markdown.contains("7126 stars · Python")
+            && repo.markdown.contains("pip install PyGithub")
+    );
+    let blob = read(
+        &client,
+        &target("https://github.com/PyGithub/PyGithub/blob/main/README.md"),
+    )
+    .await
+    .unwrap();
+    assert!(blob.markdown.starts_with("# PyGitHub"));
+    let raw_seen = api
+        .seen()
+        .into_iter()
+        .find(|s| s.path.contains("contents"))
+        .unwrap();
+    assert_eq!(
+        raw_seen.headers.get("accept").map(String::as_str),
+        Some("application/vnd.github.raw")
+    );
+    assert!(
+        api.seen()
+            .iter()
+            .all(|s| !s.headers.contains_key("authorization"))
+    );
+}
+
+#[tokio::test]
+async fn hacker_news_stack_exchange_wikipedia_and_reddit_through_their_apis() {
+    let api = TestServer::start();
+    api.route("/api/api/v1/items/17", json("hackernews/item-17-2014.json"));
+    api.route(
+        "/api/questions/1001?site=stackoverflow&filter=withbody",
+        json("stackexchange/question-built.json"),
+    );
+    api.route(
+        "/api/questions/1001/answers?site=stackoverflow&filter=withbody&sort=votes&order=desc&pagesize=100",
+        json("stackexchange/answers-built.json"),
+    );
+    api.route(
+        "/api/posts/1001;3001;3002;3003/comments?site=stackoverflow&filter=withbody&sort=creation&order=asc&pagesize=100",
+        json("stackexchange/comments-built.json"),
+    );
+    api.route("/api/w/api.php", json("wikipedia/parse-built.json"));
+    api.route(
+        "/api/r/crafts/comments/13opkyi/an_outfit/.json?raw_json=1&limit=100&depth=8",
+        json("reddit/thread-gallery-39-2023.json"),
+    );
+    let fetcher = fetcher();
+    let mut config = config("hackernews", &api, None);
+    for site in ["stackexchange", "wikipedia", "reddit"] {
+        config
+            .bases
+            .insert(site.into(), Url::parse(&api.url("/api/")).unwrap());
+    }
+    let plain = SiteClient {
+        fetcher: &fetcher,
+        config: &config,
+        comments: false,
+    };
+    let hn = read(&plain, &target("https://news.ycombinator.com/item?id=17"))
+        .await
+        .unwrap();
+    assert!(hn.markdown.contains("- **dmon**"));
+    let se = read(
+        &plain,
+        &target("https://stackoverflow.com/questions/1001/x"),
+    )
+    .await
+    .unwrap();
+    assert!(se.markdown.find("Accepted answer").unwrap() < se.markdown.find("Top Voter").unwrap());
+    assert!(!se.markdown.contains("Comments:"));
+    let with_comments = SiteClient {
+        comments: true,
+        ..plain
+    };
+    let se = read(
+        &with_comments,
+        &target("https://stackoverflow.com/questions/1001/x"),
+    )
+    .await
+    .unwrap();
+    assert!(se.markdown.contains("This fixed it for me"));
+    let wiki = read(
+        &plain,
+        &target("https://en.wikipedia.org/wiki/Ada_Lovelace"),
+    )
+    .await
+    .unwrap();
+    assert!(wiki.markdown.contains("| Born |"));
+    let wiki_seen = api
+        .seen()
+        .into_iter()
+        .find(|s| s.path.starts_with("/api/w/api.php"))
+        .unwrap();
+    assert!(
+        wiki_seen.path.contains("action=parse") && wiki_seen.path.contains("page=Ada%5FLovelace"),
+        "{}",
+        wiki_seen.path
+    );
+    let reddit = read(
+        &plain,
+        &target("https://www.reddit.com/r/crafts/comments/13opkyi/an_outfit/"),
+    )
+    .await
+    .unwrap();
+    assert_eq!(reddit.markdown.matches("- **u/").count(), 39);
+}
+
+#[tokio::test]
+async fn an_api_error_keeps_its_code() {
+    let api = TestServer::start();
+    api.route("/api/api/v1/items/5", Reply::status(404, "{}"));
+    let fetcher = fetcher();
+    let config = config("hackernews", &api, None);
+    let client = SiteClient {
+        fetcher: &fetcher,
+        config: &config,
+        comments: false,
+    };
+    let err = read(&client, &target("https://news.ycombinator.com/item?id=5"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound);
+}

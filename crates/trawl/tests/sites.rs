@@ -1,0 +1,114 @@
+//! Site readers through the binary: `trawl read` of a URL a reader knows goes to the
+//! site's API (moved to loopback with `TRAWL_SITE_<NAME>_URL`), `trawl sites` lists the
+//! readers, and a `.env` cannot move a reader's API (nor send GitHub's token elsewhere).
+
+use trawl_testkit::{Reply, TestServer};
+
+use crate::util::{run, temp_dir, trawl};
+
+fn fixture(path: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/../trawl-sites/fixtures/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_hacker_news_item_is_read_through_its_api() {
+    let api = TestServer::start();
+    api.route(
+        "/api/v1/items/17",
+        Reply::ok("application/json", fixture("hackernews/item-17-2014.json")),
+    );
+    let dir = temp_dir();
+    let out = run(trawl(&dir)
+        .env("TRAWL_SITE_HACKERNEWS_URL", api.base())
+        .args(["read", "https://news.ycombinator.com/item?id=17", "--json"])
+        .args(["--allow-host", "127.0.0.1", "--store", ":memory:"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc = &out.json()["data"];
+    assert_eq!(doc["fetched_via"], "site", "{doc}");
+    assert_eq!(doc["attempts"][0]["reader"], "hackernews");
+    assert!(doc["markdown"].as_str().unwrap().contains("**dmon**"));
+    assert_eq!(api.hits("/api/v1/items/17"), 1);
+}
+
+#[test]
+fn trawl_sites_lists_the_site_readers() {
+    let dir = temp_dir();
+    let out = run(trawl(&dir).args(["sites", "--json", "--store", ":memory:"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let readers: Vec<String> = out.json()["data"]["readers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        readers,
+        [
+            "github",
+            "hackernews",
+            "stackexchange",
+            "wikipedia",
+            "reddit"
+        ]
+    );
+    let human = run(trawl(&dir).args(["sites", "--store", ":memory:"]));
+    assert!(
+        human.stdout.contains("- github: github.com/OWNER/REPO"),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn a_dotenv_cannot_move_a_site_reader_or_its_token() {
+    // The real environment points GitHub's reader at `api`; a cloned repository's `.env`
+    // tries to point it at `canary` (and plants a token). The canary sees nothing; the
+    // token a `.env` may give (an API key) goes to GitHub's reader at the trusted base.
+    let api = TestServer::start();
+    let canary = TestServer::start_on("127.0.0.2");
+    for server in [&api, &canary] {
+        server.route(
+            "/repos/PyGithub/PyGithub/issues/28",
+            Reply::ok(
+                "application/json",
+                fixture("github/issue-28-pygithub-2025.json"),
+            ),
+        );
+        server.route(
+            "/repos/PyGithub/PyGithub/issues/28/comments",
+            Reply::ok(
+                "application/json",
+                fixture("github/issue-28-comments-pygithub-2012.json"),
+            ),
+        );
+    }
+    let dir = temp_dir();
+    std::fs::write(
+        dir.join(".env"),
+        format!(
+            "TRAWL_SITE_GITHUB_URL={}\nGITHUB_TOKEN=ghp_FROM_DOTENV\n",
+            canary.base()
+        ),
+    )
+    .unwrap();
+    let out = run(trawl(&dir)
+        .env("TRAWL_SITE_GITHUB_URL", api.base())
+        .args([
+            "read",
+            "https://github.com/PyGithub/PyGithub/issues/28",
+            "-q",
+        ])
+        .args(["--allow-host", "127.0.0.0/8", "--store", ":memory:"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("roskakori"));
+    assert!(
+        canary.seen().is_empty(),
+        "the .env moved the reader: {:?}",
+        canary.seen()
+    );
+    assert!(!out.stdout.contains("ghp_FROM_DOTENV") && !out.stderr.contains("ghp_FROM_DOTENV"));
+}
