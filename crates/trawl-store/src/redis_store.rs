@@ -16,6 +16,7 @@
 //! | `P k:{provider}` | hash | key fingerprint → key state JSON |
 //! | `P site:{site}` | hash | site memory |
 //! | `P rl:{provider}:*` | zset, string | global rate-limit leases and GCRA cell |
+//! | `P crawls`, `P crawl:{id}:*` | zset, hashes, zsets | crawl state: records, URLs, queue, leases (see `crawl`) |
 //!
 //! TTLs are Redis expirations: a document's keys expire `document_ttl + stale_retention`
 //! after its read, a cached search after its TTL, a site memory after `site_memory_ttl`.
@@ -34,6 +35,8 @@
 //! would grow with the whole store.
 
 mod connection;
+mod crawl;
+mod crawl_scripts;
 mod find;
 mod index;
 mod limit;
@@ -243,6 +246,10 @@ fn parse<T: FromRedisValue>(value: redis::Value) -> Result<T> {
 }
 
 impl Store for RedisStore {
+    fn crawl_state(&self) -> Option<&dyn crate::CrawlStore> {
+        Some(self)
+    }
+
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
         let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
         let fetched_at = to_millis(record.fetched_at);
