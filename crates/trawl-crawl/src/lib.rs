@@ -28,11 +28,14 @@ pub mod robots;
 mod run;
 pub mod scope;
 mod service;
+mod shared;
 pub mod traps;
 
 pub use crawler::RunningCrawl;
 pub use journal::{CrawlStatus, cancel, list, pages, status};
-pub use model::{CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer};
+pub use model::{
+    CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, DEFAULT_LEASE, Observer,
+};
 pub use options::{
     CrawlOptions, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, MAX_CONCURRENCY, MAX_LIMIT,
 };

@@ -163,6 +163,32 @@ pub fn build_agent(settings: &Settings) -> Result<Agent, TrawlError> {
 }
 
 pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agent, TrawlError> {
+    Ok(build(settings, config, false)?.0)
+}
+
+/// The agent of `trawl serve`: on a shared Redis store its crawl service joins every
+/// running crawl there (see `CrawlService::join_shared_crawls`). Needs a Tokio runtime.
+pub fn build_server_agent(settings: &Settings) -> Result<Agent, TrawlError> {
+    Ok(build(settings, AgentConfig::default(), true)?.0)
+}
+
+/// The agent of `trawl crawl`, and the per-host slots its crawler shares with the other
+/// processes on a shared Redis store (`None` on other stores).
+pub fn build_crawl_agent(
+    settings: &Settings,
+) -> Result<(Agent, Option<Arc<dyn trawl_core::SharedLimiter>>), TrawlError> {
+    build(settings, AgentConfig::default(), false)
+}
+
+/// A crawl's per-host slot outlives its request by at most this (a replica killed
+/// mid-request frees its slot after it).
+const CRAWL_SLOT_LEASE: std::time::Duration = std::time::Duration::from_secs(120);
+
+fn build(
+    settings: &Settings,
+    config: AgentConfig,
+    serving: bool,
+) -> Result<(Agent, Option<Arc<dyn trawl_core::SharedLimiter>>), TrawlError> {
     // What can be checked cheaply is checked now, so bad settings fail every command as
     // before; the clients themselves (and their TLS roots) are built on first use.
     let fetch_config = settings.fetch_config()?;
@@ -219,8 +245,15 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
     };
     let config = settings.agent_config(config);
     let fetcher = Lazy::new(move || Fetcher::new(fetch_config));
-    let crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
+    let crawl_slots = opened.shared_limiter(CRAWL_SLOT_LEASE);
+    let mut crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
         .with_extract_options(config.extract.clone());
+    if let Some(slots) = &crawl_slots {
+        crawls = crawls.with_shared_limiter(slots.clone());
+    }
+    if serving {
+        crawls.join_shared_crawls();
+    }
     let agent = Agent::with_parts(
         guard,
         fetcher,
@@ -233,8 +266,9 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
     let agent = agent
         .with_usable_engines(usable)
         .with_crawls(Arc::new(crawls));
-    Ok(match store_note {
+    let agent = match store_note {
         Some(note) => agent.with_store_note(note),
         None => agent,
-    })
+    };
+    Ok((agent, crawl_slots))
 }

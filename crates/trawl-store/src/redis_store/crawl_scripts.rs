@@ -182,7 +182,8 @@ return 1
     ))
 });
 
-/// Writes a crawl's record; a cancel request already there stays. ARGV[2]: the crawls
+/// Writes a crawl's record; a cancel request and the creation time already there stay (as
+/// on SQLite). ARGV[2]: the crawls
 /// index key, ARGV[3]: id, ARGV[4]: created ms, ARGV[5..]: field, value pairs (with
 /// `cancel_requested`).
 pub(super) static PUT_CRAWL: LazyLock<Script> = LazyLock::new(|| {
@@ -193,9 +194,13 @@ local asked = redis.call('HGET', k, 'cancel_requested')
 for i = 5, #ARGV, 2 do
   local v = ARGV[i + 1]
   if ARGV[i] == 'cancel_requested' and asked == '1' then v = '1' end
-  redis.call('HSET', k, ARGV[i], v)
+  if ARGV[i] == 'created_at' then
+    redis.call('HSETNX', k, ARGV[i], v)
+  else
+    redis.call('HSET', k, ARGV[i], v)
+  end
 end
-redis.call('ZADD', ARGV[2], ARGV[4], ARGV[3])
+redis.call('ZADD', ARGV[2], 'NX', ARGV[4], ARGV[3])
 return 1
 "#,
     )
