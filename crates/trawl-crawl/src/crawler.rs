@@ -361,7 +361,7 @@ impl State {
                 if !self.pacer.knows(&host) {
                     self.pacer.configure(&host, 1, Duration::ZERO);
                 }
-                let pass = self.pacer.enter(&host).await;
+                let pass = self.pacer.enter_here(&host).await;
                 let r = Robots::fetch(fetcher, u).await;
                 drop(pass);
                 r

@@ -138,6 +138,17 @@ impl Pacer {
 
     /// Waits until a request to `host` may start.
     pub(crate) async fn enter(&self, host: &str) -> Pass {
+        self.enter_with(host, true).await
+    }
+
+    /// [`Pacer::enter`] without the slot shared with other processes: for robots.txt,
+    /// read once per process before the host's pace is known (its slot, taken with a cap
+    /// of one, would wait for a moment when no other process has a request in flight).
+    pub(crate) async fn enter_here(&self, host: &str) -> Pass {
+        self.enter_with(host, false).await
+    }
+
+    async fn enter_with(&self, host: &str, shared: bool) -> Pass {
         let gate = {
             let mut gates = self.gates.lock().unwrap_or_else(PoisonError::into_inner);
             gates
@@ -156,8 +167,8 @@ impl Pacer {
             .expect("a gate's semaphore is never closed");
         tokio::time::sleep_until(gate.next()).await;
         let slot = match &self.shared {
-            Some(shared) => shared_slot(shared.as_ref(), host, &gate).await,
-            None => None,
+            Some(limiter) if shared => shared_slot(limiter.as_ref(), host, &gate).await,
+            _ => None,
         };
         Pass {
             gate,

@@ -263,7 +263,13 @@ async fn crawl_loop(
     // Pages dispatched and not yet stored or given up: they count against the limit.
     let mut pending = 0usize;
     let mut stopping = false;
-    let mut ticker = tokio::time::interval(CHECK_EVERY);
+    // A shared crawl renews its leases at each tick: three times within a lease.
+    let every = if st.shared {
+        CHECK_EVERY.min(crawler.lease / 3)
+    } else {
+        CHECK_EVERY
+    };
+    let mut ticker = tokio::time::interval(every);
     let mut last_write = Instant::now();
     // A shared crawl: the keys this process holds leases on, and when to claim again.
     let mut leased: HashSet<String> = HashSet::new();
@@ -290,6 +296,11 @@ async fn crawl_loop(
                         continue;
                     }
                     let u = c.url;
+                    if leased.contains(&u.key) {
+                        // Ours, still in flight: its lease ran out between renewals and
+                        // this claim took it back; the fetch already running settles it.
+                        continue;
+                    }
                     let Ok(url) = Url::parse(&u.url) else {
                         let outcome = UrlOutcome {
                             detail: Some("not a URL".into()),
@@ -376,7 +387,7 @@ async fn crawl_loop(
                 }
             }
             _ = ticker.tick() => {
-                if last_write.elapsed() >= CHECK_EVERY {
+                if last_write.elapsed() >= every {
                     last_write = Instant::now();
                     if let Some(r) = st.journal.record().await? {
                         if r.cancel_requested {

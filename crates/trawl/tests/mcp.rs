@@ -23,6 +23,7 @@ mod limits;
 mod one_secret;
 mod protocol;
 mod render;
+mod replica_crawls;
 mod replicas;
 mod tools;
 

@@ -129,7 +129,7 @@ async fn a_crawler_stopped_dead_loses_nothing_and_no_stored_page_is_fetched_agai
         page_latency: Duration::from_millis(20),
         ..SiteConfig::default()
     });
-    let lease = Duration::from_millis(800);
+    let lease = Duration::from_millis(900);
     let (a, store) = crawler_on(&redis, lease);
     let (b, _) = crawler_on(&redis, lease);
     let ((first, _), (second, _)) =

@@ -42,6 +42,11 @@ CREATE TABLE IF NOT EXISTS crawl_urls (
     PRIMARY KEY (crawl_id, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS crawl_urls_by_seq ON crawl_urls(crawl_id, seq);
+";
+
+/// Made only by the lease calls, so the calls a crawl on one machine makes (it never
+/// claims) run the same statements as before leases existed.
+const LEASE_TABLE: &str = "
 CREATE TABLE IF NOT EXISTS crawl_leases (
     crawl_id TEXT NOT NULL,
     key      TEXT NOT NULL,
@@ -66,6 +71,12 @@ fn terminal(state: UrlState) -> bool {
 
 fn tables(conn: &Connection) -> Result<()> {
     conn.execute_batch(TABLES)?;
+    Ok(())
+}
+
+fn lease_tables(conn: &Connection) -> Result<()> {
+    conn.execute_batch(TABLES)?;
+    conn.execute_batch(LEASE_TABLE)?;
     Ok(())
 }
 
@@ -315,7 +326,7 @@ impl CrawlStore for SqliteStore {
         let now = to_millis(self.config.clock.now());
         let until = now.saturating_add(duration_millis(lease));
         let mut conn = self.pool.get()?;
-        tables(&conn)?;
+        lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // Leases that ran out: their URLs go back to the queue, remembered as lapsed.
         tx.execute(
@@ -387,7 +398,7 @@ impl CrawlStore for SqliteStore {
     ) -> Result<usize> {
         let until = to_millis(self.config.clock.now()).saturating_add(duration_millis(lease));
         let mut conn = self.pool.get()?;
-        tables(&conn)?;
+        lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut held = 0;
         {
@@ -412,7 +423,7 @@ impl CrawlStore for SqliteStore {
         o: &UrlOutcome,
     ) -> Result<bool> {
         let mut conn = self.pool.get()?;
-        tables(&conn)?;
+        lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let holder: Option<Option<String>> = tx
             .query_row(
@@ -475,7 +486,7 @@ impl CrawlStore for SqliteStore {
 
     fn delete_crawl(&self, id: &str) -> Result<bool> {
         let mut conn = self.pool.get()?;
-        tables(&conn)?;
+        lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute("DELETE FROM crawl_urls WHERE crawl_id = ?1", [id])?;
         tx.execute("DELETE FROM crawl_leases WHERE crawl_id = ?1", [id])?;

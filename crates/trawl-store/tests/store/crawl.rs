@@ -113,6 +113,18 @@ fn crawl_record_urls_states_and_counts_round_trip(b: Backend) {
     assert!(c.get_crawl("c1").unwrap().unwrap().cancel_requested);
     c.clear_cancel("c1").unwrap();
     assert!(!c.get_crawl("c1").unwrap().unwrap().cancel_requested);
+    // A rewrite keeps when the crawl was created.
+    let mut later = r.clone();
+    later.created_at += Duration::from_secs(60);
+    later.updated_at += Duration::from_secs(60);
+    later.status = "done".into();
+    c.put_crawl(&later).unwrap();
+    let got = c.get_crawl("c1").unwrap().unwrap();
+    assert_eq!(
+        (got.created_at, got.updated_at),
+        (r.created_at, later.updated_at)
+    );
+    assert_eq!(got.status, "done");
     let mut newer = record("c2");
     newer.created_at += Duration::from_secs(5);
     c.put_crawl(&newer).unwrap();
