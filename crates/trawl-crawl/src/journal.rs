@@ -4,7 +4,9 @@
 //! What is written when: a URL's row when it is first seen (so the seen set survives), its
 //! state `fetching` before the request and `done` (with its handle) after the document is
 //! stored, the crawl's record at start, every few seconds, and at the end. A crawl killed
-//! at any point resumes from these rows; see `Crawler::resume`.
+//! at any point resumes from these rows; see `Crawler::resume`. A shared crawl (see
+//! `shared.rs`) writes `fetching` by its claims, settles each URL under its lease, and its
+//! record at start, once seeded, and once at the end (by whichever worker ends it).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
