@@ -140,18 +140,11 @@ impl Crawler {
         let id = new_id()?;
         let journal = Journal::new(self.store.clone(), id.clone());
         let now = SystemTime::now();
-        // A shared crawl is `starting` until it is seeded: other processes join it only
-        // then, so none can find it empty and end it before its first URL is queued.
-        let status = if journal.shared() {
-            "starting"
-        } else {
-            "running"
-        };
         journal
             .put(CrawlRecord {
                 id: id.clone(),
                 start_url: start.to_string(),
-                status: status.into(),
+                status: "running".into(),
                 options: serde_json::to_value(&options).unwrap_or_default(),
                 summary: serde_json::Value::Null,
                 created_at: now,

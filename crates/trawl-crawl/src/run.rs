@@ -216,8 +216,8 @@ pub(crate) async fn drive(
         };
         journal.add(new_rows).await?;
         if st.shared && new {
-            // Seeded: other processes may join it now.
-            st.store_queued = st.frontier.len() as u64;
+            // Seeded (other processes join it only now that it has URLs): the record with
+            // the summary's limit.
             journal.put(st.record("running")).await?;
         }
         let p = st.progress(0);
@@ -392,7 +392,7 @@ async fn crawl_loop(
                     if let Some(r) = st.journal.record().await? {
                         if r.cancel_requested {
                             cancel.cancel();
-                        } else if !trawl_store::LIVE_CRAWL_STATUSES.contains(&r.status.as_str()) {
+                        } else if r.status != "running" {
                             // Another worker of a shared crawl saw it end.
                             ended_elsewhere = true;
                             stopping = true;

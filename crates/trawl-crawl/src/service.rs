@@ -139,6 +139,11 @@ impl CrawlService {
                 continue;
             }
             let id = record.id;
+            // Not seeded yet (its starter adds the first URLs when robots.txt and the
+            // sitemaps are read): joining now could find it empty and end it.
+            if !self.seeded(&id).await? {
+                continue;
+            }
             {
                 let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
                 if running.contains(&id) {
@@ -164,6 +169,17 @@ impl CrawlService {
             }
         }
         Ok(())
+    }
+
+    async fn seeded(&self, id: &str) -> Result<bool, TrawlError> {
+        let id = id.to_owned();
+        self.store
+            .run(move |s| match s.crawl_state() {
+                Some(c) => Ok(!c.crawl_url_counts(&id)?.is_empty()),
+                None => Ok(false),
+            })
+            .await
+            .map_err(journal::store_error)
     }
 
     /// Takes a crawl off the running set when it ends (its outcome is in the store).

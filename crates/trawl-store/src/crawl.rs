@@ -133,11 +133,6 @@ pub struct ClaimedUrl {
     pub lapsed: bool,
 }
 
-/// States a crawl's `status` has while it runs: a crawl in one of these can be ended by
-/// [`CrawlStore::end_crawl`]. `starting` is a shared crawl still being seeded (workers of
-/// other processes join it once it is `running`).
-pub const LIVE_CRAWL_STATUSES: [&str; 2] = ["starting", "running"];
-
 /// The crawl-state calls of a store. Each is one short transaction.
 pub trait CrawlStore: Send + Sync {
     /// Whether several processes can work on one crawl in this store at once (a shared
@@ -225,8 +220,8 @@ pub trait CrawlStore: Send + Sync {
         outcome: &UrlOutcome,
     ) -> Result<bool>;
 
-    /// Ends a crawl still live (see [`LIVE_CRAWL_STATUSES`]) with `status` and `summary`;
-    /// `false` when it had ended already (another worker ended it) or does not exist. So
-    /// a crawl ends once, however many workers see it finish.
+    /// Ends a crawl still `running` with `status` and `summary`; `false` when it had ended
+    /// already (another worker ended it) or does not exist. So a crawl ends once, however
+    /// many workers see it finish.
     fn end_crawl(&self, id: &str, status: &str, summary: &serde_json::Value) -> Result<bool>;
 }

@@ -60,9 +60,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 pub use choice::{DEFAULT_REDIS_PREFIX, StoreChoice, StoreFallback, redact_url};
-pub use crawl::{
-    ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, LIVE_CRAWL_STATUSES, UrlOutcome, UrlState,
-};
+pub use crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
 pub use error::Error;
 pub use metered::{MeteredStore, render_metrics};
 pub use open::{OpenedStore, StandIn, WhenUnwritable, open};

@@ -77,7 +77,8 @@ async fn start_and_join(
     let (obs_b, n_b) = counter();
     let first = a.start(o, Some(obs_a)).await.unwrap();
     let id = first.id.clone();
-    wait_for(store, &id, |s| s.status == "running").await;
+    // Seeded: its first URLs are in the store.
+    wait_for(store, &id, |s| !s.urls.is_empty()).await;
     let second = b.join(&id, Some(obs_b)).await.unwrap();
     ((first, n_a), (second, n_b))
 }

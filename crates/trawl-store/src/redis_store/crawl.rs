@@ -22,9 +22,7 @@ use redis::Commands;
 use serde::{Deserialize, Serialize};
 
 use super::{RedisStore, crawl_scripts as scripts};
-use crate::crawl::{
-    ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, LIVE_CRAWL_STATUSES, UrlOutcome, UrlState,
-};
+use crate::crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
 use crate::{Error, Result, duration_millis, from_millis, to_millis};
 
 const STATES: [UrlState; 5] = [
@@ -434,7 +432,6 @@ impl CrawlStore for RedisStore {
                 .arg(status)
                 .arg(&summary)
                 .arg(now)
-                .arg(&LIVE_CRAWL_STATUSES[..])
                 .invoke(conn)?)
         })?;
         Ok(ended == 1)

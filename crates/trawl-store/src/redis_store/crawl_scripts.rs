@@ -218,21 +218,15 @@ return 1
     )
 });
 
-/// Ends a live crawl. ARGV[2]: status, ARGV[3]: summary JSON, ARGV[4]: now ms, ARGV[5..]:
-/// the live statuses. Returns 1 when this call ended it.
+/// Ends a running crawl. ARGV[2]: status, ARGV[3]: summary JSON, ARGV[4]: now ms. Returns
+/// 1 when this call ended it.
 pub(super) static END_CRAWL: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 local k = ARGV[1] .. 'record'
-local status = redis.call('HGET', k, 'status')
-if not status then return 0 end
-for i = 5, #ARGV do
-  if status == ARGV[i] then
-    redis.call('HSET', k, 'status', ARGV[2], 'summary', ARGV[3], 'updated_at', ARGV[4])
-    return 1
-  end
-end
-return 0
+if redis.call('HGET', k, 'status') ~= 'running' then return 0 end
+redis.call('HSET', k, 'status', ARGV[2], 'summary', ARGV[3], 'updated_at', ARGV[4])
+return 1
 "#,
     )
 });

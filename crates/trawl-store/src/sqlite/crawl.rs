@@ -9,9 +9,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::SqliteStore;
-use crate::crawl::{
-    ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, LIVE_CRAWL_STATUSES, UrlOutcome, UrlState,
-};
+use crate::crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
 use crate::{Error, Result, duration_millis, from_millis, to_millis};
 
 const TABLES: &str = "
@@ -472,15 +470,8 @@ impl CrawlStore for SqliteStore {
         let now = to_millis(self.config.clock.now());
         Ok(conn.execute(
             "UPDATE crawls SET status = ?2, summary = ?3, updated_at = ?4
-             WHERE id = ?1 AND status IN (?5, ?6)",
-            params![
-                id,
-                status,
-                json(summary),
-                now,
-                LIVE_CRAWL_STATUSES[0],
-                LIVE_CRAWL_STATUSES[1]
-            ],
+             WHERE id = ?1 AND status = 'running'",
+            params![id, status, json(summary), now],
         )? > 0)
     }
 

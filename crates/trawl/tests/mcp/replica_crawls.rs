@@ -100,10 +100,7 @@ async fn tool(client: &Client, args: Value) -> Value {
 async fn until_ended(client: &Client, id: &str) -> Value {
     for _ in 0..600 {
         let status = tool(client, json!({"id": id})).await;
-        if !matches!(
-            status["crawl"]["status"].as_str(),
-            Some("running" | "starting")
-        ) {
+        if status["crawl"]["status"] != "running" {
             return status;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
