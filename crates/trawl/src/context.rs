@@ -180,10 +180,6 @@ pub fn build_crawl_agent(
     build(settings, AgentConfig::default(), false)
 }
 
-/// A crawl's per-host slot outlives its request by at most this (a replica killed
-/// mid-request frees its slot after it).
-const CRAWL_SLOT_LEASE: std::time::Duration = std::time::Duration::from_secs(120);
-
 fn build(
     settings: &Settings,
     config: AgentConfig,
@@ -245,7 +241,10 @@ fn build(
     };
     let config = settings.agent_config(config);
     let fetcher = Lazy::new(move || Fetcher::new(fetch_config));
-    let crawl_slots = opened.shared_limiter(CRAWL_SLOT_LEASE);
+    // A replica killed mid-request holds its per-host slots until they lapse: as long as
+    // the URLs it had claimed (a request outliving it only lifts the cap a little early;
+    // the spacing between starts still holds).
+    let crawl_slots = opened.shared_limiter(settings.crawl_limits().lease);
     let mut crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
         .with_extract_options(config.extract.clone());
     if let Some(slots) = &crawl_slots {

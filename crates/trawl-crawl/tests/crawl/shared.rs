@@ -18,7 +18,7 @@ use crate::site::{Site, SiteConfig, content_paths};
 /// address space) and the per-host slots of that store.
 fn crawler_on(redis: &RedisServer, lease: Duration) -> (Crawler, SharedStore) {
     let store = Arc::new(RedisStore::open(&redis.url(), "t:", StoreConfig::default()).unwrap());
-    let slots = Arc::new(RedisSlots::new(store.clone(), Duration::from_secs(60)));
+    let slots = Arc::new(RedisSlots::new(store.clone(), lease));
     let shared = SharedStore::from_arc(store);
     let crawler = Crawler::new(crate::loopback_fetcher(), shared.clone())
         .with_shared_limiter(slots)
