@@ -98,6 +98,7 @@ vars! {
     MAX_CONCURRENT = "TRAWL_MAX_CONCURRENT", Setting, "MCP: tool calls run at once";
     MAX_CRAWLS = "TRAWL_MAX_CRAWLS", Setting, "MCP: crawls `web_crawl` runs at once in one server (default 4)";
     MAX_CRAWL_PAGES = "TRAWL_MAX_CRAWL_PAGES", Setting, "MCP: most pages one crawl started by `web_crawl` stores (default 1000)";
+    CRAWL_LEASE = "TRAWL_CRAWL_LEASE", Setting, "Redis store: seconds a URL a replica's crawl claimed stays leased without renewal (default 30)";
     QUEUE_TIMEOUT = "TRAWL_QUEUE_TIMEOUT", Setting, "MCP: seconds a call waits for a slot";
     SHUTDOWN_GRACE = "TRAWL_SHUTDOWN_GRACE", Setting, "MCP: seconds running calls get at shutdown";
     FETCH_ONLY = "TRAWL_FETCH_ONLY", Setting, "MCP: offer only the fetch tool";

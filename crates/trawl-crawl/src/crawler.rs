@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use tokio_util::sync::CancellationToken;
-use trawl_core::{TrawlError, canonical_url};
+use trawl_core::{SharedLimiter, TrawlError, canonical_url};
 use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
 use trawl_store::{CrawlRecord, CrawlUrl, SharedStore, UrlOutcome, UrlState};
@@ -18,7 +18,9 @@ use url::Url;
 use crate::frontier::{Frontier, MEMORY_CAP, Seen, Waiting};
 use crate::journal::Journal;
 use crate::map::{Collected, read_sitemaps, robots_name};
-use crate::model::{CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer, State};
+use crate::model::{
+    CrawlPage, CrawlProgress, CrawlSummary, Crawler, DEFAULT_LEASE, Observer, State,
+};
 use crate::options::CrawlOptions;
 use crate::pace::Pacer;
 use crate::rank::Query;
@@ -86,7 +88,34 @@ impl Crawler {
             fetcher,
             store,
             extract: ExtractOptions::default(),
+            pacer: Arc::new(Pacer::default()),
+            lease: DEFAULT_LEASE,
         }
+    }
+
+    /// Politeness per host across processes: every request also takes the host's slot
+    /// from `shared` (the Redis store's slots), so the host's concurrency and delay hold
+    /// for every process on that Redis together.
+    pub fn with_shared_limiter(mut self, shared: Arc<dyn SharedLimiter>) -> Self {
+        self.pacer = Arc::new(Pacer::with_shared(shared));
+        self
+    }
+
+    /// How long a URL claimed from a shared crawl stays leased to this process without a
+    /// renewal (renewed every second while it is fetched): a process killed mid-crawl
+    /// gives its URLs back after this.
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease.max(Duration::from_millis(100));
+        self
+    }
+
+    pub(crate) fn with_pacer(mut self, pacer: Arc<Pacer>) -> Self {
+        self.pacer = pacer;
+        self
+    }
+
+    pub(crate) fn pacer(&self) -> &Arc<Pacer> {
+        &self.pacer
     }
 
     /// Extraction options for every page.
@@ -123,7 +152,40 @@ impl Crawler {
                 cancel_requested: false,
             })
             .await?;
-        Ok(self.spawn(id, options, now, None, observer))
+        Ok(self.spawn(id, options, now, Begin::New, observer))
+    }
+
+    /// Joins a running shared crawl (one kept in a store several processes work on) with
+    /// this process's own fetches: it claims URLs from the store until the crawl ends.
+    pub async fn join(
+        &self,
+        id: &str,
+        observer: Option<Observer>,
+    ) -> Result<RunningCrawl, TrawlError> {
+        let journal = Journal::new(self.store.clone(), id.to_owned());
+        if !journal.shared() {
+            return Err(TrawlError::invalid_input(
+                "only a crawl in a shared store (Redis) can be joined",
+            ));
+        }
+        let (options, created) = self.kept_options(&journal, id).await?;
+        Ok(self.spawn(id.to_owned(), options, created, Begin::Join, observer))
+    }
+
+    async fn kept_options(
+        &self,
+        journal: &Journal,
+        id: &str,
+    ) -> Result<(CrawlOptions, SystemTime), TrawlError> {
+        let record = journal.record().await?.ok_or_else(|| {
+            TrawlError::new(
+                trawl_core::ErrorCode::NotFound,
+                format!("no crawl with id {id:?} (see `trawl crawl list`)"),
+            )
+        })?;
+        let options: CrawlOptions = serde_json::from_value(record.options.clone())
+            .map_err(|e| TrawlError::internal(format!("crawl {id}: stored options: {e}")))?;
+        Ok((options, record.created_at))
     }
 
     /// Resumes a kept crawl in the background: nothing it stored is fetched again.
@@ -146,14 +208,20 @@ impl Crawler {
         })?;
         let options: CrawlOptions = serde_json::from_value(record.options.clone())
             .map_err(|e| TrawlError::internal(format!("crawl {id}: stored options: {e}")))?;
-        let rows = journal.urls().await?;
+        // A shared crawl is resumed by joining it: the rows stay in the store, claimed from
+        // there; URLs a killed process held come back when their leases run out.
+        let begin = if journal.shared() {
+            Begin::Join
+        } else {
+            Begin::Resume(journal.urls().await?)
+        };
         let mut record = record;
         record.status = "running".into();
         record.updated_at = SystemTime::now();
         let created = record.created_at;
         journal.put(record).await?;
         journal.clear_cancel().await?;
-        Ok(self.spawn(id.to_owned(), options, created, Some(rows), observer))
+        Ok(self.spawn(id.to_owned(), options, created, begin, observer))
     }
 
     /// Runs a new crawl to its end.
@@ -179,7 +247,7 @@ impl Crawler {
         id: String,
         options: CrawlOptions,
         created: SystemTime,
-        rows: Option<Vec<CrawlUrl>>,
+        begin: Begin,
         observer: Option<Observer>,
     ) -> RunningCrawl {
         let cancel = CancellationToken::new();
@@ -187,7 +255,7 @@ impl Crawler {
         let token = cancel.clone();
         let crawl_id = id.clone();
         let task = tokio::spawn(async move {
-            crate::run::drive(this, crawl_id, options, created, rows, observer, token).await
+            crate::run::drive(this, crawl_id, options, created, begin, observer, token).await
         });
         RunningCrawl { id, cancel, task }
     }
@@ -201,8 +269,24 @@ impl Crawler {
     }
 }
 
+/// How a run of a crawl begins.
+pub(crate) enum Begin {
+    /// A new crawl: seed it.
+    New,
+    /// A kept crawl (not shared): its rows, read back.
+    Resume(Vec<CrawlUrl>),
+    /// A shared crawl other processes work on: claim from the store.
+    Join,
+}
+
 impl State {
-    pub(crate) fn new(id: String, options: CrawlOptions, scope: Scope, journal: Journal) -> Self {
+    pub(crate) fn new(
+        id: String,
+        options: CrawlOptions,
+        scope: Scope,
+        journal: Journal,
+        pacer: Arc<Pacer>,
+    ) -> Self {
         let query = options.query.as_deref().and_then(Query::new);
         // Spilled URLs are read back from the store: only a kept crawl can spill.
         let memory = match (journal.kept(), options.frontier_memory) {
@@ -240,7 +324,9 @@ impl State {
             seen: Seen::default(),
             hashes: HashMap::new(),
             robots: HashMap::new(),
-            pacer: Arc::new(Pacer::default()),
+            pacer,
+            shared: journal.shared(),
+            store_queued: 0,
             journal,
             summary,
             started: Instant::now(),
@@ -263,8 +349,12 @@ impl State {
             let robots = if self.options.ignore_robots {
                 Robots::ignored()
             } else {
-                self.pacer.configure(&host, 1, Duration::ZERO);
-                let pass = self.pacer.enter(&host).await;
+                // One request at a time for robots.txt, unless another crawl of this
+                // process paces the host already.
+                if !self.pacer.knows(&host) {
+                    self.pacer.configure(&host, 1, Duration::ZERO);
+                }
+                let pass = self.pacer.enter_here(&host).await;
                 let r = Robots::fetch(fetcher, u).await;
                 drop(pass);
                 r
@@ -338,7 +428,8 @@ impl State {
             self.summary.disallowed += 1;
             row.state = UrlState::Skipped;
             row.detail = Some("disallowed by robots.txt".into());
-        } else {
+        } else if !self.shared {
+            // A shared crawl's frontier is the store's queue (claimed from there).
             self.frontier.push(key.clone(), url, depth, priority, run);
         }
         self.seen.insert(key, row.state);
@@ -396,7 +487,11 @@ impl State {
 
     pub(crate) fn progress(&mut self, in_flight: usize) -> CrawlProgress {
         let p = &mut self.summary.progress;
-        p.queued = self.frontier.len() as u64;
+        p.queued = if self.shared {
+            self.store_queued
+        } else {
+            self.frontier.len() as u64
+        };
         p.in_flight = in_flight as u64;
         p.elapsed_ms = self.started.elapsed().as_millis() as u64;
         p.clone()

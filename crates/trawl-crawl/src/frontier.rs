@@ -32,6 +32,20 @@ pub(crate) struct Waiting {
     seq: u64,
 }
 
+impl Waiting {
+    /// A URL claimed from a shared crawl's queue in the store (not from a frontier here).
+    pub(crate) fn claimed(key: String, url: Url, depth: u32, priority: f64, run: u32) -> Self {
+        Waiting {
+            key,
+            url,
+            depth,
+            priority,
+            run,
+            seq: 0,
+        }
+    }
+}
+
 impl PartialEq for Waiting {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal

@@ -4,11 +4,17 @@
 //! What is written when: a URL's row when it is first seen (so the seen set survives), its
 //! state `fetching` before the request and `done` (with its handle) after the document is
 //! stored, the crawl's record at start, every few seconds, and at the end. A crawl killed
-//! at any point resumes from these rows; see `Crawler::resume`.
+//! at any point resumes from these rows; see `Crawler::resume`. A shared crawl (see
+//! `shared.rs`) writes `fetching` by its claims, settles each URL under its lease, and its
+//! record at start, once seeded, and once at the end (by whichever worker ends it).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
 use serde::Serialize;
 use trawl_core::{ErrorCode, TrawlError};
-use trawl_store::{CrawlRecord, CrawlUrl, SharedStore, UrlOutcome, UrlState};
+use trawl_store::{ClaimedUrl, CrawlRecord, CrawlUrl, SharedStore, UrlOutcome, UrlState};
 
 /// A store error as a trawl error.
 pub(crate) fn store_error(e: trawl_store::Error) -> TrawlError {
@@ -17,7 +23,7 @@ pub(crate) fn store_error(e: trawl_store::Error) -> TrawlError {
 
 fn not_kept() -> TrawlError {
     TrawlError::invalid_input(
-        "this store does not keep crawls (crawl state needs the SQLite store)",
+        "this store does not keep crawls (crawl state needs the SQLite or Redis store)",
     )
 }
 
@@ -27,16 +33,54 @@ pub(crate) struct Journal {
     store: SharedStore,
     id: String,
     kept: bool,
+    /// This run's name as a worker of a shared crawl (see [`Journal::shared`]).
+    worker: Option<Arc<str>>,
+}
+
+/// A worker name unique across processes and hosts: process id, start time, a counter.
+fn worker_name() -> String {
+    static STARTED: LazyLock<u128> = LazyLock::new(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    });
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}:{}:{}",
+        std::process::id(),
+        *STARTED,
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 impl Journal {
     pub(crate) fn new(store: SharedStore, id: String) -> Self {
-        let kept = store.store().crawl_state().is_some();
-        Journal { store, id, kept }
+        let state = store.store().crawl_state();
+        let kept = state.is_some();
+        let worker = state
+            .is_some_and(|c| c.shares_work())
+            .then(|| Arc::from(worker_name()));
+        Journal {
+            store,
+            id,
+            kept,
+            worker,
+        }
     }
 
     pub(crate) fn kept(&self) -> bool {
         self.kept
+    }
+
+    /// The store lets several processes work on this crawl (Redis): URLs are claimed
+    /// with leases and settled under them.
+    pub(crate) fn shared(&self) -> bool {
+        self.worker.is_some()
+    }
+
+    /// This run's worker name, on a shared crawl.
+    pub(crate) fn worker(&self) -> Option<&str> {
+        self.worker.as_deref()
     }
 
     async fn with<T: Send + 'static + Default>(
@@ -93,6 +137,72 @@ impl Journal {
 
     pub(crate) async fn urls(&self) -> Result<Vec<CrawlUrl>, TrawlError> {
         self.with(|c, id| c.crawl_urls(id, &[], 0, 0)).await
+    }
+
+    pub(crate) async fn counts(&self) -> Result<Vec<(UrlState, u64)>, TrawlError> {
+        self.with(|c, id| c.crawl_url_counts(id)).await
+    }
+
+    /// Claims up to `n` URLs for this worker (shared crawls).
+    pub(crate) async fn claim(
+        &self,
+        n: usize,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<ClaimedUrl>, TrawlError> {
+        let Some(worker) = self.worker.clone() else {
+            return Ok(Vec::new());
+        };
+        self.with(move |c, id| c.claim_crawl_urls(id, &worker, n, lease, limit))
+            .await
+    }
+
+    /// Renews this worker's leases on `keys` (shared crawls).
+    pub(crate) async fn renew(&self, keys: Vec<String>, lease: Duration) -> Result<(), TrawlError> {
+        let Some(worker) = self.worker.clone() else {
+            return Ok(());
+        };
+        self.with(move |c, id| c.renew_crawl_leases(id, &worker, &keys, lease).map(drop))
+            .await
+    }
+
+    /// Records a URL's outcome: under this worker's lease on a shared crawl (`false` when
+    /// the lease was lost and another worker has the URL), plainly otherwise.
+    pub(crate) async fn settle(
+        &self,
+        key: String,
+        state: UrlState,
+        outcome: UrlOutcome,
+    ) -> Result<bool, TrawlError> {
+        let worker = self.worker.clone();
+        let settled = self
+            .with(move |c, id| settle_in(c, id, worker.as_deref(), &key, state, &outcome))
+            .await?;
+        Ok(settled || !self.kept)
+    }
+
+    /// Ends the crawl with `record`'s status and summary; `false` when it had ended
+    /// already (another worker of a shared crawl ended it).
+    pub(crate) async fn end(&self, record: CrawlRecord) -> Result<bool, TrawlError> {
+        self.with(move |c, id| c.end_crawl(id, &record.status, &record.summary))
+            .await
+    }
+}
+
+/// [`Journal::settle`] inside a store call (a page's store task uses it too).
+pub(crate) fn settle_in(
+    c: &dyn trawl_store::CrawlStore,
+    id: &str,
+    worker: Option<&str>,
+    key: &str,
+    state: UrlState,
+    outcome: &UrlOutcome,
+) -> trawl_store::Result<bool> {
+    match worker {
+        Some(w) => c.settle_crawl_url(id, w, key, state, outcome),
+        None => c
+            .set_crawl_url_state(id, &[key.to_owned()], state, outcome)
+            .map(|()| true),
     }
 }
 

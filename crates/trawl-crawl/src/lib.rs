@@ -10,6 +10,10 @@
 //! The pieces are plain and tested on their own: [`discover`] parses sitemaps, feeds and
 //! llms.txt, [`links`] reads a page's links, [`robots`] applies RFC 9309, [`scope`] keeps a
 //! crawl on its site, [`rank`] scores URLs against a query.
+//!
+//! A crawl is kept in the store as it runs (resumable); on a store several processes share
+//! (Redis) every process can work on it, claiming URLs with leases ([`Crawler::join`],
+//! [`CrawlService::join_shared_crawls`]), with one per-host pace for all of them.
 
 #![forbid(unsafe_code)]
 
@@ -28,11 +32,14 @@ pub mod robots;
 mod run;
 pub mod scope;
 mod service;
+mod shared;
 pub mod traps;
 
 pub use crawler::RunningCrawl;
 pub use journal::{CrawlStatus, cancel, list, pages, status};
-pub use model::{CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, Observer};
+pub use model::{
+    CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, DEFAULT_LEASE, Observer,
+};
 pub use options::{
     CrawlOptions, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, MAX_CONCURRENCY, MAX_LIMIT,
 };

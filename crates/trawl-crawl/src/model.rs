@@ -122,12 +122,20 @@ pub enum CrawlEvent<'a> {
 /// Receives a crawl's events (a progress bar, JSON lines, MCP progress notifications).
 pub type Observer = Arc<dyn Fn(CrawlEvent<'_>) + Send + Sync>;
 
+/// How long a URL claimed from a shared crawl stays leased without a renewal; a live
+/// worker renews its leases every [`CHECK_EVERY`].
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+
 /// Crawls sites into a store.
 #[derive(Debug, Clone)]
 pub struct Crawler {
     pub(crate) fetcher: Fetcher,
     pub(crate) store: SharedStore,
     pub(crate) extract: ExtractOptions,
+    /// The per-host gates, shared by every crawl this crawler (and its clones) runs.
+    pub(crate) pacer: Arc<Pacer>,
+    /// How long a claimed URL stays leased (shared crawls).
+    pub(crate) lease: Duration,
 }
 
 /// The coordinating loop's view of the crawl; see `run.rs`.
@@ -144,4 +152,9 @@ pub(crate) struct State {
     pub(crate) journal: Journal,
     pub(crate) summary: CrawlSummary,
     pub(crate) started: Instant,
+    /// Its URLs are claimed from the store rather than popped from `frontier` (several
+    /// processes work on it; see `Journal::shared`).
+    pub(crate) shared: bool,
+    /// Queued URLs in the store, as last counted (shared crawls).
+    pub(crate) store_queued: u64,
 }

@@ -1,6 +1,7 @@
 //! The coordinating loop of one crawl: dispatch from the frontier within the limit and the
 //! hosts' pace, take each finished page (duplicate? links? store it), report, and write
-//! the crawl's state as it goes so that a killed crawl resumes where it stopped.
+//! the crawl's state as it goes so that a killed crawl resumes where it stopped. A shared
+//! crawl (see `shared.rs`) dispatches what it claims from the store instead.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -13,19 +14,21 @@ use trawl_fetch::Fetcher;
 use trawl_store::{CrawlUrl, UrlOutcome, UrlState};
 use url::Url;
 
+use crate::crawler::Begin;
 use crate::frontier::Waiting;
-use crate::journal::Journal;
+use crate::journal::{Journal, settle_in};
 use crate::model::{CHECK_EVERY, CrawlEvent, CrawlPage, CrawlSummary, Crawler, Observer, State};
 use crate::page::{self, Read};
 use crate::scope::Scope;
-use crate::traps;
+use crate::{shared, traps};
 
 /// Most pages in flight at once, whatever the number of hosts.
 const MAX_IN_FLIGHT: usize = 32;
 
 enum Output {
     Fetched(Waiting, Box<Result<Read, TrawlError>>),
-    Stored(CrawlPage, Result<(), TrawlError>),
+    /// The page stored (or not), with its key.
+    Stored(String, CrawlPage, Result<(), TrawlError>),
 }
 
 fn key_of(url: &Url) -> String {
@@ -130,14 +133,16 @@ async fn fetch_task(
     extract: trawl_extract::ExtractOptions,
     w: Waiting,
 ) -> Output {
-    // Written before the request, so a crawl killed mid-fetch knows to look for it.
-    if let Err(e) = journal
-        .set(
-            vec![w.key.clone()],
-            UrlState::Fetching,
-            UrlOutcome::default(),
-        )
-        .await
+    // Written before the request, so a crawl killed mid-fetch knows to look for it (a
+    // shared crawl's claim wrote it already).
+    if !journal.shared()
+        && let Err(e) = journal
+            .set(
+                vec![w.key.clone()],
+                UrlState::Fetching,
+                UrlOutcome::default(),
+            )
+            .await
     {
         return Output::Fetched(w, Box::new(Err(e)));
     }
@@ -176,7 +181,7 @@ pub(crate) async fn drive(
     id: String,
     options: crate::options::CrawlOptions,
     created: SystemTime,
-    rows: Option<Vec<CrawlUrl>>,
+    begin: Begin,
     observer: Option<Observer>,
     cancel: CancellationToken,
 ) -> Result<CrawlSummary, TrawlError> {
@@ -189,25 +194,35 @@ pub(crate) async fn drive(
     )?;
     let fetcher = scoped(crawler.fetcher(), &scope);
     let journal = Journal::new(crawler.store().clone(), id.clone());
-    let mut st = State::new(id, options, scope, journal.clone());
+    let mut st = State::new(id, options, scope, journal.clone(), crawler.pacer().clone());
     if !journal.kept() {
         st.summary
             .notes
             .push("this store does not keep crawls: this one cannot be resumed".into());
     }
     let outcome = async {
-        let new_rows = match rows {
-            None => st.seed(&fetcher, &start).await,
-            Some(rows) => {
+        let new = matches!(begin, Begin::New);
+        let new_rows = match begin {
+            Begin::New => st.seed(&fetcher, &start).await,
+            Begin::Resume(rows) => {
                 restore(&mut st, &crawler, rows, created).await?;
+                st.learn_hosts(&fetcher, &[&start]).await;
+                Vec::new()
+            }
+            Begin::Join => {
                 st.learn_hosts(&fetcher, &[&start]).await;
                 Vec::new()
             }
         };
         journal.add(new_rows).await?;
+        if st.shared && new {
+            // Seeded (other processes join it only now that it has URLs): the record with
+            // the summary's limit.
+            journal.put(st.record("running")).await?;
+        }
         let p = st.progress(0);
         emit(&observer, CrawlEvent::Progress(&p));
-        crawl_loop(&mut st, &crawler, &fetcher, &observer, &cancel).await
+        crawl_loop(&mut st, &crawler, &fetcher, &observer, &cancel, created).await
     }
     .await;
     let status = match &outcome {
@@ -216,13 +231,22 @@ pub(crate) async fn drive(
         Err(_) => "failed",
     };
     st.summary.status = status.into();
-    st.summary.limit_reached =
-        st.summary.progress.done >= st.options.limit as u64 && st.frontier.len() > 0;
+    if st.shared && outcome.is_ok() {
+        shared::count_all(&mut st).await?;
+    }
+    st.summary.limit_reached = st.summary.progress.done >= st.options.limit as u64
+        && (st.frontier.len() > 0 || st.store_queued > 0);
     st.progress(0);
     if let Err(e) = &outcome {
         st.summary.notes.push(format!("stopped: {}", e.message));
     }
-    journal.put(st.record(status)).await?;
+    if !st.shared {
+        journal.put(st.record(status)).await?;
+    } else if outcome.is_ok() {
+        // Once, by whichever process saw the end first. A process that failed leaves the
+        // crawl running for the others (and for a resume).
+        journal.end(st.record(status)).await?;
+    }
     outcome.map(|_| st.summary)
 }
 
@@ -233,22 +257,81 @@ async fn crawl_loop(
     fetcher: &Fetcher,
     observer: &Option<Observer>,
     cancel: &CancellationToken,
+    created: SystemTime,
 ) -> Result<bool, TrawlError> {
     let mut tasks: JoinSet<Output> = JoinSet::new();
     // Pages dispatched and not yet stored or given up: they count against the limit.
     let mut pending = 0usize;
     let mut stopping = false;
-    let mut ticker = tokio::time::interval(CHECK_EVERY);
+    // A shared crawl renews its leases at each tick: three times within a lease.
+    let every = if st.shared {
+        CHECK_EVERY.min(crawler.lease / 3)
+    } else {
+        CHECK_EVERY
+    };
+    let mut ticker = tokio::time::interval(every);
     let mut last_write = Instant::now();
+    // A shared crawl: the keys this process holds leases on, and when to claim again.
+    let mut leased: HashSet<String> = HashSet::new();
+    let mut next_claim = tokio::time::Instant::now();
+    let mut ended_elsewhere = false;
     loop {
         let parallel = (st.options.concurrency * st.robots.len().max(1)).min(MAX_IN_FLIGHT);
-        if !stopping
+        if st.shared {
+            if !stopping && tasks.len() < parallel && tokio::time::Instant::now() >= next_claim {
+                let claimed = st
+                    .journal
+                    .claim(parallel - tasks.len(), crawler.lease, st.options.limit)
+                    .await?;
+                if claimed.is_empty() {
+                    if tasks.is_empty() && shared::finished(st).await? {
+                        return Ok(false);
+                    }
+                    next_claim = tokio::time::Instant::now() + shared::CLAIM_AGAIN;
+                }
+                for c in claimed {
+                    if let Some(page) = shared::stored_already(st, crawler, &c, created).await? {
+                        let p = st.progress(tasks.len());
+                        emit(observer, CrawlEvent::Page(&page, &p));
+                        continue;
+                    }
+                    let u = c.url;
+                    if leased.contains(&u.key) {
+                        // Ours, still in flight: its lease ran out between renewals and
+                        // this claim took it back; the fetch already running settles it.
+                        continue;
+                    }
+                    let Ok(url) = Url::parse(&u.url) else {
+                        let outcome = UrlOutcome {
+                            detail: Some("not a URL".into()),
+                            ..UrlOutcome::default()
+                        };
+                        st.journal.settle(u.key, UrlState::Failed, outcome).await?;
+                        continue;
+                    };
+                    st.seen.insert(u.key.clone(), UrlState::Fetching);
+                    leased.insert(u.key.clone());
+                    pending += 1;
+                    tasks.spawn(fetch_task(
+                        fetcher.clone(),
+                        st.journal.clone(),
+                        st.pacer.clone(),
+                        crawler.extract_options().clone(),
+                        Waiting::claimed(u.key, url, u.depth, u.priority, u.run),
+                    ));
+                }
+            }
+            if stopping && tasks.is_empty() {
+                return Ok(!ended_elsewhere);
+            }
+        } else if !stopping
             && st.frontier.wants_refill()
             && (st.summary.progress.done as usize + pending) < st.options.limit
         {
             refill(st, tasks.len()).await?;
         }
-        while !stopping
+        while !st.shared
+            && !stopping
             && tasks.len() < parallel
             && (st.summary.progress.done as usize + pending) < st.options.limit
         {
@@ -267,7 +350,7 @@ async fn crawl_loop(
                 w,
             ));
         }
-        if tasks.is_empty() {
+        if !st.shared && tasks.is_empty() {
             return Ok(stopping);
         }
         tokio::select! {
@@ -279,13 +362,16 @@ async fn crawl_loop(
                 };
                 match output {
                     Output::Fetched(w, result) => {
+                        let key = w.key.clone();
                         if let Some(page) = fetched(st, crawler, fetcher, w, *result, &mut tasks).await? {
+                            leased.remove(&key);
                             pending -= 1;
                             let p = st.progress(tasks.len());
                             emit(observer, CrawlEvent::Page(&page, &p));
                         }
                     }
-                    Output::Stored(mut page, result) => {
+                    Output::Stored(key, mut page, result) => {
+                        leased.remove(&key);
                         pending -= 1;
                         match result {
                             Ok(()) => st.summary.progress.done += 1,
@@ -301,18 +387,30 @@ async fn crawl_loop(
                 }
             }
             _ = ticker.tick() => {
-                if last_write.elapsed() >= CHECK_EVERY {
+                if last_write.elapsed() >= every {
                     last_write = Instant::now();
-                    if let Some(r) = st.journal.record().await?
-                        && r.cancel_requested
-                    {
-                        cancel.cancel();
+                    if let Some(r) = st.journal.record().await? {
+                        if r.cancel_requested {
+                            cancel.cancel();
+                        } else if r.status != "running" {
+                            // Another worker of a shared crawl saw it end.
+                            ended_elsewhere = true;
+                            stopping = true;
+                        }
                     }
-                    st.progress(tasks.len());
-                    st.journal.put(st.record("running")).await?;
+                    if st.shared {
+                        // The record is written once, at the end; the leases held now are
+                        // kept.
+                        st.journal.renew(leased.iter().cloned().collect(), crawler.lease).await?;
+                        shared::finished(st).await?;
+                    } else {
+                        st.progress(tasks.len());
+                        st.journal.put(st.record("running")).await?;
+                    }
                 }
             }
             _ = cancel.cancelled(), if !stopping => stopping = true,
+            _ = tokio::time::sleep_until(next_claim), if st.shared && !stopping && tasks.len() < parallel => {}
         }
     }
 }
@@ -346,7 +444,7 @@ async fn fetched(
             page.status = "failed";
             page.detail = Some(e.message);
             st.journal
-                .set(vec![w.key], UrlState::Failed, State::outcome(&page))
+                .settle(w.key, UrlState::Failed, State::outcome(&page))
                 .await?;
             return Ok(Some(page));
         }
@@ -385,7 +483,7 @@ async fn fetched(
         page.status = "skipped";
         page.detail = Some(format!("duplicate of {original}"));
         st.journal
-            .set(vec![w.key], UrlState::Skipped, State::outcome(&page))
+            .settle(w.key, UrlState::Skipped, State::outcome(&page))
             .await?;
         return Ok(Some(page));
     }
@@ -460,6 +558,8 @@ async fn fetched(
     st.journal.add(alias_new).await?;
     let store = crawler.store().clone();
     let record = read.record;
+    let worker = st.journal.worker().map(str::to_owned);
+    let stored_key = w.key.clone();
     tasks.spawn(async move {
         let result = page::keep(&store, record, move |s| {
             let Some(c) = s.crawl_state() else {
@@ -474,10 +574,10 @@ async fn fetched(
                     ..UrlOutcome::default()
                 },
             )?;
-            c.set_crawl_url_state(&id, &[key], UrlState::Done, &outcome)
+            settle_in(c, &id, worker.as_deref(), &key, UrlState::Done, &outcome).map(drop)
         })
         .await;
-        Output::Stored(page, result)
+        Output::Stored(stored_key, page, result)
     });
     Ok(None)
 }

@@ -3,24 +3,34 @@
 //! outlive the call; their state lives in the store, so status, pages and cancel work for a
 //! crawl whichever process started it. The limits (crawls running at once in this process,
 //! pages per crawl) are the server's settings.
+//!
+//! All crawls of one service share one per-host pace ([`Pacer`]). On a store that shares
+//! work (Redis), [`CrawlService::join_shared_crawls`] makes a server join every running
+//! crawl of the store with its own fetches — started through any replica, or left by
+//! replicas that died — so the replicas crawl together.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use trawl_agent::tools::{
     CrawlState, CrawledPage, Lazy, MapOut, MapUrl, Progress, SiteCrawls, WebCrawlArgs, WebMapArgs,
 };
-use trawl_core::{ErrorCode, TrawlError};
+use trawl_core::{ErrorCode, SharedLimiter, TrawlError};
 use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
 use trawl_store::{SharedStore, UrlState};
 
 use crate::journal::{self, CrawlStatus};
 use crate::map::{MapOptions, SiteMap, map_site};
-use crate::model::{CrawlEvent, Crawler, Observer};
+use crate::model::{CrawlEvent, Crawler, DEFAULT_LEASE, Observer};
 use crate::options::{CrawlOptions, DEFAULT_LIMIT};
+use crate::pace::Pacer;
+
+/// How often a server looks for shared crawls to join.
+const JOIN_EVERY: Duration = Duration::from_secs(1);
 
 /// Crawls one process runs at once when not configured.
 pub const DEFAULT_MAX_CRAWLS: usize = 4;
@@ -34,6 +44,8 @@ pub struct CrawlLimits {
     pub max_crawls: usize,
     /// Most pages one crawl stores.
     pub max_pages: usize,
+    /// How long a URL claimed from a shared crawl stays leased without a renewal.
+    pub lease: Duration,
 }
 
 impl Default for CrawlLimits {
@@ -41,6 +53,7 @@ impl Default for CrawlLimits {
         CrawlLimits {
             max_crawls: DEFAULT_MAX_CRAWLS,
             max_pages: DEFAULT_MAX_CRAWL_PAGES,
+            lease: DEFAULT_LEASE,
         }
     }
 }
@@ -54,6 +67,8 @@ pub struct CrawlService {
     limits: CrawlLimits,
     /// Ids of the crawls this process runs now.
     running: Arc<Mutex<HashSet<String>>>,
+    /// The per-host gates of every crawl of this service.
+    pacer: Arc<Pacer>,
 }
 
 impl CrawlService {
@@ -66,7 +81,118 @@ impl CrawlService {
             extract: ExtractOptions::default(),
             limits,
             running: Arc::default(),
+            pacer: Arc::default(),
         }
+    }
+
+    /// Per-host politeness across processes too: each request also takes the host's
+    /// slot from `shared` (see [`Crawler::with_shared_limiter`]).
+    pub fn with_shared_limiter(mut self, shared: Arc<dyn SharedLimiter>) -> Self {
+        self.pacer = Arc::new(Pacer::with_shared(shared));
+        self
+    }
+
+    fn crawler(&self) -> Result<Crawler, TrawlError> {
+        Ok(
+            Crawler::new(self.fetcher.get()?.clone(), self.store.clone())
+                .with_extract_options(self.extract.clone())
+                .with_pacer(self.pacer.clone())
+                .with_lease(self.limits.lease),
+        )
+    }
+
+    /// On a store that shares work (Redis), joins every running crawl there now and from
+    /// now on (looking every second), up to the limit of crawls at once: each is then
+    /// worked on by this process too, until it ends. A no-op on other stores. Needs a Tokio
+    /// runtime; meant for long-running servers (`trawl serve`), not one-shot commands.
+    pub fn join_shared_crawls(&self) {
+        if !self
+            .store
+            .store()
+            .crawl_state()
+            .is_some_and(|c| c.shares_work())
+        {
+            return;
+        }
+        let this = self.clone();
+        tokio::spawn(async move {
+            let mut ticker = tokio::time::interval(JOIN_EVERY);
+            loop {
+                ticker.tick().await;
+                // A store that does not answer now is asked again at the next tick.
+                let _ = this.join_running().await;
+            }
+        });
+    }
+
+    async fn join_running(&self) -> Result<(), TrawlError> {
+        let records = self
+            .store
+            .run(|s| match s.crawl_state() {
+                Some(c) => c.crawls(),
+                None => Ok(Vec::new()),
+            })
+            .await
+            .map_err(journal::store_error)?;
+        for record in records {
+            if record.status != "running" || record.cancel_requested {
+                continue;
+            }
+            let id = record.id;
+            // Not seeded yet (its starter adds the first URLs when robots.txt and the
+            // sitemaps are read): joining now could find it empty and end it.
+            if !self.seeded(&id).await? {
+                continue;
+            }
+            {
+                let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+                if running.contains(&id) {
+                    continue;
+                }
+                if running.len() >= self.limits.max_crawls {
+                    return Ok(());
+                }
+                running.insert(id.clone());
+            }
+            let joined = match self.crawler() {
+                Ok(crawler) => crawler.join(&id, None).await,
+                Err(e) => Err(e),
+            };
+            match joined {
+                Ok(crawl) => self.forget_when_done(crawl),
+                Err(_) => {
+                    self.running
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .remove(&id);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn seeded(&self, id: &str) -> Result<bool, TrawlError> {
+        let id = id.to_owned();
+        self.store
+            .run(move |s| match s.crawl_state() {
+                Some(c) => Ok(!c.crawl_url_counts(&id)?.is_empty()),
+                None => Ok(false),
+            })
+            .await
+            .map_err(journal::store_error)
+    }
+
+    /// Takes a crawl off the running set when it ends (its outcome is in the store).
+    fn forget_when_done(&self, crawl: crate::RunningCrawl) {
+        let running = self.running.clone();
+        let finished = crawl.id.clone();
+        tokio::spawn(async move {
+            let _ = crawl.wait().await;
+            running
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&finished);
+        });
     }
 
     /// Extraction options for every crawled page.
@@ -138,9 +264,8 @@ impl CrawlService {
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(key);
         };
-        let crawler = match self.fetcher.get() {
-            Ok(f) => Crawler::new(f.clone(), self.store.clone())
-                .with_extract_options(self.extract.clone()),
+        let crawler = match self.crawler() {
+            Ok(c) => c,
             Err(e) => {
                 release(&claim);
                 return Err(e);
@@ -167,16 +292,7 @@ impl CrawlService {
             running.remove(&claim);
             running.insert(id.clone());
         }
-        let running = self.running.clone();
-        let finished = id.clone();
-        tokio::spawn(async move {
-            // The outcome is in the store (the crawl writes its summary at the end).
-            let _ = started.wait().await;
-            running
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&finished);
-        });
+        self.forget_when_done(started);
         let mut state = state_of(journal::status(&self.store, &id).await?);
         state.limit = Some(limit);
         Ok(state)

@@ -5,8 +5,14 @@
 //!
 //! A backend offers it through [`Store::crawl_state`](crate::Store::crawl_state); one that
 //! does not answers `None` and a crawl there cannot be kept or resumed.
+//!
+//! Several workers (processes sharing one Redis) work on one crawl through *leases*:
+//! [`CrawlStore::claim_crawl_urls`] hands each queued URL to exactly one worker for a
+//! while, [`CrawlStore::renew_crawl_leases`] keeps it, [`CrawlStore::settle_crawl_url`]
+//! records the outcome only while the lease is still that worker's, and a lease that runs
+//! out (its worker died) puts the URL back in the queue at the next claim.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -117,8 +123,24 @@ pub struct UrlOutcome {
     pub detail: Option<String>,
 }
 
+/// A URL taken from the queue by [`CrawlStore::claim_crawl_urls`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimedUrl {
+    /// The URL, now `fetching` under the claimer's lease.
+    pub url: CrawlUrl,
+    /// It was leased before and that lease ran out: its worker may have stored the page
+    /// before it died, so look for the document before fetching again.
+    pub lapsed: bool,
+}
+
 /// The crawl-state calls of a store. Each is one short transaction.
 pub trait CrawlStore: Send + Sync {
+    /// Whether several processes can work on one crawl in this store at once (a shared
+    /// Redis): crawlers then take URLs by claims rather than from a frontier in memory.
+    fn shares_work(&self) -> bool {
+        false
+    }
+
     /// Creates or replaces a crawl's record (not its URLs).
     fn put_crawl(&self, record: &CrawlRecord) -> Result<()>;
 
@@ -162,4 +184,44 @@ pub trait CrawlStore: Send + Sync {
 
     /// Removes a crawl and its URLs (the documents it stored stay); `false` when absent.
     fn delete_crawl(&self, id: &str) -> Result<bool>;
+
+    /// Takes up to `n` queued URLs of a crawl for `worker`, highest priority first, each
+    /// leased to it for `lease` and moved to `fetching`. Leases that ran out go back to the
+    /// queue first. With `limit` above 0, no more are taken than `limit` less the URLs
+    /// done and being fetched (the crawl's page budget, across all its workers).
+    fn claim_crawl_urls(
+        &self,
+        id: &str,
+        worker: &str,
+        n: usize,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<ClaimedUrl>>;
+
+    /// Extends `worker`'s leases on `keys` by `lease` from now; returns how many it still
+    /// held.
+    fn renew_crawl_leases(
+        &self,
+        id: &str,
+        worker: &str,
+        keys: &[String],
+        lease: Duration,
+    ) -> Result<usize>;
+
+    /// Moves a URL `worker` holds to `state` with `outcome` (`queued` gives it back);
+    /// `false`, and nothing written, when the URL is no longer leased to `worker` (its lease
+    /// ran out and another worker took it, or it was settled already).
+    fn settle_crawl_url(
+        &self,
+        id: &str,
+        worker: &str,
+        key: &str,
+        state: UrlState,
+        outcome: &UrlOutcome,
+    ) -> Result<bool>;
+
+    /// Ends a crawl still `running` with `status` and `summary`; `false` when it had ended
+    /// already (another worker ended it) or does not exist. So a crawl ends once, however
+    /// many workers see it finish.
+    fn end_crawl(&self, id: &str, status: &str, summary: &serde_json::Value) -> Result<bool>;
 }

@@ -62,7 +62,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 pub use choice::{DEFAULT_REDIS_PREFIX, StoreChoice, StoreFallback, redact_url};
-pub use crawl::{CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
+pub use crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
 pub use error::Error;
 pub use metered::{MeteredStore, render_metrics};
 pub use open::{OpenedStore, StandIn, WhenUnwritable, open};

@@ -18,6 +18,7 @@
 //! | `P pins` | set | the pinned sites (each charged against the size bound) |
 //! | `P rl:{provider}:*` | zset, string | global rate-limit leases and GCRA cell |
 //! | `P ver:{handle}` | hash | older copies kept by change tracking (`last`, `N` → JSON) |
+//! | `P crawls`, `P crawl:{id}:*` | zset, hashes, zsets | crawl state: records, URLs, queue, leases (see `crawl`) |
 //!
 //! TTLs are Redis expirations: a document's keys expire `document_ttl + stale_retention`
 //! after its read, a cached search after its TTL, a site memory after `site_memory_ttl`.
@@ -36,6 +37,8 @@
 //! would grow with the whole store.
 
 mod connection;
+mod crawl;
+mod crawl_scripts;
 mod find;
 mod index;
 mod limit;
@@ -247,6 +250,10 @@ fn parse<T: FromRedisValue>(value: redis::Value) -> Result<T> {
 
 impl Store for RedisStore {
     fn versions(&self) -> Option<&dyn crate::VersionStore> {
+        Some(self)
+    }
+
+    fn crawl_state(&self) -> Option<&dyn crate::CrawlStore> {
         Some(self)
     }
 

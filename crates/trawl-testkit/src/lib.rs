@@ -110,6 +110,8 @@ pub struct Seen {
     pub path: String,
     /// Request headers (names lower-cased).
     pub headers: HashMap<String, String>,
+    /// When it had arrived (head and body read).
+    pub at: std::time::Instant,
 }
 
 struct Shared {
@@ -261,6 +263,7 @@ fn serve(stream: TcpStream, shared: Arc<Shared>) {
             method,
             path: path.clone(),
             headers,
+            at: std::time::Instant::now(),
         });
         let reply = {
             let routes = shared.routes.lock().unwrap();

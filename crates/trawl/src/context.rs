@@ -202,6 +202,28 @@ pub fn build_agent(settings: &Settings) -> Result<Agent, TrawlError> {
 }
 
 pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agent, TrawlError> {
+    Ok(build(settings, config, false)?.0)
+}
+
+/// The agent of `trawl serve`: on a shared Redis store its crawl service joins every
+/// running crawl there (see `CrawlService::join_shared_crawls`). Needs a Tokio runtime.
+pub fn build_server_agent(settings: &Settings) -> Result<Agent, TrawlError> {
+    Ok(build(settings, AgentConfig::default(), true)?.0)
+}
+
+/// The agent of `trawl crawl`, and the per-host slots its crawler shares with the other
+/// processes on a shared Redis store (`None` on other stores).
+pub fn build_crawl_agent(
+    settings: &Settings,
+) -> Result<(Agent, Option<Arc<dyn trawl_core::SharedLimiter>>), TrawlError> {
+    build(settings, AgentConfig::default(), false)
+}
+
+fn build(
+    settings: &Settings,
+    config: AgentConfig,
+    serving: bool,
+) -> Result<(Agent, Option<Arc<dyn trawl_core::SharedLimiter>>), TrawlError> {
     // What can be checked cheaply is checked now, so bad settings fail every command as
     // before; the clients themselves (and their TLS roots) are built on first use.
     let fetch_config = settings.fetch_config()?;
@@ -258,8 +280,18 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
     };
     let config = settings.agent_config(config);
     let fetcher = Lazy::new(move || Fetcher::new(fetch_config));
-    let crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
+    // A replica killed mid-request holds its per-host slots until they lapse: as long as
+    // the URLs it had claimed (a request outliving it only lifts the cap a little early;
+    // the spacing between starts still holds).
+    let crawl_slots = opened.shared_limiter(settings.crawl_limits().lease);
+    let mut crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
         .with_extract_options(config.extract.clone());
+    if let Some(slots) = &crawl_slots {
+        crawls = crawls.with_shared_limiter(slots.clone());
+    }
+    if serving {
+        crawls.join_shared_crawls();
+    }
     let agent = Agent::with_parts(
         guard,
         fetcher,
@@ -273,8 +305,9 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
         .with_usable_engines(usable)
         .with_crawls(Arc::new(crawls))
         .with_sites(site_config(settings)?, site_github_token(settings));
-    Ok(match store_note {
+    let agent = match store_note {
         Some(note) => agent.with_store_note(note),
         None => agent,
-    })
+    };
+    Ok((agent, crawl_slots))
 }

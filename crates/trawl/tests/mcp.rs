@@ -24,6 +24,7 @@ mod one_secret;
 mod protocol;
 mod reads;
 mod render;
+mod replica_crawls;
 mod replicas;
 mod tools;
 

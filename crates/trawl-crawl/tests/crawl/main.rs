@@ -3,6 +3,7 @@
 
 mod crawl;
 mod map;
+mod shared;
 mod site;
 
 use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};

@@ -1,12 +1,16 @@
-//! [`CrawlStore`] on SQLite: two tables, `crawls` and `crawl_urls`, made on first use
-//! (`CREATE TABLE IF NOT EXISTS`) rather than by a schema migration, so stores that never
-//! crawl stay at their schema version and older builds can still open them.
+//! [`CrawlStore`] on SQLite: three tables, `crawls`, `crawl_urls` and `crawl_leases`, made
+//! on first use (`CREATE TABLE IF NOT EXISTS`) rather than by a schema migration, so stores
+//! that never crawl stay at their schema version and older builds can still open them.
+//! Leases have their own table (not columns of `crawl_urls`) for the same reason: a store
+//! made by an older build gets them without an `ALTER TABLE`.
+
+use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::SqliteStore;
-use crate::crawl::{CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
-use crate::{Error, Result, from_millis, to_millis};
+use crate::crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
+use crate::{Error, Result, duration_millis, from_millis, to_millis};
 
 const TABLES: &str = "
 CREATE TABLE IF NOT EXISTS crawls (
@@ -38,6 +42,31 @@ CREATE TABLE IF NOT EXISTS crawl_urls (
 CREATE INDEX IF NOT EXISTS crawl_urls_by_seq ON crawl_urls(crawl_id, seq);
 ";
 
+/// Made only by the lease calls, so the calls a crawl on one machine makes (it never
+/// claims) run the same statements as before leases existed.
+const LEASE_TABLE: &str = "
+CREATE TABLE IF NOT EXISTS crawl_leases (
+    crawl_id TEXT NOT NULL,
+    key      TEXT NOT NULL,
+    worker   TEXT,
+    until    INTEGER,
+    lapsed   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (crawl_id, key)
+) WITHOUT ROWID;
+";
+
+/// Sets a URL's state and merges an outcome into its row (the fields given win, words
+/// only grow).
+const SET_STATE: &str = "UPDATE crawl_urls SET state = ?3,
+    handle = COALESCE(?4, handle), title = COALESCE(?5, title),
+    words = MAX(words, ?6), status = COALESCE(?7, status),
+    detail = COALESCE(?8, detail)
+ WHERE crawl_id = ?1 AND key = ?2";
+
+fn terminal(state: UrlState) -> bool {
+    !matches!(state, UrlState::Queued | UrlState::Fetching)
+}
+
 fn tables(conn: &Connection) -> Result<()> {
     conn.execute_batch(TABLES)?;
     Ok(())
@@ -57,6 +86,12 @@ fn readable(conn: &Connection) -> Result<bool> {
     }
     tables(conn)?;
     Ok(true)
+}
+
+fn lease_tables(conn: &Connection) -> Result<()> {
+    conn.execute_batch(TABLES)?;
+    conn.execute_batch(LEASE_TABLE)?;
+    Ok(())
 }
 
 fn json(value: &serde_json::Value) -> String {
@@ -234,13 +269,7 @@ impl CrawlStore for SqliteStore {
         tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         {
-            let mut stmt = tx.prepare_cached(
-                "UPDATE crawl_urls SET state = ?3,
-                    handle = COALESCE(?4, handle), title = COALESCE(?5, title),
-                    words = MAX(words, ?6), status = COALESCE(?7, status),
-                    detail = COALESCE(?8, detail)
-                 WHERE crawl_id = ?1 AND key = ?2",
-            )?;
+            let mut stmt = tx.prepare_cached(SET_STATE)?;
             for key in keys {
                 stmt.execute(params![
                     id,
@@ -308,11 +337,174 @@ impl CrawlStore for SqliteStore {
         .collect()
     }
 
+    fn claim_crawl_urls(
+        &self,
+        id: &str,
+        worker: &str,
+        n: usize,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<ClaimedUrl>> {
+        let now = to_millis(self.config.clock.now());
+        let until = now.saturating_add(duration_millis(lease));
+        let mut conn = self.pool.get()?;
+        lease_tables(&conn)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Leases that ran out: their URLs go back to the queue, remembered as lapsed.
+        tx.execute(
+            "UPDATE crawl_urls SET state = 'queued'
+             WHERE crawl_id = ?1 AND state = 'fetching' AND key IN (
+                SELECT key FROM crawl_leases
+                WHERE crawl_id = ?1 AND worker IS NOT NULL AND until <= ?2)",
+            params![id, now],
+        )?;
+        tx.execute(
+            "UPDATE crawl_leases SET worker = NULL, until = NULL, lapsed = 1
+             WHERE crawl_id = ?1 AND worker IS NOT NULL AND until <= ?2",
+            params![id, now],
+        )?;
+        let mut take = n as i64;
+        if limit > 0 {
+            let busy: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM crawl_urls
+                 WHERE crawl_id = ?1 AND state IN ('done', 'fetching')",
+                [id],
+                |row| row.get(0),
+            )?;
+            take = take.min(limit as i64 - busy);
+        }
+        let mut claimed = Vec::new();
+        if take > 0 {
+            let rows: Vec<(CrawlUrl, String)> = {
+                let mut stmt = tx.prepare_cached(
+                    "SELECT key, url, depth, priority, run, state, handle, title, words, status, detail
+                     FROM crawl_urls WHERE crawl_id = ?1 AND state = 'queued'
+                     ORDER BY priority DESC, seq LIMIT ?2",
+                )?;
+                stmt.query_map(params![id, take], url_row)?
+                    .collect::<rusqlite::Result<_>>()?
+            };
+            for (mut url, _) in rows {
+                tx.execute(
+                    "UPDATE crawl_urls SET state = 'fetching' WHERE crawl_id = ?1 AND key = ?2",
+                    params![id, url.key],
+                )?;
+                let lapsed: bool = tx
+                    .query_row(
+                        "SELECT lapsed FROM crawl_leases WHERE crawl_id = ?1 AND key = ?2",
+                        params![id, url.key],
+                        |row| row.get::<_, i64>(0),
+                    )
+                    .optional()?
+                    .is_some_and(|l| l != 0);
+                tx.execute(
+                    "INSERT INTO crawl_leases (crawl_id, key, worker, until, lapsed)
+                     VALUES (?1, ?2, ?3, ?4, 0)
+                     ON CONFLICT(crawl_id, key) DO UPDATE SET worker = ?3, until = ?4",
+                    params![id, url.key, worker, until],
+                )?;
+                url.state = UrlState::Fetching;
+                claimed.push(ClaimedUrl { url, lapsed });
+            }
+        }
+        tx.commit()?;
+        Ok(claimed)
+    }
+
+    fn renew_crawl_leases(
+        &self,
+        id: &str,
+        worker: &str,
+        keys: &[String],
+        lease: Duration,
+    ) -> Result<usize> {
+        let until = to_millis(self.config.clock.now()).saturating_add(duration_millis(lease));
+        let mut conn = self.pool.get()?;
+        lease_tables(&conn)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut held = 0;
+        {
+            let mut stmt = tx.prepare_cached(
+                "UPDATE crawl_leases SET until = ?4
+                 WHERE crawl_id = ?1 AND key = ?2 AND worker = ?3",
+            )?;
+            for key in keys {
+                held += stmt.execute(params![id, key, worker, until])?;
+            }
+        }
+        tx.commit()?;
+        Ok(held)
+    }
+
+    fn settle_crawl_url(
+        &self,
+        id: &str,
+        worker: &str,
+        key: &str,
+        state: UrlState,
+        o: &UrlOutcome,
+    ) -> Result<bool> {
+        let mut conn = self.pool.get()?;
+        lease_tables(&conn)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let holder: Option<Option<String>> = tx
+            .query_row(
+                "SELECT l.worker FROM crawl_leases l JOIN crawl_urls u
+                   ON u.crawl_id = l.crawl_id AND u.key = l.key
+                 WHERE l.crawl_id = ?1 AND l.key = ?2 AND u.state = 'fetching'",
+                params![id, key],
+                |row| row.get(0),
+            )
+            .optional()?;
+        if holder.flatten().as_deref() != Some(worker) {
+            return Ok(false);
+        }
+        tx.execute(
+            SET_STATE,
+            params![
+                id,
+                key,
+                state.as_str(),
+                o.handle,
+                o.title,
+                o.words as i64,
+                o.status,
+                o.detail,
+            ],
+        )?;
+        if terminal(state) {
+            tx.execute(
+                "DELETE FROM crawl_leases WHERE crawl_id = ?1 AND key = ?2",
+                params![id, key],
+            )?;
+        } else {
+            tx.execute(
+                "UPDATE crawl_leases SET worker = NULL, until = NULL
+                 WHERE crawl_id = ?1 AND key = ?2",
+                params![id, key],
+            )?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn end_crawl(&self, id: &str, status: &str, summary: &serde_json::Value) -> Result<bool> {
+        let conn = self.pool.get()?;
+        tables(&conn)?;
+        let now = to_millis(self.config.clock.now());
+        Ok(conn.execute(
+            "UPDATE crawls SET status = ?2, summary = ?3, updated_at = ?4
+             WHERE id = ?1 AND status = 'running'",
+            params![id, status, json(summary), now],
+        )? > 0)
+    }
+
     fn delete_crawl(&self, id: &str) -> Result<bool> {
         let mut conn = self.pool.get()?;
-        tables(&conn)?;
+        lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute("DELETE FROM crawl_urls WHERE crawl_id = ?1", [id])?;
+        tx.execute("DELETE FROM crawl_leases WHERE crawl_id = ?1", [id])?;
         let gone = tx.execute("DELETE FROM crawls WHERE id = ?1", [id])? > 0;
         tx.commit()?;
         Ok(gone)

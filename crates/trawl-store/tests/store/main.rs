@@ -163,6 +163,8 @@ macro_rules! both_backends {
 mod concurrency;
 /// Writers killed with SIGKILL mid-run keep every acknowledged write.
 mod crash;
+/// Crawl state: records, URLs, claims and leases, the end of a crawl.
+mod crawl;
 /// FTS5 find: scope, BM25 order, stemming, literal query syntax.
 mod find;
 /// Staleness, revalidation, TTLs, prune and the size bound, on a hand-moved clock.

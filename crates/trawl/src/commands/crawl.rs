@@ -13,7 +13,7 @@ use trawl_crawl::{
     DEFAULT_MAX_DEPTH, Observer,
 };
 
-use crate::context::build_agent;
+use crate::context::build_crawl_agent;
 use crate::net_args::NetArgs;
 use crate::output::{print_json, report_error};
 use crate::settings::Settings;
@@ -103,7 +103,7 @@ struct CrawlOut<'a> {
 /// Runs `trawl crawl`.
 pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
     let started = Instant::now();
-    let agent = match build_agent(settings) {
+    let (agent, host_slots) = match build_crawl_agent(settings) {
         Ok(a) => a,
         Err(e) => return report_error(&e, args.json, meta(started)),
     };
@@ -174,7 +174,11 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
         Ok(f) => f.clone(),
         Err(e) => return report_error(&e, args.json, meta(started)),
     };
-    let crawler = Crawler::new(fetcher, store.clone());
+    let mut crawler =
+        Crawler::new(fetcher, store.clone()).with_lease(settings.crawl_limits().lease);
+    if let Some(slots) = host_slots {
+        crawler = crawler.with_shared_limiter(slots);
+    }
     let resume = match (&args.resume, &args.url) {
         (Some(id), _) => Some(id.clone()),
         (None, Some(url)) => match options(args, url) {

@@ -4,7 +4,7 @@
 use trawl_core::{TrawlError, vars};
 
 use crate::commands::mcp::store_file;
-use crate::context::build_agent;
+use crate::context::build_server_agent;
 use crate::mcp::{self, BearerToken, ConnLimits, HttpOptions, ServeArgs};
 use crate::output::exit_code;
 use crate::redaction::known_secrets;
@@ -59,7 +59,7 @@ pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
     let result = async {
         let token = token(args, settings)?;
         mcp::check_bind_policy(args.listen, token.as_ref(), args.insecure_no_auth)?;
-        let agent = build_agent(settings)?;
+        let agent = build_server_agent(settings)?;
         // One browser for every call; closed when the server stops.
         let fetcher = agent.lazy_fetcher();
         let prepared = mcp::prepare(

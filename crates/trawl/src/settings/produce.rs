@@ -132,6 +132,7 @@ impl Settings {
         trawl_crawl::CrawlLimits {
             max_crawls: self.max_crawls.value.0,
             max_pages: self.max_crawl_pages.value.0,
+            lease: self.crawl_lease.value.0,
         }
     }
 

@@ -132,6 +132,10 @@ declare_settings! {
     /// Most pages one crawl started by `web_crawl` stores.
     max_crawl_pages: CrawlCount = CrawlCount(trawl_crawl::DEFAULT_MAX_CRAWL_PAGES),
         flag: Some("--max-crawl-pages"), env: Some(vars::MAX_CRAWL_PAGES), file: true;
+    /// Seconds a URL claimed by one replica's crawl stays leased without a renewal (Redis
+    /// store): a replica killed mid-crawl gives its URLs back after this.
+    crawl_lease: Deadline = Deadline(trawl_crawl::DEFAULT_LEASE),
+        flag: None, env: Some(vars::CRAWL_LEASE), file: true;
     /// A SearXNG instance with `format=json` enabled (`trawl searxng up` writes it).
     searxng_url: Option<BaseUrl> = None,
         flag: None, env: Some(vars::SEARXNG_URL), file: true;
