@@ -373,3 +373,68 @@ fn deadlines_are_said_plainly() {
     );
     assert!(!r.stdout.contains("per fetch"), "{}", r.stdout);
 }
+
+/// An article with a byline, a date and a reader's comment below it.
+fn article_with_comments() -> String {
+    let para = |topic: &str| {
+        format!(
+            "<p>{topic} is discussed here at length, with details, examples, and a few asides \
+             that a reader would want to keep, because this is the body of the page.</p>"
+        )
+    };
+    format!(
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tide survey</title>
+        <meta property="og:type" content="article">
+        <meta name="author" content="Jane Doe">
+        <meta property="article:published_time" content="2024-05-01T10:00:00Z">
+        </head><body><main><article><h1>Tide survey</h1>{}{}{}</article>
+        <div id="comments" class="comments"><h3>Comments</h3><div class="comment"><p>Commenter
+        Bob says this article is wonderful and he will share it with all of his friends.</p></div></div>
+        </main></body></html>"#,
+        para("Alpha"),
+        para("Beta"),
+        para("Gamma")
+    )
+}
+
+/// Item 3: the stored copy remembers whether comments were kept, so neither choice is
+/// answered with the other's copy.
+#[test]
+fn comments_and_the_store_keep_to_what_was_asked() {
+    let server = trawl_testkit::TestServer::start();
+    server.route(
+        "/story",
+        trawl_testkit::Reply::html(article_with_comments()),
+    );
+    let url = server.url("/story");
+    let dir = temp_dir();
+    let read = |extra: &[&str]| {
+        let mut args = vec![
+            "read",
+            &url,
+            "--allow-host",
+            "127.0.0.1",
+            "--render",
+            "never",
+        ];
+        args.extend_from_slice(extra);
+        args.push("-q");
+        let r = run(trawl(&dir).args(&args));
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        r.stdout.contains("Commenter")
+    };
+    assert!(!read(&[]), "a plain read keeps no comments");
+    assert!(read(&["--comments"]), "--comments after a plain read");
+    assert!(!read(&[]), "a plain read after --comments");
+    assert!(read(&["--comments", "--fresh"]));
+    assert!(!read(&[]), "a plain read after --comments --fresh");
+    assert!(read(&["--comments"]));
+    assert_eq!(
+        server.hits("/story"),
+        6,
+        "each change of choice reads the page again"
+    );
+    // The same choice twice is answered from the store.
+    assert!(read(&["--comments"]));
+    assert_eq!(server.hits("/story"), 6);
+}
