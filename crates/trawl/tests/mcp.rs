@@ -24,6 +24,7 @@ mod one_secret;
 mod protocol;
 mod render;
 mod replicas;
+mod schemas;
 mod tools;
 
 use std::collections::BTreeMap;

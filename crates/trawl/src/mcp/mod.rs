@@ -26,6 +26,7 @@ mod log;
 mod metrics;
 mod outcome;
 mod rebinding;
+mod schema;
 pub(crate) mod server;
 mod sessions;
 mod stdio;

@@ -245,6 +245,7 @@ impl VisitTools for Routes {
 fn declaration<T: Tool>() -> rmcp::model::Tool {
     let input = schema_for_input::<T::Args>()
         .unwrap_or_else(|e| panic!("the input schema of {}: {e}", T::NAME));
+    let input = super::schema::standard(&input);
     let hints = T::HINTS;
     let mut annotations = ToolAnnotations::new()
         .read_only(hints.read_only)
@@ -257,7 +258,7 @@ fn declaration<T: Tool>() -> rmcp::model::Tool {
     }
     rmcp::model::Tool::new(T::NAME, T::DESCRIPTION, input)
         .with_title(T::TITLE)
-        .with_raw_output_schema(schema_for_output::<T::Out>())
+        .with_raw_output_schema(super::schema::standard(&schema_for_output::<T::Out>()))
         .with_annotations(annotations)
 }
 
