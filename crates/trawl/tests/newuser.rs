@@ -438,3 +438,69 @@ fn comments_and_the_store_keep_to_what_was_asked() {
     assert!(read(&["--comments"]));
     assert_eq!(server.hits("/story"), 6);
 }
+
+/// Item 12 (rest): a store path that is a directory is the user's to fix, not an internal
+/// error; the human read header shows the byline and date `--json` has (in the fence, as
+/// the page's words); `open --find` ranks passages instead of printing `score 0.00`.
+#[test]
+fn store_faults_headers_and_passages_speak_plainly() {
+    let dir = temp_dir();
+    std::fs::create_dir(dir.join("a-directory")).unwrap();
+    std::fs::write(dir.join("note.md"), "# A note\n\nShort.\n").unwrap();
+    for args in [
+        vec!["read", "note.md", "--store", "a-directory"],
+        vec!["cache", "stats", "--store", "a-directory"],
+        vec!["open", "example.com~0123456789ab", "--store", "a-directory"],
+    ] {
+        let r = run(trawl(&dir).args(&args));
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("internal"), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("not a file (a directory)"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    let r = run(trawl(&dir).args(["read", "note.md", "--store", "a-directory", "--json"]));
+    assert_eq!(r.json()["error"]["retryable"], false);
+
+    let server = trawl_testkit::TestServer::start();
+    server.route(
+        "/story",
+        trawl_testkit::Reply::html(article_with_comments()),
+    );
+    let r = run(trawl(&dir).args([
+        "read",
+        &server.url("/story"),
+        "--allow-host",
+        "127.0.0.1",
+        "--render",
+        "never",
+    ]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let fenced = r.stdout.split("TRAWL_UNTRUSTED_BEGIN").nth(1).unwrap_or("");
+    assert!(fenced.contains("\nby: Jane Doe\n"), "{}", r.stdout);
+    assert!(fenced.contains("\npublished: 2024-05-01"), "{}", r.stdout);
+    let header = r.stdout.split("TRAWL_UNTRUSTED_BEGIN").next().unwrap();
+    assert!(!header.contains("Jane Doe"), "page words outside the fence");
+
+    let handle = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("handle: "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap()
+        .to_owned();
+    for extra in [None, Some("--raw")] {
+        let mut args = vec!["open", &handle, "--find", "discussed"];
+        args.extend(extra);
+        let r = run(trawl(&dir).args(&args));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(!r.stdout.contains("score"), "{args:?}: {}", r.stdout);
+        assert!(
+            r.stdout.contains(&format!("[#1 · {handle} page 1]")),
+            "{args:?}: {}",
+            r.stdout
+        );
+    }
+}

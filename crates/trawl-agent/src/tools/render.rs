@@ -96,11 +96,31 @@ fn page_header(out: &mut String, doc: &PageOut) {
     );
 }
 
-/// A page's title (on one line) and text, in one fence: both came from the page.
-fn fenced_page(title: Option<&str>, markdown: &str, fence: &Fence) -> String {
-    match title {
-        Some(title) => fence.wrap(&format!("title: {}\n\n{markdown}", one_line(title, fence))),
-        None => fence.wrap(markdown),
+/// What the page says of itself, shown above its text: title, author and date.
+#[derive(Default)]
+struct Masthead<'a> {
+    title: Option<&'a str>,
+    byline: Option<&'a str>,
+    published: Option<&'a str>,
+}
+
+/// A page's masthead (each on one line) and text, in one fence: all of it came from the
+/// page.
+fn fenced_page(masthead: Masthead<'_>, markdown: &str, fence: &Fence) -> String {
+    let mut head = String::new();
+    for (label, value) in [
+        ("title", masthead.title),
+        ("by", masthead.byline),
+        ("published", masthead.published),
+    ] {
+        if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+            let _ = writeln!(head, "{label}: {}", one_line(value, fence));
+        }
+    }
+    if head.is_empty() {
+        fence.wrap(markdown)
+    } else {
+        fence.wrap(&format!("{head}\n{markdown}"))
     }
 }
 
@@ -141,7 +161,12 @@ pub fn fetch_markdown_as(out_data: &FetchOut, fence: &Fence, voice: Voice) -> St
         match (&item.document, &item.error) {
             (Some(doc), _) => {
                 page_header(&mut out, doc);
-                out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
+                let masthead = Masthead {
+                    title: doc.title.as_deref(),
+                    byline: doc.byline.as_deref(),
+                    published: doc.published.as_deref(),
+                };
+                out.push_str(&fenced_page(masthead, &doc.markdown, fence));
                 page_footer(&mut out, &doc.handle, doc.page, doc.pages, voice);
             }
             (None, Some(e)) => {
@@ -178,12 +203,10 @@ pub fn open_markdown_as(data: &OpenOut, fence: &Fence, voice: Voice) -> String {
                 .unwrap_or_else(|| " in every stored document".to_owned())
         );
         let mut body = String::new();
-        for p in passages {
-            let _ = writeln!(
-                body,
-                "[{} page {} · score {:.2}]",
-                p.handle, p.page, p.score
-            );
+        // Best first: the rank says it. BM25 scores are only comparable within one
+        // search and are tiny on a small store, so they are left to the JSON.
+        for (rank, p) in passages.iter().enumerate() {
+            let _ = writeln!(body, "[#{} · {} page {}]", rank + 1, p.handle, p.page);
             body.push_str(p.text.trim());
             body.push_str("\n\n");
         }
@@ -201,8 +224,12 @@ pub fn open_markdown_as(data: &OpenOut, fence: &Fence, voice: Voice) -> String {
         let _ = writeln!(out, "url: {url}");
     }
     let _ = writeln!(out, "handle: {handle} · page {page}/{pages}");
+    let masthead = Masthead {
+        title: data.title.as_deref(),
+        ..Masthead::default()
+    };
     out.push_str(&fenced_page(
-        data.title.as_deref(),
+        masthead,
         data.markdown.as_deref().unwrap_or(""),
         fence,
     ));

@@ -63,10 +63,11 @@ fn problems(name: &str, schema: Value) -> Vec<String> {
     compiler.enable_format_assertions();
     let url = format!("urn:trawl:{name}");
     let mut schemas = boon::Schemas::new();
-    if let Err(e) = compiler
-        .add_resource(&url, schema)
-        .and_then(|()| compiler.compile(&url, &mut schemas).map(|_| ()))
-    {
+    let compiled = match compiler.add_resource(&url, schema) {
+        Ok(()) => compiler.compile(&url, &mut schemas).map(|_| ()),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = compiled {
         problems.push(format!("{name}: {e:#}"));
     }
     problems
