@@ -504,3 +504,79 @@ fn store_faults_headers_and_passages_speak_plainly() {
         );
     }
 }
+
+/// Item 7: a batch read shows a progress bar on a terminal (a pty, through `script`) while
+/// its pages are still coming, nothing on a pipe; `-q` heads each document of a batch.
+#[test]
+fn batch_reads_show_progress_on_a_terminal_and_quiet_batches_are_told_apart() {
+    let server = trawl_testkit::TestServer::start();
+    let page = |word: &str| {
+        format!(
+            "<html><head><title>{word}</title></head><body><main><h1>{word}</h1><p>{word} \
+             is the word of this page, said here in a sentence long enough to be read.</p>\
+             </main></body></html>"
+        )
+    };
+    for word in ["alpha", "beta"] {
+        server.route(&format!("/{word}"), trawl_testkit::Reply::html(page(word)));
+    }
+    // One page that takes a second, so the bar is drawn before the batch ends.
+    server.route(
+        "/slow",
+        trawl_testkit::Reply::Trickle {
+            body: page("gamma").into_bytes(),
+            piece: 16,
+            pause: std::time::Duration::from_millis(80),
+        },
+    );
+    let urls: Vec<String> = ["/alpha", "/beta", "/slow"]
+        .iter()
+        .map(|p| server.url(p))
+        .collect();
+    let dir = temp_dir();
+    let mut args = vec![
+        "read",
+        "--allow-host",
+        "127.0.0.1",
+        "--render",
+        "never",
+        "-q",
+    ];
+    args.extend(urls.iter().map(String::as_str));
+
+    let r = run(trawl(&dir).args(&args));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.is_empty(), "a pipe got: {}", r.stderr);
+    for (url, word) in urls.iter().zip(["alpha", "beta", "gamma"]) {
+        let head = format!("==> {url} <==\n");
+        let at = r
+            .stdout
+            .find(&head)
+            .unwrap_or_else(|| panic!("{head}in {}", r.stdout));
+        assert!(r.stdout[at..].contains(word), "{}", r.stdout);
+    }
+    assert!(r.stdout.starts_with("==> "), "{}", r.stdout);
+
+    let mut on_a_terminal = trawl(&dir);
+    on_a_terminal.env("TERM", "xterm");
+    let command = std::iter::once(env!("CARGO_BIN_EXE_trawl").to_owned())
+        .chain(args.iter().map(|a| a.to_string()))
+        .chain(["--fresh".to_owned()])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut cmd = std::process::Command::new("script");
+    cmd.current_dir(&dir)
+        .env_clear()
+        .envs(on_a_terminal.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .args(["-qec", &command, "/dev/null"]);
+    let r = run(&mut cmd);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // The bar, drawn while the slow page was still coming (a count below 3 of 3).
+    assert!(
+        ["0/3 pages", "1/3 pages", "2/3 pages"]
+            .iter()
+            .any(|drawn| r.stdout.contains(drawn)),
+        "no bar: {}",
+        r.stdout
+    );
+}
