@@ -580,3 +580,93 @@ fn batch_reads_show_progress_on_a_terminal_and_quiet_batches_are_told_apart() {
         r.stdout
     );
 }
+
+/// Item 8: engines failing for one cause share one `doctor` line, the failed required
+/// checks are named, and the last line says what to do; `search` prints a transport
+/// failure's cause, the whole chain with `-v`.
+#[test]
+fn doctor_groups_causes_and_search_says_the_cause_once() {
+    let dir = temp_dir();
+    let closed = "http://127.0.0.1:9";
+    let engines = ["arxiv", "stackexchange", "hackernews"];
+    let mut doctor = trawl(&dir);
+    doctor.args(["doctor", "--timeout", "3"]);
+    for engine in engines {
+        doctor.env(format!("TRAWL_{}_URL", engine.to_uppercase()), closed);
+        doctor.args(["--engine", engine]);
+    }
+    let r = run(&mut doctor);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let fails: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert_eq!(fails.len(), 1, "{}", r.stdout);
+    assert!(
+        fails[0].contains("3 engines")
+            && fails[0].contains("cannot connect")
+            && engines.iter().all(|e| fails[0].contains(e)),
+        "{}",
+        fails[0]
+    );
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("required checks failed: engine ")
+                && engines.iter().all(|e| l.contains(e))),
+        "{}",
+        r.stderr
+    );
+    let last = lines.last().copied().unwrap_or_default();
+    assert!(
+        last.starts_with("next: ") && last.contains("cannot connect"),
+        "{last}"
+    );
+
+    let search = |verbose: bool| {
+        let mut cmd = trawl(&dir);
+        for engine in ["arxiv", "stackexchange"] {
+            cmd.env(format!("TRAWL_{}_URL", engine.to_uppercase()), closed);
+        }
+        cmd.args(["search", "tides", "--engines", "arxiv,stackexchange"]);
+        if verbose {
+            cmd.arg("-v");
+        }
+        run(&mut cmd)
+    };
+    let r = search(false);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let arxiv = r.stdout.lines().find(|l| l.starts_with("arxiv")).unwrap();
+    assert!(
+        arxiv.contains("transport error: Connection refused")
+            && !arxiv.contains("error sending request"),
+        "{arxiv}"
+    );
+    assert!(r.stdout.contains("-v prints"), "{}", r.stdout);
+    let r = search(true);
+    let arxiv = r.stdout.lines().find(|l| l.starts_with("arxiv")).unwrap();
+    assert!(arxiv.contains("error sending request"), "{arxiv}");
+}
+
+/// Item 8, offline as a new user met it (the loopback-only namespace: no name resolves):
+/// one line for every engine that could not resolve, and one thing to do.
+#[test]
+fn doctor_offline_says_no_network_once() {
+    trawl_testkit::require_isolation!();
+    let dir = temp_dir();
+    let r = run(trawl(&dir).args(["doctor", "--timeout", "3"]));
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let grouped: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL no network: ") && l.contains("engines could not resolve"))
+        .collect();
+    assert_eq!(grouped.len(), 1, "{}", r.stdout);
+    let fails = r.stdout.lines().filter(|l| l.starts_with("FAIL")).count();
+    assert_eq!(fails, 2, "the group and the fetch: {}", r.stdout);
+    assert!(
+        r.stderr.contains("required checks failed: search") && r.stderr.contains("fetch"),
+        "{}",
+        r.stderr
+    );
+    let last = r.stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("next: no network"), "{last}");
+}
