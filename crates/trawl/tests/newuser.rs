@@ -670,3 +670,104 @@ fn doctor_offline_says_no_network_once() {
     let last = r.stderr.lines().last().unwrap_or_default();
     assert!(last.starts_with("next: no network"), "{last}");
 }
+
+/// `/proc/PID/stat`'s state and parent, or None when the process is gone.
+fn state_and_parent(pid: u32) -> Option<(char, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may contain spaces.
+    let mut after = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = after.next()?.chars().next()?;
+    Some((state, after.next()?.parse().ok()?))
+}
+
+/// Running (not zombie) descendants of `root`, with their command lines.
+fn descendants(root: u32) -> Vec<(u32, String)> {
+    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|p| Some((p, state_and_parent(p)?.1)))
+        .collect();
+    let mut tree = vec![root];
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        tree.extend(
+            parents
+                .iter()
+                .filter(|(_, pp)| *pp == parent)
+                .map(|(p, _)| *p),
+        );
+        i += 1;
+    }
+    tree.into_iter()
+        .skip(1)
+        .filter(|p| alive(*p))
+        .filter_map(|p| {
+            let cmdline = std::fs::read(format!("/proc/{p}/cmdline")).ok()?;
+            Some((p, String::from_utf8_lossy(&cmdline).replace('\0', " ")))
+        })
+        .collect()
+}
+
+/// Whether `pid` still runs: a zombie is gone but for its exit status.
+fn alive(pid: u32) -> bool {
+    state_and_parent(pid).is_some_and(|(state, _)| state != 'Z')
+}
+
+/// Item 11: no browser process outlives a rendered `trawl read`, counted the moment it has
+/// exited (not after a grace period). Every process the browser started is watched for
+/// while trawl runs (the page comes slowly, so they are all up), then each is looked for
+/// at once after exit.
+#[test]
+fn the_browser_is_reaped_before_read_exits() {
+    trawl_testkit::require_isolation!();
+    trawl_testkit::require_chromium!();
+    let server = trawl_testkit::TestServer::start();
+    server.route(
+        "/story",
+        trawl_testkit::Reply::Trickle {
+            body: article_with_comments().into_bytes(),
+            piece: 64,
+            pause: std::time::Duration::from_millis(100),
+        },
+    );
+    let dir = temp_dir();
+    for _ in 0..3 {
+        let mut child = trawl(&dir)
+            .args([
+                "read",
+                &server.url("/story"),
+                "--allow-host",
+                "127.0.0.1",
+                "--render",
+                "always",
+                "--fresh",
+                "--json",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut seen = std::collections::BTreeMap::new();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            seen.extend(descendants(child.id()));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        let left: Vec<_> = seen.iter().filter(|(pid, _)| alive(**pid)).collect();
+        assert!(left.is_empty(), "processes left after exit: {left:#?}");
+        let renderers = seen
+            .values()
+            .filter(|c| c.contains("--type=renderer"))
+            .count();
+        assert!(renderers > 0, "no renderer was seen: {seen:#?}");
+        let out = child.wait_with_output().unwrap();
+        assert!(status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["data"]["fetched_via"], "render", "{v}");
+    }
+}
