@@ -20,6 +20,7 @@ mod guides;
 mod mcp;
 mod newuser;
 mod read;
+mod readme_usage;
 mod search;
 mod searxng;
 mod store_backend;
