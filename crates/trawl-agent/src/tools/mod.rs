@@ -19,6 +19,7 @@ mod read;
 pub mod readers;
 pub mod render;
 mod search;
+mod standard;
 mod types;
 
 use std::sync::Arc;
@@ -41,6 +42,7 @@ pub use lazy::Lazy;
 pub use read::STORE_UNAVAILABLE;
 pub use readers::{ReaderConfig, ReaderKind};
 pub use search::SearchAnswer;
+pub use standard::{STANDARD_FORMATS, drop_custom_formats};
 pub use types::*;
 
 /// The table of tools: each line names a tool's module (its file) and its [`Tool`] type.

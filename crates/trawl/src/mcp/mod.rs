@@ -26,7 +26,6 @@ mod log;
 mod metrics;
 mod outcome;
 mod rebinding;
-mod schema;
 pub(crate) mod server;
 mod sessions;
 mod stdio;

@@ -5,9 +5,6 @@
 //! MCP Inspector) warn on each. The range they stand for is already said by `minimum` (and
 //! the type), so they are dropped; formats the draft defines are kept.
 
-use std::sync::Arc;
-
-use rmcp::model::JsonObject;
 use serde_json::Value;
 
 /// The `format` values JSON Schema draft 2020-12 defines (Validation, §7.3).
@@ -33,17 +30,8 @@ pub const STANDARD_FORMATS: &[&str] = &[
     "regex",
 ];
 
-/// `schema` with every format the draft does not define removed, at any depth.
-pub fn standard(schema: &Arc<JsonObject>) -> Arc<JsonObject> {
-    let mut value = Value::Object(schema.as_ref().clone());
-    drop_custom_formats(&mut value);
-    match value {
-        Value::Object(object) => Arc::new(object),
-        _ => unreachable!("an object stays an object"),
-    }
-}
-
-fn drop_custom_formats(value: &mut Value) {
+/// Removes from `schema`, at any depth, every format the draft does not define.
+pub fn drop_custom_formats(value: &mut Value) {
     match value {
         Value::Object(object) => {
             let custom = object
@@ -77,10 +65,8 @@ mod tests {
                 "sizes": {"type": "array", "items": {"type": "number", "format": "double"}}
             }
         });
-        let Value::Object(object) = schema else {
-            unreachable!()
-        };
-        let out = Value::Object(standard(&Arc::new(object)).as_ref().clone());
+        let mut out = schema;
+        drop_custom_formats(&mut out);
         assert_eq!(
             out["properties"]["page"],
             json!({"type": "integer", "minimum": 0})
