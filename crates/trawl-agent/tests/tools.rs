@@ -373,14 +373,13 @@ async fn bad_arguments_name_the_field() {
 #[tokio::test]
 async fn a_site_that_needed_rendering_is_remembered() {
     trawl_testkit::require_isolation!();
-    let have_browser = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .any(|d| d.join("chromium").is_file());
-    if !trawl_fetch::RENDER_AVAILABLE || !have_browser {
+    trawl_testkit::require_chromium!();
+    if !trawl_fetch::RENDER_AVAILABLE {
         assert!(
-            std::env::var_os("CI").is_none() || !have_browser && !trawl_fetch::RENDER_AVAILABLE,
-            "CI: this test needs Debian's chromium"
+            !trawl_testkit::in_ci(),
+            "CI: rendering must be compiled in (trawl-fetch's `render` feature)"
         );
-        eprintln!("skipped: rendering not compiled in or no chromium");
+        eprintln!("skipped: rendering not compiled in");
         return;
     }
     let site = TestServer::start();

@@ -122,4 +122,9 @@ pub struct Document {
     /// Every tier and reader tried, in order, with its outcome.
     #[serde(default)]
     pub attempts: Vec<Attempt>,
+    /// Whether reader comments and reviews were kept (`trawl read --comments`): a stored
+    /// copy remembers how it was read, so a read asking the other way reads the page again.
+    /// Left out of JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub with_comments: bool,
 }

@@ -32,7 +32,9 @@ pub enum ErrorCode {
     UnsupportedContent,
     /// An upstream service failed (transport error, proxy down, bad response).
     Upstream,
-    /// trawl's own store (a shared Redis) does not answer; retrying later may work.
+    /// trawl's own store (a shared Redis) does not answer; retrying later may work. Also
+    /// a store that cannot be used as it is (its path a directory, a corrupt file, a full
+    /// disk), then not retryable: the message says what to change.
     StoreUnavailable,
     /// A bug or unexpected state inside trawl.
     Internal,

@@ -658,7 +658,7 @@ fn real_news_page_extracts_the_article() {
     else {
         // Under CI the data beside the repository must be there: a skip would pass silently.
         assert!(
-            std::env::var("CI").map_or(true, |v| v.is_empty() || v == "false" || v == "0"),
+            !trawl_testkit::in_ci(),
             "../shared/bench/extract/dev is missing; under CI this test is not skipped"
         );
         eprintln!("shared benchmark not found; skipping");

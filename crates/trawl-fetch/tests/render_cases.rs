@@ -17,7 +17,7 @@ fn have_browser() -> bool {
         return true;
     }
     assert!(
-        std::env::var_os("CI").is_none(),
+        !trawl_testkit::in_ci(),
         "CI: the rendering tests need Debian's chromium (apt-get install chromium)"
     );
     eprintln!("skipped: no chromium on the PATH");
@@ -206,7 +206,7 @@ async fn a_page_cannot_reach_private_or_metadata_addresses() {
             Some(server) => canaries.push(server),
             None => {
                 assert!(
-                    std::env::var_os("CI").is_none(),
+                    !trawl_testkit::in_ci(),
                     "CI: could not put a canary on {ip}:80 in the test namespace"
                 );
                 eprintln!("note: no canary on {ip} (needs root in the namespace)");

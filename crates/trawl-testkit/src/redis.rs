@@ -29,7 +29,7 @@ impl RedisServer {
     pub fn start() -> Option<Self> {
         if !redis_server_available() {
             assert!(
-                std::env::var_os("CI").is_none(),
+                !crate::in_ci(),
                 "redis-server is not installed (apt-get install redis-server); CI must run the Redis tests"
             );
             eprintln!("skipped: redis-server is not installed (apt-get install redis-server)");

@@ -349,6 +349,9 @@ pub struct SearchArgs {
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Print a failing engine's whole error chain (by default only its cause).
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
     /// --timeout is each engine's deadline here, not a page fetch's (default 8 s).
     #[command(flatten)]
     pub net: NetArgs,

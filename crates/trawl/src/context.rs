@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use trawl_agent::tools::{Agent, AgentConfig, Lazy, NotStored, ReaderConfig, StoredKeyStates};
-use trawl_core::TrawlError;
+use trawl_core::{ErrorCode, TrawlError};
 use trawl_crawl::CrawlService;
 use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
@@ -52,6 +52,11 @@ pub fn open_choice(
             choice.location(),
             store_error_line(choice, &e)
         )),
+        // A path that is a directory, a corrupt or read-only file, a full disk: the store
+        // cannot be used as it is, which is no bug of trawl's, and trying again will not help.
+        _ if e.fault().is_some() => {
+            TrawlError::new(ErrorCode::StoreUnavailable, e.to_string()).with_retryable(false)
+        }
         _ => TrawlError::internal(e.to_string()),
     })?;
     match &opened.stand_in {

@@ -24,6 +24,7 @@ mod mcp;
 mod newuser;
 mod qread;
 mod read;
+mod readme_usage;
 mod search;
 mod searxng;
 mod sites;

@@ -26,6 +26,7 @@ mod reads;
 mod render;
 mod replica_crawls;
 mod replicas;
+mod schemas;
 mod tools;
 
 use std::collections::BTreeMap;

@@ -23,7 +23,7 @@ fn is_root() -> bool {
 }
 
 fn prerequisite_missing(what: &str) {
-    if std::env::var_os("CI").is_some() {
+    if trawl_testkit::in_ci() {
         panic!("CI: cannot run this test: {what}");
     }
     eprintln!("skipped: {what}");

@@ -193,9 +193,13 @@ fn bounds_of(schema: &Schema) -> Vec<(String, Bound)> {
 /// The JSON Schema of a tool's arguments, as MCP publishes it (draft 2020-12, what the type
 /// accepts).
 pub fn input_schema<A: JsonSchema>() -> Schema {
-    SchemaSettings::draft2020_12()
+    let mut value = SchemaSettings::draft2020_12()
         .into_generator()
         .into_root_schema_for::<A>()
+        .to_value();
+    // Standard JSON Schema, as `tools/list` publishes it (see `drop_custom_formats`).
+    super::drop_custom_formats(&mut value);
+    Schema::try_from(value).expect("a root schema stays an object")
 }
 
 type Bounds = Arc<Vec<(String, Bound)>>;

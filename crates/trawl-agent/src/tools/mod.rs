@@ -21,6 +21,7 @@ pub mod readers;
 pub mod render;
 mod search;
 mod site_read;
+mod standard;
 mod types;
 
 use std::sync::Arc;
@@ -43,6 +44,7 @@ pub use lazy::Lazy;
 pub use read::STORE_UNAVAILABLE;
 pub use readers::{ReaderConfig, ReaderKind};
 pub use search::SearchAnswer;
+pub use standard::{STANDARD_FORMATS, drop_custom_formats};
 pub use types::*;
 
 /// The table of tools: each line names a tool's module (its file) and its [`Tool`] type.

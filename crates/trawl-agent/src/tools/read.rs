@@ -75,6 +75,11 @@ impl Agent {
             }
         };
         let now = SystemTime::now();
+        // A copy read with the other comments choice is not this read's answer (offline,
+        // it is still the only one there is).
+        let wanted_comments = self.config.extract.include_comments;
+        let stored =
+            stored.filter(|r| self.config.offline || r.document.with_comments == wanted_comments);
         if self.config.offline {
             return match stored {
                 Some(record) => Ok(Read {
@@ -320,6 +325,7 @@ impl Agent {
             doc.status = Some(page.status);
             doc.fetched_via = page.via;
             doc.content_type = page.content_type.clone();
+            doc.with_comments = self.config.extract.include_comments;
             Ok((doc, page))
         }
         .await;
@@ -439,6 +445,8 @@ impl Agent {
             fetched_via: kind.fetched_via(),
             content_type: Some("text/markdown".to_owned()),
             attempts,
+            // The hosted reader chose what to keep; the copy answers the read that asked.
+            with_comments: self.config.extract.include_comments,
             ..Document::default()
         };
         doc.cap_metadata();

@@ -96,11 +96,41 @@ fn page_header(out: &mut String, doc: &PageOut) {
     );
 }
 
-/// A page's title (on one line) and text, in one fence: both came from the page.
-fn fenced_page(title: Option<&str>, markdown: &str, fence: &Fence) -> String {
-    match title {
-        Some(title) => fence.wrap(&format!("title: {}\n\n{markdown}", one_line(title, fence))),
-        None => fence.wrap(markdown),
+/// What the page says of itself, shown above its text: title, author and date.
+#[derive(Default)]
+struct Masthead<'a> {
+    title: Option<&'a str>,
+    byline: Option<&'a str>,
+    published: Option<&'a str>,
+}
+
+impl<'a> Masthead<'a> {
+    fn of(doc: &'a PageOut) -> Self {
+        Masthead {
+            title: doc.title.as_deref(),
+            byline: doc.byline.as_deref(),
+            published: doc.published.as_deref(),
+        }
+    }
+}
+
+/// A page's masthead (each on one line) and text, in one fence: all of it came from the
+/// page.
+fn fenced_page(masthead: Masthead<'_>, markdown: &str, fence: &Fence) -> String {
+    let mut head = String::new();
+    for (label, value) in [
+        ("title", masthead.title),
+        ("by", masthead.byline),
+        ("published", masthead.published),
+    ] {
+        if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+            let _ = writeln!(head, "{label}: {}", one_line(value, fence));
+        }
+    }
+    if head.is_empty() {
+        fence.wrap(markdown)
+    } else {
+        fence.wrap(&format!("{head}\n{markdown}"))
     }
 }
 
@@ -145,7 +175,7 @@ pub fn fetch_markdown_as(out_data: &FetchOut, fence: &Fence, voice: Voice) -> St
             }
             (Some(doc), _) => {
                 page_header(&mut out, doc);
-                out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
+                out.push_str(&fenced_page(Masthead::of(doc), &doc.markdown, fence));
                 page_footer(&mut out, &doc.handle, doc.page, doc.pages, voice);
             }
             (None, Some(e)) => {
@@ -189,7 +219,7 @@ fn focused_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice
     if !focus.matched {
         out.push_str("No passage holds a word of the query: the document's opening is given.\n");
     }
-    out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
+    out.push_str(&fenced_page(Masthead::of(doc), &doc.markdown, fence));
     if focus.left_out_tokens > 0 {
         let handle = &doc.handle;
         let _ = write!(
@@ -240,7 +270,7 @@ fn tracked_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice
                 "First read of this page: stored as version {}.",
                 changes.version
             );
-            out.push_str(&fenced_page(doc.title.as_deref(), &doc.markdown, fence));
+            out.push_str(&fenced_page(Masthead::of(doc), &doc.markdown, fence));
             page_footer(out, handle, doc.page, doc.pages, voice);
         }
         super::ChangeStatus::Same => {
@@ -267,7 +297,7 @@ fn tracked_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice
             // The page's own code fences must not close the diff's.
             let ticks = "`".repeat(longest_backtick_run(diff).max(2) + 1);
             let body = format!("{ticks}diff\n{}\n{ticks}", diff.trim_end());
-            out.push_str(&fenced_page(doc.title.as_deref(), &body, fence));
+            out.push_str(&fenced_page(Masthead::of(doc), &body, fence));
             let previous = match changes.previous_version {
                 Some(v) => format!("; the one before: {}", open(Some(v))),
                 None => "; the one before was not kept (this store keeps no versions)".to_owned(),
@@ -301,12 +331,10 @@ pub fn open_markdown_as(data: &OpenOut, fence: &Fence, voice: Voice) -> String {
                 .unwrap_or_else(|| " in every stored document".to_owned())
         );
         let mut body = String::new();
-        for p in passages {
-            let _ = writeln!(
-                body,
-                "[{} page {} · score {:.2}]",
-                p.handle, p.page, p.score
-            );
+        // Best first: the rank says it. BM25 scores are only comparable within one
+        // search and are tiny on a small store, so they are left to the JSON.
+        for (rank, p) in passages.iter().enumerate() {
+            let _ = writeln!(body, "[#{} · {} page {}]", rank + 1, p.handle, p.page);
             body.push_str(p.text.trim());
             body.push_str("\n\n");
         }
@@ -331,8 +359,12 @@ pub fn open_markdown_as(data: &OpenOut, fence: &Fence, voice: Voice) -> String {
             let _ = writeln!(out, "handle: {handle} · page {page}/{pages}");
         }
     }
+    let masthead = Masthead {
+        title: data.title.as_deref(),
+        ..Masthead::default()
+    };
     out.push_str(&fenced_page(
-        data.title.as_deref(),
+        masthead,
         data.markdown.as_deref().unwrap_or(""),
         fence,
     ));

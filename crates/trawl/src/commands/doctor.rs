@@ -177,6 +177,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         elapsed_ms: started.elapsed().as_millis() as u64,
         ..Meta::default()
     };
+    let failed = failed_checks(&names, &engines, &fetch, store.as_ref(), &browser);
     if args.json {
         let data = DoctorData {
             engines,
@@ -194,43 +195,15 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
                 "doctor".into(),
                 serde_json::to_value(&data).unwrap_or_default(),
             );
+            let message = format!("required checks failed: {}", failed.names.join(", "));
             print_json(&Envelope::<()>::failure(
-                TrawlError::new(ErrorCode::Upstream, "a required check failed"),
+                TrawlError::new(ErrorCode::Upstream, message),
                 meta,
             ));
         }
         return if healthy { 0 } else { 1 };
     }
-    for c in &engines {
-        let mark = if c.healthy() {
-            "ok  "
-        } else if c.configured {
-            "FAIL"
-        } else {
-            "skip"
-        };
-        let what = match (c.outcome.outcome.as_str(), c.outcome.status) {
-            ("ok", _) => format!("ok ({})", c.outcome.count),
-            (o, Some(s)) => format!("{o} ({s})"),
-            (o, None) => o.to_owned(),
-        };
-        let hint = c
-            .hint
-            .as_deref()
-            .map(|h| format!("  {h}"))
-            .unwrap_or_default();
-        // A parser never tested on a real response is said, so a failure there is read
-        // as possibly ours.
-        let untested = if c.fixtures.starts_with("not tested") {
-            "  (parser tested on no real response)"
-        } else {
-            ""
-        };
-        println!(
-            "{mark} {:<14} {:<18} {:>6} ms{hint}{untested}",
-            c.engine, what, c.outcome.latency_ms
-        );
-    }
+    print_engines(&engines);
     if checking_fetch {
         let mark = if fetch.ok { "ok  " } else { "FAIL" };
         let why = fetch
@@ -287,9 +260,170 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         println!("healthy");
         0
     } else {
-        eprintln!("error[upstream]: a required check failed");
+        eprintln!(
+            "error[upstream]: required checks failed: {}",
+            failed.names.join(", ")
+        );
+        eprintln!("next: {}", failed.action);
         1
     }
+}
+
+/// A probe that failed because the host's name could not be resolved: offline, most
+/// likely, when every engine and the fetch say it.
+fn unresolved(detail: Option<&str>) -> bool {
+    detail.is_some_and(|d| {
+        d.contains("dns error") || d.contains("could not resolve") || d.contains("failed to lookup")
+    })
+}
+
+/// One line per engine, except that engines failing for the same cause share one line
+/// (offline, fourteen identical lines said nothing the first did not).
+fn print_engines(engines: &[EngineCheck]) {
+    let mark = |c: &EngineCheck| {
+        if c.healthy() {
+            "ok  "
+        } else if c.configured {
+            "FAIL"
+        } else {
+            "skip"
+        }
+    };
+    let what = |c: &EngineCheck| match (c.outcome.outcome.as_str(), c.outcome.status) {
+        ("ok", _) => format!("ok ({})", c.outcome.count),
+        (o, Some(s)) => format!("{o} ({s})"),
+        (o, None) => o.to_owned(),
+    };
+    let cause = |c: &EngineCheck| (what(c), c.hint.clone());
+    let mut said: Vec<(String, Option<String>)> = Vec::new();
+    for c in engines {
+        let shared: Vec<&EngineCheck> = engines
+            .iter()
+            .filter(|o| mark(o) == "FAIL" && mark(c) == "FAIL" && cause(o) == cause(c))
+            .collect();
+        if shared.len() > 1 {
+            if said.contains(&cause(c)) {
+                continue;
+            }
+            said.push(cause(c));
+            let names: Vec<&str> = shared.iter().map(|o| o.engine.as_str()).collect();
+            let n = names.len();
+            if shared
+                .iter()
+                .all(|o| unresolved(o.outcome.detail.as_deref()))
+            {
+                println!(
+                    "FAIL no network: {n} engines could not resolve their hosts ({})",
+                    names.join(", ")
+                );
+            } else {
+                let hint = c.hint.as_deref().unwrap_or_default();
+                println!(
+                    "FAIL {:<14} {:<18}  {hint} ({})",
+                    format!("{n} engines"),
+                    what(c),
+                    names.join(", ")
+                );
+            }
+            continue;
+        }
+        let hint = c
+            .hint
+            .as_deref()
+            .map(|h| format!("  {h}"))
+            .unwrap_or_default();
+        // A parser never tested on a real response is said, so a failure there is read
+        // as possibly ours.
+        let untested = if c.fixtures.starts_with("not tested") {
+            "  (parser tested on no real response)"
+        } else {
+            ""
+        };
+        println!(
+            "{} {:<14} {:<18} {:>6} ms{hint}{untested}",
+            mark(c),
+            c.engine,
+            what(c),
+            c.outcome.latency_ms
+        );
+    }
+}
+
+/// The required checks that failed, by name, and the one thing to do first.
+struct Failed {
+    names: Vec<String>,
+    action: String,
+}
+
+fn failed_checks(
+    asked: &[String],
+    engines: &[EngineCheck],
+    fetch: &FetchCheck,
+    store: Option<&RedisCheck>,
+    browser: &BrowserCheck,
+) -> Failed {
+    let mut names = Vec::new();
+    let mut actions: Vec<String> = Vec::new();
+    let failing: Vec<&EngineCheck> = engines
+        .iter()
+        // With --engine every asked engine is required; else the default route's.
+        .filter(|c| !c.healthy() && (!asked.is_empty() || c.default_route))
+        .collect();
+    let engines_ok = if asked.is_empty() {
+        engines.iter().any(|c| c.default_route && c.healthy())
+    } else {
+        engines.iter().all(EngineCheck::healthy)
+    };
+    let mut offline = true;
+    if !engines_ok {
+        let list: Vec<&str> = failing.iter().map(|c| c.engine.as_str()).collect();
+        names.push(if asked.is_empty() {
+            "search (no engine of the default route answered)".to_owned()
+        } else {
+            format!("engine {}", list.join(", "))
+        });
+        offline &= failing
+            .iter()
+            .all(|c| unresolved(c.outcome.detail.as_deref()));
+        if let Some(hint) = failing.iter().find_map(|c| c.hint.clone()) {
+            actions.push(format!("{}: {hint}", failing[0].engine));
+        }
+    }
+    if !fetch.ok {
+        names.push(format!("fetch {}", fetch.url));
+        offline &= unresolved(fetch.error.as_deref());
+        actions.push(
+            fetch
+                .hint
+                .clone()
+                .unwrap_or_else(|| "see the fetch line above".into()),
+        );
+    }
+    if let Some(s) = store.filter(|s| !s.ok) {
+        names.push(format!("redis {}", s.url));
+        offline = false;
+        actions.push(format!("is redis-server running at {}?", s.url));
+    }
+    if !browser.ok && browser.render == "always" {
+        names.push("browser (render = always)".to_owned());
+        offline = false;
+        actions.push(
+            browser
+                .hint
+                .clone()
+                .unwrap_or_else(|| "install Chromium, or set render to auto".into()),
+        );
+    }
+    let action = if offline && !names.is_empty() {
+        "no network: check the connection, DNS and TRAWL_PROXY, then run `trawl doctor` again"
+            .to_owned()
+    } else {
+        actions
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| "see the lines above".to_owned())
+    };
+    Failed { names, action }
 }
 
 async fn check_fetch(settings: &Settings, deadline: Duration) -> FetchCheck {

@@ -112,12 +112,12 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
         if let Some(md) = &out.markdown {
             println!("{}", md.trim_end());
         }
-        for p in out.passages.iter().flatten() {
+        for (rank, p) in out.passages.iter().flatten().enumerate() {
             println!(
-                "[{} page {} · score {:.2}]\n{}\n",
+                "[#{} · {} page {}]\n{}\n",
+                rank + 1,
                 p.handle,
                 p.page,
-                p.score,
                 p.text.trim()
             );
         }

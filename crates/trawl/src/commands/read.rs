@@ -181,17 +181,16 @@ async fn read_with(
             "--url only applies to a file or stdin",
         ));
     }
-    let progress: Option<Progress> =
-        (urls.len() > 1 && std::io::stderr().is_terminal()).then(|| {
-            Arc::new(|done: usize, total: usize| {
-                eprint!("\rreading {done}/{total}");
-                if done == total {
-                    eprintln!();
-                }
-            }) as Progress
-        });
+    let bar = shows_progress(urls.len(), args.json, std::io::stderr().is_terminal())
+        .then(|| progress_bar(urls.len()));
+    let progress: Option<Progress> = bar.clone().map(|bar| {
+        Arc::new(move |done: usize, total: usize| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }) as Progress
+    });
     let batch = urls.len() > 1;
-    agent
+    let out = agent
         .web_fetch(
             WebFetchArgs {
                 url: (!batch).then(|| urls[0].clone()),
@@ -206,7 +205,28 @@ async fn read_with(
             },
             progress,
         )
-        .await
+        .await;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    out
+}
+
+/// A batch read shows a progress bar on a terminal from its start (pages can take seconds
+/// each); a pipe, a single read or `--json` gets nothing on stderr.
+fn shows_progress(urls: usize, json: bool, stderr_is_terminal: bool) -> bool {
+    urls > 1 && !json && stderr_is_terminal
+}
+
+fn progress_bar(total: usize) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(total as u64);
+    let style = indicatif::ProgressStyle::with_template(
+        "{spinner} reading {bar:30} {pos}/{len} pages  {elapsed}",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    bar
 }
 
 /// `-q` is for pipes, where a page cut short loses words without a sign: it prints the
@@ -242,7 +262,11 @@ fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
         note_more_pages(out);
     }
     if args.quiet || args.format == ReadFormat::Text {
-        // Body only: for pipes. Text format strips Markdown syntax.
+        // Body only: for pipes. Text format strips Markdown syntax. A batch heads each
+        // document with `==> INPUT <==`, as head(1) does for several files, so the
+        // documents can be told apart (and split); a failed input says why on stderr.
+        let batch = out.results.len() > 1;
+        let mut first = true;
         for item in &out.results {
             if let Some(doc) = &item.document {
                 // A change-tracking read's news is its diff; its status goes to stderr.
@@ -266,7 +290,14 @@ fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
                 } else {
                     doc.markdown.clone()
                 };
+                if batch {
+                    let gap = if first { "" } else { "\n" };
+                    println!("{gap}==> {} <==", item.input);
+                }
+                first = false;
                 println!("{}", body.trim_end());
+            } else if let Some(e) = &item.error {
+                eprintln!("error[{}]: {}: {}", e.code, item.input, e.message);
             }
         }
         return;
@@ -296,4 +327,17 @@ fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
     }
     // The read's exit status is decided by its results; a fence failure is only reported.
     let _ = print_fenced(|fence| render::fetch_markdown_as(out, fence, render::Voice::Person));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shows_progress;
+
+    #[test]
+    fn only_a_batch_on_a_terminal_shows_progress() {
+        assert!(shows_progress(2, false, true));
+        assert!(!shows_progress(1, false, true), "one page");
+        assert!(!shows_progress(5, false, false), "a pipe");
+        assert!(!shows_progress(5, true, true), "--json");
+    }
 }

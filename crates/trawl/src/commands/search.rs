@@ -166,14 +166,14 @@ pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
             serde_json::to_value(&data.engines).unwrap_or_default(),
         );
         if !args.json {
-            print_engines(&data);
+            print_engines(&data, args.verbose);
         }
         return report_error(&err, args.json, m);
     }
     if args.json {
         print_json(&Envelope::success(&data, meta(started)));
     } else {
-        print_human(&data);
+        print_human(&data, args.verbose);
     }
     0
 }
@@ -187,7 +187,7 @@ pub fn insert_selection(meta: &mut Meta, selection: &Selection) {
 
 /// The hits (titles, snippets, previews: the web's words) inside one fence, then trawl's
 /// lines about the engines.
-fn print_human(data: &SearchData) {
+fn print_human(data: &SearchData, verbose: bool) {
     use std::fmt::Write;
     if data.hits.is_empty() {
         println!("no results for {:?}", data.query);
@@ -228,7 +228,7 @@ fn print_human(data: &SearchData) {
         return;
     }
     println!();
-    print_engines(data);
+    print_engines(data, verbose);
     if let Some(p) = data.next_page {
         println!("more: --page {p}");
     }
@@ -243,7 +243,21 @@ fn read_error(hit: &trawl_search::Hit) -> Option<(&str, &str)> {
     ))
 }
 
-fn print_engines(data: &SearchData) {
+/// A transport failure's cause, from the chain of errors that wrapped it ("transport
+/// error: error sending request: client error (Connect): tcp connect error: Connection
+/// refused (os error 111)"): its last link, or "could not resolve the host" for DNS.
+fn transport_cause(detail: &str) -> Option<String> {
+    let chain = detail.strip_prefix("transport error: ")?;
+    let cause = if chain.contains("dns error") {
+        "could not resolve the host (offline, or a DNS problem)"
+    } else {
+        chain.rsplit(": ").next().unwrap_or(chain)
+    };
+    Some(format!("transport error: {cause}"))
+}
+
+fn print_engines(data: &SearchData, verbose: bool) {
+    let mut shortened = false;
     for e in &data.engines {
         let what = match (e.outcome.as_str(), e.status) {
             ("ok", _) => format!("ok ({})", e.count),
@@ -254,12 +268,21 @@ fn print_engines(data: &SearchData) {
         let detail = e
             .detail
             .as_deref()
-            .map(|d| format!("  {d}"))
+            .map(|d| match transport_cause(d).filter(|_| !verbose) {
+                Some(cause) => {
+                    shortened = true;
+                    format!("  {cause}")
+                }
+                None => format!("  {d}"),
+            })
             .unwrap_or_default();
         println!(
             "{:<14} {:<18} {:>6} ms{q}{detail}",
             e.engine, what, e.latency_ms
         );
+    }
+    if shortened {
+        println!("(-v prints each failure's whole error chain)");
     }
 }
 

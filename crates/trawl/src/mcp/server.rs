@@ -245,6 +245,7 @@ impl VisitTools for Routes {
 fn declaration<T: Tool>() -> rmcp::model::Tool {
     let input = schema_for_input::<T::Args>()
         .unwrap_or_else(|e| panic!("the input schema of {}: {e}", T::NAME));
+    let input = standard(&input);
     let hints = T::HINTS;
     let mut annotations = ToolAnnotations::new()
         .read_only(hints.read_only)
@@ -257,8 +258,19 @@ fn declaration<T: Tool>() -> rmcp::model::Tool {
     }
     rmcp::model::Tool::new(T::NAME, T::DESCRIPTION, input)
         .with_title(T::TITLE)
-        .with_raw_output_schema(schema_for_output::<T::Out>())
+        .with_raw_output_schema(standard(&schema_for_output::<T::Out>()))
         .with_annotations(annotations)
+}
+
+/// `schema` as standard JSON Schema: schemars' own formats (`uint32`, …) are not the
+/// draft's, and strict validators (AJV, in the MCP Inspector) warn on each.
+fn standard(schema: &Arc<rmcp::model::JsonObject>) -> Arc<rmcp::model::JsonObject> {
+    let mut value = serde_json::Value::Object(schema.as_ref().clone());
+    trawl_agent::tools::drop_custom_formats(&mut value);
+    match value {
+        serde_json::Value::Object(object) => Arc::new(object),
+        _ => unreachable!("an object stays an object"),
+    }
 }
 
 /// One call of tool `T`: its arguments (already checked by `call_tool`), the agent's work
