@@ -159,7 +159,7 @@ pub async fn search(
             .ok_or_else(|| CompatError::bad_request("count: 1-20"))?,
         None => SEARCH_COUNT,
     };
-    let read = !text_header(&headers, "x-respond-with").is_some_and(|v| v == "no-content");
+    let read = text_header(&headers, "x-respond-with").is_none_or(|v| v != "no-content");
     let agent = compat.agent.clone();
     let work = async move {
         let hits = agent
