@@ -17,6 +17,7 @@ mod access;
 mod blocking;
 mod bounds;
 mod compat;
+mod compat_guard;
 mod crawl;
 mod hostile;
 mod limits;

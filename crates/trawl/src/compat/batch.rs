@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use super::error::json_ok;
 use super::scrape::scrape;
 use super::types::{FcDocument, ScrapeOptions};
+use super::webhook::Webhook;
 use super::{Compat, CompatError, base_url, body};
 
 /// Batches kept for polling; the oldest is forgotten first.
@@ -103,11 +104,6 @@ async fn start(
     version: &str,
 ) -> Result<Response, CompatError> {
     let request: BatchRequest = body(&bytes)?;
-    if request.webhook.as_ref().is_some_and(|w| !w.is_null()) {
-        return Err(CompatError::unsupported(
-            "webhook (poll the job's URL instead)",
-        ));
-    }
     request.options.check(&["appendToId"])?;
     if request.options.only_main_content == Some(false) {
         return Err(CompatError::unsupported("onlyMainContent: false"));
@@ -119,6 +115,7 @@ async fn start(
     }
     // Refuse what the guard refuses now, so the caller hears it at once.
     let guard = compat.agent.fetcher()?.guard().clone();
+    let webhook = Webhook::from_request(request.webhook.as_ref(), "batch_scrape", &guard).await?;
     let (mut urls, mut invalid) = (Vec::new(), Vec::new());
     for url in request.urls {
         match guard.check_raw(&url, None) {
@@ -144,21 +141,39 @@ async fn start(
     let options = request.options;
     let agent = compat.agent.clone();
     tokio::spawn(async move {
+        if let Some(hook) = &webhook {
+            hook.send("started", &job.id, Vec::new(), None).await;
+        }
         let work = futures_util::stream::iter(job.urls.clone().into_iter().enumerate())
             .map(|(i, url)| {
                 let (agent, options, job) = (agent.clone(), options.clone(), job.clone());
+                let webhook = webhook.clone();
                 async move {
                     let result = scrape(&agent, &url, &options).await.map_err(|e| e.message);
+                    if let Some(hook) = &webhook {
+                        match &result {
+                            Ok(doc) => {
+                                let data = vec![serde_json::to_value(doc).unwrap_or_default()];
+                                hook.send("page", &job.id, data, None).await;
+                            }
+                            Err(e) => hook.send("page", &job.id, Vec::new(), Some(e)).await,
+                        }
+                    }
                     job.results.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(result);
                 }
             })
             .buffer_unordered(concurrency)
             .collect::<Vec<()>>();
-        tokio::select! {
-            _ = work => {}
-            () = job.cancel.cancelled() => {}
-        }
+        let cancelled = tokio::select! {
+            _ = work => false,
+            () = job.cancel.cancelled() => true,
+        };
         *job.finished.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        if let Some(hook) = &webhook
+            && !cancelled
+        {
+            hook.send("completed", &job.id, Vec::new(), None).await;
+        }
     });
     let mut answer = json!({
         "success": true,

@@ -1,6 +1,7 @@
 //! `POST /v2/crawl` (and v1), `GET /…/crawl/{id}` paged with `next`, `DELETE`, `/errors`
 //! and `/active`: trawl-crawl's crawler, its state kept in the store (so a status poll
-//! reads what any replica wrote), its pages served from the store.
+//! reads what any replica wrote), its pages served from the store; an opt-in webhook
+//! hears of each page.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -12,12 +13,13 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use trawl_agent::tools::WebFetchArgs;
-use trawl_crawl::{CrawlOptions, Crawler, UrlState};
+use trawl_crawl::{CrawlOptions, CrawlUrl, Crawler, UrlState};
 
 use super::batch::{PAGE, iso, skip_of};
 use super::error::json_ok;
 use super::scrape::from_page;
-use super::types::{Formats, ScrapeOptions, check_other};
+use super::types::{FcDocument, Formats, ScrapeOptions, check_other};
+use super::webhook::Webhook;
 use super::{Compat, CompatError, base_url, body};
 
 /// The formats each crawl of this process was asked for (markdown when unknown).
@@ -80,6 +82,7 @@ async fn start(
             "deduplicateSimilarURLs",
             "crawlEntireDomain",
             "allowBackwardLinks",
+            "allowExternalLinks",
         ],
     )?;
     if request
@@ -89,11 +92,6 @@ async fn start(
     {
         return Err(CompatError::unsupported(
             "allowExternalLinks: true (a crawl stays on its site)",
-        ));
-    }
-    if request.webhook.as_ref().is_some_and(|w| !w.is_null()) {
-        return Err(CompatError::unsupported(
-            "webhook (poll the crawl's URL instead)",
         ));
     }
     let formats = match &request.scrape_options {
@@ -141,6 +139,7 @@ async fn start(
         options.concurrency = n;
     }
     let fetcher = compat.agent.fetcher()?.clone();
+    let webhook = Webhook::from_request(request.webhook.as_ref(), "crawl", fetcher.guard()).await?;
     let crawler = Crawler::new(fetcher, compat.agent.store().clone());
     // The crawl runs on in the background; its state is in the store.
     let running = crawler.start(options, None).await?;
@@ -151,6 +150,9 @@ async fn start(
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .insert(id.clone(), formats);
+    if let Some(hook) = webhook {
+        tokio::spawn(deliver(compat.clone(), id.clone(), formats, hook));
+    }
     Ok(json_ok(json!({
         "success": true,
         "id": id,
@@ -158,9 +160,11 @@ async fn start(
     })))
 }
 
-/// trawl's crawl status as Firecrawl's.
-fn firecrawl_status(status: &str) -> &'static str {
+/// trawl's crawl status as Firecrawl's; a running crawl asked to stop is `cancelled` at
+/// once, as Firecrawl answers right after a `DELETE`.
+fn firecrawl_status(status: &str, cancel_requested: bool) -> &'static str {
     match status {
+        "running" if cancel_requested => "cancelled",
         "running" => "scraping",
         "done" => "completed",
         "cancelled" => "cancelled",
@@ -192,8 +196,33 @@ pub async fn status(
             markdown: true,
             ..Formats::default()
         });
+    let data = documents(&compat, &rows, formats).await;
+    let next = (skip + rows.len() < done).then(|| {
+        format!(
+            "{}{}?skip={}",
+            base_url(&headers),
+            uri.path(),
+            skip + rows.len()
+        )
+    });
+    let created = std::time::UNIX_EPOCH + std::time::Duration::from_millis(status.created_ms);
+    Ok(json_ok(json!({
+        "success": true,
+        "status": firecrawl_status(&status.status, status.cancel_requested),
+        "total": total,
+        "completed": done,
+        "creditsUsed": done,
+        "expiresAt": iso(created + std::time::Duration::from_secs(86_400)),
+        "next": next,
+        "data": data,
+    })))
+}
+
+/// The stored documents of a crawl's `rows`, in `formats`; a page evicted from the store
+/// since is left out.
+async fn documents(compat: &Compat, rows: &[CrawlUrl], formats: Formats) -> Vec<FcDocument> {
     let mut data = Vec::new();
-    for row in &rows {
+    for row in rows {
         let Some(handle) = &row.handle else { continue };
         let read = compat
             .agent
@@ -206,7 +235,6 @@ pub async fn status(
                 None,
             )
             .await;
-        // A page evicted from the store since is left out of the answer.
         if let Ok(out) = read
             && let Some(page) = out.results.into_iter().next().and_then(|r| r.document)
         {
@@ -215,25 +243,52 @@ pub async fn status(
             data.push(doc);
         }
     }
-    let next = (skip + rows.len() < done).then(|| {
-        format!(
-            "{}{}?skip={}",
-            base_url(&headers),
-            uri.path(),
-            skip + rows.len()
-        )
-    });
-    let created = std::time::UNIX_EPOCH + std::time::Duration::from_millis(status.created_ms);
-    Ok(json_ok(json!({
-        "success": true,
-        "status": firecrawl_status(&status.status),
-        "total": total,
-        "completed": done,
-        "creditsUsed": done,
-        "expiresAt": iso(created + std::time::Duration::from_secs(86_400)),
-        "next": next,
-        "data": data,
-    })))
+    data
+}
+
+/// How often a crawl with a webhook is looked at for new pages.
+const WEBHOOK_POLL: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// A crawl's webhook events: `started`, a `page` for each page as the store has it, then
+/// `completed` or `failed` (a cancelled crawl just stops). The crawl's state is read from
+/// the store, as a status poll reads it.
+async fn deliver(compat: Compat, id: String, formats: Formats, hook: Webhook) {
+    hook.send("started", &id, Vec::new(), None).await;
+    let store = compat.agent.store().clone();
+    // Rows are listed in the order they were found, not done: new pages are told apart by URL.
+    let mut sent = std::collections::HashSet::new();
+    loop {
+        let Ok(status) = trawl_crawl::status(&store, &id).await else {
+            return;
+        };
+        let finished = status.status != "running";
+        let mut offset = 0;
+        while let Ok(rows) = trawl_crawl::pages(&store, &id, &[UrlState::Done], offset, PAGE).await
+            && !rows.is_empty()
+        {
+            offset += rows.len();
+            let new: Vec<CrawlUrl> = rows
+                .into_iter()
+                .filter(|row| sent.insert(row.url.clone()))
+                .collect();
+            for doc in documents(&compat, &new, formats).await {
+                let data = vec![serde_json::to_value(doc).unwrap_or_default()];
+                hook.send("page", &id, data, None).await;
+            }
+        }
+        if finished {
+            match status.status.as_str() {
+                "done" => hook.send("completed", &id, Vec::new(), None).await,
+                "cancelled" => {}
+                other => {
+                    let why = format!("the crawl ended {other}");
+                    hook.send("failed", &id, Vec::new(), Some(&why)).await;
+                }
+            }
+            return;
+        }
+        tokio::time::sleep(WEBHOOK_POLL).await;
+    }
 }
 
 pub async fn cancel(

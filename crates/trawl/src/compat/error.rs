@@ -34,6 +34,15 @@ impl CompatError {
         }
     }
 
+    /// A feature this server does not enable, in Firecrawl's words for it.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        CompatError {
+            status: StatusCode::FORBIDDEN,
+            message: message.into(),
+            code: "unsupported",
+        }
+    }
+
     pub fn not_found(message: impl Into<String>) -> Self {
         CompatError {
             status: StatusCode::NOT_FOUND,

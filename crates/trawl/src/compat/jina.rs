@@ -1,14 +1,16 @@
-//! `GET /r/{url}`: Jina Reader's form. The answer is its text layout (`Title:`,
+//! `GET /r/{url}`: Jina Reader's form, and `GET /s/{query}`: Jina's search (see [`search`]). The answer is its text layout (`Title:`,
 //! `URL Source:`, `Markdown Content:`), or JSON with `Accept: application/json`;
 //! `X-Return-Format`, `X-Target-Selector`, `X-Remove-Selector`, `X-No-Cache` and
-//! `X-Timeout` map to the scrape options. Mounted under `/r/` so it can never shadow
+//! `X-Timeout` map to the scrape options. Mounted under `/r/` and `/s/` so they can never shadow
 //! `/mcp`, `/healthz` or `/metrics`.
 
 use axum::body::Body;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, Uri, header};
 use axum::response::Response;
+use futures_util::StreamExt;
 use serde_json::json;
+use trawl_agent::tools::WebSearchArgs;
 
 use super::error::json_ok;
 use super::scrape::scrape;
@@ -125,12 +127,113 @@ pub async fn read(
         "Markdown Content:\n"
     });
     text.push_str(&content);
+    Ok(plain_text(text))
+}
+
+/// How many results `/s/` answers unless `?count=` says otherwise (Jina's default).
+const SEARCH_COUNT: u32 = 5;
+
+/// `GET /s/{query}`: web results from trawl's engines in Jina's search layout, each hit
+/// read as `/r/` reads a page (`X-Respond-With: no-content` leaves the reads out). A hit
+/// that cannot be read keeps its title and description, with an empty content.
+pub async fn search(
+    State(compat): State<Compat>,
+    Path(query): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Result<Response, CompatError> {
+    let query = query.trim().to_owned();
+    if query.is_empty() {
+        return Err(CompatError::bad_request("give the query after /s/"));
+    }
+    let count = match uri
+        .query()
+        .into_iter()
+        .flat_map(|q| q.split('&'))
+        .find_map(|kv| kv.strip_prefix("count="))
+    {
+        Some(n) => n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=20).contains(n))
+            .ok_or_else(|| CompatError::bad_request("count: 1-20"))?,
+        None => SEARCH_COUNT,
+    };
+    let read = text_header(&headers, "x-respond-with").is_none_or(|v| v != "no-content");
+    let agent = compat.agent.clone();
+    let work = async move {
+        let hits = agent
+            .web_search(WebSearchArgs {
+                query,
+                max_results: Some(count),
+                ..WebSearchArgs::default()
+            })
+            .await?
+            .hits;
+        let options = ScrapeOptions::default();
+        let results: Vec<SearchResult> = futures_util::stream::iter(hits)
+            .map(|hit| {
+                let (agent, options) = (agent.clone(), options.clone());
+                async move {
+                    let content = if read {
+                        scrape(&agent, &hit.url, &options)
+                            .await
+                            .ok()
+                            .and_then(|doc| doc.markdown)
+                    } else {
+                        None
+                    };
+                    SearchResult {
+                        title: hit.title,
+                        url: hit.url,
+                        description: hit.snippet,
+                        content,
+                    }
+                }
+            })
+            .buffered(SEARCH_COUNT as usize)
+            .collect()
+            .await;
+        Ok::<_, CompatError>(results)
+    };
+    let results = compat.gated(work).await?;
+    if text_header(&headers, "accept").is_some_and(|a| a.contains("application/json")) {
+        return Ok(json_ok(
+            json!({"code": 200, "status": 20000, "data": results}),
+        ));
+    }
+    let mut text = String::new();
+    for (i, r) in results.iter().enumerate() {
+        let n = i + 1;
+        text.push_str(&format!(
+            "[{n}] Title: {}\n[{n}] URL Source: {}\n[{n}] Description: {}\n",
+            r.title, r.url, r.description
+        ));
+        if let Some(content) = &r.content {
+            text.push_str(&format!("[{n}] Markdown Content:\n{content}\n"));
+        }
+        text.push('\n');
+    }
+    Ok(plain_text(text))
+}
+
+/// One result of `/s/`, named as Jina names its fields.
+#[derive(Debug, serde::Serialize)]
+struct SearchResult {
+    title: String,
+    url: String,
+    description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<String>,
+}
+
+fn plain_text(text: String) -> Response {
     let mut response = Response::new(Body::from(text));
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/plain; charset=utf-8"),
     );
-    Ok(response)
+    response
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@
 //! - [`scrape`]: one page (`/v1|v2/scrape`), the unit every other route is built from.
 //! - [`batch`], [`crawl`]: jobs with an id, polled and paged with `next`, cancellable.
 //! - [`map`], [`search`]: a site's URLs; web results from trawl's engines.
-//! - [`jina`]: `GET /r/{url}` in Jina Reader's text layout.
+//! - [`webhook`]: crawl and batch events POSTed to the caller, through the guard.
+//! - [`jina`]: `GET /r/{url}` and `GET /s/{query}` in Jina Reader's layouts.
 
 mod batch;
 mod crawl;
@@ -21,6 +22,7 @@ mod map;
 mod scrape;
 mod search;
 mod types;
+mod webhook;
 
 use std::sync::Arc;
 
@@ -83,7 +85,10 @@ async fn within<T>(
 
 /// Is `path` one of this module's routes (for the request counter's route label)?
 pub fn is_compat_path(path: &str) -> bool {
-    path.starts_with("/v1/") || path.starts_with("/v2/") || path.starts_with("/r/")
+    path.starts_with("/v1/")
+        || path.starts_with("/v2/")
+        || path.starts_with("/r/")
+        || path.starts_with("/s/")
 }
 
 /// The routes, ready to be merged beside `/mcp` (which adds auth and Host/Origin checks).
@@ -123,6 +128,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(
         .route("/v2/search", post(search::search_v2))
         .route("/v1/search", post(search::search_v1))
         .route("/r/{*target}", get(jina::read))
+        .route("/s/{*query}", get(jina::search))
         .route("/v2/extract", post(error::not_offered))
         .route("/v1/extract", post(error::not_offered))
         .route("/v2/agent", post(error::not_offered))

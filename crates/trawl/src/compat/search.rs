@@ -38,6 +38,9 @@ struct SearchRequest {
     other: Map<String, Value>,
 }
 
+/// Firecrawl's answer to a team whose plan has no provider exchange, word for word.
+const EXCHANGE_OFF: &str = "Exchange is not enabled for this team.";
+
 /// `qdr:X` as trawl's freshness.
 fn freshness(tbs: &str) -> Result<Freshness, CompatError> {
     tbs.strip_prefix("qdr:")
@@ -82,14 +85,33 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<Vec<Value>, CompatError> 
     let request: SearchRequest = body(bytes)?;
     check_other(
         &request.other,
-        &["ignoreInvalidURLs", "categories", "integration"],
+        &[
+            "ignoreInvalidURLs",
+            "categories",
+            "integration",
+            "domainTools",
+            "toolDetail",
+        ],
     )?;
-    if let Some(sources) = &request.sources {
-        for source in sources {
-            let name = source
+    let names: Vec<&str> = request
+        .sources
+        .iter()
+        .flatten()
+        .map(|source| {
+            source
                 .as_str()
                 .or_else(|| source.get("type").and_then(Value::as_str))
-                .unwrap_or("?");
+                .unwrap_or("?")
+        })
+        .collect();
+    // Firecrawl's provider exchange (`alexandria` sources, `domainTools`) is not here:
+    // answered with the very 403 Firecrawl gives a team without it, so that clients
+    // which try it by default (firecrawl-mcp) fall back to plain web results.
+    if names.contains(&"alexandria") || request.other.get("domainTools") == Some(&json!(true)) {
+        return Err(CompatError::forbidden(EXCHANGE_OFF));
+    }
+    {
+        for name in names {
             if name != "web" {
                 return Err(CompatError::unsupported(format!(
                     "the {name} source (trawl answers web results)"

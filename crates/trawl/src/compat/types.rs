@@ -71,12 +71,16 @@ const NO_EFFECT: &[&str] = &[
     "integration",
     "origin",
     "useMock",
+    // trawl always verifies certificates: a page with a bad one fails with an error that
+    // says so, never a silently different page (the SDKs send `true` by default).
+    "skipTlsVerification",
 ];
 
 /// Fields allowed only at the value that asks for nothing (`false`, `[]`, `{}`).
 const ONLY_WHEN_OFF: &[&str] = &[
     "mobile",
-    "skipTlsVerification",
+    "ignoreRobotsTxt",
+    "regexOnFullURL",
     "zeroDataRetention",
     "actions",
     "headers",

@@ -268,3 +268,42 @@ async fn batch_crawl_map_search_and_jina_reader() {
         "{json}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jina_search_answers_its_text_and_json_layouts() {
+    let world = World::new();
+    let server = start(&world);
+    let search = |accept: &'static str, respond_with: Option<&'static str>| {
+        let mut request = reqwest::Client::new()
+            .get(format!("{}/s/python%20format?count=3", server.base()))
+            .bearer_auth("compat-token")
+            .header("Accept", accept);
+        if let Some(r) = respond_with {
+            request = request.header("X-Respond-With", r);
+        }
+        request.send()
+    };
+    // The hits of the saved SearXNG answer are on the internet, so they are not read here:
+    // `no-content` asks only for the results.
+    let response = search("text/plain", Some("no-content")).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    assert!(text.starts_with("[1] Title: "), "{text}");
+    assert!(text.contains("\n[1] URL Source: https://"), "{text}");
+    assert!(text.contains("\n[3] Description: "), "{text}");
+    assert!(!text.contains("[4] Title"), "count=3: {text}");
+    assert!(!text.contains("Markdown Content"), "{text}");
+    let json: Value = search("application/json", Some("no-content"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let data = json["data"].as_array().unwrap();
+    assert_eq!(data.len(), 3, "{json}");
+    assert!(data[0]["url"].as_str().unwrap().starts_with("https://"));
+    assert!(data[0]["title"].as_str().is_some_and(|t| !t.is_empty()));
+    assert!(data[0].get("content").is_none(), "{json}");
+    let (status, _) = get(&server, "/s/%20").await;
+    assert_eq!(status, 400);
+}

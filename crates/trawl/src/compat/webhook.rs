@@ -1,0 +1,187 @@
+//! Crawl and batch-scrape webhooks, opt-in, in Firecrawl's shape: a POST of
+//! `{"success", "type", "id", "webhookId", "data", "metadata"}` for each event
+//! (`crawl.started`, `crawl.page`, `crawl.completed`, `crawl.failed`, and the same with
+//! `batch_scrape.`), narrowed by the webhook's `events` (`started`, `page`, `completed`,
+//! `failed`).
+//!
+//! Every delivery goes through the Guard: the URL is checked when the job starts (a
+//! refusal is the job's 4xx, before anything is sent), and each delivery connects only to
+//! the addresses the guard resolved and checked then, following no redirect. A webhook to a
+//! private or loopback address is therefore refused unless the user opened it with the
+//! same allow-host the rest of trawl uses.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use trawl_core::TrawlError;
+use trawl_fetch::Guard;
+use url::Url;
+
+use super::CompatError;
+
+/// How long one delivery may take; a receiver that does not answer in time misses it.
+const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A webhook as Firecrawl takes it: a URL, or an object with one.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum WebhookSpec {
+    Url(String),
+    Config {
+        url: String,
+        #[serde(default)]
+        headers: HashMap<String, String>,
+        #[serde(default)]
+        metadata: Map<String, Value>,
+        events: Option<Vec<String>>,
+    },
+}
+
+/// One job's webhook, its URL already through the guard.
+#[derive(Clone)]
+pub struct Webhook {
+    client: reqwest::Client,
+    url: Url,
+    headers: HashMap<String, String>,
+    metadata: Map<String, Value>,
+    events: Option<Vec<String>>,
+    /// `crawl` or `batch_scrape`.
+    kind: &'static str,
+    webhook_id: String,
+}
+
+impl std::fmt::Debug for Webhook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Its headers may carry the receiver's secret.
+        f.debug_struct("Webhook")
+            .field("kind", &self.kind)
+            .field("host", &self.url.host_str())
+            .finish_non_exhaustive()
+    }
+}
+
+const EVENTS: &[&str] = &["started", "page", "completed", "failed"];
+
+impl Webhook {
+    /// The job's webhook from its request's `webhook` field (none when absent or null),
+    /// refused now when the guard refuses its URL.
+    pub async fn from_request(
+        value: Option<&Value>,
+        kind: &'static str,
+        guard: &Guard,
+    ) -> Result<Option<Webhook>, CompatError> {
+        let Some(value) = value.filter(|v| !v.is_null()) else {
+            return Ok(None);
+        };
+        let spec: WebhookSpec = serde_json::from_value(value.clone()).map_err(|_| {
+            CompatError::bad_request(
+                "webhook: a URL, or an object with url, headers, metadata, events",
+            )
+        })?;
+        let (raw, headers, metadata, events) = match spec {
+            WebhookSpec::Url(url) => (url, HashMap::new(), Map::new(), None),
+            WebhookSpec::Config {
+                url,
+                headers,
+                metadata,
+                events,
+            } => (url, headers, metadata, events),
+        };
+        if let Some(events) = &events
+            && let Some(bad) = events.iter().find(|e| !EVENTS.contains(&e.as_str()))
+        {
+            return Err(CompatError::bad_request(format!(
+                "webhook.events: {bad:?} is not one of started, page, completed, failed"
+            )));
+        }
+        let url = guard.check_raw(&raw, None).map_err(webhook_refused)?;
+        let host = url
+            .host_str()
+            .ok_or_else(|| CompatError::bad_request("webhook: the URL has no host"))?
+            .to_owned();
+        let addrs = guard
+            .resolve_checked(&host)
+            .await
+            .map_err(webhook_refused)?;
+        let port = url.port_or_known_default().unwrap_or(80);
+        let pinned: Vec<SocketAddr> = addrs.iter().map(|ip| SocketAddr::new(*ip, port)).collect();
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .timeout(DELIVERY_TIMEOUT)
+            // The connection uses exactly the addresses the guard checked: no second lookup.
+            .resolve_to_addrs(&host, &pinned)
+            .build()
+            .map_err(|e| TrawlError::internal(format!("webhook client: {e}")))?;
+        Ok(Some(Webhook {
+            client,
+            url,
+            headers,
+            metadata,
+            events,
+            kind,
+            webhook_id: super::batch::job_id(),
+        }))
+    }
+
+    fn wants(&self, event: &str) -> bool {
+        self.events
+            .as_ref()
+            .is_none_or(|events| events.iter().any(|e| e == event))
+    }
+
+    /// Sends `event` (`started`, `page`, …) about job `id`, unless its `events` leave it
+    /// out. A receiver that fails is logged, not retried: the job goes on either way.
+    pub async fn send(&self, event: &str, id: &str, data: Vec<Value>, error: Option<&str>) {
+        if !self.wants(event) {
+            return;
+        }
+        let mut body = json!({
+            "success": error.is_none(),
+            "type": format!("{}.{event}", self.kind),
+            "id": id,
+            "webhookId": self.webhook_id,
+            "data": data,
+            "metadata": self.metadata,
+        });
+        if let Some(error) = error {
+            body["error"] = json!(error);
+        }
+        let mut request = self.client.post(self.url.clone()).json(&body);
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
+        }
+        match request.send().await {
+            Ok(response) if response.status().is_success() => {}
+            Ok(response) => tracing_line(self, event, &response.status().to_string()),
+            Err(e) => tracing_line(self, event, &without_url(&e)),
+        }
+    }
+}
+
+/// The guard's refusal of a webhook URL, named as the webhook's.
+fn webhook_refused(e: TrawlError) -> CompatError {
+    let mut error = CompatError::from(e);
+    error.message = format!("webhook: {}", error.message);
+    error
+}
+
+/// A delivery error without its URL (the webhook's path or query may hold a secret).
+fn without_url(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    if let Some(url) = e.url() {
+        text = text.replace(url.as_str(), "the webhook");
+    }
+    text
+}
+
+fn tracing_line(hook: &Webhook, event: &str, why: &str) {
+    eprintln!(
+        "event=webhook_failed kind={} type={event} host={} why={why:?}",
+        hook.kind,
+        hook.url.host_str().unwrap_or("?")
+    );
+}

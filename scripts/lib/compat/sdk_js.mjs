@@ -1,0 +1,133 @@
+// Firecrawl's official JS SDK (npm `@mendable/firecrawl-js`) against `trawl serve`.
+//
+//     node sdk_js.mjs API_URL TOKEN SITE_URL     (NODE_PATH: the SDK's node_modules)
+//
+// One PASS/FAIL line per check, last line "N passed, N failed"; exit 0 iff none failed.
+import { createRequire } from "node:module";
+
+const require = createRequire(process.env.COMPAT_NODE_MODULES + "/");
+const sdk = require("@mendable/firecrawl-js");
+const Firecrawl = sdk.Firecrawl ?? sdk.default;
+
+const [api, token, siteArg] = process.argv.slice(2);
+const site = siteArg.replace(/\/$/, "");
+const app = new Firecrawl({ apiKey: token, apiUrl: api });
+const results = [];
+
+function expect(condition, what) {
+  if (!condition) throw new Error(typeof what === "string" ? what : JSON.stringify(what));
+}
+
+async function check(name, fn) {
+  try {
+    await fn();
+    results.push(true);
+    console.log(`PASS js: ${name}`);
+  } catch (e) {
+    results.push(false);
+    console.log(`FAIL js: ${name}`);
+    console.log(e && e.stack ? e.stack : e);
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+await check("scrape markdown, html, rawHtml, links", async () => {
+  const doc = await app.scrape(`${site}/seals/harbour`, {
+    formats: ["markdown", "html", "rawHtml", "links"],
+  });
+  expect(doc.markdown.includes("Paragraph 3 of Harbour seals"), doc.markdown);
+  expect(doc.html.includes("<p>Paragraph 0 of Harbour seals"), doc.html);
+  expect(!doc.html.includes("<footer>"), "html is the cleaned main content");
+  expect(doc.rawHtml.includes("<footer>Seal site footer</footer>"), doc.rawHtml);
+  expect(doc.links.includes(`${site}/seals/grey`), doc.links);
+  expect(doc.metadata.title === "Harbour seals", doc.metadata);
+  expect(doc.metadata.statusCode === 200, doc.metadata);
+  expect(doc.metadata.sourceURL === `${site}/seals/harbour`, doc.metadata);
+});
+
+await check("batch scrape (waited)", async () => {
+  const job = await app.batchScrape([`${site}/seals/grey`, `${site}/seals/monk`], {
+    options: { formats: ["markdown"] },
+    pollInterval: 1,
+    timeout: 60,
+  });
+  expect(job.status === "completed", job.status);
+  const titles = job.data.map((d) => d.metadata.title).sort();
+  expect(JSON.stringify(titles) === '["Grey seals","Monk seals"]', titles);
+});
+
+await check("crawl (waited)", async () => {
+  const job = await app.crawl(`${site}/`, { limit: 4, sitemap: "skip", pollInterval: 1, timeout: 120 });
+  expect(job.status === "completed", job.status);
+  expect(job.data.length === 4, job.data.length);
+  expect(job.data.every((d) => d.markdown), "every page has its markdown");
+});
+
+await check("crawl (paged with next)", async () => {
+  const started = await app.startCrawl(`${site}/list/`, { limit: 120, sitemap: "skip" });
+  let job;
+  for (let i = 0; i < 120; i++) {
+    job = await app.getCrawlStatus(started.id, { autoPaginate: false });
+    if (job.status === "completed") break;
+    await sleep(1000);
+  }
+  expect(job.status === "completed", job.status);
+  expect(job.next, "a first page of 120 documents has a next link");
+  expect(job.data.length < 120, job.data.length);
+  const all = await app.getCrawlStatus(started.id);
+  expect(all.data.length === 120, all.data.length);
+  expect(new Set(all.data.map((d) => d.metadata.sourceURL)).size === 120, "120 distinct pages");
+});
+
+await check("map", async () => {
+  const result = await app.map(`${site}/`);
+  const urls = result.links.map((l) => l.url);
+  expect(urls.includes(`${site}/seals/monk`), urls);
+});
+
+await check("search with scrapeOptions", async () => {
+  const result = await app.search("python format", {
+    limit: 3,
+    scrapeOptions: { formats: ["markdown"] },
+  });
+  expect(result.web && result.web.length === 3, result);
+  const hit = result.web[0];
+  expect(hit.markdown && hit.markdown.includes("Paragraph 1 of Hit"), hit);
+  expect(hit.metadata.sourceURL.startsWith(`${site}/ext/`), hit.metadata);
+});
+
+await check("search (results only)", async () => {
+  const result = await app.search("python format", { limit: 2 });
+  expect(result.web.length === 2, result);
+  expect(result.web[0].url.startsWith(`${site}/ext/`), result.web[0]);
+});
+
+await check("cancel a crawl", async () => {
+  const started = await app.startCrawl(`${site}/list/`, { limit: 100, sitemap: "skip", delay: 1 });
+  expect((await app.cancelCrawl(started.id)) === true, "cancel answers true");
+  expect((await app.getCrawlStatus(started.id)).status === "cancelled", "status is cancelled");
+});
+
+await check("cancel a batch scrape", async () => {
+  const urls = Array.from({ length: 40 }, (_, i) => `${site}/list/${i}`);
+  const started = await app.startBatchScrape(urls, { maxConcurrency: 1 });
+  expect((await app.cancelBatchScrape(started.id)) === true, "cancel answers true");
+  expect((await app.getBatchScrapeStatus(started.id)).status === "cancelled", "status is cancelled");
+});
+
+await check("an unsupported format is refused with Firecrawl's error", async () => {
+  let error;
+  try {
+    await app.scrape(`${site}/seals/harbour`, { formats: ["summary"] });
+  } catch (e) {
+    error = e;
+  }
+  expect(error, "the summary format was not refused");
+  expect(String(error.message).includes("not supported"), error.message);
+  expect(error.status === 400, error.status);
+});
+
+const passed = results.filter(Boolean).length;
+console.log(`${passed} passed, ${results.length - passed} failed`);
+process.exit(passed === results.length ? 0 : 1);

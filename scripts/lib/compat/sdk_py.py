@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Firecrawl's official Python SDK (PyPI `firecrawl`) against `trawl serve`.
+
+    sdk_py.py API_URL TOKEN SITE_URL
+
+One PASS/FAIL line per check, last line "N passed, N failed"; exit 0 iff none failed.
+"""
+import sys
+import time
+import traceback
+
+from firecrawl import Firecrawl
+from firecrawl.v2.types import PaginationConfig, ScrapeOptions
+
+API, TOKEN, SITE = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/")
+app = Firecrawl(api_key=TOKEN, api_url=API)
+results = []
+
+
+def check(name):
+    def run(fn):
+        try:
+            fn()
+            results.append(True)
+            print(f"PASS python: {name}", flush=True)
+        except Exception:  # noqa: BLE001 - every failure is reported, then counted
+            results.append(False)
+            print(f"FAIL python: {name}", flush=True)
+            traceback.print_exc()
+        return fn
+    return run
+
+
+def expect(condition, what):
+    if not condition:
+        raise AssertionError(what)
+
+
+@check("scrape markdown, html, rawHtml, links")
+def _():
+    doc = app.scrape(f"{SITE}/seals/harbour", formats=["markdown", "html", "rawHtml", "links"])
+    expect("Paragraph 3 of Harbour seals" in doc.markdown, doc.markdown)
+    expect("<p>Paragraph 0 of Harbour seals" in doc.html, doc.html)
+    expect("<footer>" not in doc.html, "html is the cleaned main content")
+    expect("<footer>Seal site footer</footer>" in doc.raw_html, doc.raw_html)
+    expect(f"{SITE}/seals/grey" in doc.links, doc.links)
+    expect(doc.metadata.title == "Harbour seals", doc.metadata)
+    expect(doc.metadata.status_code == 200, doc.metadata)
+    expect(doc.metadata.source_url == f"{SITE}/seals/harbour", doc.metadata)
+
+
+@check("batch scrape (waited)")
+def _():
+    job = app.batch_scrape([f"{SITE}/seals/grey", f"{SITE}/seals/monk"], formats=["markdown"],
+                           poll_interval=1, wait_timeout=60)
+    expect(job.status == "completed", job.status)
+    titles = sorted(d.metadata.title for d in job.data)
+    expect(titles == ["Grey seals", "Monk seals"], titles)
+
+
+@check("crawl (waited)")
+def _():
+    job = app.crawl(f"{SITE}/", limit=4, sitemap="skip", poll_interval=1, timeout=120)
+    expect(job.status == "completed", job.status)
+    expect(len(job.data) == 4, len(job.data))
+    expect(all(d.markdown for d in job.data), "every page has its markdown")
+
+
+@check("crawl (paged with next)")
+def _():
+    started = app.start_crawl(f"{SITE}/list/", limit=120, sitemap="skip")
+    job = app.get_crawl_status(started.id)
+    deadline = time.time() + 120
+    while job.status != "completed" and time.time() < deadline:
+        time.sleep(1)
+        job = app.get_crawl_status(started.id, pagination_config=PaginationConfig(auto_paginate=False))
+    expect(job.status == "completed", job.status)
+    first = app.get_crawl_status(started.id, pagination_config=PaginationConfig(auto_paginate=False))
+    expect(first.next, "a first page of 120 documents has a next link")
+    expect(len(first.data) < 120, len(first.data))
+    second = app.get_crawl_status_page(first.next)
+    urls = {d.metadata.source_url for d in first.data} | {d.metadata.source_url for d in second.data}
+    expect(len(urls) == 120, len(urls))
+    everything = app.get_crawl_status(started.id)
+    expect(len(everything.data) == 120, len(everything.data))
+
+
+@check("map")
+def _():
+    result = app.map(f"{SITE}/")
+    urls = [link.url for link in result.links]
+    expect(f"{SITE}/seals/monk" in urls, urls)
+
+
+@check("search with scrapeOptions")
+def _():
+    result = app.search("python format", limit=3, scrape_options=ScrapeOptions(formats=["markdown"]))
+    expect(result.web and len(result.web) == 3, result.web)
+    hit = result.web[0]
+    expect(hit.markdown and "Paragraph 1 of Hit" in hit.markdown, hit)
+    expect(hit.metadata.source_url.startswith(f"{SITE}/ext/"), hit.metadata)
+
+
+@check("search (results only)")
+def _():
+    result = app.search("python format", limit=2)
+    expect(len(result.web) == 2, result.web)
+    expect(result.web[0].url.startswith(f"{SITE}/ext/"), result.web[0])
+
+
+@check("cancel a crawl")
+def _():
+    started = app.start_crawl(f"{SITE}/list/", limit=100, sitemap="skip", delay=1)
+    expect(app.cancel_crawl(started.id) is True, "cancel answers true")
+    expect(app.get_crawl_status(started.id).status == "cancelled", "status is cancelled")
+
+
+@check("cancel a batch scrape")
+def _():
+    started = app.start_batch_scrape([f"{SITE}/list/{i}" for i in range(40)], max_concurrency=1)
+    expect(app.cancel_batch_scrape(started.id) is True, "cancel answers true")
+    expect(app.get_batch_scrape_status(started.id).status == "cancelled", "status is cancelled")
+
+
+@check("an unsupported format is refused with Firecrawl's error")
+def _():
+    try:
+        app.scrape(f"{SITE}/seals/harbour", formats=["summary"])
+    except Exception as e:  # the SDK's own error type for a 400
+        expect("not supported" in str(e), str(e))
+        expect(getattr(e, "status_code", 400) == 400, getattr(e, "status_code", None))
+        return
+    raise AssertionError("the summary format was not refused")
+
+
+passed = results.count(True)
+print(f"{passed} passed, {len(results) - passed} failed")
+sys.exit(0 if passed == len(results) else 1)
