@@ -140,13 +140,12 @@ pub fn extract(
     match classify(bytes, content_type) {
         Body::Html => html::extract_html(bytes, content_type, url, opts, &mut doc),
         Body::Pdf => {
-            let text = pdf::pdf_text(bytes, &opts.pdf)?;
-            doc.markdown = pdf::text_to_markdown(&text);
+            doc.markdown = pdf::pdf_markdown(bytes, &opts.pdf)?;
             doc.text = doc.markdown.clone();
             doc.title = doc
                 .markdown
                 .lines()
-                .next()
+                .find(|l| !l.starts_with('|'))
                 .map(metadata::clean)
                 .filter(|t| t.len() <= 200);
             doc.page_type = PageType::Pdf;

@@ -1,0 +1,102 @@
+//! A document's pages as text with their tables in GFM: the text is written from the glyphs
+//! left outside tables exactly as pdf-extract's plain-text output writes it (a line break
+//! where the baseline jumps, a space where a new string starts past a gap), so its reading
+//! order is the drawing order; each table stands where its first word was drawn.
+
+use super::ink::Page;
+use super::layout::{self, Table};
+use crate::docs::gfm;
+
+/// Rows and columns of one PDF table shown in full (a page holds far fewer).
+const MAX_ROWS: usize = 5_000;
+const MAX_COLUMNS: usize = 200;
+
+/// What the pages hold: their text with tables, and how many glyphs that is (zero means
+/// no text layer).
+pub(crate) struct Rendered {
+    pub(crate) text: String,
+    pub(crate) glyphs: usize,
+    pub(crate) tables: usize,
+}
+
+/// pdf-extract's plain-text state, carried across pages as it carries it.
+struct Writer {
+    out: String,
+    last_end: f64,
+    last_y: f64,
+}
+
+pub(crate) fn render(pages: &[Page]) -> Rendered {
+    let mut w = Writer {
+        out: String::new(),
+        last_end: 100_000.0,
+        last_y: 0.0,
+    };
+    let (mut glyphs, mut tables) = (0, 0);
+    for page in pages {
+        glyphs += page
+            .glyphs
+            .iter()
+            .filter(|g| !page.glyph_text(g).trim().is_empty())
+            .count();
+        let words = layout::words(page);
+        let found = layout::tables(page, &words);
+        tables += found.len();
+        write_page(&mut w, page, &words, &found);
+    }
+    Rendered {
+        text: w.out,
+        glyphs,
+        tables,
+    }
+}
+
+fn write_page(w: &mut Writer, page: &Page, words: &[layout::Word], tables: &[Table]) {
+    // Which table, if any, each glyph belongs to, and where each table is written.
+    let mut owner: Vec<Option<usize>> = vec![None; page.glyphs.len()];
+    let mut anchor: Vec<Option<usize>> = vec![None; page.glyphs.len()];
+    for (t, table) in tables.iter().enumerate() {
+        for &i in &table.words {
+            for slot in &mut owner[words[i].first..=words[i].last] {
+                *slot = Some(t);
+            }
+        }
+        if let Some(first) = table.words.iter().map(|&i| words[i].first).min() {
+            anchor[first] = Some(t);
+        }
+    }
+    let mut opens_run = false;
+    let mut previous_owned = false;
+    for (i, g) in page.glyphs.iter().enumerate() {
+        if let Some(t) = anchor[i] {
+            w.out.push_str("\n\n");
+            w.out
+                .push_str(&gfm::table(&tables[t].rows, MAX_ROWS, MAX_COLUMNS));
+            w.out.push_str("\n\n");
+            w.last_end = 100_000.0;
+        }
+        let text = page.glyph_text(g);
+        // A space drawn between two of a table's words is the table's too.
+        let owned = owner[i].is_some() || (previous_owned && text.trim().is_empty());
+        previous_owned = owned;
+        if owned {
+            opens_run |= g.opens_run;
+            continue;
+        }
+        if std::mem::take(&mut opens_run) || g.opens_run {
+            let size = g.size;
+            if (g.y - w.last_y).abs() > size * 1.5 {
+                w.out.push('\n');
+            }
+            if g.x < w.last_end && (g.y - w.last_y).abs() > size * 0.5 {
+                w.out.push('\n');
+            }
+            if g.x > w.last_end + size * 0.1 {
+                w.out.push(' ');
+            }
+        }
+        w.out.push_str(text);
+        w.last_y = g.y;
+        w.last_end = g.end;
+    }
+}
