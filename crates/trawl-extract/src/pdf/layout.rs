@@ -371,3 +371,88 @@ fn drawn_together(row: &Row) -> bool {
     ids.sort_unstable();
     ids.windows(2).all(|p| p[1] == p[0] + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::ink::Glyph;
+    use super::*;
+
+    /// A page of words drawn in the order given, each a string of 5-unit glyphs at size 10.
+    fn page(drawn: &[(&str, f64, f64)]) -> Page {
+        let mut page = Page::default();
+        for &(word, x, y) in drawn {
+            for (i, c) in word.chars().enumerate() {
+                let start = page.text.len() as u32;
+                page.text.push(c);
+                let x = x + 5.0 * i as f64;
+                page.glyphs.push(Glyph {
+                    x,
+                    y,
+                    end: x + 5.0,
+                    size: 10.0,
+                    opens_run: i == 0,
+                    text: (start, page.text.len() as u32),
+                });
+            }
+        }
+        page
+    }
+
+    fn found(page: &Page) -> Vec<Vec<Vec<String>>> {
+        let words = words(page);
+        tables(page, &words).into_iter().map(|t| t.rows).collect()
+    }
+
+    #[test]
+    fn a_table_drawn_column_by_column_is_still_a_table() {
+        let mut drawn = Vec::new();
+        for (col, x) in [(["a", "b", "c"], 0.0), (["1", "2", "3"], 100.0)] {
+            for (row, text) in col.iter().enumerate() {
+                drawn.push((*text, x, 700.0 - 14.0 * row as f64));
+            }
+        }
+        assert_eq!(found(&page(&drawn)), [[["a", "1"], ["b", "2"], ["c", "3"]]]);
+    }
+
+    #[test]
+    fn prose_columns_drawn_one_after_the_other_are_not_a_table() {
+        let line = "word word word word word";
+        let mut drawn = Vec::new();
+        for x in [0.0, 200.0] {
+            for row in 0..6 {
+                for (i, w) in line.split(' ').enumerate() {
+                    drawn.push((w, x + 30.0 * i as f64, 700.0 - 14.0 * f64::from(row)));
+                }
+            }
+        }
+        assert!(found(&page(&drawn)).is_empty());
+        // Two lines side by side are not enough for a table either.
+        assert!(found(&page(&[("a", 0.0, 700.0), ("b", 100.0, 700.0)])).is_empty());
+    }
+
+    #[test]
+    fn a_grid_needs_three_lines_each_way() {
+        let h = |y| Rule {
+            x0: 0.0,
+            y0: y,
+            x1: 100.0,
+            y1: y,
+        };
+        let v = |x| Rule {
+            x0: x,
+            y0: 0.0,
+            x1: x,
+            y1: 40.0,
+        };
+        // A box around a paragraph is not a table.
+        assert!(grids(&[h(0.0), h(40.0), v(0.0), v(100.0)]).is_empty());
+        let grid = grids(&[h(0.0), h(20.0), h(40.0), v(0.0), v(50.0), v(100.0)]);
+        assert_eq!(
+            grid,
+            [Grid {
+                xs: vec![0.0, 50.0, 100.0],
+                ys: vec![40.0, 20.0, 0.0]
+            }]
+        );
+    }
+}

@@ -16,7 +16,6 @@ const MAX_COLUMNS: usize = 200;
 pub(crate) struct Rendered {
     pub(crate) text: String,
     pub(crate) glyphs: usize,
-    pub(crate) tables: usize,
 }
 
 /// pdf-extract's plain-text state, carried across pages as it carries it.
@@ -32,7 +31,7 @@ pub(crate) fn render(pages: &[Page]) -> Rendered {
         last_end: 100_000.0,
         last_y: 0.0,
     };
-    let (mut glyphs, mut tables) = (0, 0);
+    let mut glyphs = 0;
     for page in pages {
         glyphs += page
             .glyphs
@@ -41,13 +40,11 @@ pub(crate) fn render(pages: &[Page]) -> Rendered {
             .count();
         let words = layout::words(page);
         let found = layout::tables(page, &words);
-        tables += found.len();
         write_page(&mut w, page, &words, &found);
     }
     Rendered {
         text: w.out,
         glyphs,
-        tables,
     }
 }
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Writes the PDF fixtures trawl-extract's PDF reader is tested and measured on, with
 reportlab (the library most Python programs write PDFs with), so the files are shaped as
-real ones are: frames, flowing paragraphs, platypus tables ruled and borderless.
+real ones are: frames, flowing paragraphs, platypus tables ruled and borderless; and
+with fpdf2, whose tables are drawn cell by cell (a rectangle and a string each).
 
     python3 -m venv /tmp/pdfvenv
-    /tmp/pdfvenv/bin/pip install reportlab==5.1.0 pillow==13.0.0
+    /tmp/pdfvenv/bin/pip install reportlab==5.1.0 pillow==13.0.0 fpdf2==2.8.9
     /tmp/pdfvenv/bin/python crates/trawl-extract/tests/pdf/make.py
 
-Pinned: reportlab 5.1.0, pillow 13.0.0 (for the scanned page's image). Each `NAME.pdf` gets
+Pinned: reportlab 5.1.0, pillow 13.0.0 (for the scanned page's image), fpdf2 2.8.9. Each `NAME.pdf` gets
 a `NAME.words.json` beside it: the document's words in reading order (a table row by row,
 left to right), which the crate comparison in BENCHMARKS.md scores each reader against.
 The files are written with `invariant=1`, so a rerun gives the same bytes.
@@ -292,6 +293,44 @@ def scanned():
     c.save()
 
 
+PARTS = [
+    ["Part", "Material", "Weight kg", "Price"],
+    ["Anchor", "Galvanised steel", "15", "210.00"],
+    ["Cleat", "Bronze", "0.8", "34.50"],
+    ["Block", "Ash and brass", "1.2", "58.00"],
+]
+
+
+def fpdf_tables():
+    """Two fpdf2 tables on one page: one with every cell bordered, one with no borders."""
+    from fpdf import FPDF
+    words = Words()
+    pdf = FPDF(format="A4")
+    pdf.set_creation_date(datetime.datetime(2026, 11, 1, tzinfo=datetime.timezone.utc))
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=16)
+    pdf.cell(text=words.text("Chandlery parts"), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, words.text("Parts in stock this month, with their weights."),
+                   new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    with pdf.table(borders_layout="ALL") as table:
+        for row in words.rows(PARTS):
+            table.row(row)
+    pdf.ln(6)
+    pdf.multi_cell(0, 6, words.text("The same parts, listed without borders:"),
+                   new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(2)
+    with pdf.table(borders_layout="NONE", text_align=("LEFT", "LEFT", "RIGHT", "RIGHT")) as table:
+        for row in words.rows(PARTS):
+            table.row(row)
+    pdf.ln(4)
+    pdf.multi_cell(0, 6, words.text("Prices include delivery to the quay."),
+                   new_x="LMARGIN", new_y="NEXT")
+    pdf.output(out("fpdf-tables.pdf"))
+    words.save("fpdf-tables")
+
+
 if __name__ == "__main__":
     two_column()
     tables_doc("ruled-table", ruled=True)
@@ -301,3 +340,4 @@ if __name__ == "__main__":
     statement()
     long_report()
     scanned()
+    fpdf_tables()
