@@ -6,6 +6,7 @@
 use pdf_extract::{MediaBox, OutputDev, OutputError, Path, PathOp, Transform};
 
 use super::decode::Budget;
+use super::render::Writer;
 
 /// One glyph in page space (PDF units, y up).
 #[derive(Debug, Clone)]
@@ -75,9 +76,11 @@ const THIN: f64 = 2.0;
 /// none of them a table's, and the grid search is quadratic in them.
 const MAX_RULES: usize = 2_000;
 
-/// The output device: collects [`Page`]s, stopped once the document's time is up.
+/// The output device: collects each [`Page`] and hands it to the [`Writer`] when it
+/// ends; stopped once the document's time is up.
 pub(crate) struct Collect<'a> {
-    pub(crate) pages: Vec<Page>,
+    page: Page,
+    pub(crate) writer: Writer,
     budget: &'a Budget,
     /// Set when it stopped for time.
     pub(crate) late: bool,
@@ -87,7 +90,8 @@ pub(crate) struct Collect<'a> {
 impl<'a> Collect<'a> {
     pub(crate) fn new(budget: &'a Budget) -> Self {
         Collect {
-            pages: Vec::new(),
+            page: Page::default(),
+            writer: Writer::new(),
             budget,
             late: false,
             opens_run: false,
@@ -100,13 +104,6 @@ impl<'a> Collect<'a> {
             return Err(OutputError::FormatError(std::fmt::Error));
         }
         Ok(())
-    }
-
-    fn page(&mut self) -> &mut Page {
-        if self.pages.is_empty() {
-            self.pages.push(Page::default());
-        }
-        self.pages.last_mut().expect("a page was pushed")
     }
 
     fn rules(&mut self, ctm: &Transform, path: &Path, filled: bool) {
@@ -161,7 +158,7 @@ impl<'a> Collect<'a> {
                 }
             }
         }
-        let page = self.page();
+        let page = &mut self.page;
         let room = MAX_RULES.saturating_sub(page.rules.len());
         page.rules.extend(found.into_iter().take(room));
     }
@@ -205,11 +202,12 @@ impl OutputDev for Collect<'_> {
         _art_box: Option<(f64, f64, f64, f64)>,
     ) -> Result<(), OutputError> {
         self.on_time()?;
-        self.pages.push(Page::default());
+        self.page = Page::default();
         Ok(())
     }
     fn end_page(&mut self) -> Result<(), OutputError> {
-        Ok(())
+        self.writer.page(&std::mem::take(&mut self.page));
+        self.on_time()
     }
     fn output_character(
         &mut self,
@@ -223,7 +221,7 @@ impl OutputDev for Collect<'_> {
         // As pdf-extract's plain-text output measures it (`transform_vector` of a square).
         let size = ((font_size * (trm.m11 + trm.m21)) * (font_size * (trm.m12 + trm.m22))).sqrt();
         let opens_run = std::mem::take(&mut self.opens_run);
-        let page = self.page();
+        let page = &mut self.page;
         let start = page.text.len() as u32;
         page.text.push_str(char);
         page.glyphs.push(Glyph {

@@ -45,6 +45,9 @@ const CELL_GAP: f64 = 1.0;
 const ROW_GAP: f64 = 2.6;
 /// A block whose segments hold this many words on average reads as prose.
 const PROSE_WORDS: f64 = 4.0;
+/// A borderless table is cut after this many rows: checking a row against the block is
+/// linear in the block, and no page holds so many rows of a real table.
+const MAX_BLOCK_ROWS: usize = 1_000;
 
 /// The page's words, in drawing order, split as pdf-extract's plain-text output puts a
 /// space or a line break (a new shown string with a gap, a jump in baseline) and at spaces.
@@ -274,7 +277,7 @@ fn borderless(words: &[Word], taken: &mut [bool]) -> Vec<Table> {
         let near = block
             .last()
             .is_some_and(|last| last.y - row.y <= ROW_GAP * last.em.max(row.em));
-        let merged = (row.segments.len() >= 2 && near)
+        let merged = (row.segments.len() >= 2 && near && block.len() < MAX_BLOCK_ROWS)
             .then(|| merge(&columns, row))
             .flatten()
             .filter(|cols| block.iter().chain([&row]).all(|r| fits(cols, r)));

@@ -151,12 +151,10 @@ fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<String,
         return Err(Stop::Over(Over::Time));
     }
     done.map_err(|e| Stop::Pdf(e.to_string()))?;
-    let rendered = render::render(&out.pages);
-    budget.check_time().map_err(Stop::Over)?;
-    if rendered.glyphs == 0 {
+    if out.writer.glyphs == 0 {
         return Err(Stop::NoText(pages.len(), images));
     }
-    Ok(rendered.text)
+    Ok(out.writer.finish())
 }
 
 /// Drop what text extraction never reads (image and embedded-file data) and measure what

@@ -11,40 +11,40 @@ use crate::docs::gfm;
 const MAX_ROWS: usize = 5_000;
 const MAX_COLUMNS: usize = 200;
 
-/// What the pages hold: their text with tables, and how many glyphs that is (zero means
-/// no text layer).
-pub(crate) struct Rendered {
-    pub(crate) text: String,
-    pub(crate) glyphs: usize,
-}
-
-/// pdf-extract's plain-text state, carried across pages as it carries it.
-struct Writer {
+/// The document's text so far, and pdf-extract's plain-text state, carried across pages
+/// as it carries it. Pages are written as they end, so only one page's glyphs are held.
+pub(crate) struct Writer {
     out: String,
     last_end: f64,
     last_y: f64,
+    /// Glyphs with text seen (zero at the end means no text layer).
+    pub(crate) glyphs: usize,
 }
 
-pub(crate) fn render(pages: &[Page]) -> Rendered {
-    let mut w = Writer {
-        out: String::new(),
-        last_end: 100_000.0,
-        last_y: 0.0,
-    };
-    let mut glyphs = 0;
-    for page in pages {
-        glyphs += page
+impl Writer {
+    pub(crate) fn new() -> Self {
+        Writer {
+            out: String::new(),
+            last_end: 100_000.0,
+            last_y: 0.0,
+            glyphs: 0,
+        }
+    }
+
+    /// Write one page: its tables found, its other text as pdf-extract writes it.
+    pub(crate) fn page(&mut self, page: &Page) {
+        self.glyphs += page
             .glyphs
             .iter()
             .filter(|g| !page.glyph_text(g).trim().is_empty())
             .count();
         let words = layout::words(page);
         let found = layout::tables(page, &words);
-        write_page(&mut w, page, &words, &found);
+        write_page(self, page, &words, &found);
     }
-    Rendered {
-        text: w.out,
-        glyphs,
+
+    pub(crate) fn finish(self) -> String {
+        self.out
     }
 }
 
