@@ -62,6 +62,8 @@ pub(crate) struct Page {
     pub(crate) glyphs: Vec<Glyph>,
     pub(crate) text: String,
     pub(crate) rules: Vec<Rule>,
+    /// Past [`MAX_PAGE_GLYPHS`]: the page is written as plain text as it is drawn.
+    overflowed: bool,
 }
 
 impl Page {
@@ -75,6 +77,15 @@ const THIN: f64 = 2.0;
 /// At most this many rules are kept a page: a vector drawing has thousands of strokes,
 /// none of them a table's, and the grid search is quadratic in them.
 const MAX_RULES: usize = 2_000;
+
+/// Glyphs of one page held for the table search; past it the page is written as plain
+/// text glyph by glyph (a dense page of small print holds about 10,000), so memory stays
+/// bounded whatever a page draws.
+const MAX_PAGE_GLYPHS: usize = 100_000;
+
+/// The most the table search of one page holds: its glyphs (48 bytes each, their text
+/// beside), words (about 80 bytes each) and rows, for [`MAX_PAGE_GLYPHS`].
+pub(crate) const MAX_LAYOUT_MEMORY: u64 = 32 << 20;
 
 /// The output device: collects each [`Page`] and hands it to the [`Writer`] when it
 /// ends; stopped once the document's time is up.
@@ -206,7 +217,10 @@ impl OutputDev for Collect<'_> {
         Ok(())
     }
     fn end_page(&mut self) -> Result<(), OutputError> {
-        self.writer.page(&std::mem::take(&mut self.page));
+        let page = std::mem::take(&mut self.page);
+        if !page.overflowed {
+            self.writer.page(&page);
+        }
         self.on_time()
     }
     fn output_character(
@@ -222,16 +236,29 @@ impl OutputDev for Collect<'_> {
         let size = ((font_size * (trm.m11 + trm.m21)) * (font_size * (trm.m12 + trm.m22))).sqrt();
         let opens_run = std::mem::take(&mut self.opens_run);
         let page = &mut self.page;
-        let start = page.text.len() as u32;
-        page.text.push_str(char);
-        page.glyphs.push(Glyph {
+        let mut glyph = Glyph {
             x: trm.m31,
             y: trm.m32,
             end: trm.m31 + width * size,
             size,
             opens_run,
-            text: (start, page.text.len() as u32),
-        });
+            text: (0, 0),
+        };
+        if page.overflowed {
+            self.writer.put(&glyph, char, opens_run);
+            return Ok(());
+        }
+        let start = page.text.len() as u32;
+        page.text.push_str(char);
+        glyph.text = (start, page.text.len() as u32);
+        page.glyphs.push(glyph);
+        if page.glyphs.len() >= MAX_PAGE_GLYPHS {
+            self.writer.plain(page);
+            *page = Page {
+                overflowed: true,
+                ..Page::default()
+            };
+        }
         Ok(())
     }
     fn begin_word(&mut self) -> Result<(), OutputError> {

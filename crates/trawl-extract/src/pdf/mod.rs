@@ -68,7 +68,7 @@ impl Default for PdfLimits {
 impl PdfLimits {
     /// The most memory reading a PDF of `len` bytes within these limits may take, for a
     /// caller that admits work by cost: the file, the lopdf objects read from it, one
-    /// stream decoded at a time and one page's parsed operators.
+    /// stream decoded at a time, one page's parsed operators and its layout.
     pub fn worst_case_memory(&self, len: usize) -> u64 {
         let page = if self.max_page_content_bytes == 0 {
             u64::MAX / 4
@@ -84,6 +84,7 @@ impl PdfLimits {
             .saturating_mul(4)
             .saturating_add(stream)
             .saturating_add(page.saturating_mul(PARSE_BYTES_PER_BYTE))
+            .saturating_add(ink::MAX_LAYOUT_MEMORY)
     }
 }
 

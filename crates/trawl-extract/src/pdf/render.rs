@@ -3,7 +3,7 @@
 //! where the baseline jumps, a space where a new string starts past a gap), so its reading
 //! order is the drawing order; each table stands where its first word was drawn.
 
-use super::ink::Page;
+use super::ink::{Glyph, Page};
 use super::layout::{self, Table};
 use crate::docs::gfm;
 
@@ -33,14 +33,37 @@ impl Writer {
 
     /// Write one page: its tables found, its other text as pdf-extract writes it.
     pub(crate) fn page(&mut self, page: &Page) {
-        self.glyphs += page
-            .glyphs
-            .iter()
-            .filter(|g| !page.glyph_text(g).trim().is_empty())
-            .count();
         let words = layout::words(page);
         let found = layout::tables(page, &words);
         write_page(self, page, &words, &found);
+    }
+
+    /// Write a page's glyphs as text only, with no search for tables.
+    pub(crate) fn plain(&mut self, page: &Page) {
+        write_page(self, page, &[], &[]);
+    }
+
+    /// Write one glyph as pdf-extract's plain-text output does: a line break where the
+    /// baseline jumps, a space past a gap, both only where a shown string starts.
+    pub(crate) fn put(&mut self, g: &Glyph, text: &str, opens_run: bool) {
+        if !text.trim().is_empty() {
+            self.glyphs += 1;
+        }
+        if opens_run {
+            let size = g.size;
+            if (g.y - self.last_y).abs() > size * 1.5 {
+                self.out.push('\n');
+            }
+            if g.x < self.last_end && (g.y - self.last_y).abs() > size * 0.5 {
+                self.out.push('\n');
+            }
+            if g.x > self.last_end + size * 0.1 {
+                self.out.push(' ');
+            }
+        }
+        self.out.push_str(text);
+        self.last_y = g.y;
+        self.last_end = g.end;
     }
 
     pub(crate) fn finish(self) -> String {
@@ -80,20 +103,7 @@ fn write_page(w: &mut Writer, page: &Page, words: &[layout::Word], tables: &[Tab
             opens_run |= g.opens_run;
             continue;
         }
-        if std::mem::take(&mut opens_run) || g.opens_run {
-            let size = g.size;
-            if (g.y - w.last_y).abs() > size * 1.5 {
-                w.out.push('\n');
-            }
-            if g.x < w.last_end && (g.y - w.last_y).abs() > size * 0.5 {
-                w.out.push('\n');
-            }
-            if g.x > w.last_end + size * 0.1 {
-                w.out.push(' ');
-            }
-        }
-        w.out.push_str(text);
-        w.last_y = g.y;
-        w.last_end = g.end;
+        let opens = std::mem::take(&mut opens_run) || g.opens_run;
+        w.put(g, text, opens);
     }
 }
