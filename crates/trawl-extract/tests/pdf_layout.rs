@@ -283,3 +283,35 @@ fn fpdf2_tables_bordered_cell_by_cell_and_borderless_read_the_same() {
         ],
     );
 }
+
+#[test]
+fn a_wrapped_cell_stays_in_its_row_aligned_to_the_top_or_the_bottom() {
+    let md = markdown("wrapped-cells.pdf");
+    let notes: &[&[&str]] = &[
+        &["Berth", "Length m", "Notes"],
+        &["A1", "24", "Fuel on the quay"],
+        &[
+            "A2",
+            "18",
+            "Shallow at low water, keep to the north side of the berth when leaving",
+        ],
+        &["B1", "30", "Crane access"],
+        &[
+            "B2",
+            "12",
+            "Small boats only, rafting allowed up to three deep in summer months",
+        ],
+        &["C1", "40", "Ferry berth"],
+    ];
+    assert_eq!(tables(&md), [rows(notes), rows(notes)], "{md}");
+    in_order(
+        &md,
+        &[
+            "Berth notes",
+            "| Berth |",
+            "aligned to the bottom:",
+            "| Berth |",
+            "| C1 | 40 | Ferry berth |\n\nAsk the harbour master",
+        ],
+    );
+}

@@ -268,21 +268,51 @@ fn borderless(words: &[Word], taken: &mut [bool]) -> Vec<Table> {
     let rows = rows(words, taken);
     let mut found = Vec::new();
     let mut block: Vec<&Row> = Vec::new();
+    // Rows of one segment inside a column, held until a row of the block follows them (a
+    // cell's wrapped line, a row with one cell filled); then they are rows of the block.
+    let mut pending: Vec<&Row> = Vec::new();
     let mut columns: Vec<(f64, f64)> = Vec::new();
     for row in rows.iter().chain(std::iter::once(&Row {
         y: f64::NEG_INFINITY,
         em: 0.0,
         segments: Vec::new(),
     })) {
-        let near = block
+        let near = pending
             .last()
+            .or(block.last())
             .is_some_and(|last| last.y - row.y <= ROW_GAP * last.em.max(row.em));
-        let merged = (row.segments.len() >= 2 && near && block.len() < MAX_BLOCK_ROWS)
+        let room = block.len() + pending.len() < MAX_BLOCK_ROWS;
+        let merged = (row.segments.len() >= 2 && near && room)
             .then(|| merge(&columns, row))
             .flatten()
-            .filter(|cols| block.iter().chain([&row]).all(|r| fits(cols, r)));
+            .filter(|cols| {
+                block
+                    .iter()
+                    .chain(&pending)
+                    .chain([&row])
+                    .all(|r| fits(cols, r))
+            });
         if let Some(cols) = merged {
+            block.append(&mut pending);
             block.push(row);
+            columns = cols;
+            continue;
+        }
+        // A wrapped line may be wider than its column so far: it may widen one column,
+        // not join two.
+        let widened = (row.segments.len() == 1 && !block.is_empty() && near && room)
+            .then(|| merge(&columns, row))
+            .flatten()
+            .filter(|cols| cols.len() == columns.len() && pending.len() < 2)
+            .filter(|cols| {
+                block
+                    .iter()
+                    .chain(&pending)
+                    .chain([&row])
+                    .all(|r| fits(cols, r))
+            });
+        if let Some(cols) = widened {
+            pending.push(row);
             columns = cols;
             continue;
         }
@@ -293,6 +323,7 @@ fn borderless(words: &[Word], taken: &mut [bool]) -> Vec<Table> {
             found.push(table);
         }
         block.clear();
+        pending.clear();
         columns.clear();
         if row.segments.len() >= 2 {
             block.push(row);
@@ -345,16 +376,48 @@ fn accept(block: &[&Row], columns: &[(f64, f64)], words: &[Word]) -> Option<Tabl
     if wordy && apart * 2 >= block.len() {
         return None;
     }
-    let mut cells = vec![vec![Vec::new(); columns.len()]; block.len()];
+    let place = |x0: f64, x1: f64| {
+        columns
+            .iter()
+            .position(|c| c.0 <= x0 && x1 <= c.1)
+            .expect("the block's rows fit its columns")
+    };
+    // A lone segment right of the first column is a cell's wrapped line: it belongs to
+    // the row it is closer to, the one above when the cells are aligned to the top, the
+    // one below when they are aligned to the bottom.
+    let lone = |r: usize| match block[r].segments.as_slice() {
+        [(_, x0, x1)] if r > 0 => Some(place(*x0, *x1)).filter(|&c| c > 0),
+        _ => None,
+    };
+    let mut cells: Vec<Vec<Vec<usize>>> = Vec::with_capacity(block.len());
+    let mut carried: Vec<(usize, &[usize])> = Vec::new();
     let mut took = Vec::new();
     for (r, row) in block.iter().enumerate() {
+        took.extend(row.segments.iter().flat_map(|s| s.0.iter().copied()));
+        if let Some(c) = lone(r) {
+            let up = block[r - 1].y - row.y;
+            let down = block
+                .get(r + 1)
+                .map_or(f64::INFINITY, |next| row.y - next.y);
+            if down + 0.5 < up {
+                carried.push((c, &row.segments[0].0));
+            } else if let Some(above) = cells.last_mut() {
+                above[c].extend(row.segments[0].0.iter().copied());
+            }
+            continue;
+        }
+        let mut new = vec![Vec::new(); columns.len()];
+        for (c, ids) in carried.drain(..) {
+            new[c].extend(ids.iter().copied());
+        }
         for (seg, x0, x1) in &row.segments {
-            let c = columns
-                .iter()
-                .position(|c| c.0 <= *x0 && *x1 <= c.1)
-                .expect("the block's rows fit its columns");
-            cells[r][c].extend(seg.iter().copied());
-            took.extend(seg.iter().copied());
+            new[place(*x0, *x1)].extend(seg.iter().copied());
+        }
+        cells.push(new);
+    }
+    if let Some(last) = cells.last_mut() {
+        for (c, ids) in carried {
+            last[c].extend(ids.iter().copied());
         }
     }
     Some(Table {

@@ -293,6 +293,42 @@ def scanned():
     c.save()
 
 
+def wrapped_cells():
+    """A borderless table whose notes column wraps onto a second line in some rows, twice:
+    cells aligned to the top, then to the bottom (reportlab's default)."""
+    words = Words()
+    doc = SimpleDocTemplate(out("wrapped-cells.pdf"), pagesize=A4, invariant=1,
+                            title="Berth notes")
+    notes = [
+        ["Berth", "Length m", "Notes"],
+        ["A1", "24", "Fuel on the quay"],
+        ["A2", "18", "Shallow at low water, keep to the north side of the berth when leaving"],
+        ["B1", "30", "Crane access"],
+        ["B2", "12", "Small boats only, rafting allowed up to three deep in summer months"],
+        ["C1", "40", "Ferry berth"],
+    ]
+    cell = ParagraphStyle("cell", parent=BODY, spaceBefore=0, spaceAfter=0)
+    data = [[c if i < 2 or r == 0 else Paragraph(c, cell) for i, c in enumerate(row)]
+            for r, row in enumerate(notes)]
+    def table(valign):
+        words.rows(notes)
+        return Table(data, colWidths=[20 * mm, 22 * mm, 70 * mm], hAlign="LEFT",
+                     style=TableStyle([("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+                                       ("VALIGN", (0, 0), (-1, -1), valign)]))
+    story = [
+        Paragraph(words.text("Berth notes"), STYLES["Heading1"]),
+        table("TOP"),
+        Spacer(1, 6),
+        Paragraph(words.text("The same, aligned to the bottom:"), BODY),
+        Spacer(1, 6),
+        table("BOTTOM"),
+        Spacer(1, 6),
+        Paragraph(words.text("Ask the harbour master before mooring at C1."), BODY),
+    ]
+    doc.build(story)
+    words.save("wrapped-cells")
+
+
 PARTS = [
     ["Part", "Material", "Weight kg", "Price"],
     ["Anchor", "Galvanised steel", "15", "210.00"],
@@ -341,3 +377,4 @@ if __name__ == "__main__":
     long_report()
     scanned()
     fpdf_tables()
+    wrapped_cells()
