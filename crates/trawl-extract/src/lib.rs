@@ -12,7 +12,8 @@
 //! How the work is laid out: `body` tells the kinds of body apart; `charset` decodes and
 //! `parse` builds the arena `dom`; `metadata` and `page_type` read the page; `html` runs the
 //! HTML pipeline over `boilerplate`'s class signals and `content`'s selection passes;
-//! `markdown` renders what was chosen; `pdf` reads PDFs; `docs` reads the other documents.
+//! `markdown` renders what was chosen; `pdf` reads PDFs (text in drawing order, tables
+//! as GFM); `docs` reads the other documents.
 //!
 //! ```
 //! use trawl_extract::{ExtractOptions, extract};

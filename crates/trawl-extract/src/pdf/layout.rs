@@ -6,7 +6,9 @@
 //!    group with at least three of each is a grid, whose lines are the cell borders;
 //! 2. **borderless**: the remaining words are set in rows by baseline and cut into
 //!    segments at wide gaps; consecutive rows of two or more segments whose segments
-//!    fall into the same columns (projected on the x axis) make a table.
+//!    fall into the same columns (projected on the x axis) make a table. A lone line
+//!    between two such rows, inside one column right of the first, is a cell's wrapped
+//!    line and joins the row it is nearer to.
 //!
 //! A two-column article looks like a borderless table of two columns, so a block is
 //! prose, not a table, when its rows are not drawn one after the other (each column's
