@@ -8,7 +8,7 @@
 //!
 //! `pdf-crates [--trawl DOCS_BENCH] FILE.pdf...`: with `--trawl`, trawl-extract's
 //! `docs_bench` example is scored too (its `--print` output for the words, its own
-//! files/s over ROUNDS conversions for the time).
+//! files/s over 10 × ROUNDS conversions for the time, a mean with its warm-up).
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -117,7 +117,7 @@ fn main() {
             .unwrap_or_default();
         let pages = lopdf::Document::load_mem(&bytes).map_or(0, |d| d.get_pages().len());
         let name = path.rsplit('/').next().unwrap_or(path);
-        for (label, read) in READERS {
+        for (n, (label, read)) in READERS.into_iter().enumerate() {
             let mut times = Vec::new();
             let mut out = Err(String::new());
             for _ in 0..rounds {
@@ -131,7 +131,8 @@ fn main() {
             match out {
                 Ok(text) => {
                     if let Some(dir) = &dump {
-                        let file = format!("{name}.{}.txt", label.split(' ').next().unwrap());
+                        let crate_name = label.split(' ').next().unwrap();
+                        let file = format!("{name}.{n}-{crate_name}.txt");
                         std::fs::write(std::path::Path::new(dir).join(file), &text).unwrap();
                     }
                     row(name, pages, label, &expected, &text, ms);
@@ -143,10 +144,11 @@ fn main() {
             let printed = Command::new(bench).args(["--print", path]).output().unwrap();
             let text = String::from_utf8_lossy(&printed.stdout);
             let timed = Command::new(bench)
-                .args(["--rounds", &rounds.to_string(), path])
+                // Ten times the rounds: docs_bench reports a mean, warm-up included.
+                .args(["--rounds", &(rounds * 10).to_string(), path])
                 .output()
                 .unwrap();
-            let summary = String::from_utf8_lossy(&timed.stdout);
+            let summary = String::from_utf8_lossy(&timed.stdout).trim().to_owned();
             // "N converted, N failed, S s, R files/s"
             let rate: f64 = summary
                 .split(", ")
@@ -161,8 +163,9 @@ fn main() {
                 row(name, pages, "**trawl** (pdf-extract + layout)", &expected, &text, 1000.0 / rate);
             } else {
                 let err = String::from_utf8_lossy(&timed.stderr);
-                let err = err.lines().next().unwrap_or("").trim();
-                println!("| {name} | {pages} | **trawl** | {err} | | | | |");
+                // "FILE: code: message": the code is what trawl answers.
+                let code = err.split(": ").nth(1).unwrap_or("").trim();
+                println!("| {name} | {pages} | **trawl** | error `{code}` | | | | |");
             }
         }
     }
