@@ -1,6 +1,6 @@
 //! Tables found in a page's positioned glyphs. No PDF crate that trawl can use finds them
-//! (pdf-extract gives glyphs, pdf_oxide's Markdown writes tables as loose lines, see
-//! BENCHMARKS §12.2), so this is trawl's own, in two passes:
+//! (pdf-extract gives glyphs; pdf_oxide's Markdown finds ruled tables only, and loses the
+//! reading order around them: BENCHMARKS §12.2), so this is trawl's own, in two passes:
 //!
 //! 1. **ruled**: the page's horizontal and vertical rules are joined where they touch; a
 //!    group with at least three of each is a grid, whose lines are the cell borders;
