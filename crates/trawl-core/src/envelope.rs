@@ -30,6 +30,9 @@ pub enum ErrorCode {
     TooLarge,
     /// The content type is not one trawl can read.
     UnsupportedContent,
+    /// A PDF holds no text to read: its pages are images (a scan) with no text layer.
+    /// Only OCR can read it; trawl does none. Not retryable.
+    NoTextLayer,
     /// An upstream service failed (transport error, proxy down, bad response).
     Upstream,
     /// trawl's own store (a shared Redis) does not answer; retrying later may work. Also
@@ -53,6 +56,7 @@ impl ErrorCode {
             ErrorCode::HttpError => "http_error",
             ErrorCode::TooLarge => "too_large",
             ErrorCode::UnsupportedContent => "unsupported_content",
+            ErrorCode::NoTextLayer => "no_text_layer",
             ErrorCode::Upstream => "upstream",
             ErrorCode::StoreUnavailable => "store_unavailable",
             ErrorCode::Internal => "internal",
@@ -225,6 +229,7 @@ mod tests {
             ErrorCode::HttpError,
             ErrorCode::TooLarge,
             ErrorCode::UnsupportedContent,
+            ErrorCode::NoTextLayer,
             ErrorCode::Upstream,
             ErrorCode::StoreUnavailable,
             ErrorCode::Internal,

@@ -12,7 +12,8 @@
 //! How the work is laid out: `body` tells the kinds of body apart; `charset` decodes and
 //! `parse` builds the arena `dom`; `metadata` and `page_type` read the page; `html` runs the
 //! HTML pipeline over `boilerplate`'s class signals and `content`'s selection passes;
-//! `markdown` renders what was chosen; `pdf` reads PDFs; `docs` reads the other documents.
+//! `markdown` renders what was chosen; `pdf` reads PDFs (text in drawing order, tables
+//! as GFM); `docs` reads the other documents.
 //!
 //! ```
 //! use trawl_extract::{ExtractOptions, extract};
@@ -147,13 +148,12 @@ pub fn extract(
     match classify(bytes, content_type) {
         Body::Html => html::extract_html(bytes, content_type, url, opts, &mut doc),
         Body::Pdf => {
-            let text = pdf::pdf_text(bytes, &opts.pdf)?;
-            doc.markdown = pdf::text_to_markdown(&text);
+            doc.markdown = pdf::pdf_markdown(bytes, &opts.pdf)?;
             doc.text = doc.markdown.clone();
             doc.title = doc
                 .markdown
                 .lines()
-                .next()
+                .find(|l| !l.starts_with('|'))
                 .map(metadata::clean)
                 .filter(|t| t.len() <= 200);
             doc.page_type = PageType::Pdf;

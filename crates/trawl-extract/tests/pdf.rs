@@ -93,6 +93,20 @@ fn the_time_budget_stops_a_slow_document() {
     assert!(message.contains("took longer than"), "{message}");
 }
 
+#[test]
+fn a_page_past_the_glyph_cap_is_written_whole_as_plain_text() {
+    // 840 KB of `(Hello) Tj`: 110,000 glyphs on one page, past the 100,000 the table
+    // search holds; the rest is written as it is drawn, every word kept.
+    let len = 840_000;
+    let text = read(&pdf::content_bomb(len), PdfLimits::default()).unwrap();
+    let drawn = pdf::text_operators(len)
+        .windows(b"(Hello) Tj".len())
+        .filter(|w| *w == b"(Hello) Tj")
+        .count();
+    assert!(drawn * 5 > 100_000, "{drawn}");
+    assert_eq!(text.matches("Hello").count(), drawn);
+}
+
 /// Writes the bomb shapes into the `pdf` fuzz target's corpus (run by hand:
 /// `TRAWL_WRITE_FUZZ_SEEDS=1 cargo test -p trawl-extract --test pdf -- --ignored`), so the
 /// seeds committed there are the very files these tests refuse.

@@ -157,3 +157,34 @@ fn a_zip_bomb_exits_1_with_too_large() {
         "{v}"
     );
 }
+
+fn pdf_fixture(name: &str) -> Vec<u8> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../trawl-extract/tests/pdf/");
+    std::fs::read(format!("{path}{name}")).unwrap()
+}
+
+#[test]
+fn a_pdf_file_reads_with_its_tables_and_a_scan_exits_1_with_no_text_layer() {
+    let dir = temp_dir();
+    for name in ["invoice.pdf", "scanned.pdf"] {
+        std::fs::write(dir.join(name), pdf_fixture(name)).unwrap();
+    }
+    let r = run(trawl(&dir).args(["read", "invoice.pdf", "-q", "--store", ":memory:"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("| HB-305 | Bilge pump service | 1 | 120.00 | 120.00 |"),
+        "{}",
+        r.stdout
+    );
+    let r = run(trawl(&dir).args(["read", "scanned.pdf", "--store", ":memory:"]));
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stderr.contains("no_text_layer"), "{}", r.stderr);
+    assert!(r.stderr.contains("OCR"), "{}", r.stderr);
+    let r = run(trawl(&dir).args(["read", "scanned.pdf", "--json", "--store", ":memory:"]));
+    assert_eq!(r.code, 1);
+    let v = r.json();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], "no_text_layer");
+    assert_eq!(v["error"]["retryable"], false);
+}

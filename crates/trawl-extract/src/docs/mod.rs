@@ -13,7 +13,7 @@ mod csv;
 mod docx;
 mod epub;
 mod feed;
-mod gfm;
+pub(crate) mod gfm;
 mod ipynb;
 mod odf;
 mod package;

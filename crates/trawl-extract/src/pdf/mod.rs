@@ -1,4 +1,5 @@
-//! PDF to text, with pdf-extract (on lopdf), inside a budget. Neither crate bounds what
+//! PDF to Markdown, with pdf-extract (on lopdf), inside a budget: text in drawing order,
+//! tables as GFM ([`layout`]), and `no_text_layer` for a scan. Neither crate bounds what
 //! it decodes or parses, so every decoder runs first here, bounded by what it produces
 //! ([`decode`]), and each page's parsing work is bounded before it starts ([`forms`]):
 //!
@@ -19,12 +20,15 @@
 
 mod decode;
 mod forms;
+mod ink;
+mod layout;
+mod render;
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
-use pdf_extract::{Document, MediaBox, Object, ObjectId, OutputDev, OutputError, Transform};
+use pdf_extract::{Document, Object, ObjectId};
 use trawl_core::{ErrorCode, TrawlError};
 
 use decode::{Budget, Over};
@@ -64,7 +68,7 @@ impl Default for PdfLimits {
 impl PdfLimits {
     /// The most memory reading a PDF of `len` bytes within these limits may take, for a
     /// caller that admits work by cost: the file, the lopdf objects read from it, one
-    /// stream decoded at a time and one page's parsed operators.
+    /// stream decoded at a time, one page's parsed operators and its layout.
     pub fn worst_case_memory(&self, len: usize) -> u64 {
         let page = if self.max_page_content_bytes == 0 {
             u64::MAX / 4
@@ -80,6 +84,7 @@ impl PdfLimits {
             .saturating_mul(4)
             .saturating_add(stream)
             .saturating_add(page.saturating_mul(PARSE_BYTES_PER_BYTE))
+            .saturating_add(ink::MAX_LAYOUT_MEMORY)
     }
 }
 
@@ -99,11 +104,14 @@ enum Stop {
     Over(Over),
     Page(u32, forms::Refusal),
     Encrypted,
+    /// Pages were read and held no glyph: (pages, images).
+    NoText(usize, usize),
     Pdf(String),
 }
 
-/// Text of a PDF, pages separated by blank lines, within `limits`.
-pub(crate) fn pdf_text(bytes: &[u8], limits: &PdfLimits) -> Result<String, TrawlError> {
+/// A PDF as Markdown, within `limits`: its text in drawing order, its tables as GFM
+/// tables. A PDF whose pages hold no text at all (a scan) is `no_text_layer`.
+pub(crate) fn pdf_markdown(bytes: &[u8], limits: &PdfLimits) -> Result<String, TrawlError> {
     if !is_pdf(bytes) {
         return Err(TrawlError::new(
             ErrorCode::UnsupportedContent,
@@ -118,7 +126,9 @@ pub(crate) fn pdf_text(bytes: &[u8], limits: &PdfLimits) -> Result<String, Trawl
             catch_unwind(AssertUnwindSafe(|| read(bytes, limits, &mut budget)))
                 .unwrap_or_else(|_| Err(Stop::Pdf("the PDF parser gave up on this file".into())))
         });
-    result.map_err(|stop| refusal(stop, limits))
+    result
+        .map(|text| text_to_markdown(&text))
+        .map_err(|stop| refusal(stop, limits))
 }
 
 fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<String, Stop> {
@@ -129,30 +139,34 @@ fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<String,
     if doc.is_encrypted() {
         doc.decrypt("").map_err(|e| Stop::Pdf(e.to_string()))?;
     }
-    let decoded = measure(&mut doc, budget).map_err(Stop::Over)?;
-    for (&number, &page) in &doc.get_pages() {
+    let (decoded, images) = measure(&mut doc, budget).map_err(Stop::Over)?;
+    let pages = doc.get_pages();
+    for (&number, &page) in &pages {
         forms::page_cost(&doc, page, &decoded, limits.max_page_content_bytes)
             .map_err(|r| Stop::Page(number, r))?;
         budget.check_time().map_err(Stop::Over)?;
     }
-    let mut text = String::new();
-    let mut out = Timed {
-        inner: pdf_extract::PlainTextOutput::new(&mut text),
-        budget,
-        late: false,
-    };
+    let mut out = ink::Collect::new(budget);
     let done = pdf_extract::output_doc(&doc, &mut out);
     if out.late {
         return Err(Stop::Over(Over::Time));
     }
     done.map_err(|e| Stop::Pdf(e.to_string()))?;
-    Ok(text)
+    if out.writer.glyphs == 0 {
+        return Err(Stop::NoText(pages.len(), images));
+    }
+    Ok(out.writer.finish())
 }
 
 /// Drop what text extraction never reads (image and embedded-file data) and measure what
-/// every other stream decodes to: its decoded length by object.
-fn measure(doc: &mut Document, budget: &mut Budget) -> Result<HashMap<ObjectId, u64>, Over> {
+/// every other stream decodes to: its decoded length by object, and how many images
+/// there were.
+fn measure(
+    doc: &mut Document,
+    budget: &mut Budget,
+) -> Result<(HashMap<ObjectId, u64>, usize), Over> {
     let mut decoded = HashMap::new();
+    let mut images = 0;
     for (&id, object) in &mut doc.objects {
         let Object::Stream(stream) = object else {
             continue;
@@ -161,6 +175,7 @@ fn measure(doc: &mut Document, budget: &mut Budget) -> Result<HashMap<ObjectId, 
             stream.dict.get(key).and_then(Object::as_name).ok() == Some(value)
         };
         if is(b"Subtype", b"Image") || is(b"Type", b"EmbeddedFile") {
+            images += usize::from(is(b"Subtype", b"Image"));
             stream.set_plain_content(Vec::new());
             continue;
         }
@@ -168,7 +183,7 @@ fn measure(doc: &mut Document, budget: &mut Budget) -> Result<HashMap<ObjectId, 
         let len = decode::decoded_len(&stream.content, &filters, budget)?;
         decoded.insert(id, len);
     }
-    Ok(decoded)
+    Ok((decoded, images))
 }
 
 /// An encrypted file whose objects sit in object streams: lopdf decrypts and decodes those
@@ -227,6 +242,15 @@ fn refusal(stop: Stop, limits: &PdfLimits) -> TrawlError {
             "encrypted PDF with object streams: not read (its streams cannot be measured \
              before they are decoded)",
         ),
+        Stop::NoText(pages, images) => TrawlError::new(
+            ErrorCode::NoTextLayer,
+            format!(
+                "PDF has no text layer: {pages} page{}, {images} image{}, no text \
+                 (a scan? its text can only be read with OCR)",
+                if pages == 1 { "" } else { "s" },
+                if images == 1 { "" } else { "s" },
+            ),
+        ),
         Stop::Pdf(why) => TrawlError::new(
             ErrorCode::UnsupportedContent,
             format!("unreadable PDF: {why}"),
@@ -234,81 +258,8 @@ fn refusal(stop: Stop, limits: &PdfLimits) -> TrawlError {
     }
 }
 
-/// pdf-extract's plain-text output, stopped once the document's time is up.
-struct Timed<'a, W: OutputDev> {
-    inner: W,
-    budget: &'a Budget,
-    late: bool,
-}
-
-impl<W: OutputDev> Timed<'_, W> {
-    fn on_time(&mut self) -> Result<(), OutputError> {
-        if self.budget.check_time().is_err() {
-            self.late = true;
-            return Err(OutputError::FormatError(std::fmt::Error));
-        }
-        Ok(())
-    }
-}
-
-impl<W: OutputDev> OutputDev for Timed<'_, W> {
-    fn begin_page(
-        &mut self,
-        page_num: u32,
-        media_box: &MediaBox,
-        art_box: Option<(f64, f64, f64, f64)>,
-    ) -> Result<(), OutputError> {
-        self.on_time()?;
-        self.inner.begin_page(page_num, media_box, art_box)
-    }
-    fn end_page(&mut self) -> Result<(), OutputError> {
-        self.inner.end_page()
-    }
-    fn output_character(
-        &mut self,
-        trm: &Transform,
-        width: f64,
-        spacing: f64,
-        font_size: f64,
-        char: &str,
-    ) -> Result<(), OutputError> {
-        self.on_time()?;
-        self.inner
-            .output_character(trm, width, spacing, font_size, char)
-    }
-    fn begin_word(&mut self) -> Result<(), OutputError> {
-        self.inner.begin_word()
-    }
-    fn end_word(&mut self) -> Result<(), OutputError> {
-        self.inner.end_word()
-    }
-    fn end_line(&mut self) -> Result<(), OutputError> {
-        self.inner.end_line()
-    }
-    fn stroke(
-        &mut self,
-        ctm: &Transform,
-        colorspace: &pdf_extract::ColorSpace,
-        color: &[f64],
-        path: &pdf_extract::Path,
-    ) -> Result<(), OutputError> {
-        self.on_time()?;
-        self.inner.stroke(ctm, colorspace, color, path)
-    }
-    fn fill(
-        &mut self,
-        ctm: &Transform,
-        colorspace: &pdf_extract::ColorSpace,
-        color: &[f64],
-        path: &pdf_extract::Path,
-    ) -> Result<(), OutputError> {
-        self.on_time()?;
-        self.inner.fill(ctm, colorspace, color, path)
-    }
-}
-
 /// Markdown for PDF text: paragraphs kept, runs of blank lines squeezed, lines trimmed.
-pub(crate) fn text_to_markdown(text: &str) -> String {
+fn text_to_markdown(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut blank = 0;
     for line in text.lines() {

@@ -75,6 +75,7 @@ fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::UnsupportedContent => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ErrorCode::NoTextLayer => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::Blocked | ErrorCode::HttpError | ErrorCode::Upstream => StatusCode::BAD_GATEWAY,
         ErrorCode::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,

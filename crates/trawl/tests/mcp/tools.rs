@@ -566,3 +566,50 @@ async fn every_published_bound_is_refused_naming_the_argument() {
     assert!(tried >= 16, "only {tried} bounds tried");
     client.cancel().await.unwrap();
 }
+
+/// A PDF over MCP: its tables as GFM in the answer; a scan is an `isError` result with
+/// `no_text_layer`, never an empty page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pdf_reads_with_tables_and_a_scan_says_no_text_layer() {
+    let world = World::new();
+    let fixture = |name: &str| {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../trawl-extract/tests/pdf/");
+        std::fs::read(format!("{dir}{name}")).unwrap()
+    };
+    world.pages.route(
+        "/invoice.pdf",
+        Reply::ok("application/pdf", fixture("invoice.pdf")),
+    );
+    world.pages.route(
+        "/scan.pdf",
+        Reply::ok("application/pdf", fixture("scanned.pdf")),
+    );
+    let client = stdio_client(&world, &[]).await;
+    let result = client
+        .call_tool(call(
+            "web_fetch",
+            json!({"url": world.pages.url("/invoice.pdf")}),
+        ))
+        .await
+        .unwrap();
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    assert!(
+        text(&result).contains("| Total due | 471.60 |"),
+        "{}",
+        text(&result)
+    );
+    let result = client
+        .call_tool(call(
+            "web_fetch",
+            json!({"url": world.pages.url("/scan.pdf")}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&result), "no_text_layer", "{}", text(&result));
+    assert!(
+        text(&result).starts_with("error[no_text_layer]"),
+        "{}",
+        text(&result)
+    );
+    client.cancel().await.unwrap();
+}
