@@ -73,17 +73,20 @@ where
     }
 }
 
-/// Test hook: when `TRAWL_TEST_HOLD_EXTRACT` names a FIFO and the page's path contains
-/// `hold`, the extraction blocks until a writer has opened the FIFO and closed it again.
-/// Tests use it to hold one extraction in place (no timer) and check that the server still
-/// answers everything else.
+/// Test hook, in debug builds only (the ones `cargo test` runs): when
+/// `TRAWL_TEST_HOLD_EXTRACT` names a FIFO and the page's path contains `hold`, that
+/// extraction blocks until a writer has opened the FIFO and closed it again. Tests use it
+/// to hold one extraction in place (no timer) and check that the server still answers
+/// everything else. A release build has no such hook.
 pub(crate) fn test_hold(url: &url::Url) {
-    if !url.path().contains("hold") {
-        return;
-    }
-    if let Some(fifo) = std::env::var_os(trawl_core::vars::TEST_HOLD_EXTRACT) {
+    #[cfg(debug_assertions)]
+    if url.path().contains("hold")
+        && let Some(fifo) = std::env::var_os(trawl_core::vars::TEST_HOLD_EXTRACT)
+    {
         let _ = std::fs::read(fifo);
     }
+    #[cfg(not(debug_assertions))]
+    let _ = url;
 }
 
 /// Run a synchronous store call from async code without stalling the worker it is on: on

@@ -66,8 +66,10 @@ impl Fence {
         })
     }
 
-    /// A fence with a chosen nonce, for snapshot tests only: a guessable nonce is no fence.
-    pub fn with_nonce(nonce: &str) -> Self {
+    /// A fence with a chosen nonce, for this module's snapshot tests only: a guessable
+    /// nonce is no fence, so it is not part of the API.
+    #[cfg(test)]
+    pub(crate) fn with_nonce(nonce: &str) -> Self {
         Self {
             nonce: nonce.to_owned(),
         }

@@ -17,6 +17,16 @@ const SEARXNG: &str = concat!(
     "/../../../shared/fixtures/serp/searxng/search-python-format-json.json"
 );
 
+/// A loopback base URL on which nothing listens (the port was bound, then let go).
+fn closed_loopback_base() -> Url {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap()
+}
+
 fn agent(searxng: Option<&TestServer>) -> Agent {
     let fetcher = Fetcher::new(FetchConfig {
         timeout: Duration::from_secs(5),
@@ -32,6 +42,12 @@ fn agent(searxng: Option<&TestServer>) -> Agent {
         rate_limits: false,
         ..SearchConfig::default()
     };
+    // Every engine points at a closed loopback port, so a call that should have been
+    // refused before any request reaches nothing even outside the test namespace.
+    let closed = closed_loopback_base();
+    for engine in trawl_search::engines::all() {
+        search.set_base(engine.name(), closed.clone());
+    }
     if let Some(s) = searxng {
         search.set_base("searxng", Url::parse(&s.base()).unwrap());
     }
@@ -320,7 +336,7 @@ async fn bad_arguments_name_the_field() {
         ),
         (
             WebFetchArgs {
-                url: Some("http://example.com/".into()),
+                url: Some(closed_loopback_base().to_string()),
                 page: Some(0),
                 ..WebFetchArgs::default()
             },

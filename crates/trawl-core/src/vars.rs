@@ -133,7 +133,7 @@ vars! {
     BAIDU_API_KEY = "BAIDU_API_KEY", ApiKey, "Baidu AI Search (Qianfan AppBuilder key; Chinese web results with excerpts)";
     X_COOKIES_FILE = "TRAWL_X_COOKIES_FILE", ApiKey, "X (Twitter) search: cookies file(s) of a logged-in session holding `auth_token` and `ct0` (comma-separated files rotate)";
     TEST_NETNS = "TRAWL_TEST_NETNS", Development, "set to `1` by scripts/test inside the loopback-only network namespace";
-    TEST_HOLD_EXTRACT = "TRAWL_TEST_HOLD_EXTRACT", Development, "tests: a FIFO every extraction waits on (holds one extraction without a timer)";
+    TEST_HOLD_EXTRACT = "TRAWL_TEST_HOLD_EXTRACT", Development, "tests, debug builds only: a FIFO that extractions of a path containing `hold` wait on";
     BIN = "TRAWL_BIN", Development, "the trawl binary the load example drives";
 }
 

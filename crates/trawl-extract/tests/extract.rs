@@ -602,19 +602,34 @@ fn binary_garbage_and_unclosed_tags_finish() {
             (state >> 24) as u8
         })
         .collect();
-    let _ = extract(
-        &garbage,
-        Some("text/html"),
-        &url(),
-        &ExtractOptions::default(),
-    );
-    let _ = extract(&garbage, None, &url(), &ExtractOptions::default());
+    // Garbage is refused or read as a page; either way it ends, and what it gives is
+    // valid Markdown text, never the raw control bytes.
+    for typed in [Some("text/html"), None] {
+        if let Ok(doc) = extract(&garbage, typed, &url(), &ExtractOptions::default()) {
+            assert!(!doc.markdown.contains('\0'), "a NUL byte in the Markdown");
+        }
+    }
     let tagsoup = "<p><b><a href=x><div><table><td><li><pre><code class='language-".repeat(20_000);
-    let _ = html(&tagsoup);
-    let _ = html("<!-- never closed <p>text");
-    let _ = html("<script>never closed");
+    let soup = html(&tagsoup);
+    assert!(
+        soup.word_count < 1_000,
+        "{} words from tags alone",
+        soup.word_count
+    );
+    assert!(
+        !html("<!-- never closed <p>text")
+            .markdown
+            .contains("never closed")
+    );
+    assert!(
+        !html("<script>never closed")
+            .markdown
+            .contains("never closed")
+    );
     let _ = html("<a href=\"unterminated attribute value");
-    let _ = html("&#xFFFFFFFF; &#0; &#55296; &");
+    let entities = html("<p>&#xFFFFFFFF; &#0; &#55296; &amp; end</p>").markdown;
+    assert!(entities.contains("end"), "{entities}");
+    assert!(!entities.contains('\0'), "{entities:?}");
 }
 
 #[test]

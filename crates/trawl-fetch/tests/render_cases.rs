@@ -458,11 +458,7 @@ async fn concurrent_pages_share_one_browser_and_leave_nothing_behind() {
     let tree = trawl_fetch::render::process_tree(pid);
     assert!(tree.len() > 1, "{tree:?}");
     f.shutdown().await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let left: Vec<u32> = tree
-        .into_iter()
-        .filter(|p| trawl_fetch::render::process_alive(*p))
-        .collect();
+    let left = still_alive_after(&tree, Duration::from_secs(5)).await;
     assert!(left.is_empty(), "browser processes left: {left:?}");
 }
 
@@ -503,10 +499,28 @@ async fn a_browser_past_its_memory_cap_is_replaced() {
     let second = renderer.browser_pid().await.unwrap();
     assert_ne!(first, second);
     assert_eq!(renderer.launches().await, 2);
-    tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(
-        !trawl_fetch::render::process_alive(first),
+        still_alive_after(&[first], Duration::from_secs(5))
+            .await
+            .is_empty(),
         "the old browser still runs"
     );
     f.shutdown().await;
+}
+
+/// The processes of `pids` still alive once they all ended or `deadline` passed, polled
+/// every 20 ms: a loaded machine gets time, and a leak still fails.
+async fn still_alive_after(pids: &[u32], deadline: Duration) -> Vec<u32> {
+    let until = std::time::Instant::now() + deadline;
+    loop {
+        let alive: Vec<u32> = pids
+            .iter()
+            .copied()
+            .filter(|p| trawl_fetch::render::process_alive(*p))
+            .collect();
+        if alive.is_empty() || std::time::Instant::now() >= until {
+            return alive;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }

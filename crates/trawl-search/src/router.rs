@@ -22,6 +22,9 @@ use crate::types::{
     EngineOutcome, Freshness, OutcomeKind, Route, SearchData, SearchRequest, Selection,
 };
 
+/// How often an `--expand` phrasing asks again for its engine's slot.
+const SLOT_POLL: Duration = Duration::from_millis(25);
+
 /// Builds a [`Router`].
 #[derive(Debug)]
 pub struct RouterBuilder {
@@ -404,16 +407,24 @@ impl Router {
     ) -> (EngineOutcome, Arc<dyn Engine>, Vec<RawItem>) {
         let start = Instant::now();
         let unsupported = engine.capabilities().unsupported(&req.filters);
+        // An `--expand` phrasing past the first waits (within the deadline) for the slot
+        // the request's own first phrasing holds, instead of being skipped as busy.
+        let waits = qidx.is_some_and(|q| q > 0);
         let slot = if self.config.rate_limits {
-            match self.acquire_slot(engine.name()).await {
-                Ok(g) => Some(g),
-                Err(why) => {
-                    let a = Attempt::fail(OutcomeKind::Skipped, why);
-                    return (
-                        self.outcome(&engine, a, &unsupported, start, qidx),
-                        engine,
-                        Vec::new(),
-                    );
+            loop {
+                match self.acquire_slot(engine.name()).await {
+                    Ok(g) => break Some(g),
+                    Err(_) if waits && start.elapsed() + SLOT_POLL < deadline => {
+                        tokio::time::sleep(SLOT_POLL).await;
+                    }
+                    Err(why) => {
+                        let a = Attempt::fail(OutcomeKind::Skipped, why);
+                        return (
+                            self.outcome(&engine, a, &unsupported, start, qidx),
+                            engine,
+                            Vec::new(),
+                        );
+                    }
                 }
             }
         } else {

@@ -230,6 +230,18 @@ pub struct Provenance {
     pub query: Option<u32>,
 }
 
+impl Provenance {
+    /// How a vote is shown: `engine#rank`, and with `--expand` which phrasing it came from
+    /// (`engine#rank/q2` for the first extra one), so an engine that found a page for two
+    /// phrasings is not shown as the same vote twice.
+    pub fn label(&self) -> String {
+        match self.query {
+            Some(q) if q > 0 => format!("{}#{}/q{}", self.engine, self.rank, q + 1),
+            _ => format!("{}#{}", self.engine, self.rank),
+        }
+    }
+}
+
 /// One fused search result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Hit {

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use trawl_search::{OutcomeKind, SearchData};
+use trawl_search::{OutcomeKind, Provenance, SearchData};
 
 use super::{FetchOut, OpenOut, PageOut, SitesOut};
 use crate::fence::{Fence, neutralize};
@@ -27,11 +27,7 @@ pub fn search_markdown(data: &SearchData, fence: &Fence) -> String {
         body.push_str("(no results)\n");
     }
     for hit in &data.hits {
-        let engines: Vec<String> = hit
-            .provenance
-            .iter()
-            .map(|p| format!("{}#{}", p.engine, p.rank))
-            .collect();
+        let engines: Vec<String> = hit.provenance.iter().map(Provenance::label).collect();
         let _ = writeln!(body, "{}. {}", hit.rank, one_line(&hit.title, fence));
         let _ = writeln!(body, "   {}", hit.url);
         if !hit.snippet.is_empty() {

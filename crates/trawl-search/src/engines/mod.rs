@@ -259,12 +259,15 @@ mod tests {
         assert!(mojeek::parse(&body).is_err());
         // Its `/url?q=` result links unwrap with the shared helper.
         let doc = String::from_utf8_lossy(&body);
-        if let Some(i) = doc.find("href=\"/url?q=") {
-            let href = &doc[i + 6..];
-            let href = &href[..href.find('"').unwrap()].replace("&amp;", "&");
-            let u = url::Url::parse(&format!("https://www.google.com{href}")).unwrap();
-            assert!(trawl_core::unwrap_redirect(&u).is_some());
-        }
+        let i = doc
+            .find("href=\"/url?q=")
+            .expect("the legacy page has /url?q= result links");
+        let href = &doc[i + 6..];
+        let href = &href[..href.find('"').unwrap()].replace("&amp;", "&");
+        let u = url::Url::parse(&format!("https://www.google.com{href}")).unwrap();
+        let target = trawl_core::unwrap_redirect(&u).expect("a /url?q= link unwraps");
+        assert!(target.scheme().starts_with("http"), "{target}");
+        assert_ne!(target.host_str(), Some("www.google.com"), "{target}");
     }
 
     /// Every saved response in ../shared/fixtures/serp is named by some test in this

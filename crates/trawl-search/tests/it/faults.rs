@@ -207,14 +207,48 @@ async fn busy_rate_limit_slot_skips_instead_of_queueing() {
     cfg.rate_limits = true;
     cfg.set_base("arxiv", ax.url());
     let router = crate::router(cfg);
-    let mut req = SearchRequest::new("a");
-    req.expand = vec!["b".into()];
-    req.engines = vec!["arxiv".into()];
-    let data = router.search(&req).await;
-    let kinds: Vec<_> = data.engines.iter().map(|o| o.outcome).collect();
+    // Two requests at once: the one that finds the slot taken is skipped, not queued.
+    let mut a = SearchRequest::new("a");
+    a.engines = vec!["arxiv".into()];
+    let mut b = SearchRequest::new("b");
+    b.engines = vec!["arxiv".into()];
+    let (first, second) = tokio::join!(router.search(&a), router.search(&b));
+    let kinds: Vec<_> = first
+        .engines
+        .iter()
+        .chain(&second.engines)
+        .map(|o| o.outcome)
+        .collect();
     assert!(kinds.contains(&OutcomeKind::Ok), "{kinds:?}");
     assert!(kinds.contains(&OutcomeKind::Skipped), "{kinds:?}");
     assert_eq!(ax.hits(), 1);
+}
+
+/// `--expand`'s second phrasing is the same request: it waits for the slot its first
+/// phrasing holds (keeping the engine's spacing) instead of being skipped as busy.
+#[tokio::test]
+async fn an_expanded_phrasing_waits_for_its_own_requests_slot() {
+    let ax = serve(|_| Reply::ok(fixture("arxiv/query-missing-id-2025-11-new-format.xml"))).await;
+    let mut cfg = crate::config();
+    cfg.rate_limits = true;
+    cfg.set_base("arxiv", ax.url());
+    let spacing = std::time::Duration::from_millis(400);
+    cfg.set_min_interval("arxiv", spacing);
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("a");
+    req.expand = vec!["b".into()];
+    req.engines = vec!["arxiv".into()];
+    let started = std::time::Instant::now();
+    let data = router.search(&req).await;
+    let kinds: Vec<_> = data.engines.iter().map(|o| o.outcome).collect();
+    assert_eq!(
+        kinds,
+        [OutcomeKind::Ok, OutcomeKind::Ok],
+        "{:?}",
+        data.engines
+    );
+    assert_eq!(ax.hits(), 2);
+    assert!(started.elapsed() >= spacing, "the spacing was kept");
 }
 
 #[tokio::test]

@@ -121,7 +121,14 @@ proptest! {
         let n = (body.len() as f64 * cut) as usize;
         let all = trawl_search::engines::all();
         let e = all.iter().find(|e| e.name() == engine).unwrap();
-        let _ = e.parse_for(&body[..n], &SearchRequest::new("x"));
+        // A cut page gives a parse error or items, and each item is a real result: an
+        // http(s) URL and a title (never a fragment of markup).
+        if let Ok(items) = e.parse_for(&body[..n], &SearchRequest::new("x")) {
+            for it in items {
+                prop_assert!(it.url.starts_with("http"), "{engine} gave {:?}", it.url);
+                prop_assert!(!it.title.contains('<'), "{engine} title {:?}", it.title);
+            }
+        }
     }
 }
 

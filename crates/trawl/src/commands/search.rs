@@ -3,7 +3,7 @@ use std::time::Instant;
 
 use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
 use trawl_search::{
-    Freshness, InMemoryKeyStore, KeyStateStore, Route, Router, SafeSearch, SearchData,
+    Freshness, InMemoryKeyStore, KeyStateStore, Provenance, Route, Router, SafeSearch, SearchData,
     SearchRequest, Selection,
 };
 
@@ -204,11 +204,7 @@ fn print_human(data: &SearchData, verbose: bool) {
         if !h.snippet.is_empty() {
             let _ = writeln!(body, "    {}", shorten(&one_line(&h.snippet), 240));
         }
-        let votes: Vec<String> = h
-            .provenance
-            .iter()
-            .map(|p| format!("{}#{}", p.engine, p.rank))
-            .collect();
+        let votes: Vec<String> = h.provenance.iter().map(Provenance::label).collect();
         let _ = writeln!(body, "    [{}] score {:.4}", votes.join(" "), h.fused_score);
         if let Some(handle) = &h.handle {
             let _ = writeln!(body, "    handle {handle}");

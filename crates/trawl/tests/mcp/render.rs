@@ -131,7 +131,11 @@ async fn eight_concurrent_renders_share_a_browser_and_leave_nothing_behind() {
     assert!(status.success());
     let mut server = server;
     until(async || server.child.try_wait().unwrap().is_some()).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Polled to a deadline: the browser is reaped, however loaded the machine.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while browsers.iter().any(|(p, _)| alive(*p)) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let left: Vec<&(u32, String)> = browsers.iter().filter(|(p, _)| alive(*p)).collect();
     assert!(
         left.is_empty(),
