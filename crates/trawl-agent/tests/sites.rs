@@ -53,7 +53,7 @@ fn agent(api: &TestServer, token: Option<&str>) -> Agent {
     )
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
-    let router = Router::builder(SearchConfig::default()).build();
+    let router = Router::builder(closed_search_config()).build();
     let base = Url::parse(&api.url("/api/")).unwrap();
     let sites = SiteConfig {
         bases: trawl_sites::all()
@@ -255,4 +255,20 @@ async fn a_login_wall_is_blocked_never_content() {
         "{}",
         err.message
     );
+}
+
+/// A search configuration whose every engine points at a closed loopback port (bound, then
+/// let go), so this agent reaches no engine even outside the test namespace.
+fn closed_search_config() -> SearchConfig {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let closed = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+    let mut search = SearchConfig::default();
+    for engine in trawl_search::engines::all() {
+        search.set_base(engine.name(), closed.clone());
+    }
+    search
 }

@@ -27,6 +27,17 @@ fn closed_loopback_base() -> Url {
     Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap()
 }
 
+/// A search configuration whose every engine points at a closed loopback port: an agent
+/// built for reading reaches no engine, even outside the test namespace.
+fn closed_search_config() -> SearchConfig {
+    let closed = closed_loopback_base();
+    let mut search = SearchConfig::default();
+    for engine in trawl_search::engines::all() {
+        search.set_base(engine.name(), closed.clone());
+    }
+    search
+}
+
 fn agent(searxng: Option<&TestServer>) -> Agent {
     let fetcher = Fetcher::new(FetchConfig {
         timeout: Duration::from_secs(5),
@@ -243,7 +254,7 @@ fn agent_behind_proxy(web: &TestServer, reader_base: &str) -> Agent {
     })
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
-    let router = Router::builder(SearchConfig::default()).build();
+    let router = Router::builder(closed_search_config()).build();
     let client = reqwest::Client::builder()
         .no_proxy()
         .proxy(reqwest::Proxy::all(web.base()).unwrap())
@@ -420,7 +431,7 @@ async fn a_site_that_needed_rendering_is_remembered() {
     })
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
-    let router = Router::builder(SearchConfig::default()).build();
+    let router = Router::builder(closed_search_config()).build();
     let agent = Agent::new(
         fetcher.clone(),
         store,

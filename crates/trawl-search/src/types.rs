@@ -393,3 +393,21 @@ impl SearchData {
         !self.engines.iter().any(|e| e.outcome.answered())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vote_names_its_phrasing_past_the_first() {
+        let vote = |query| Provenance {
+            engine: "duckduckgo".into(),
+            rank: 3,
+            group: "bing".into(),
+            query,
+        };
+        assert_eq!(vote(None).label(), "duckduckgo#3");
+        assert_eq!(vote(Some(0)).label(), "duckduckgo#3");
+        assert_eq!(vote(Some(1)).label(), "duckduckgo#3/q2");
+    }
+}

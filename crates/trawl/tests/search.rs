@@ -498,3 +498,46 @@ fn doctor_compares_the_exit_address_through_the_proxy_and_directly() {
         assert_eq!(proxy.hits(&echo.url("/")), 1);
     }
 }
+
+/// `--expand` through the binary: the second phrasing is not skipped as "rate-limit slot
+/// busy" (it waits for its own request's slot), and a page an engine found for both
+/// phrasings shows two distinct votes, the second marked with its phrasing.
+#[test]
+fn an_expanded_search_asks_each_engine_for_every_phrasing() {
+    let dir = temp_dir();
+    let s = engines_server();
+    let out = run(search_cmd(&dir, &s).args([
+        "search",
+        "q",
+        "--expand",
+        "another phrasing",
+        "--engines",
+        "duckduckgo",
+        "--json",
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let engines = out.json()["data"]["engines"].clone();
+    let kinds: Vec<&str> = engines
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["ok", "ok"], "{engines}");
+    assert_eq!(s.hits("/html/"), 2);
+    let human = run(search_cmd(&dir, &s).args([
+        "search",
+        "q",
+        "--expand",
+        "another phrasing",
+        "--engines",
+        "duckduckgo",
+    ]));
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    assert!(
+        human.stdout.contains("[duckduckgo#1 duckduckgo#1/q2]"),
+        "{}",
+        human.stdout
+    );
+    assert!(!human.stdout.contains("slot busy"), "{}", human.stdout);
+}

@@ -144,7 +144,7 @@ fn agent(reader: &TestServer) -> Agent {
     )
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
-    let router = Router::builder(SearchConfig::default()).build();
+    let router = Router::builder(closed_search_config()).build();
     let readers = vec![ReaderConfig::new(
         ReaderKind::Jina,
         url::Url::parse(&reader.url("/")).unwrap(),
@@ -207,4 +207,20 @@ async fn web_fetch_refuses_every_table_case_including_private_names() {
         "reader asked: {:?}",
         reader.seen()
     );
+}
+
+/// A search configuration whose every engine points at a closed loopback port (bound, then
+/// let go), so this agent reaches no engine even outside the test namespace.
+fn closed_search_config() -> SearchConfig {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let closed = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+    let mut search = SearchConfig::default();
+    for engine in trawl_search::engines::all() {
+        search.set_base(engine.name(), closed.clone());
+    }
+    search
 }
