@@ -190,8 +190,20 @@ pub fn extract(
     if doc.word_count == 0 && doc.markdown.trim().is_empty() && bytes.is_empty() {
         return Err(TrawlError::new(ErrorCode::UnsupportedContent, "empty body"));
     }
+    drop_stray_controls(&mut doc.markdown);
+    drop_stray_controls(&mut doc.text);
     doc.cap_metadata();
     Ok(doc)
+}
+
+/// Control characters other than tab, newline and carriage return (a NUL in a text file,
+/// an escape sequence in a log) are not text: they would reach a terminal or a model as
+/// they are, so they are dropped.
+fn drop_stray_controls(text: &mut String) {
+    let stray = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+    if text.contains(stray) {
+        text.retain(|c| !stray(c));
+    }
 }
 
 fn finish_plain(doc: &mut Document) {
