@@ -257,17 +257,22 @@ mod tests {
         assert!(bing::parse(&body).is_err());
         assert!(yahoo::parse(&body).is_err());
         assert!(mojeek::parse(&body).is_err());
-        // Its `/url?q=` result links unwrap with the shared helper.
+        // Its result links are direct (this layout has no `/url?q=` wrappers): the shared
+        // helper leaves such a link alone, and unwraps the same link once wrapped.
         let doc = String::from_utf8_lossy(&body);
         let i = doc
-            .find("href=\"/url?q=")
-            .expect("the legacy page has /url?q= result links");
+            .find("href=\"https://www.w3.org/")
+            .expect("the legacy page links its first result directly");
         let href = &doc[i + 6..];
-        let href = &href[..href.find('"').unwrap()].replace("&amp;", "&");
-        let u = url::Url::parse(&format!("https://www.google.com{href}")).unwrap();
-        let target = trawl_core::unwrap_redirect(&u).expect("a /url?q= link unwraps");
-        assert!(target.scheme().starts_with("http"), "{target}");
-        assert_ne!(target.host_str(), Some("www.google.com"), "{target}");
+        let direct = url::Url::parse(&href[..href.find('"').unwrap()]).unwrap();
+        assert!(trawl_core::unwrap_redirect(&direct).is_none(), "{direct}");
+        let mut wrapped = url::Url::parse("https://www.google.com/url").unwrap();
+        wrapped
+            .query_pairs_mut()
+            .append_pair("q", direct.as_str())
+            .append_pair("sa", "U");
+        let target = trawl_core::unwrap_redirect(&wrapped).expect("a /url?q= link unwraps");
+        assert_eq!(target, direct);
     }
 
     /// Every saved response in ../shared/fixtures/serp is named by some test in this
