@@ -7,7 +7,10 @@
 #   bench/extract-folds.sh --quick               # reuse trafilatura runs under $OUT younger than a day
 #   WRITTEN_FROM=0,2 bench/extract-folds.sh ...  # folds a rule was written from: labelled tuned-on
 #
-# A rule counts only by the folds it was not written from (held-out-by-fold).
+# A rule counts only by the folds it was not written from (held-out-by-fold). The default,
+# WRITTEN_FROM=all, labels every fold tuned-on: the rules written before this protocol were
+# tuned on the whole set. WRITTEN_FROM=none is for a rule written without looking at any
+# wcxb-dev page; compare its run with the run before it, fold by fold.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 QUICK=0; [ "${1:-}" = "--quick" ] && QUICK=1
@@ -32,7 +35,7 @@ for set in wcxb-dev dev; do
 done
 "$PY" "$BENCH/extract_folds.py" report "$SHARED/bench/extract/wcxb-dev/ground-truth.json" \
     "$D/wcxb-dev-trawl.score.json" "$D/wcxb-dev-py/trafilatura.types.score.json" \
-    --written-from "${WRITTEN_FROM:-}" --json "$D/folds.json"
+    --written-from "${WRITTEN_FROM:-all}" --json "$D/folds.json"
 echo
 echo "| set | trawl F1 | trafilatura F1 | trawl pages/s per core | trafilatura pages/s per core | ratio |"
 echo "|---|---|---|---|---|---|"

@@ -9,7 +9,7 @@ the other four: `--written-from k` marks that fold tuned-on in the table.
 usage:
   extract_folds.py folds GROUND_TRUTH                 # print id -> fold (tab separated)
   extract_folds.py report GROUND_TRUTH TRAWL_SCORE_JSON TRAF_SCORE_JSON
-                   [--written-from K[,K...]] [--json OUT]
+                   [--written-from K[,K...]|all|none] [--json OUT]
 """
 import argparse
 import hashlib
@@ -64,7 +64,13 @@ def load_scores(path):
 def report(args) -> int:
     truth = json.load(open(args.ground_truth))
     trawl, traf = load_scores(args.trawl), load_scores(args.trafilatura)
-    written = {int(k) for k in args.written_from.split(",") if k != ""} if args.written_from else set()
+    # `all`: every fold was looked at (the rules written before the protocol existed).
+    if args.written_from == "all":
+        written = set(range(FOLDS))
+    elif args.written_from == "none":
+        written = set()
+    else:
+        written = {int(k) for k in args.written_from.split(",") if k != ""}
     fold = {i: fold_of(e.get("url", "")) for i, e in truth.items()}
     ids = [i for i in truth if i in trawl and i in traf]
     types = sorted({truth[i].get("page_type", "?") for i in ids})
@@ -95,11 +101,16 @@ def report(args) -> int:
               + " | ".join(per) + " |")
     held = [i for i in ids if fold[i] not in written]
     for name, sel in (("all folds", ids), ("held-out folds", held)):
-        if name == "held-out folds" and not written:
+        if name == "held-out folds" and (not written or not sel):
             continue
         a, b = cell(sel)
         print(f"| {name} | | {len(sel)} | | {a:.3f} | {b:.3f} | {a - b:+.3f} | "
               + " | ".join("" for _ in types) + " |")
+    if not held:
+        print("\nevery fold is tuned-on (--written-from all): nothing is held out")
+        if args.json:
+            json.dump(out, open(args.json, "w"), indent=1)
+        return 0
     print("\n| page type (summed over held-out folds) | pages | trawl | trafilatura | Δ |")
     print("|---|---|---|---|---|")
     for t in types:
@@ -127,7 +138,7 @@ def main() -> int:
     r.add_argument("ground_truth")
     r.add_argument("trawl")
     r.add_argument("trafilatura")
-    r.add_argument("--written-from", default="")
+    r.add_argument("--written-from", default="all")
     r.add_argument("--json")
     args = ap.parse_args()
     if args.cmd == "folds":
