@@ -74,6 +74,24 @@ fn a_paragraph_repeated_among_its_siblings_is_kept_each_time() {
 }
 
 #[test]
+fn a_notice_closing_each_section_is_kept_in_each() {
+    let notice = "<p class=\"notice\">Notice: the quay is a working harbour; keep behind the \
+        yellow line, hold children by the hand, and ask the harbour office before you fish from \
+        the wall, take a boat out, or swim anywhere inside the breakwater; the lifeboat crew \
+        and the coastguard thank you for keeping the slipways clear at every state of the tide.</p>";
+    let sections: String = ["North quay", "South quay", "Fish market"]
+        .iter()
+        .map(|name| format!("<section><h2>{name}</h2>{}{notice}</section>", prose(name)))
+        .collect();
+    let main = format!("<main><article><h1>Visiting the harbour</h1>{sections}</article></main>");
+    let md = read(
+        "https://harbour.example/visit",
+        &chrome("Visiting the harbour", &main),
+    );
+    assert_eq!(md.matches("Notice: the quay").count(), 3, "{md}");
+}
+
+#[test]
 fn a_responsive_copy_in_another_container_is_dropped() {
     // The same summary in the wide layout and again in a narrow-screen panel elsewhere.
     let summary = "<p>The new breakwater protects forty moorings from the winter swell, and the \
@@ -85,16 +103,25 @@ fn a_responsive_copy_in_another_container_is_dropped() {
          <div class=\"layout-wide\"><div class=\"summary\">{summary}</div></div>\
          {}{}\
          <div class=\"layout-narrow\"><section class=\"summary-panel\">{summary}</section></div>\
-         {}</article></main>",
+         {}\
+         <div class=\"card-wide\"><h2>Moorings</h2><p>{long}</p></div>\
+         <div class=\"card-narrow\"><h2>Moorings</h2><p>{long}</p></div></article></main>",
         prose("The work"),
         prose("The cost"),
         prose("The opening"),
+        long = "Mooring fees for the coming season are listed at the harbour office and on the \
+            council's site, with a discount for boats registered in the town and a waiting list \
+            for the sheltered berths nearest the slipway, where the water stays calm \
+            even in an easterly gale.",
     );
     let md = read(
         "https://harbour.example/news/breakwater",
         &chrome("Breakwater finished", &main),
     );
     assert_eq!(md.matches("forty moorings").count(), 1, "{md}");
+    // A card shipped twice, heading and all: its paragraph is a cousin of the first copy
+    // in a parent that holds more, but the whole card repeats.
+    assert_eq!(md.matches("Mooring fees").count(), 1, "{md}");
     for t in ["The work", "The cost", "The opening"] {
         assert!(md.contains(t), "{md}");
     }
