@@ -1,7 +1,9 @@
 //! What the chosen content says twice: blocks that repeat an earlier one, and the page's
 //! title opening the content as a heading.
 
-use crate::dom::{Dom, Kind, NodeId, Tag};
+use std::collections::hash_map::Entry;
+
+use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
 
 use super::Selection;
 
@@ -10,10 +12,14 @@ use super::Selection;
 /// again in a print or "amp" copy. A block is a paragraph or any block element (a product
 /// description's `<div>` of short paragraphs repeats whole while no paragraph of it is
 /// long). Returns whether it dropped any.
+///
+/// A paragraph that repeats beside its first copy is the text's own (a chorus, a notice
+/// per section, a quoted line): it stays; see `repeat_in_place`.
 pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool {
     // Per node of the roots' subtrees, a polynomial hash of its kept non-space bytes,
     // built bottom-up in one pass: a node's hash is its children's, concatenated.
-    let mut seen = rustc_hash::FxHashSet::default();
+    // Per hash, the first copy and whether its parent holds more than it.
+    let mut seen: rustc_hash::FxHashMap<u64, (NodeId, bool)> = rustc_hash::FxHashMap::default();
     let mut any = false;
     let mut sums: Vec<(u64, u64, u32)> = Vec::new();
     for &root in &selection.roots {
@@ -70,8 +76,21 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
                 && !node.tag.is_inline()
                 && len as usize >= REPEATED_BLOCK_MIN
                 && !same_as_parent
-                && !seen.insert(h)
             {
+                let parent_holds_more =
+                    parent >= base && parent != at && sums[parent - base].2 > len;
+                let first = match seen.entry(h) {
+                    Entry::Vacant(slot) => {
+                        slot.insert((i, parent_holds_more));
+                        i += 1;
+                        continue;
+                    }
+                    Entry::Occupied(slot) => *slot.get(),
+                };
+                if repeat_in_place(dom, selection, first, (i, parent_holds_more)) {
+                    i += 1;
+                    continue;
+                }
                 let sub = dom.subtree_end(i);
                 selection.dropped[at..sub as usize].fill(true);
                 any = true;
@@ -82,6 +101,49 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
         }
     }
     any
+}
+
+/// Whether `copy`, a block repeating `first`, is the text saying it again rather than the
+/// page shipping it twice: both are paragraphs (no block inside), and either siblings with
+/// other content between them (a chorus between verses), or cousins each in a parent that
+/// holds more than the copy (the same notice closing each section). A responsive copy sits
+/// in its own wrapper or far from the first, so it is still dropped. Each pair is
+/// (node, whether its parent holds more than it).
+fn repeat_in_place(
+    dom: &Dom,
+    selection: &Selection,
+    (first, first_in_more): (NodeId, bool),
+    (copy, copy_in_more): (NodeId, bool),
+) -> bool {
+    if !is_paragraph(dom, first) || !is_paragraph(dom, copy) {
+        return false;
+    }
+    let (fp, cp) = (dom.node(first).parent, dom.node(copy).parent);
+    if fp == cp {
+        // Something kept between the two: not one block written twice in a row.
+        let mut sib = dom.node(first).next_sibling;
+        while sib != NONE && sib != copy {
+            if dom.node(sib).kind == Kind::Element && !selection.dropped[sib as usize] {
+                return true;
+            }
+            sib = dom.node(sib).next_sibling;
+        }
+        return false;
+    }
+    fp != NONE
+        && cp != NONE
+        && first_in_more
+        && copy_in_more
+        && dom.node(fp).parent == dom.node(cp).parent
+}
+
+/// A block of running text: no block element inside it.
+fn is_paragraph(dom: &Dom, id: NodeId) -> bool {
+    let end = dom.subtree_end(id);
+    (id + 1..end).all(|i| {
+        let n = dom.node(i);
+        n.kind != Kind::Element || n.tag.is_inline()
+    })
 }
 
 /// `base^exp` modulo 2^64, by squaring.

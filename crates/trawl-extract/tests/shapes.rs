@@ -1,0 +1,300 @@
+//! The hard shapes of issue 24, one test page each (written for trawl, not taken from any
+//! extraction test set): repeats inside an article, a responsive duplicate, a listing of
+//! twenty items, a docs page of short sections, hidden text, inline SVG and MathJax, share
+//! buttons, a product page. Each asserts both what must stay and what must go.
+
+use trawl_extract::{ExtractOptions, extract};
+use url::Url;
+
+fn read(url: &str, page: &str) -> String {
+    let url = Url::parse(url).unwrap();
+    extract(
+        page.as_bytes(),
+        Some("text/html; charset=utf-8"),
+        &url,
+        &ExtractOptions::default(),
+    )
+    .expect("extract")
+    .markdown
+}
+
+/// A page's furniture: a menu, a rail of related links and a footer, all of which must go.
+fn chrome(title: &str, main: &str) -> String {
+    format!(
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} | Harbour Town</title></head>
+        <body><header class="site-header"><nav class="menu"><ul>
+        <li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/events">Events</a></li>
+        <li><a href="/shop">Shop</a></li><li><a href="/about">About us</a></li></ul></nav></header>
+        {main}
+        <aside class="related"><h3>You may also like</h3><ul>
+        <li><a href="/r1">Lighthouse keepers remember the storm</a></li>
+        <li><a href="/r2">The ferry timetable changes in spring</a></li></ul></aside>
+        <footer class="site-footer"><p>Harbour Town Council, all rights reserved. Registered charity 1234.</p></footer>
+        </body></html>"#
+    )
+}
+
+fn prose(topic: &str) -> String {
+    format!(
+        "<p>{topic}, as the harbour master explained on Tuesday, depends on the tide tables, \
+         the weather over the estuary, and the patience of everyone who waits on the quay.</p>"
+    )
+}
+
+#[test]
+fn a_paragraph_repeated_among_its_siblings_is_kept_each_time() {
+    // A song's chorus: one paragraph of well over 200 characters (spaces aside), three
+    // times in one body.
+    let chorus = "<p>Haul away, haul away, the tide is turning in the bay; haul away, haul away, \
+        and the lamps are lit along the quay; we will sail before the morning and be home another day, \
+        so haul away, my bonny lads, haul away, \
+        for the wind is in the rigging and the gulls are crying low, and the lights of home are \
+        shining where the harbour waters flow.</p>";
+    let verse = |n: u32| {
+        format!(
+            "<p>Verse {n}: the boats went out at dawn with nets and lines and hope, and the \
+             women on the harbour wall sang the old song to bring them home safely again.</p>"
+        )
+    };
+    let main = format!(
+        "<main><article><h1>The harbour song</h1>{}{chorus}{}{chorus}{}{chorus}</article></main>",
+        verse(1),
+        verse(2),
+        verse(3)
+    );
+    let md = read(
+        "https://harbour.example/songs/haul-away",
+        &chrome("The harbour song", &main),
+    );
+    assert_eq!(md.matches("Haul away, haul away").count(), 3, "{md}");
+    for n in 1..=3 {
+        assert!(md.contains(&format!("Verse {n}:")), "{md}");
+    }
+    assert!(!md.contains("You may also like"), "{md}");
+}
+
+#[test]
+fn a_notice_closing_each_section_is_kept_in_each() {
+    let notice = "<p class=\"notice\">Notice: the quay is a working harbour; keep behind the \
+        yellow line, hold children by the hand, and ask the harbour office before you fish from \
+        the wall, take a boat out, or swim anywhere inside the breakwater; the lifeboat crew \
+        and the coastguard thank you for keeping the slipways clear at every state of the tide.</p>";
+    let sections: String = ["North quay", "South quay", "Fish market"]
+        .iter()
+        .map(|name| format!("<section><h2>{name}</h2>{}{notice}</section>", prose(name)))
+        .collect();
+    let main = format!("<main><article><h1>Visiting the harbour</h1>{sections}</article></main>");
+    let md = read(
+        "https://harbour.example/visit",
+        &chrome("Visiting the harbour", &main),
+    );
+    assert_eq!(md.matches("Notice: the quay").count(), 3, "{md}");
+}
+
+#[test]
+fn a_responsive_copy_in_another_container_is_dropped() {
+    // The same summary in the wide layout and again in a narrow-screen panel elsewhere.
+    let summary = "<p>The new breakwater protects forty moorings from the winter swell, and the \
+        council expects the first boats to return in March once the last of the stone has been \
+        placed and the divers have inspected the footings; the fishermen's association \
+        has thanked the engineers for finishing a month ahead of the date they promised.</p>";
+    let main = format!(
+        "<main><article><h1>Breakwater finished</h1>\
+         <div class=\"layout-wide\"><div class=\"summary\">{summary}</div></div>\
+         {}{}\
+         <div class=\"layout-narrow\"><section class=\"summary-panel\">{summary}</section></div>\
+         {}\
+         <div class=\"card-wide\"><h2>Moorings</h2><p>{long}</p></div>\
+         <div class=\"card-narrow\"><h2>Moorings</h2><p>{long}</p></div></article></main>",
+        prose("The work"),
+        prose("The cost"),
+        prose("The opening"),
+        long = "Mooring fees for the coming season are listed at the harbour office and on the \
+            council's site, with a discount for boats registered in the town and a waiting list \
+            for the sheltered berths nearest the slipway, where the water stays calm \
+            even in an easterly gale.",
+    );
+    let md = read(
+        "https://harbour.example/news/breakwater",
+        &chrome("Breakwater finished", &main),
+    );
+    assert_eq!(md.matches("forty moorings").count(), 1, "{md}");
+    // A card shipped twice, heading and all: its paragraph is a cousin of the first copy
+    // in a parent that holds more, but the whole card repeats.
+    assert_eq!(md.matches("Mooring fees").count(), 1, "{md}");
+    for t in ["The work", "The cost", "The opening"] {
+        assert!(md.contains(t), "{md}");
+    }
+}
+
+#[test]
+fn a_listing_of_twenty_items_is_kept_whole_and_told_from_the_menu() {
+    let items: String = (1..=20)
+        .map(|n| {
+            format!(
+                "<li class=\"event-card\"><h3><a href=\"/events/{n}\">Harbour event number {n}</a></h3>\
+                 <p class=\"summary\">Summary of event {n}: a guided walk along the sea wall, with tea \
+                 afterwards in the lifeboat station.</p><span class=\"date\">May {n}</span></li>"
+            )
+        })
+        .collect();
+    let main = format!(
+        "<main><h1>Upcoming events</h1><ul class=\"events-list\">{items}</ul>\
+         <nav class=\"pagination\"><a href=\"?page=2\">Next page</a></nav></main>"
+    );
+    let md = read(
+        "https://harbour.example/events/",
+        &chrome("Upcoming events", &main),
+    );
+    for n in 1..=20 {
+        assert!(
+            md.contains(&format!("Harbour event number {n}]")),
+            "item {n}: {md}"
+        );
+        assert!(
+            md.contains(&format!("Summary of event {n}:")),
+            "summary {n}: {md}"
+        );
+    }
+    assert!(!md.contains("About us"), "{md}");
+    assert!(!md.contains("Lighthouse keepers"), "{md}");
+}
+
+#[test]
+fn a_docs_page_of_short_sections_keeps_headings_table_definitions_and_code() {
+    let main = r#"<main><article class="docs"><h1>tidectl</h1>
+        <p>tidectl prints the tide table for a harbour.</p>
+        <h2>Install</h2><pre><code class="language-sh">cargo install tidectl</code></pre>
+        <h2>Options</h2>
+        <table><thead><tr><th>Option</th><th>Meaning</th></tr></thead>
+        <tbody><tr><td><code>--port</code></td><td>Harbour to read</td></tr>
+        <tr><td><code>--days</code></td><td>Days ahead</td></tr></tbody></table>
+        <h2>Terms</h2>
+        <dl><dt>Neap tide</dt><dd>The smallest range.</dd><dt>Spring tide</dt><dd>The largest range.</dd></dl>
+        <h2>Example</h2><pre><code class="language-sh">tidectl --port whitby --days 3</code></pre>
+        </article></main>"#;
+    let md = read(
+        "https://docs.harbour.example/tidectl/",
+        &chrome("tidectl", main),
+    );
+    for h in ["## Install", "## Options", "## Terms", "## Example"] {
+        assert!(md.contains(h), "{h}: {md}");
+    }
+    assert!(md.contains("cargo install tidectl"), "{md}");
+    assert!(md.contains("tidectl --port whitby --days 3"), "{md}");
+    assert!(md.contains("| `--port` | Harbour to read |"), "{md}");
+    assert!(
+        md.contains("Neap tide") && md.contains("The largest range."),
+        "{md}"
+    );
+    assert!(!md.contains("About us"), "{md}");
+}
+
+#[test]
+fn hidden_text_is_dropped_in_each_of_its_forms() {
+    let main = format!(
+        "<main><article><h1>Quay repairs</h1>{}\
+         <p hidden>Secret one: hidden attribute.</p>\
+         <div style=\"display: none\"><p>Secret two: display none.</p></div>{}\
+         <div style=\"visibility:hidden\"><p>Secret three: visibility hidden.</p></div>\
+         <div aria-hidden=\"true\"><p>Secret four: aria hidden.</p></div>{}</article></main>",
+        prose("The repair"),
+        prose("The closure"),
+        prose("The reopening"),
+    );
+    let md = read(
+        "https://harbour.example/news/quay",
+        &chrome("Quay repairs", &main),
+    );
+    assert!(!md.contains("Secret"), "{md}");
+    for t in ["The repair", "The closure", "The reopening"] {
+        assert!(md.contains(t), "{md}");
+    }
+}
+
+#[test]
+fn inline_svg_and_mathjax_do_not_end_the_article() {
+    let main = format!(
+        "<main><article><h1>Tidal range</h1>{}\
+         <figure><svg viewBox=\"0 0 100 50\" role=\"img\"><title>Chart</title>\
+         <g class=\"axis\"><text x=\"0\" y=\"10\">0 m</text><text x=\"0\" y=\"40\">5 m</text></g>\
+         <path d=\"M0 0 L100 50\"/></svg><figcaption>Height over a day.</figcaption></figure>{}\
+         <p>The range is <span class=\"MathJax\" role=\"presentation\"><nobr><span class=\"math\">\
+         <span class=\"mi\">h</span><span class=\"mo\">=</span><span class=\"mi\">A</span></span></nobr></span>\
+         <script type=\"math/tex\">h = A \\cos(\\omega t)</script> metres at the quay.</p>\
+         <div class=\"MathJax_Display\"><math display=\"block\"><mi>h</mi><mo>=</mo><mi>A</mi></math></div>\
+         {}{}</article></main>",
+        prose("The first reading"),
+        prose("The second reading"),
+        prose("The third reading"),
+        prose("The last reading"),
+    );
+    let md = read(
+        "https://harbour.example/science/range",
+        &chrome("Tidal range", &main),
+    );
+    for t in [
+        "The first reading",
+        "The second reading",
+        "The third reading",
+        "The last reading",
+    ] {
+        assert!(md.contains(t), "{t}: {md}");
+    }
+    assert!(md.contains("metres at the quay"), "{md}");
+    // The chart's axis labels are drawing, not text.
+    assert!(!md.contains("5 m"), "{md}");
+}
+
+#[test]
+fn share_buttons_are_dropped_and_their_neighbours_kept() {
+    let main = format!(
+        "<main><article><h1>Lifeboat launch</h1>{}\
+         <div class=\"social-share\"><span>Share this:</span>\
+         <a href=\"https://www.facebook.com/sharer.php?u=x\">Facebook</a>\
+         <a href=\"https://twitter.com/intent/tweet?url=x\">Tweet</a>\
+         <a href=\"mailto:?subject=x\">Email</a></div>{}\
+         <div class=\"share-buttons\"><button>Share on Facebook</button><button>Share on X</button>\
+         <button>Copy the link to this story</button></div>{}</article></main>",
+        prose("The launch"),
+        prose("The crew"),
+        prose("The rescue"),
+    );
+    let md = read(
+        "https://harbour.example/news/lifeboat",
+        &chrome("Lifeboat launch", &main),
+    );
+    assert!(!md.contains("Share this") && !md.contains("Tweet"), "{md}");
+    assert!(
+        !md.contains("Share on") && !md.contains("Copy the link"),
+        "{md}"
+    );
+    for t in ["The launch", "The crew", "The rescue"] {
+        assert!(md.contains(t), "{md}");
+    }
+}
+
+#[test]
+fn a_product_page_keeps_title_price_availability_description_and_specs() {
+    let main = r#"<main><div class="product" itemscope itemtype="https://schema.org/Product">
+        <div class="gallery"><img src="/mug.jpg" alt="A blue mug"></div>
+        <div class="product-info"><h1 itemprop="name">Harbour enamel mug</h1>
+        <div class="price-box"><span class="price" itemprop="price">£18.50</span></div>
+        <p class="stock availability">In stock: ships in 2 days</p>
+        <button class="add-to-cart">Add to basket</button></div>
+        <div class="description" itemprop="description"><p>A sturdy enamel mug glazed in harbour blue,
+        made in a small workshop by the quay and fired twice so it survives a ship's galley.</p></div>
+        <table class="specs"><tr><th>Capacity</th><td>350 ml</td></tr><tr><th>Weight</th><td>210 g</td></tr></table>
+        </div></main>"#;
+    let page = chrome("Harbour enamel mug", main).replace(
+        "<head>",
+        "<head><meta property=\"og:type\" content=\"product\">",
+    );
+    let md = read("https://shop.harbour.example/products/enamel-mug", &page);
+    assert!(md.contains("Harbour enamel mug"), "{md}");
+    assert!(md.contains("£18.50"), "{md}");
+    assert!(md.contains("In stock"), "{md}");
+    assert!(md.contains("harbour blue"), "{md}");
+    assert!(md.contains("350 ml") && md.contains("Weight"), "{md}");
+    assert!(!md.contains("You may also like"), "{md}");
+}
