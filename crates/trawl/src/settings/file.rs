@@ -32,6 +32,8 @@ pub struct FileConfig {
     pub keys: BTreeMap<String, Located<String>>,
     /// `[routes]`: `name = ["engine", …]` (may redefine a built-in route).
     pub routes: BTreeMap<String, Vec<String>>,
+    /// `[cookies]`: `"example.com" = "/path/cookies.txt"`, a cookies file per site.
+    pub cookies: BTreeMap<String, Located<String>>,
 }
 
 /// The two tables, with the positions of what is in them.
@@ -41,6 +43,8 @@ struct Tables {
     keys: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     routes: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    #[serde(default)]
+    cookies: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
 }
 
 /// The secrets `[keys]` may hold: API keys and trawl's own (the Redis URL is the `redis`
@@ -66,7 +70,7 @@ impl FileConfig {
             toml::from_str(text).map_err(|e| cfg.error(&e.to_string()))?;
         for (key, value) in top {
             let name = key.get_ref().as_str();
-            if matches!(name, "keys" | "routes") {
+            if matches!(name, "keys" | "routes" | "cookies") {
                 continue;
             }
             if !declared.iter().any(|d| d.file && d.name == name) {
@@ -127,6 +131,23 @@ impl FileConfig {
                 ));
             };
             cfg.routes.insert(name.into_inner(), list);
+        }
+        for (site, file) in tables.cookies {
+            let at = line(site.span());
+            let Some(path) = file.get_ref().as_str() else {
+                return Err(cfg.error_at(
+                    at,
+                    &format!("[cookies] `{}`: expected a file path", site.get_ref()),
+                ));
+            };
+            let path = path.to_owned();
+            cfg.cookies.insert(
+                site.into_inner(),
+                Located {
+                    value: path,
+                    line: at,
+                },
+            );
         }
         Ok(cfg)
     }

@@ -132,6 +132,10 @@ declare_settings! {
     /// Most pages one crawl started by `web_crawl` stores.
     max_crawl_pages: CrawlCount = CrawlCount(trawl_crawl::DEFAULT_MAX_CRAWL_PAGES),
         flag: Some("--max-crawl-pages"), env: Some(vars::MAX_CRAWL_PAGES), file: true;
+    /// A cookies file (Netscape cookies.txt) sent with page reads, each cookie only to the
+    /// hosts its domain matches; a flag only (per site: `[cookies]` in the config file).
+    cookies: Option<PathBuf> = None,
+        flag: Some("--cookies"), env: None, file: false;
     /// A SearXNG instance with `format=json` enabled (`trawl searxng up` writes it).
     searxng_url: Option<BaseUrl> = None,
         flag: None, env: Some(vars::SEARXNG_URL), file: true;
