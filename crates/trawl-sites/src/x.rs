@@ -307,8 +307,13 @@ fn nest(chain: Vec<Post>) -> Option<Comment> {
     fn comment(p: &Post) -> Comment {
         Comment {
             author: format!("@{}", p.handle),
-            score: p.likes,
-            date: p.date.clone(),
+            // Likes, not points: said in the line's date part, where the thread puts it.
+            score: None,
+            date: match (&p.date, p.likes) {
+                (Some(d), Some(l)) => Some(format!("{d} · {l} likes")),
+                (d, None) => d.clone(),
+                (None, Some(l)) => Some(format!("{l} likes")),
+            },
             markdown: body(p),
             ..Comment::default()
         }

@@ -184,7 +184,9 @@ pub fn caption_url(player: &Value, base: &Url) -> Option<(Track, Url)> {
     let tracks = player
         .pointer("/captions/playerCaptionsTracklistRenderer/captionTracks")?
         .as_array()?;
-    let lang = |t: &Value| t.get("languageCode").and_then(Value::as_str).unwrap_or("");
+    fn lang(t: &Value) -> &str {
+        t.get("languageCode").and_then(Value::as_str).unwrap_or("")
+    }
     let asr = |t: &Value| t.get("kind").and_then(Value::as_str) == Some("asr");
     let spoken = tracks.iter().find(|t| asr(t)).map(lang);
     let pick = |code: &str| {
@@ -260,7 +262,11 @@ fn xml(body: &str) -> Vec<Line> {
                         .map(|t| t / 1000.0)
                 })
                 .unwrap_or(0.0);
-            let said: String = n.descendants().filter_map(|d| d.text()).collect();
+            let said: String = n
+                .descendants()
+                .filter(|d| d.is_text())
+                .filter_map(|d| d.text())
+                .collect();
             Line {
                 start,
                 text: plain(&said),

@@ -4,7 +4,7 @@ const FOCAL: u64 = 1649191520250245121;
 
 fn fixture() -> Value {
     // A real TweetDetail answer saved by twscrape's tests (2026-08, PROVENANCE.md): an
-    // @XDevelopers post, a three-post chain under it and 35 more reply threads.
+    // @XDevelopers post, a three-post chain under it and 33 more reply modules, 36 replies in all.
     let path = format!(
         "{}/fixtures/x/tweet-detail-1649191520250245121-2026.json",
         env!("CARGO_MANIFEST_DIR")
@@ -65,8 +65,9 @@ fn a_reply_chain_is_nested_and_bounded_at_twenty() {
         "third, two levels in"
     );
     assert!(md.contains("On 3/29 we announced that deprecations"));
-    // 38 replies in the answer; 20 shown, the rest marked.
-    assert!(md.contains("## Replies (38 in this answer)"), "{md}");
+    assert!(md.contains("· 73 likes\n  On 3/29"), "{md}");
+    // 36 replies in the answer; 20 shown, the rest marked.
+    assert!(md.contains("## Replies (36 in this answer)"), "{md}");
     assert_eq!(md.matches("- **@").count(), MAX_REPLIES, "{md}");
     assert!(md.contains("more comment(s) not loaded (limit 20)"), "{md}");
 }
