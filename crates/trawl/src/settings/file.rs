@@ -70,6 +70,12 @@ impl FileConfig {
             toml::from_str(text).map_err(|e| cfg.error(&e.to_string()))?;
         for (key, value) in top {
             let name = key.get_ref().as_str();
+            if name == "cookies" && !value.get_ref().is_table() {
+                return Err(cfg.error_at(
+                    line(key.span()),
+                    "`cookies` is a table of files by site: [cookies] \"example.com\" = \"/path/cookies.txt\" (`--cookies FILE` for one read)",
+                ));
+            }
             if matches!(name, "keys" | "routes" | "cookies") {
                 continue;
             }
@@ -241,6 +247,26 @@ mod tests {
         );
         let syntax = refused("timeout = = 3\n");
         assert!(syntax.contains("/home/u/trawl.toml"), "{syntax}");
+    }
+
+    #[test]
+    fn cookies_files_are_named_per_site_and_must_be_paths() {
+        let cfg = FileConfig::parse(
+            "[cookies]\n\"example.com\" = \"/home/u/example.txt\"\n",
+            None,
+            DECLARED,
+        )
+        .unwrap();
+        assert_eq!(cfg.cookies["example.com"].value, "/home/u/example.txt");
+        assert_eq!(cfg.cookies["example.com"].line, 2);
+        let bad = refused("[cookies]\n\"example.com\" = 3\n");
+        assert!(
+            bad.contains("line 2") && bad.contains("example.com"),
+            "{bad}"
+        );
+        // A flag-only setting: the file cannot set `cookies` at the top level.
+        let top = refused("cookies = \"/tmp/c.txt\"\n");
+        assert!(top.contains("line 1") && top.contains("[cookies]"), "{top}");
     }
 
     #[test]
