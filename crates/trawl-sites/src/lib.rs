@@ -48,9 +48,13 @@ use trawl_core::TrawlError;
 
 /// Why `spec` cannot read with `config` (it needs something the user did not give), so
 /// the generic tiers read the page instead; `None` when it can.
-pub fn unavailable(spec: &SiteSpec, config: &SiteConfig) -> Option<&'static str> {
-    (spec.name == x::SPEC.name && config.x_session.is_none())
-        .then_some("no X session: set TRAWL_X_COOKIES_FILE to a logged-in session's cookies file")
+pub fn unavailable(spec: &SiteSpec, config: &SiteConfig) -> Option<String> {
+    (spec.name == x::SPEC.name && config.x_session.is_none()).then(|| {
+        format!(
+            "no X session: set {} to a logged-in session's cookies file",
+            trawl_core::vars::X_COOKIES_FILE
+        )
+    })
 }
 
 /// Read `target` through its site's API.

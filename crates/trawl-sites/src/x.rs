@@ -28,7 +28,7 @@ pub const SPEC: SiteSpec = SiteSpec {
     ],
     pattern: "x.com/USER/status/ID, twitter.com/USER/status/ID",
     reads: "the post's full text, media alt text, the quoted post, the posts it answers and up to 20 replies",
-    needs: "TRAWL_X_COOKIES_FILE (a logged-in session: auth_token and ct0); without it the generic tiers read the page",
+    needs: "a logged-in session's cookies file (auth_token, ct0) in TRAWL_X_COOKIES_FILE, as X search; without it the generic tiers read the page",
     base: "https://x.com/",
     confidence: "parsing high (a real TweetDetail answer, 2026-08, twscrape's tests; the quoted post on a built variant of it); getting through: low-medium (X changes the operation id and may ask for an x-client-transaction-id trawl does not compute)",
     fixtures: "crates/trawl-sites/fixtures/x (vladkens/twscrape test data)",
@@ -61,7 +61,8 @@ pub fn auth_error(why: &str) -> TrawlError {
     TrawlError::new(
         ErrorCode::Blocked,
         format!(
-            "auth: the X session in TRAWL_X_COOKIES_FILE was refused ({why}); log in again and export fresh cookies"
+            "auth: the X session in {} was refused ({why}); log in again and export fresh cookies",
+            trawl_core::vars::X_COOKIES_FILE
         ),
     )
 }
@@ -69,7 +70,10 @@ pub fn auth_error(why: &str) -> TrawlError {
 /// Read post `id` with `session` (`auth_token=…; ct0=…`).
 pub async fn read(client: &SiteClient<'_>, id: u64) -> Result<SitePage, TrawlError> {
     let Some(session) = client.config.x_session.as_deref() else {
-        return Err(auth_error("no session: TRAWL_X_COOKIES_FILE is not set"));
+        return Err(auth_error(&format!(
+            "no session: {} is not set",
+            trawl_core::vars::X_COOKIES_FILE
+        )));
     };
     let variables = serde_json::json!({
         "focalTweetId": id.to_string(), "with_rux_injections": false,

@@ -59,7 +59,7 @@ impl Agent {
         let target = target.map_err(|why| TrawlError::new(ErrorCode::UnsupportedContent, why))?;
         let mut config = self.sites.get()?.clone();
         if let Some(why) = trawl_sites::unavailable(spec, &config) {
-            attempts.push(attempt(spec.name, "not_sent", Some(why.to_owned())));
+            attempts.push(attempt(spec.name, "not_sent", Some(why)));
             return Ok(None);
         }
         if spec.name == trawl_sites::github::SPEC.name {
