@@ -150,7 +150,9 @@ async fn a_github_issue_is_read_through_the_api_before_the_generic_tiers() {
             "hackernews",
             "stackexchange",
             "wikipedia",
-            "reddit"
+            "reddit",
+            "youtube",
+            "x"
         ]
     );
 }

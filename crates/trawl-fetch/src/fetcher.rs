@@ -31,11 +31,17 @@ pub struct Fetcher {
     config: Arc<FetchConfig>,
     /// Checked on every redirect hop after the guard (a crawl keeps to its site).
     redirect_scope: Option<RedirectScope>,
+    /// The user's cookies, asked for on every hop trawl follows itself.
+    cookies: Option<CookieSource>,
 }
 
 /// Decides whether a redirect from the first URL to the second may be followed; an `Err`
 /// ends the fetch with that error before anything is sent to the new location.
 pub type RedirectScope = Arc<dyn Fn(&Url, &Url) -> Result<(), TrawlError> + Send + Sync>;
+
+/// The `Cookie` header value for one hop's URL, or `None` for none: asked again on every
+/// redirect hop, so a cookie for one host never follows a redirect to another.
+pub type CookieSource = Arc<dyn Fn(&Url) -> Option<String> + Send + Sync>;
 
 impl std::fmt::Debug for Fetcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -100,6 +106,7 @@ impl Fetcher {
             guard,
             config: Arc::new(config),
             redirect_scope: None,
+            cookies: None,
         })
     }
 
@@ -109,6 +116,16 @@ impl Fetcher {
     pub fn with_redirect_scope(&self, scope: RedirectScope) -> Self {
         Fetcher {
             redirect_scope: Some(scope),
+            ..self.clone()
+        }
+    }
+
+    /// This fetcher (sharing its clients) sending the user's cookies that `source` gives
+    /// for each hop's URL. Only the plain and impersonating tiers send them (the browser
+    /// tier follows its own redirects, so it gets none).
+    pub fn with_cookies(&self, source: CookieSource) -> Self {
+        Fetcher {
+            cookies: Some(source),
             ..self.clone()
         }
     }
@@ -383,6 +400,14 @@ impl Fetcher {
                 for (name, value) in headers {
                     extra.insert(name.clone(), value.clone());
                 }
+            }
+            if let Some(cookies) = &self.cookies
+                && !extra.contains_key(header::COOKIE)
+                && let Some(v) = cookies(&current).and_then(|c| HeaderValue::from_str(&c).ok())
+            {
+                let mut v = v;
+                v.set_sensitive(true);
+                extra.insert(header::COOKIE, v);
             }
             for (name, value) in [
                 (header::IF_NONE_MATCH, &conditional.etag),

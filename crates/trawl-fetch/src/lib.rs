@@ -33,7 +33,9 @@ pub use block::{Block, Vendor, detect as detect_block};
 pub use config::{
     DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, RenderConfig, RenderMode, normalize_proxy,
 };
-pub use fetcher::{Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, RedirectScope, Tier};
+pub use fetcher::{
+    CookieSource, Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, RedirectScope, Tier,
+};
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;
 pub use page::{Conditional, FetchedPage};

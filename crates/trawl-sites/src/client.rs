@@ -23,6 +23,12 @@ pub struct SiteConfig {
     pub github_token: Option<String>,
     /// How much of a comment thread is read.
     pub bounds: Bounds,
+    /// X's logged-in session (`auth_token=…; ct0=…` from `TRAWL_X_COOKIES_FILE`); sent
+    /// only to the X reader's base. Without it the X reader is skipped.
+    pub x_session: Option<String>,
+    /// The user's cookie files (`--cookies`, `[cookies]`), sent by the generic tiers only
+    /// to the hosts each cookie's domain (and its file's site) matches.
+    pub cookies: Vec<crate::CookieJar>,
 }
 
 impl std::fmt::Debug for SiteConfig {
@@ -36,6 +42,8 @@ impl std::fmt::Debug for SiteConfig {
             .field("bases", &bases)
             .field("github_token", &self.github_token.as_ref().map(|_| "****"))
             .field("bounds", &self.bounds)
+            .field("x_session", &self.x_session.as_ref().map(|_| "****"))
+            .field("cookies", &self.cookies)
             .finish()
     }
 }

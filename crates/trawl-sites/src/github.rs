@@ -252,6 +252,7 @@ pub fn repo_page(about: &Value, readme: Option<&Value>) -> Result<SitePage, Traw
             .and_then(Value::as_str)
             .map(str::to_owned),
         published: text(about, "created_at"),
+        note: None,
     })
 }
 
@@ -322,6 +323,7 @@ pub fn thread_page(issue: &Value, comments: &Value) -> Result<SitePage, TrawlErr
         markdown: md,
         byline: Some(author),
         published: opened,
+        note: None,
     })
 }
 

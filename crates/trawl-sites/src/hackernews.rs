@@ -121,6 +121,7 @@ pub fn parse(item: &Value, bounds: Bounds) -> Result<SitePage, TrawlError> {
         markdown: md,
         byline: Some(root.author),
         published: root.date,
+        note: None,
     })
 }
 

@@ -1,5 +1,5 @@
 //! trawl-sites: readers that know a site. A URL of GitHub, Hacker News, Stack Exchange,
-//! Wikipedia or Reddit is read through the site's own API instead of its HTML (which is
+//! Wikipedia, Reddit, YouTube or X is read through the site's own API instead of its HTML (which is
 //! heavy, a wall or an app shell for a bot), and comes back as Markdown with the authors,
 //! dates, scores and structure the API gives.
 //!
@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 mod client;
+mod cookies;
 pub mod github;
 pub mod hackernews;
 mod page;
@@ -32,8 +33,11 @@ mod table;
 mod thread;
 mod walls;
 pub mod wikipedia;
+pub mod x;
+pub mod youtube;
 
 pub use client::{SiteClient, SiteConfig};
+pub use cookies::{CookieJar, header_for as cookie_header};
 pub use page::SitePage;
 pub use spec::{GitHubTarget, SiteSpec, Target};
 pub use table::{all, by_name, choose};
@@ -41,6 +45,17 @@ pub use thread::Bounds;
 pub use walls::login_wall;
 
 use trawl_core::TrawlError;
+
+/// Why `spec` cannot read with `config` (it needs something the user did not give), so
+/// the generic tiers read the page instead; `None` when it can.
+pub fn unavailable(spec: &SiteSpec, config: &SiteConfig) -> Option<String> {
+    (spec.name == x::SPEC.name && config.x_session.is_none()).then(|| {
+        format!(
+            "no X session: set {} to a logged-in session's cookies file",
+            trawl_core::vars::X_COOKIES_FILE
+        )
+    })
+}
 
 /// Read `target` through its site's API.
 pub async fn read(client: &SiteClient<'_>, target: &Target) -> Result<SitePage, TrawlError> {
@@ -50,5 +65,7 @@ pub async fn read(client: &SiteClient<'_>, target: &Target) -> Result<SitePage, 
         Target::StackExchange { site, id } => stackexchange::read(client, site, *id).await,
         Target::Wikipedia { lang, title } => wikipedia::read(client, lang, title).await,
         Target::Reddit { path } => reddit::read(client, path).await,
+        Target::YouTube { id } => youtube::read(client, id).await,
+        Target::X { id } => x::read(client, *id).await,
     }
 }

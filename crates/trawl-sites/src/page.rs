@@ -11,4 +11,6 @@ pub struct SitePage {
     pub byline: Option<String>,
     /// When it was published (ISO 8601), when the API says.
     pub published: Option<String>,
+    /// Something the reader wants said beside the content (a video without captions).
+    pub note: Option<String>,
 }

@@ -176,6 +176,7 @@ pub fn parse(answer: &Value, bounds: Bounds) -> Result<SitePage, TrawlError> {
         markdown: md,
         byline: Some(author),
         published,
+        note: None,
     })
 }
 

@@ -63,6 +63,16 @@ pub enum Target {
         /// The path of the post's `.json` (its permalink, or `comments/ID` for `redd.it`).
         path: String,
     },
+    /// A video: its details and transcript.
+    YouTube {
+        /// The video's id (11 characters).
+        id: String,
+    },
+    /// A post, its quoted post and its replies.
+    X {
+        /// The post's id.
+        id: u64,
+    },
 }
 
 /// Which page of a GitHub repository.

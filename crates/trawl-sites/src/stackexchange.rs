@@ -258,6 +258,7 @@ pub fn parse(
         markdown: md,
         byline: Some(owner(q)),
         published: date(q),
+        note: None,
     })
 }
 

@@ -4,7 +4,7 @@
 use url::Url;
 
 use crate::spec::{SiteSpec, Target};
-use crate::{github, hackernews, reddit, stackexchange, wikipedia};
+use crate::{github, hackernews, reddit, stackexchange, wikipedia, x, youtube};
 
 /// Every site reader, in the order `trawl sites` lists them.
 pub fn all() -> &'static [SiteSpec] {
@@ -14,6 +14,8 @@ pub fn all() -> &'static [SiteSpec] {
         stackexchange::SPEC,
         wikipedia::SPEC,
         reddit::SPEC,
+        youtube::SPEC,
+        x::SPEC,
     ]
 }
 

@@ -175,6 +175,36 @@ fn site_config(settings: &Settings) -> Result<Lazy<trawl_sites::SiteConfig>, Tra
             config.bases.insert(spec.name.to_owned(), url);
         }
     }
+    // X's session, as X search reads it (the first file holding one).
+    config.x_session = settings
+        .secret(trawl_core::vars::X_COOKIES_FILE)
+        .into_iter()
+        .flat_map(|paths| paths.split(','))
+        .filter_map(|path| std::fs::read_to_string(path.trim()).ok())
+        .find_map(|text| trawl_search::engines::x::cookie_key(&text));
+    // The user's cookies files: `--cookies` for every site its cookies name, `[cookies]`
+    // per site. A file that cannot be read or parsed fails the command, named by its path
+    // (never by its content).
+    let files = settings
+        .cookies
+        .value
+        .iter()
+        .map(|path| (None, path.clone()))
+        .chain(
+            settings
+                .cookie_files
+                .iter()
+                .map(|(site, path)| (Some(site.as_str()), path.clone())),
+        );
+    for (site, path) in files {
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            TrawlError::invalid_input(format!("cookies file {}: {e}", path.display()))
+        })?;
+        let jar = trawl_sites::CookieJar::parse(&text, site).map_err(|why| {
+            TrawlError::invalid_input(format!("cookies file {}: {why}", path.display()))
+        })?;
+        config.cookies.push(jar);
+    }
     Ok(Lazy::ready(config))
 }
 

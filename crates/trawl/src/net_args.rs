@@ -28,6 +28,11 @@ pub struct NetArgs {
     /// also TRAWL_RENDER. The browser is Debian's `chromium`, or TRAWL_BROWSER.
     #[arg(long, value_name = "auto|never|always")]
     pub render: Option<String>,
+    /// Your cookies file (Netscape cookies.txt) for pages read: each cookie goes only to
+    /// the hosts its domain matches, never logged or recorded. Per site: `[cookies]` in
+    /// the config file.
+    #[arg(long, value_name = "FILE")]
+    pub cookies: Option<String>,
 }
 
 impl NetArgs {
@@ -51,6 +56,9 @@ impl NetArgs {
         }
         if let Some(r) = &self.render {
             flags.insert("--render", r.clone());
+        }
+        if let Some(c) = &self.cookies {
+            flags.insert("--cookies", c.clone());
         }
         flags
     }

@@ -52,8 +52,16 @@ fn trawl_sites_lists_the_site_readers() {
             "hackernews",
             "stackexchange",
             "wikipedia",
-            "reddit"
+            "reddit",
+            "youtube",
+            "x"
         ]
+    );
+    // Without TRAWL_X_COOKIES_FILE the X reader is listed as skipped.
+    let x = &out.json()["data"]["readers"][6];
+    assert!(
+        x["needs"].as_str().unwrap().contains("not set: skipped"),
+        "{x}"
     );
     let human = run(trawl(&dir).args(["sites", "--store", ":memory:"]));
     assert!(
@@ -111,4 +119,61 @@ fn a_dotenv_cannot_move_a_site_reader_or_its_token() {
         canary.seen()
     );
     assert!(!out.stdout.contains("ghp_FROM_DOTENV") && !out.stderr.contains("ghp_FROM_DOTENV"));
+}
+
+#[test]
+fn read_cookies_go_to_their_host_only_never_after_a_redirect_elsewhere() {
+    // Two host names for loopback: the cookie is for 127.0.0.1, the redirect goes to
+    // `localhost`, the canary standing for another host.
+    let canary = TestServer::start();
+    canary.route(
+        "/landed",
+        Reply::html(format!(
+            "<html><body><article><p>{}</p></article></body></html>",
+            "The other host's page. ".repeat(30)
+        )),
+    );
+    let site = TestServer::start();
+    let elsewhere = format!("http://localhost:{}/landed", canary.addr().port());
+    site.route("/away", Reply::redirect(302, &elsewhere));
+    let dir = temp_dir();
+    let file = dir.join("cookies.txt");
+    std::fs::write(
+        &file,
+        "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tS3CRET-SID\n",
+    )
+    .unwrap();
+    let out = run(trawl(&dir)
+        .args(["read", &site.url("/away"), "--json", "--store", ":memory:"])
+        .args(["--allow-host", "127.0.0.1", "--allow-host", "localhost"])
+        .arg("--cookies")
+        .arg(&file));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("The other host"), "{}", out.stdout);
+    let sent = |server: &TestServer, path: &str| {
+        server
+            .seen()
+            .into_iter()
+            .find(|s| s.path == path)
+            .map(|s| s.headers.get("cookie").cloned())
+    };
+    assert_eq!(
+        sent(&site, "/away"),
+        Some(Some("sid=S3CRET-SID".to_owned()))
+    );
+    assert_eq!(
+        sent(&canary, "/landed"),
+        Some(None),
+        "the canary got a cookie"
+    );
+    assert!(!out.stdout.contains("S3CRET") && !out.stderr.contains("S3CRET"));
+    // A file that is not cookies fails the command, naming the line, not the content.
+    std::fs::write(&file, "not\ta cookie S3CRET\n").unwrap();
+    let bad = run(trawl(&dir)
+        .args(["read", &site.url("/away"), "--store", ":memory:"])
+        .arg("--cookies")
+        .arg(&file));
+    assert_ne!(bad.code, 0);
+    assert!(bad.stderr.contains("line 1"), "{}", bad.stderr);
+    assert!(!bad.stderr.contains("S3CRET"), "{}", bad.stderr);
 }

@@ -112,7 +112,7 @@ impl Agent {
                 last_modified: record.last_modified.clone(),
             };
             if let Ok(page) = self
-                .fetcher()?
+                .page_fetcher()?
                 .fetch_conditional(url.as_str(), &conditional)
                 .await
                 && page.not_modified()
@@ -291,7 +291,7 @@ impl Agent {
             let page = match prefetched.filter(|_| tier == Tier::Plain) {
                 Some(page) => page,
                 None => {
-                    self.fetcher()?
+                    self.page_fetcher()?
                         .fetch_from(url.as_str(), &Conditional::default(), tier)
                         .await?
                 }

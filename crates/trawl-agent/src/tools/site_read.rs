@@ -1,5 +1,5 @@
 //! The site readers in the read pipeline: a URL one of them knows (GitHub, Hacker News,
-//! Stack Exchange, Wikipedia, Reddit; see `trawl_sites::all`) is read through the site's
+//! Stack Exchange, Wikipedia, Reddit, YouTube, X; see `trawl_sites::all`) is read through the site's
 //! API before the generic tiers, unless the user pinned the site to a tier or hosted
 //! reader (`trawl sites pin SITE http`). A reader that fails in a way the page itself
 //! might not (a rate limit, a timeout, an API change) leaves an attempt and the generic
@@ -21,6 +21,21 @@ fn attempt(reader: &str, outcome: &str, detail: Option<String>) -> Attempt {
 }
 
 impl Agent {
+    /// The fetcher the generic tiers read a page with: the user's cookie files (if any)
+    /// go along, each cookie only to the hosts its domain and its file's site match, asked
+    /// again on every redirect hop.
+    pub(super) fn page_fetcher(&self) -> Result<trawl_fetch::Fetcher, TrawlError> {
+        let fetcher = self.fetcher()?;
+        let jars = &self.sites.get()?.cookies;
+        if jars.is_empty() {
+            return Ok(fetcher.clone());
+        }
+        let jars = jars.clone();
+        Ok(fetcher.with_cookies(std::sync::Arc::new(move |url| {
+            trawl_sites::cookie_header(&jars, url)
+        })))
+    }
+
     /// Read `url` with its site reader, when one answers for it and the site is not pinned
     /// elsewhere. `Ok(None)` means the generic tiers read it (`attempts` may say why).
     pub(super) async fn site_reader(
@@ -43,6 +58,10 @@ impl Agent {
         }
         let target = target.map_err(|why| TrawlError::new(ErrorCode::UnsupportedContent, why))?;
         let mut config = self.sites.get()?.clone();
+        if let Some(why) = trawl_sites::unavailable(spec, &config) {
+            attempts.push(attempt(spec.name, "not_sent", Some(why)));
+            return Ok(None);
+        }
         if spec.name == trawl_sites::github::SPEC.name {
             config.github_token = self.github_token.get()?.clone();
         }
@@ -53,14 +72,20 @@ impl Agent {
         };
         match trawl_sites::read(&client, &target).await {
             Ok(page) => {
-                attempts.push(attempt(spec.name, "ok", None));
+                attempts.push(attempt(spec.name, "ok", page.note.clone()));
                 let doc = site_document(url, spec, page, std::mem::take(attempts));
                 Ok(Some(DocumentRecord::new(doc, std::time::SystemTime::now())))
             }
             // The page is gone, or trawl's own guard refused: the HTML would not do better.
             Err(e) if matches!(e.code, ErrorCode::NotFound | ErrorCode::BlockedByPolicy) => Err(e),
             Err(e) => {
-                attempts.push(attempt(spec.name, e.code.as_str(), Some(e.message)));
+                // An X session that was refused is `auth`, as X search reports it.
+                let outcome = if e.message.starts_with("auth:") {
+                    "auth"
+                } else {
+                    e.code.as_str()
+                };
+                attempts.push(attempt(spec.name, outcome, Some(e.message)));
                 Ok(None)
             }
         }

@@ -323,6 +323,7 @@ impl Agent {
             })
             .await
             .map_err(store_error)?;
+        let config = self.sites.get()?;
         let readers = trawl_sites::all()
             .iter()
             .filter(|spec| {
@@ -334,7 +335,14 @@ impl Agent {
                 name: spec.name.to_owned(),
                 pattern: spec.pattern.to_owned(),
                 reads: spec.reads.to_owned(),
-                needs: spec.needs.to_owned(),
+                // A reader missing what it needs is skipped: say so where it is listed.
+                needs: match trawl_sites::unavailable(spec, config) {
+                    Some(_) => format!(
+                        "{} (not set: skipped, the generic tiers read these pages)",
+                        spec.needs
+                    ),
+                    None => spec.needs.to_owned(),
+                },
                 confidence: spec.confidence.to_owned(),
             })
             .collect();

@@ -15,11 +15,17 @@ const SEARCH_TIMELINE: &str = "/i/api/graphql/BGd0T_j7oVwlW5U79tO_0A/SearchTimel
 
 /// The web app's own public bearer token (the same for every visitor); the user's session
 /// is in the cookies.
-const WEB_APP_BEARER: &str = "Bearer AAAAAAAAAAAAAAAAAAAAANRILgAAAAAAnNwIzUejRCOuH5E6I8xnZz4puTs%3D1Zv7ttfk8LF81IUq16cHjhLTvJu4FA33AGWWjCpTnA";
+pub const WEB_APP_BEARER: &str = "Bearer AAAAAAAAAAAAAAAAAAAAANRILgAAAAAAnNwIzUejRCOuH5E6I8xnZz4puTs%3D1Zv7ttfk8LF81IUq16cHjhLTvJu4FA33AGWWjCpTnA";
 
 /// The feature switches the web app sends with every timeline query; X refuses a query
 /// that leaves required ones out.
 const FEATURES: &str = include_str!("x/features.json");
+
+/// The feature switches as one JSON line, as a GraphQL query's `features` parameter
+/// (the X site reader sends the same ones with `TweetDetail`).
+pub fn features() -> String {
+    FEATURES.split_whitespace().collect()
+}
 
 /// The key for one cookies file: `auth_token=…; ct0=…`, or `None` when either is missing.
 pub fn cookie_key(text: &str) -> Option<String> {
@@ -80,7 +86,7 @@ pub fn request(query: &str, req: &SearchRequest, ctx: &RequestContext<'_>) -> En
     });
     let p = [
         ("variables", variables.to_string()),
-        ("features", FEATURES.split_whitespace().collect::<String>()),
+        ("features", features()),
     ];
     let r = EngineRequest::get(endpoint_with(ctx.base, SEARCH_TIMELINE, &p))
         .header("authorization", WEB_APP_BEARER)

@@ -32,6 +32,8 @@ pub struct FileConfig {
     pub keys: BTreeMap<String, Located<String>>,
     /// `[routes]`: `name = ["engine", …]` (may redefine a built-in route).
     pub routes: BTreeMap<String, Vec<String>>,
+    /// `[cookies]`: `"example.com" = "/path/cookies.txt"`, a cookies file per site.
+    pub cookies: BTreeMap<String, Located<String>>,
 }
 
 /// The two tables, with the positions of what is in them.
@@ -41,6 +43,8 @@ struct Tables {
     keys: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     routes: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    #[serde(default)]
+    cookies: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
 }
 
 /// The secrets `[keys]` may hold: API keys and trawl's own (the Redis URL is the `redis`
@@ -66,7 +70,13 @@ impl FileConfig {
             toml::from_str(text).map_err(|e| cfg.error(&e.to_string()))?;
         for (key, value) in top {
             let name = key.get_ref().as_str();
-            if matches!(name, "keys" | "routes") {
+            if name == "cookies" && !value.get_ref().is_table() {
+                return Err(cfg.error_at(
+                    line(key.span()),
+                    "`cookies` is a table of files by site: [cookies] \"example.com\" = \"/path/cookies.txt\" (`--cookies FILE` for one read)",
+                ));
+            }
+            if matches!(name, "keys" | "routes" | "cookies") {
                 continue;
             }
             if !declared.iter().any(|d| d.file && d.name == name) {
@@ -127,6 +137,23 @@ impl FileConfig {
                 ));
             };
             cfg.routes.insert(name.into_inner(), list);
+        }
+        for (site, file) in tables.cookies {
+            let at = line(site.span());
+            let Some(path) = file.get_ref().as_str() else {
+                return Err(cfg.error_at(
+                    at,
+                    &format!("[cookies] `{}`: expected a file path", site.get_ref()),
+                ));
+            };
+            let path = path.to_owned();
+            cfg.cookies.insert(
+                site.into_inner(),
+                Located {
+                    value: path,
+                    line: at,
+                },
+            );
         }
         Ok(cfg)
     }
@@ -220,6 +247,26 @@ mod tests {
         );
         let syntax = refused("timeout = = 3\n");
         assert!(syntax.contains("/home/u/trawl.toml"), "{syntax}");
+    }
+
+    #[test]
+    fn cookies_files_are_named_per_site_and_must_be_paths() {
+        let cfg = FileConfig::parse(
+            "[cookies]\n\"example.com\" = \"/home/u/example.txt\"\n",
+            None,
+            DECLARED,
+        )
+        .unwrap();
+        assert_eq!(cfg.cookies["example.com"].value, "/home/u/example.txt");
+        assert_eq!(cfg.cookies["example.com"].line, 2);
+        let bad = refused("[cookies]\n\"example.com\" = 3\n");
+        assert!(
+            bad.contains("line 2") && bad.contains("example.com"),
+            "{bad}"
+        );
+        // A flag-only setting: the file cannot set `cookies` at the top level.
+        let top = refused("cookies = \"/tmp/c.txt\"\n");
+        assert!(top.contains("line 1") && top.contains("[cookies]"), "{top}");
     }
 
     #[test]

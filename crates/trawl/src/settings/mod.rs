@@ -73,6 +73,9 @@ pub struct Settings {
     pub min_intervals: BTreeMap<String, Setting<Duration>>,
     /// Routes from the config file, by name.
     pub routes: BTreeMap<String, Vec<String>>,
+    /// Cookies files by site (`[cookies]` of the config file only: a `.env` cannot name
+    /// one, so a cloned repository cannot send anything of the user's anywhere).
+    pub cookie_files: BTreeMap<String, PathBuf>,
     /// The variables of `trawl_core::vars` set in the environment, with their trust class
     /// (names only: values are shown above, masked where secret).
     pub environment: BTreeMap<String, &'static str>,
@@ -119,6 +122,11 @@ impl Settings {
             url_overrides: families::url_overrides(env)?,
             min_intervals: families::min_intervals(env)?,
             routes: file.routes.clone(),
+            cookie_files: file
+                .cookies
+                .iter()
+                .map(|(site, path)| (site.clone(), PathBuf::from(&path.value)))
+                .collect(),
             environment: env
                 .vars()
                 .into_iter()

@@ -136,6 +136,10 @@ declare_settings! {
     /// store): a replica killed mid-crawl gives its URLs back after this.
     crawl_lease: Deadline = Deadline(trawl_crawl::DEFAULT_LEASE),
         flag: None, env: Some(vars::CRAWL_LEASE), file: true;
+    /// A cookies file (Netscape cookies.txt) sent with page reads, each cookie only to the
+    /// hosts its domain matches; a flag only (per site: `[cookies]` in the config file).
+    cookies: Option<PathBuf> = None,
+        flag: Some("--cookies"), env: None, file: false;
     /// A SearXNG instance with `format=json` enabled (`trawl searxng up` writes it).
     searxng_url: Option<BaseUrl> = None,
         flag: None, env: Some(vars::SEARXNG_URL), file: true;
