@@ -219,22 +219,34 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         self.handler.abort();
+        let tree = process_tree(self.pid);
         kill_tree(self.pid);
-        reap(self.pid);
+        reap(self.pid, &tree);
     }
 }
 
-/// Wait for the browser's exit status without blocking for long (it was forgotten by tokio).
-fn reap(pid: u32) {
-    let Ok(pid) = i32::try_from(pid) else { return };
-    for _ in 0..50 {
-        let mut status = 0;
-        // SAFETY: waitpid on our own child with WNOHANG; no memory is shared.
-        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-        if r != 0 {
-            return;
+/// How long a dropped browser is waited for. A killed process always ends, but tearing
+/// down a browser's memory takes the kernel a while on a loaded machine, and trawl must
+/// not exit while any of it still runs.
+const REAP_DEADLINE: Duration = Duration::from_secs(5);
+
+/// Wait for the browser's exit status (it was forgotten by tokio), and for every process
+/// it started to be gone too (those are reaped by init; here they only need to have ended).
+fn reap(pid: u32, tree: &[u32]) {
+    let until = std::time::Instant::now() + REAP_DEADLINE;
+    if let Ok(pid) = i32::try_from(pid) {
+        loop {
+            let mut status = 0;
+            // SAFETY: waitpid on our own child with WNOHANG; no memory is shared.
+            let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+            if r != 0 || std::time::Instant::now() >= until {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
-        std::thread::sleep(Duration::from_millis(10));
+    }
+    while tree.iter().any(|&p| process_alive(p)) && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 
