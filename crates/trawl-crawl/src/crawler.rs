@@ -238,7 +238,7 @@ impl State {
             query,
             frontier: Frontier::with_cap(memory),
             seen: Seen::default(),
-            hashes: HashMap::new(),
+            folder: Default::default(),
             robots: HashMap::new(),
             pacer: Arc::new(Pacer::default()),
             journal,

@@ -220,7 +220,8 @@ pub fn build_agent_with(settings: &Settings, config: AgentConfig) -> Result<Agen
     let config = settings.agent_config(config);
     let fetcher = Lazy::new(move || Fetcher::new(fetch_config));
     let crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
-        .with_extract_options(config.extract.clone());
+        .with_extract_options(config.extract.clone())
+        .with_map_ttl(settings.store_config().document_ttl);
     let agent = Agent::with_parts(
         guard,
         fetcher,
