@@ -249,11 +249,17 @@ pub(crate) fn robots_name(status: &RobotsStatus) -> String {
     }
 }
 
-/// Map the site of `options.url`.
-pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap, TrawlError> {
+/// Refuses a limit of 0 (before anything else is checked, so the error names it).
+pub(crate) fn check_limit(options: &MapOptions) -> Result<(), TrawlError> {
     if options.limit == 0 {
         return Err(TrawlError::invalid_input("limit: must be at least 1"));
     }
+    Ok(())
+}
+
+/// Map the site of `options.url`.
+pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap, TrawlError> {
+    check_limit(options)?;
     let start = fetcher.guard().check_raw(&options.url, None)?;
     let scope = Scope::new(
         &start,

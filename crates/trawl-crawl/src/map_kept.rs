@@ -58,6 +58,7 @@ pub async fn map_site_kept(
     options: &MapOptions,
     keeping: MapKeeping,
 ) -> Result<SiteMap, TrawlError> {
+    crate::map::check_limit(options)?;
     let start = fetcher.guard().check_raw(&options.url, None)?;
     let key = key_of(&start, options);
     if !keeping.fresh {
