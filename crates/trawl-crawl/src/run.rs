@@ -476,12 +476,16 @@ async fn fetched(
         .iter()
         .find(|k| st.seen.get(k) == Some(&UrlState::Done))
         .cloned()
-        .or_else(|| st.hashes.get(&read.record.content_hash).cloned());
-    if let Some(original) = duplicate_of {
+        .map(|original| format!("duplicate of {original}"))
+        .or_else(|| {
+            st.folder
+                .duplicate_of(&read.record.content_hash, read.signature.as_deref())
+        });
+    if let Some(detail) = duplicate_of {
         st.summary.progress.duplicates += 1;
         st.seen.insert(w.key.clone(), UrlState::Skipped);
         page.status = "skipped";
-        page.detail = Some(format!("duplicate of {original}"));
+        page.detail = Some(detail);
         st.journal
             .settle(w.key, UrlState::Skipped, State::outcome(&page))
             .await?;
@@ -490,8 +494,11 @@ async fn fetched(
     let handle = doc.handle.clone();
     page.handle = Some(handle.clone());
     st.seen.insert(w.key.clone(), UrlState::Done);
-    st.hashes
-        .insert(read.record.content_hash.clone(), handle.clone());
+    st.folder.keep(
+        &page.url,
+        &read.record.content_hash,
+        read.signature.as_deref(),
+    );
     // The redirect target and the declared canonical page are this page: never fetched.
     let mut alias_rows = Vec::new();
     for alias in aliases {

@@ -24,7 +24,8 @@ use trawl_fetch::Fetcher;
 use trawl_store::{SharedStore, UrlState};
 
 use crate::journal::{self, CrawlStatus};
-use crate::map::{MapOptions, SiteMap, map_site};
+use crate::map::{MapOptions, SiteMap};
+use crate::map_kept::{MapKeeping, map_site_kept};
 use crate::model::{CrawlEvent, Crawler, DEFAULT_LEASE, Observer};
 use crate::options::{CrawlOptions, DEFAULT_LIMIT};
 use crate::pace::Pacer;
@@ -65,6 +66,8 @@ pub struct CrawlService {
     store: SharedStore,
     extract: ExtractOptions,
     limits: CrawlLimits,
+    /// How long a map answers from the store.
+    map_ttl: Duration,
     /// Ids of the crawls this process runs now.
     running: Arc<Mutex<HashSet<String>>>,
     /// The per-host gates of every crawl of this service.
@@ -80,6 +83,7 @@ impl CrawlService {
             store,
             extract: ExtractOptions::default(),
             limits,
+            map_ttl: trawl_store::StoreConfig::default().document_ttl,
             running: Arc::default(),
             pacer: Arc::default(),
         }
@@ -193,6 +197,13 @@ impl CrawlService {
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&finished);
         });
+    }
+
+    /// How long a `web_map` answer is kept and answered from the store (the read TTL,
+    /// `document_ttl`, by default; zero: until the cache is cleared).
+    pub fn with_map_ttl(mut self, ttl: Duration) -> Self {
+        self.map_ttl = ttl;
+        self
     }
 
     /// Extraction options for every crawled page.
@@ -342,13 +353,19 @@ fn map_out(map: SiteMap) -> MapOut {
         sitemaps: map.sitemaps,
         robots: map.robots,
         notes: map.notes,
-        from_store: false,
+        from_store: map.from_store,
+        age_s: map.age_s,
     }
 }
 
 impl SiteCrawls for CrawlService {
     fn map(&self, args: WebMapArgs) -> BoxFuture<'static, Result<MapOut, TrawlError>> {
         let fetcher = self.fetcher.clone();
+        let store = self.store.clone();
+        let keeping = MapKeeping {
+            ttl: self.map_ttl,
+            fresh: args.fresh.unwrap_or(false),
+        };
         async move {
             let options = MapOptions {
                 url: args.url,
@@ -358,7 +375,9 @@ impl SiteCrawls for CrawlService {
                 exclude: args.exclude.unwrap_or_default(),
                 subdomains: args.subdomains.unwrap_or(false),
             };
-            Ok(map_out(map_site(fetcher.get()?, &options).await?))
+            Ok(map_out(
+                map_site_kept(fetcher.get()?, &store, &options, keeping).await?,
+            ))
         }
         .boxed()
     }

@@ -96,8 +96,8 @@ pub(crate) async fn stored_already(
     {
         st.seen.insert(key, UrlState::Done);
         st.summary.progress.done += 1;
-        st.hashes
-            .insert(record.content_hash.clone(), d.handle.clone());
+        // Stored by a worker that died: folded by its hash (its words are not at hand).
+        st.folder.keep(&claimed.url.url, &record.content_hash, None);
     }
     Ok(Some(page))
 }

@@ -320,7 +320,8 @@ fn build(
     // the spacing between starts still holds).
     let crawl_slots = opened.shared_limiter(settings.crawl_limits().lease);
     let mut crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
-        .with_extract_options(config.extract.clone());
+        .with_extract_options(config.extract.clone())
+        .with_map_ttl(settings.store_config().document_ttl);
     if let Some(slots) = &crawl_slots {
         crawls = crawls.with_shared_limiter(slots.clone());
     }

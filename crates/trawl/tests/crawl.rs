@@ -206,3 +206,43 @@ fn map_lists_the_start_pages_links_and_refuses_a_bad_limit() {
     ]));
     assert_eq!(bad.code, 2, "{}", bad.stderr);
 }
+
+#[test]
+fn a_second_map_answers_from_the_store_and_fresh_maps_again() {
+    let server = site();
+    let dir = temp_dir();
+    let store = dir.join("trawl.db");
+    let store = store.to_str().unwrap();
+    let url = server.url("/");
+    let map = |extra: &[&str]| {
+        let mut args = vec!["--store", store, "map", &url, "--allow-host", "127.0.0.1"];
+        args.extend_from_slice(extra);
+        run(trawl(&dir).args(&args))
+    };
+    let first = map(&["--json"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.json()["data"]["from_store"], false);
+    let asked = server.seen().len();
+    assert!(asked >= 2, "{:?}", server.seen());
+
+    let second = map(&["--json"]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(second.json()["data"]["from_store"], true);
+    assert!(second.json()["data"]["age_s"].is_u64());
+    assert_eq!(second.json()["data"]["requests"], 0);
+    assert_eq!(second.json()["data"]["urls"], first.json()["data"]["urls"]);
+    assert_eq!(server.seen().len(), asked, "the kept map asked the site");
+    let human = map(&[]);
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    assert!(
+        human.stdout.contains("from the store, mapped"),
+        "{}",
+        human.stdout
+    );
+    assert_eq!(server.seen().len(), asked);
+
+    let fresh = map(&["--fresh", "--json"]);
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert_eq!(fresh.json()["data"]["from_store"], false);
+    assert_eq!(server.seen().len(), 2 * asked);
+}

@@ -67,6 +67,9 @@ pub struct WebMapArgs {
     pub exclude: Option<Vec<String>>,
     /// Subdomains of the start host belong to the site (default false).
     pub subdomains: Option<bool>,
+    /// Map again even when the store holds a map of this site younger than its TTL
+    /// (default false: such a map answers at once).
+    pub fresh: Option<bool>,
 }
 
 impl ToolArgs for WebMapArgs {
@@ -147,6 +150,9 @@ pub struct MapOut {
     /// Whether this answer came from the store (a map made earlier and still fresh).
     #[serde(default)]
     pub from_store: bool,
+    /// With from_store: how old that map is, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub age_s: Option<u64>,
 }
 
 /// One URL of a site.

@@ -23,6 +23,17 @@ impl Agent {
     }
 }
 
+/// ", from the store (N s old; fresh maps again)" for a kept answer, else nothing.
+fn kept_note(out: &MapOut) -> String {
+    if !out.from_store {
+        return String::new();
+    }
+    match out.age_s {
+        Some(age) => format!(", from the store, made {age} s ago (fresh: true maps again)"),
+        None => ", from the store (fresh: true maps again)".to_owned(),
+    }
+}
+
 /// The `web_map` tool.
 #[derive(Debug)]
 pub struct WebMap;
@@ -34,7 +45,8 @@ impl Tool for WebMap {
 robots.txt, its sitemaps, llms.txt, its feeds and the start page's links, each with where it \
 was found and its lastmod when known. Use it first to find the page about something on a site \
 (give search to rank the URLs by relevance), then read the few that matter with web_fetch. Use \
-web_crawl instead when you need many pages of the site read and stored.";
+web_crawl instead when you need many pages of the site read and stored. A map is kept like a \
+read: asked again soon, it answers from the store (fresh: true maps again).";
     const HINTS: Hints = Hints::reads(true);
     const NEEDS: Needs = Needs::Nothing;
     type Args = WebMapArgs;
@@ -54,7 +66,7 @@ web_crawl instead when you need many pages of the site read and stored.";
             out.found,
             out.robots,
             out.sitemaps.len(),
-            if out.from_store { ", from the store" } else { "" },
+            kept_note(out),
         );
         let mut listed = String::new();
         for u in &out.urls {

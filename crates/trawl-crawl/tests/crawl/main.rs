@@ -2,6 +2,7 @@
 //! for and finds, and what a crawl fetches, stores and refuses.
 
 mod crawl;
+mod dedup;
 mod map;
 mod shared;
 mod site;

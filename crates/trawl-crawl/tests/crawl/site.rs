@@ -29,7 +29,19 @@ pub struct SiteConfig {
     pub away: String,
     /// How long each page takes to answer.
     pub page_latency: Duration,
+    /// Serve (and link) the near-duplicate pages of [`NEAR_DUPLICATES`].
+    pub near_duplicates: bool,
 }
+
+/// With `near_duplicates`, groups of paths that are one page: a docs page, its print view
+/// and its address with a parameter that changes a line; a story at two paths; a mirror of
+/// a docs page that declares the original canonical. Each group's first path is where it
+/// is linked from (`/docs/4`, the home page, `/docs/8`).
+pub const NEAR_DUPLICATES: [&[&str]; 3] = [
+    &["/docs/4", "/print/docs/4", "/docs/4?campaign=spring"],
+    &["/news/river", "/2024/05/river"],
+    &["/docs/9", "/mirror/docs/9"],
+];
 
 impl Default for SiteConfig {
     fn default() -> Self {
@@ -37,6 +49,7 @@ impl Default for SiteConfig {
             crawl_delay: None,
             away: "http://127.0.0.2:9/".into(),
             page_latency: Duration::ZERO,
+            near_duplicates: false,
         }
     }
 }
@@ -126,12 +139,16 @@ pub fn content_paths() -> Vec<String> {
 }
 
 fn page(title: &str, body: &str, links: &[(String, String)]) -> String {
+    page_with_head(title, "", body, links)
+}
+
+fn page_with_head(title: &str, head: &str, body: &str, links: &[(String, String)]) -> String {
     let nav: String = links
         .iter()
         .map(|(href, text)| format!("<li><a href=\"{href}\">{text}</a></li>"))
         .collect();
     format!(
-        "<!doctype html><html><head><title>{title}</title></head><body>\
+        "<!doctype html><html><head><title>{title}</title>{head}</head><body>\
 <nav><ul><li><a href=\"/\">Home</a></li>{nav}</ul></nav>\
 <main><article><h1>{title}</h1>{body}</article></main>\
 <footer><a href=\"/private/secrets\">Staff</a></footer></body></html>"
@@ -146,6 +163,97 @@ fn prose(topic: &str, n: usize) -> String {
 works, why it matters to the people who read the documentation, and what to do next \
 when something about {topic} {n} goes wrong in production on a busy afternoon.</p>"
             )
+        })
+        .collect()
+}
+
+/// The pages of [`NEAR_DUPLICATES`] not served by the docs handler.
+fn near_duplicate(path: &str) -> Option<String> {
+    match path {
+        "/print/docs/4" => Some(page(
+            "Docs page 4",
+            &format!("{}<p>Printed from the documentation site.</p>", article(4)),
+            &[],
+        )),
+        "/news/river" | "/2024/05/river" => {
+            let section = if path == "/news/river" {
+                "News"
+            } else {
+                "Archive"
+            };
+            Some(page(
+                "Council approves the river path",
+                &format!(
+                    "<p>Filed under {section}.</p><p>The river path council vote.</p>{}",
+                    article(7)
+                ),
+                &[("/2024/05/river".to_owned(), "Permalink".to_owned())],
+            ))
+        }
+        "/mirror/docs/9" => Some(page_with_head(
+            "Docs page 9",
+            "<link rel=\"canonical\" href=\"/docs/9\">",
+            // Another page by its words (its own long preface): only the canonical link
+            // says it is /docs/9.
+            &format!(
+                "{}{}",
+                prose("mirrors and their upkeep", 3),
+                prose("docs", 9)
+            ),
+            &[],
+        )),
+        _ => None,
+    }
+}
+
+/// About 300 words of varied prose (unlike [`prose`], whose paragraphs repeat one
+/// sentence): an article whose copy with a line added is a near-duplicate by its words.
+fn article(seed: u64) -> String {
+    const WORDS: [&str; 32] = [
+        "river",
+        "council",
+        "path",
+        "bridge",
+        "cycling",
+        "budget",
+        "vote",
+        "residents",
+        "summer",
+        "lights",
+        "bank",
+        "mayor",
+        "plan",
+        "debate",
+        "trees",
+        "route",
+        "safety",
+        "night",
+        "walkers",
+        "funding",
+        "design",
+        "meeting",
+        "north",
+        "station",
+        "market",
+        "school",
+        "harbour",
+        "ferry",
+        "garden",
+        "library",
+        "square",
+        "tunnel",
+    ];
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        WORDS[(x % WORDS.len() as u64) as usize]
+    };
+    (0..6)
+        .map(|_| {
+            let words: Vec<&str> = (0..50).map(|_| next()).collect();
+            format!("<p>{}.</p>", words.join(" "))
         })
         .collect()
 }
@@ -239,22 +347,45 @@ async fn handle(State(s): State<Shared>, uri: Uri) -> Response {
         l.extend(extra);
         l
     };
+    let near = s.config.near_duplicates;
     if bare == "/" {
-        return html(page("Home", &prose("home", 0), &common(vec![])));
+        let extra = if near {
+            vec![("/news/river".to_owned(), "River story".to_owned())]
+        } else {
+            vec![]
+        };
+        return html(page("Home", &prose("home", 0), &common(extra)));
+    }
+    if near && let Some(reply) = near_duplicate(bare) {
+        return html(reply);
     }
     if let Some(n) = bare
         .strip_prefix("/docs/")
         .and_then(|n| n.parse::<usize>().ok())
         && n < DOC_PAGES
     {
-        let mut body = prose("docs", n);
+        let mut body = if near && n == 4 {
+            article(4)
+        } else {
+            prose("docs", n)
+        };
         if n == 17 {
             body.push_str(&format!("<p>The secret word of this page is {MARKER}.</p>"));
         }
-        let next = vec![
+        let mut next = vec![
             (format!("/docs/{}", (n + 1) % DOC_PAGES), "Next".to_owned()),
             (format!("/docs/{}?utm_source=nav", n), "Self".to_owned()),
         ];
+        if near && n == 4 {
+            next.push(("/print/docs/4".into(), "Print".into()));
+            next.push(("/docs/4?campaign=spring".into(), "Share".into()));
+        }
+        if near && n == 8 {
+            next.push(("/mirror/docs/9".into(), "Mirror of the next page".into()));
+        }
+        if near && n == 4 && uri.query() == Some("campaign=spring") {
+            body.push_str("<p>Shared with you from the spring campaign.</p>");
+        }
         return html(page(&format!("Docs page {n}"), &body, &common(next)));
     }
     if let Some(n) = bare

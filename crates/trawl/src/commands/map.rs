@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use trawl_core::{Envelope, Meta};
-use trawl_crawl::{DEFAULT_MAP_LIMIT, MapOptions, SiteMap, map_site};
+use trawl_crawl::{DEFAULT_MAP_LIMIT, MapKeeping, MapOptions, SiteMap, map_site_kept};
 
 use crate::context::build_agent;
 use crate::net_args::NetArgs;
@@ -33,6 +33,10 @@ pub struct MapArgs {
     /// Subdomains of the start host belong to the site.
     #[arg(long)]
     pub subdomains: bool,
+    /// Map again even when the store holds a map of this request younger than the read
+    /// TTL (`document_ttl`); the new map replaces it.
+    #[arg(long)]
+    pub fresh: bool,
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,
@@ -60,7 +64,11 @@ pub async fn map(args: &MapArgs, settings: &Settings) -> i32 {
     };
     let result = async {
         let agent = build_agent(settings)?;
-        map_site(agent.fetcher()?, &options).await
+        let keeping = MapKeeping {
+            ttl: settings.store_config().document_ttl,
+            fresh: args.fresh,
+        };
+        map_site_kept(agent.fetcher()?, agent.store(), &options, keeping).await
     }
     .await;
     let map = match result {
@@ -94,14 +102,18 @@ fn human(map: &SiteMap, fence: &trawl_agent::fence::Fence) -> String {
         }
         list.push('\n');
     }
+    let how = match (map.from_store, map.age_s) {
+        (true, Some(age)) => format!("from the store, mapped {age} s ago; --fresh maps again"),
+        (true, None) => "from the store; --fresh maps again".to_owned(),
+        (false, _) => format!("{} requests", map.requests),
+    };
     format!(
-        "{} of {} URLs found for {} ({} sitemap file(s), robots.txt {}, {} requests)\n{}",
+        "{} of {} URLs found for {} ({} sitemap file(s), robots.txt {}, {how})\n{}",
         map.urls.len(),
         map.found,
         map.start,
         map.sitemaps.len(),
         map.robots,
-        map.requests,
         fence.wrap(&list)
     )
 }

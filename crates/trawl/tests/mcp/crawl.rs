@@ -1,5 +1,5 @@
 //! `web_map` and `web_crawl` over both transports, against a loopback site: the map lists the
-//! sitemap's URLs ranked by a search; a crawl starts and answers its id before it ends, sends
+//! sitemap's URLs ranked by a search (and answers from the store when asked again); a crawl starts and answers its id before it ends, sends
 //! progress notifications, pages through its stored pages by offset with every page stored
 //! once, is listed, and is cancelled mid-way; bad arguments are refused naming the field.
 
@@ -107,6 +107,27 @@ async fn exercise_map_and_crawl(client: &Client, site: &TestServer, other: &Test
     }
     assert_eq!(map["robots"], "parsed");
     assert_eq!(site.hits("/p/3"), 0, "map read no page");
+    assert_eq!(map["from_store"], false, "{map}");
+    // Asked again: the kept map answers, without a request to the site; fresh maps again.
+    let asked = site.hits("/robots.txt");
+    let again = tool(
+        client,
+        "web_map",
+        json!({"url": site.url("/"), "search": "lighthouse keeping"}),
+    )
+    .await;
+    assert_eq!(again["from_store"], true, "{again}");
+    assert!(again["age_s"].is_u64(), "{again}");
+    assert_eq!(again["urls"], map["urls"]);
+    assert_eq!(site.hits("/robots.txt"), asked);
+    let fresh = tool(
+        client,
+        "web_map",
+        json!({"url": site.url("/"), "search": "lighthouse keeping", "fresh": true}),
+    )
+    .await;
+    assert_eq!(fresh["from_store"], false, "{fresh}");
+    assert_eq!(site.hits("/robots.txt"), asked + 1);
 
     // Start: the id comes back while the crawl is still running.
     let started = tool(
