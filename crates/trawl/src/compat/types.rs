@@ -24,6 +24,12 @@ pub enum FormatSpec {
         /// `changeTracking`: a separate history per tag (trawl keeps one per URL).
         #[serde(default)]
         tag: Option<Value>,
+        /// `changeTracking`'s json mode (an LLM's comparison): refused when given.
+        #[serde(default)]
+        schema: Option<Value>,
+        /// As `schema`.
+        #[serde(default)]
+        prompt: Option<Value>,
     },
 }
 
@@ -147,7 +153,21 @@ impl ScrapeOptions {
         for spec in list {
             let (name, modes, tag) = match spec {
                 FormatSpec::Name(name) => (name.as_str(), None, None),
-                FormatSpec::Object { kind, modes, tag } => {
+                FormatSpec::Object {
+                    kind,
+                    modes,
+                    tag,
+                    schema,
+                    prompt,
+                } => {
+                    if [schema, prompt]
+                        .iter()
+                        .any(|v| v.as_ref().is_some_and(|v| !v.is_null()))
+                    {
+                        return Err(CompatError::unsupported(format!(
+                            "schema and prompt in the {kind} format (trawl has no LLM formats)"
+                        )));
+                    }
                     (kind.as_str(), modes.as_deref(), tag.as_ref())
                 }
             };
@@ -387,6 +407,8 @@ mod tests {
         );
         for refused in [
             serde_json::json!({"formats": ["markdown", {"type": "changeTracking", "tag": "x"}]}),
+            serde_json::json!({"formats": ["markdown",
+                {"type": "changeTracking", "modes": ["git-diff"], "prompt": "what changed"}]}),
             serde_json::json!({"formats": ["markdown", "changeTracking"],
                 "changeTrackingOptions": {"modes": ["json"]}}),
             serde_json::json!({"formats": ["markdown", "changeTracking"],
