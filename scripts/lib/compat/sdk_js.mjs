@@ -116,6 +116,17 @@ await check("cancel a batch scrape", async () => {
   expect((await app.getBatchScrapeStatus(started.id)).status === "cancelled", "status is cancelled");
 });
 
+await check("scrape changeTracking (git-diff): new, then same", async () => {
+  const url = `${site}/ext/tracked-by-js`;
+  const formats = ["markdown", { type: "changeTracking", modes: ["git-diff"] }];
+  const first = await app.scrape(url, { formats });
+  expect(first.changeTracking?.changeStatus === "new", JSON.stringify(first.changeTracking));
+  expect(first.changeTracking.previousScrapeAt === null, JSON.stringify(first.changeTracking));
+  const second = await app.scrape(url, { formats });
+  expect(second.changeTracking?.changeStatus === "same", JSON.stringify(second.changeTracking));
+  expect(typeof second.changeTracking.previousScrapeAt === "string", JSON.stringify(second.changeTracking));
+});
+
 await check("an unsupported format is refused with Firecrawl's error", async () => {
   let error;
   try {

@@ -49,6 +49,29 @@ def _():
     expect(doc.metadata.source_url == f"{SITE}/seals/harbour", doc.metadata)
 
 
+@check("scrape onlyMainContent false keeps navigation and footer")
+def _():
+    doc = app.scrape(f"{SITE}/seals/grey", formats=["markdown"], only_main_content=False)
+    expect("Seal site footer" in doc.markdown, doc.markdown)
+    expect("Home" in doc.markdown, doc.markdown)
+    expect("Paragraph 3 of Grey seals" in doc.markdown, doc.markdown)
+
+
+def change_status(doc):
+    # The SDK keeps changeTracking as the server's dict, keys as Firecrawl names them.
+    return doc.change_tracking["changeStatus"]
+
+
+@check("scrape changeTracking: new, then same")
+def _():
+    url = f"{SITE}/ext/tracked-by-python"
+    first = app.scrape(url, formats=["markdown", "changeTracking"])
+    expect(change_status(first) == "new", first.change_tracking)
+    second = app.scrape(url, formats=["markdown", "changeTracking"])
+    expect(change_status(second) == "same", second.change_tracking)
+    expect("Paragraph 1 of Hit tracked-by-python" in second.markdown, second.markdown)
+
+
 @check("batch scrape (waited)")
 def _():
     job = app.batch_scrape([f"{SITE}/seals/grey", f"{SITE}/seals/monk"], formats=["markdown"],

@@ -105,9 +105,6 @@ async fn start(
 ) -> Result<Response, CompatError> {
     let request: BatchRequest = body(&bytes)?;
     request.options.check(&["appendToId"])?;
-    if request.options.only_main_content == Some(false) {
-        return Err(CompatError::unsupported("onlyMainContent: false"));
-    }
     if request.urls.is_empty() || request.urls.len() > MAX_URLS {
         return Err(CompatError::bad_request(format!(
             "urls: give 1-{MAX_URLS} URLs"

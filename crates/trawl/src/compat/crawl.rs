@@ -97,10 +97,14 @@ async fn start(
     let formats = match &request.scrape_options {
         Some(o) => {
             let formats = o.check(&[])?;
-            if formats.need_raw() || o.reshapes() || o.wait_for.is_some_and(|w| w > 0) {
+            if formats.need_raw()
+                || formats.change_tracking.is_some()
+                || o.reshapes()
+                || o.wait_for.is_some_and(|w| w > 0)
+            {
                 return Err(CompatError::unsupported(
-                    "rawHtml, links, includeTags, excludeTags and waitFor in a crawl's \
-                     scrapeOptions (a crawl keeps each page's Markdown; scrape a page for more)",
+                    "rawHtml, links, changeTracking, onlyMainContent: false, includeTags, \
+                     excludeTags and waitFor in a crawl's scrapeOptions (a crawl keeps each page's Markdown; scrape a page for more)",
                 ));
             }
             formats

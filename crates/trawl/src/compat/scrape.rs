@@ -11,13 +11,15 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
-use trawl_agent::tools::{Agent, PageOut, WebFetchArgs};
+use trawl_agent::tools::{Agent, ChangeStatus, FetchOut, PageOut, WebFetchArgs};
 use trawl_core::{Document, TrawlError};
 use trawl_extract::{ExtractOptions, decode_html, extract};
 use trawl_fetch::{Conditional, Tier};
 
 use super::error::json_ok;
-use super::types::{FcDocument, Formats, Metadata, ScrapeOptions};
+use super::types::{
+    ChangeTracking, FcChangeTracking, FcDiff, FcDocument, Formats, Metadata, ScrapeOptions,
+};
 use super::{Compat, CompatError, body};
 
 /// The body of `/scrape`: the URL and the scrape options beside it.
@@ -59,12 +61,6 @@ pub async fn scrape(
     options: &ScrapeOptions,
 ) -> Result<FcDocument, CompatError> {
     let formats = options.check(&[])?;
-    if options.only_main_content == Some(false) {
-        return Err(CompatError::unsupported(
-            "onlyMainContent: false (trawl always extracts the main content; use includeTags \
-             to pick parts of the page)",
-        ));
-    }
     let work = scrape_unbounded(agent, url, options, formats);
     super::within(options.timeout, || format!("the scrape of {url}"), work).await
 }
@@ -76,6 +72,16 @@ async fn scrape_unbounded(
     formats: Formats,
 ) -> Result<FcDocument, CompatError> {
     let wait = options.wait_for.filter(|ms| *ms > 0);
+    if let Some(tracking) = formats.change_tracking {
+        if wait.is_some() || options.reshapes() || formats.need_raw() {
+            return Err(CompatError::unsupported(
+                "changeTracking with rawHtml, links, includeTags, excludeTags, \
+                 onlyMainContent: false or waitFor (it compares the stored main content's \
+                 Markdown)",
+            ));
+        }
+        return scrape_tracked(agent, url, formats, tracking).await;
+    }
     if wait.is_some() || options.reshapes() || formats.need_raw() {
         return scrape_html(agent, url, options, formats, wait.is_some()).await;
     }
@@ -95,18 +101,85 @@ async fn scrape_unbounded(
             None,
         )
         .await?;
+    Ok(from_page(&only_page(out)?, formats))
+}
+
+/// The one page of a one-URL `web_fetch` answer, or its error.
+fn only_page(out: FetchOut) -> Result<PageOut, TrawlError> {
     let item = out
         .results
         .into_iter()
         .next()
         .ok_or_else(|| TrawlError::internal("the read answered nothing"))?;
-    let Some(page) = item.document else {
-        let error = item
-            .error
-            .ok_or_else(|| TrawlError::internal("the read failed without saying why"))?;
-        return Err(TrawlError::new(error.code, error.message).into());
-    };
-    Ok(from_page(&page, formats))
+    match item.document {
+        Some(page) => Ok(page),
+        None => {
+            let error = item
+                .error
+                .ok_or_else(|| TrawlError::internal("the read failed without saying why"))?;
+            Err(TrawlError::new(error.code, error.message))
+        }
+    }
+}
+
+/// `changeTracking`: `web_fetch changes=true` (a conditional refetch, the diff against the
+/// stored copy, the old copy kept as a version), named as Firecrawl names it.
+async fn scrape_tracked(
+    agent: &Agent,
+    url: &str,
+    formats: Formats,
+    tracking: ChangeTracking,
+) -> Result<FcDocument, CompatError> {
+    let out = agent
+        .web_fetch(
+            WebFetchArgs {
+                url: Some(url.to_owned()),
+                page_size_tokens: Some(0),
+                changes: Some(true),
+                ..WebFetchArgs::default()
+            },
+            None,
+        )
+        .await?;
+    let mut page = only_page(out)?;
+    let changes = page
+        .changes
+        .take()
+        .ok_or_else(|| TrawlError::internal("the change-tracking read said no status"))?;
+    // The read answers the Markdown of a new page only; Firecrawl answers it every time,
+    // so a same or changed page is read back from the store (no request).
+    if matches!(
+        changes.change_status,
+        ChangeStatus::Same | ChangeStatus::Changed
+    ) {
+        let stored = agent
+            .web_fetch(
+                WebFetchArgs {
+                    handle: Some(page.handle.clone()),
+                    page_size_tokens: Some(0),
+                    ..WebFetchArgs::default()
+                },
+                None,
+            )
+            .await?;
+        let from_store = only_page(stored)?;
+        page.markdown = from_store.markdown;
+    }
+    let mut doc = from_page(&page, formats);
+    doc.change_tracking = Some(FcChangeTracking {
+        previous_scrape_at: changes.previous_fetched_at.map(|secs| {
+            let at = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+            chrono::DateTime::<chrono::Utc>::from(at)
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        }),
+        change_status: changes.change_status.as_str(),
+        visibility: "visible",
+        diff: changes
+            .diff
+            .filter(|_| tracking.git_diff)
+            .map(|text| FcDiff { text }),
+    });
+    Ok(doc)
 }
 
 /// Is the stored copy of `url` older than `max_age` (or missing)? A store that does not
@@ -136,6 +209,7 @@ pub fn from_page(page: &PageOut, formats: Formats) -> FcDocument {
         html: formats.html.then(|| markdown_to_html(&page.markdown)),
         raw_html: None,
         links: None,
+        change_tracking: None,
         metadata: Metadata {
             title: page.title.clone(),
             description: page.description.clone(),
@@ -238,11 +312,30 @@ async fn scrape_html(
             .filter(|u| seen.insert(u.clone()))
             .collect()
     });
+    // onlyMainContent: false: the whole body (of what the selectors kept), not the
+    // extractor's choice of main content.
+    let (markdown, html) = if options.only_main_content == Some(false) {
+        let source = if reshaped {
+            select_tags(
+                &raw,
+                options.include_tags.as_deref().unwrap_or_default(),
+                options.exclude_tags.as_deref().unwrap_or_default(),
+            )?
+        } else {
+            raw.clone()
+        };
+        let body = whole_body(&source);
+        let markdown = trawl_extract::fragment_to_markdown(&body, &page.final_url);
+        (markdown, body)
+    } else {
+        (doc.markdown.clone(), markdown_to_html(&doc.markdown))
+    };
     Ok(FcDocument {
-        markdown: formats.markdown.then(|| doc.markdown.clone()),
-        html: formats.html.then(|| markdown_to_html(&doc.markdown)),
+        markdown: formats.markdown.then_some(markdown),
+        html: formats.html.then_some(html),
         raw_html: formats.raw_html.then(|| raw.clone()),
         links,
+        change_tracking: None,
         metadata: Metadata {
             title: doc.title.clone(),
             description: doc.description.clone(),
@@ -270,6 +363,24 @@ fn browser_present(fetcher: &trawl_fetch::Fetcher) -> bool {
 #[cfg(not(feature = "render"))]
 fn browser_present(_: &trawl_fetch::Fetcher) -> bool {
     false
+}
+
+/// The page's whole `<body>` as HTML, minus what is never text (scripts, styles,
+/// `<noscript>` and `<template>`); navigation, asides and footers stay.
+fn whole_body(html: &str) -> String {
+    let mut doc = scraper::Html::parse_document(html);
+    let never_text =
+        scraper::Selector::parse("script, style, noscript, template").expect("a valid selector");
+    let dropped: Vec<_> = doc.select(&never_text).map(|e| e.id()).collect();
+    for id in dropped {
+        if let Some(mut node) = doc.tree.get_mut(id) {
+            node.detach();
+        }
+    }
+    let body = scraper::Selector::parse("body").expect("a valid selector");
+    doc.select(&body)
+        .next()
+        .map_or_else(|| doc.root_element().inner_html(), |b| b.inner_html())
 }
 
 /// `html` cut down to what `include` selects (all of it when empty), minus what
@@ -327,6 +438,22 @@ mod tests {
         let minus = select_tags(html, &[], &["nav".into(), "footer".into()]).unwrap();
         assert!(minus.contains("buy now") && !minus.contains("menu") && !minus.contains("foot"));
         assert!(select_tags(html, &["p[".into()], &[]).is_err());
+    }
+
+    #[test]
+    fn the_whole_body_keeps_navigation_and_drops_scripts() {
+        let html = "<html><head><title>T</title><style>p{}</style></head><body>\
+                    <nav><a href=/a>Menu link</a></nav><script>var x = 1;</script>\
+                    <noscript>enable js</noscript><article><p>Body words</p></article>\
+                    <template><p>later</p></template><footer>Foot note</footer></body></html>";
+        let body = whole_body(html);
+        assert!(
+            body.contains("Menu link") && body.contains("Body words") && body.contains("Foot note"),
+            "{body}"
+        );
+        for gone in ["var x", "enable js", "later", "p{}", "<title>"] {
+            assert!(!body.contains(gone), "{gone} in {body}");
+        }
     }
 
     #[test]

@@ -13,12 +13,31 @@ use super::CompatError;
 #[serde(untagged)]
 pub enum FormatSpec {
     Name(String),
-    /// Other keys of the object (a format's own options) are not read: the formats
-    /// that take options are the ones refused.
+    /// A format's own options: only `changeTracking`'s `modes` and `tag` are read; the
+    /// other formats that take options are the ones refused.
     Object {
         #[serde(rename = "type")]
         kind: String,
+        /// `changeTracking`: `git-diff` and/or `json`.
+        #[serde(default)]
+        modes: Option<Vec<String>>,
+        /// `changeTracking`: a separate history per tag (trawl keeps one per URL).
+        #[serde(default)]
+        tag: Option<Value>,
+        /// `changeTracking`'s json mode (an LLM's comparison): refused when given.
+        #[serde(default)]
+        schema: Option<Value>,
+        /// As `schema`.
+        #[serde(default)]
+        prompt: Option<Value>,
     },
+}
+
+/// What `changeTracking` asks for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ChangeTracking {
+    /// `git-diff` mode: the answer carries the diff's text.
+    pub git_diff: bool,
 }
 
 /// The formats trawl answers.
@@ -28,6 +47,8 @@ pub struct Formats {
     pub html: bool,
     pub raw_html: bool,
     pub links: bool,
+    /// `changeTracking`: compare with the stored copy (trawl's `web_fetch changes`).
+    pub change_tracking: Option<ChangeTracking>,
 }
 
 impl Formats {
@@ -86,7 +107,6 @@ const ONLY_WHEN_OFF: &[&str] = &[
     "headers",
     "location",
     "jsonOptions",
-    "changeTrackingOptions",
     "extract",
 ];
 
@@ -131,11 +151,30 @@ impl ScrapeOptions {
         };
         let mut formats = Formats::default();
         for spec in list {
-            let name = match spec {
-                FormatSpec::Name(name) => name.as_str(),
-                FormatSpec::Object { kind, .. } => kind.as_str(),
+            let (name, modes, tag) = match spec {
+                FormatSpec::Name(name) => (name.as_str(), None, None),
+                FormatSpec::Object {
+                    kind,
+                    modes,
+                    tag,
+                    schema,
+                    prompt,
+                } => {
+                    if [schema, prompt]
+                        .iter()
+                        .any(|v| v.as_ref().is_some_and(|v| !v.is_null()))
+                    {
+                        return Err(CompatError::unsupported(format!(
+                            "schema and prompt in the {kind} format (trawl has no LLM formats)"
+                        )));
+                    }
+                    (kind.as_str(), modes.as_deref(), tag.as_ref())
+                }
             };
             match name {
+                "changeTracking" => {
+                    formats.change_tracking = Some(self.change_tracking(modes, tag)?);
+                }
                 "markdown" => formats.markdown = true,
                 "html" => formats.html = true,
                 "rawHtml" => formats.raw_html = true,
@@ -146,8 +185,7 @@ impl ScrapeOptions {
                          text and takes no screenshots)",
                     ));
                 }
-                "json" | "extract" | "summary" | "changeTracking" | "branding" | "images"
-                | "attributes" => {
+                "json" | "extract" | "summary" | "branding" | "images" | "attributes" => {
                     return Err(CompatError::unsupported(format!(
                         "the {name} format (trawl has no LLM or page-analysis formats)"
                     )));
@@ -165,12 +203,77 @@ impl ScrapeOptions {
                 "formats: ask for at least one format",
             ));
         }
+        if formats.change_tracking.is_some() && !formats.markdown {
+            return Err(CompatError::bad_request(
+                "formats: changeTracking compares the Markdown; ask for markdown too",
+            ));
+        }
+        if self
+            .other
+            .get("changeTrackingOptions")
+            .is_some_and(|v| !is_off(v))
+            && formats.change_tracking.is_none()
+        {
+            return Err(CompatError::bad_request(
+                "changeTrackingOptions without the changeTracking format",
+            ));
+        }
         Ok(formats)
+    }
+
+    /// `changeTracking`'s modes and tag, from the format object (v2) or
+    /// `changeTrackingOptions` (v1).
+    fn change_tracking(
+        &self,
+        modes: Option<&[String]>,
+        tag: Option<&Value>,
+    ) -> Result<ChangeTracking, CompatError> {
+        let options = self.other.get("changeTrackingOptions");
+        let field = |name: &str| options.and_then(|o| o.get(name)).filter(|v| !v.is_null());
+        let v1_modes: Option<Vec<String>> = match field("modes") {
+            Some(v) => Some(serde_json::from_value(v.clone()).map_err(|_| {
+                CompatError::bad_request("changeTrackingOptions.modes: a list of names")
+            })?),
+            None => None,
+        };
+        if let Some(tag) = tag.filter(|t| !t.is_null()).or(field("tag")) {
+            return Err(CompatError::unsupported(format!(
+                "changeTracking's tag (given {tag}; trawl keeps one history per URL)"
+            )));
+        }
+        for name in ["schema", "prompt"] {
+            if field(name).is_some() {
+                return Err(CompatError::unsupported(format!(
+                    "changeTrackingOptions.{name} (trawl has no LLM formats)"
+                )));
+            }
+        }
+        let mut tracking = ChangeTracking::default();
+        for mode in modes.into_iter().flatten().chain(v1_modes.iter().flatten()) {
+            match mode.as_str() {
+                "git-diff" => tracking.git_diff = true,
+                "json" => {
+                    return Err(CompatError::unsupported(
+                        "changeTracking's json mode (trawl has no LLM formats; git-diff is \
+                         supported)",
+                    ));
+                }
+                other => {
+                    return Err(CompatError::bad_request(format!(
+                        "changeTracking: unknown mode {other:?} (git-diff or json)"
+                    )));
+                }
+            }
+        }
+        Ok(tracking)
     }
 
     /// Refuses what trawl cannot honour, naming it.
     pub fn check(&self, allowed: &[&str]) -> Result<Formats, CompatError> {
-        check_other(&self.other, allowed)?;
+        let mut allowed = allowed.to_vec();
+        // Read by `formats` itself, with the changeTracking format.
+        allowed.push("changeTrackingOptions");
+        check_other(&self.other, &allowed)?;
         self.formats()
     }
 
@@ -227,9 +330,32 @@ pub struct FcDocument {
     pub raw_html: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_tracking: Option<FcChangeTracking>,
     pub metadata: Metadata,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+}
+
+/// The `changeTracking` object of a document, as Firecrawl names it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FcChangeTracking {
+    /// When the copy compared with was fetched (ISO 8601); null for a new page.
+    pub previous_scrape_at: Option<String>,
+    /// new, same, changed or removed.
+    pub change_status: &'static str,
+    /// Always `visible`: trawl finds pages by being asked for them, not from history.
+    pub visibility: &'static str,
+    /// `git-diff` mode, changed pages only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<FcDiff>,
+}
+
+/// The `diff` of a changed page: unified diff text of the Markdown, old → new.
+#[derive(Debug, Clone, Serialize)]
+pub struct FcDiff {
+    pub text: String,
 }
 
 #[cfg(test)]
@@ -256,6 +382,42 @@ mod tests {
                 .check(&[])
                 .is_err()
         );
+    }
+
+    #[test]
+    fn change_tracking_reads_its_modes_in_both_spellings() {
+        let v2 = options(serde_json::json!({"formats": ["markdown",
+            {"type": "changeTracking", "modes": ["git-diff"]}]}))
+        .check(&[])
+        .unwrap();
+        assert_eq!(v2.change_tracking, Some(ChangeTracking { git_diff: true }));
+        let v1 = options(
+            serde_json::json!({"formats": ["markdown", "changeTracking"],
+            "changeTrackingOptions": {"modes": ["git-diff"]}}),
+        )
+        .check(&[])
+        .unwrap();
+        assert_eq!(v1.change_tracking, Some(ChangeTracking { git_diff: true }));
+        let plain = options(serde_json::json!({"formats": ["markdown", "changeTracking"]}))
+            .check(&[])
+            .unwrap();
+        assert_eq!(
+            plain.change_tracking,
+            Some(ChangeTracking { git_diff: false })
+        );
+        for refused in [
+            serde_json::json!({"formats": ["markdown", {"type": "changeTracking", "tag": "x"}]}),
+            serde_json::json!({"formats": ["markdown",
+                {"type": "changeTracking", "modes": ["git-diff"], "prompt": "what changed"}]}),
+            serde_json::json!({"formats": ["markdown", "changeTracking"],
+                "changeTrackingOptions": {"modes": ["json"]}}),
+            serde_json::json!({"formats": ["markdown", "changeTracking"],
+                "changeTrackingOptions": {"prompt": "what changed"}}),
+            serde_json::json!({"formats": ["markdown"],
+                "changeTrackingOptions": {"modes": ["git-diff"]}}),
+        ] {
+            assert!(options(refused.clone()).check(&[]).is_err(), "{refused}");
+        }
     }
 
     #[test]

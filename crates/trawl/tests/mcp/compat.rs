@@ -98,8 +98,12 @@ async fn scrape_answers_firecrawls_shape_and_refuses_what_trawl_cannot_do() {
             "actions",
         ),
         (
-            json!({"url": url, "onlyMainContent": false}),
-            "onlyMainContent",
+            json!({"url": url, "formats": ["markdown", {"type": "changeTracking", "modes": ["json"]}]}),
+            "json mode",
+        ),
+        (
+            json!({"url": url, "formats": ["changeTracking"]}),
+            "ask for markdown too",
         ),
     ] {
         let (status, body) = post(&server, "/v2/scrape", request).await;
@@ -124,6 +128,185 @@ async fn scrape_answers_firecrawls_shape_and_refuses_what_trawl_cannot_do() {
     assert_eq!(body["code"], "blocked_by_policy");
     let (status, _) = post(&server, "/v2/scrape", json!({"nourl": 1})).await;
     assert_eq!(status, 400);
+}
+
+/// A page whose navigation and footer are not its main content.
+fn laid_out(title: &str) -> String {
+    article(title, 8)
+        .replace(
+            "<body><article>",
+            "<body><nav><a href=\"/menu\">Harbour menu entry</a></nav><script>var tracker = 1;\
+         </script><article>",
+        )
+        .replace(
+            "</article></body>",
+            "</article><footer>Footer of the seal society</footer></body>",
+        )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_main_content_false_answers_the_whole_page() {
+    let world = World::new();
+    world
+        .pages
+        .route("/laid-out", Reply::html(laid_out("Seal colonies")));
+    let server = start(&world);
+    let url = world.pages.url("/laid-out");
+    let scrape = |only_main: bool| {
+        post(
+            &server,
+            "/v2/scrape",
+            json!({"url": url, "formats": ["markdown", "html"], "onlyMainContent": only_main}),
+        )
+    };
+    let (status, body) = scrape(true).await;
+    assert_eq!(status, 200, "{body}");
+    let main = body["data"]["markdown"].as_str().unwrap();
+    assert!(main.contains("Paragraph 3 of Seal colonies"), "{main}");
+    assert!(
+        !main.contains("Harbour menu entry") && !main.contains("Footer of the seal society"),
+        "{main}"
+    );
+
+    let (status, body) = scrape(false).await;
+    assert_eq!(status, 200, "{body}");
+    let data = &body["data"];
+    let whole = data["markdown"].as_str().unwrap();
+    for kept in [
+        "Harbour menu entry",
+        "Paragraph 3 of Seal colonies",
+        "Footer of the seal society",
+    ] {
+        assert!(whole.contains(kept), "{kept} missing from {whole}");
+    }
+    // The menu's link is made absolute against the page.
+    assert!(whole.contains(&world.pages.url("/menu")), "{whole}");
+    assert!(!whole.contains("var tracker"), "{whole}");
+    let html = data["html"].as_str().unwrap();
+    assert!(
+        html.contains("<nav>") && html.contains("<footer>") && !html.contains("<script"),
+        "{html}"
+    );
+    assert_eq!(data["metadata"]["title"], "Seal colonies");
+    // With excludeTags, the whole page minus what they drop.
+    let (_, body) = post(
+        &server,
+        "/v1/scrape",
+        json!({"url": url, "onlyMainContent": false, "excludeTags": ["nav"]}),
+    )
+    .await;
+    let minus = body["data"]["markdown"].as_str().unwrap();
+    assert!(
+        !minus.contains("Harbour menu entry") && minus.contains("Footer of the seal society"),
+        "{minus}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn change_tracking_says_new_same_changed_and_removed() {
+    let world = World::new();
+    world
+        .pages
+        .route("/tracked", Reply::html(article("Tide tables", 6)));
+    let server = start(&world);
+    let url = world.pages.url("/tracked");
+    let track = || {
+        post(
+            &server,
+            "/v2/scrape",
+            json!({"url": url, "formats": ["markdown", {"type": "changeTracking", "modes": ["git-diff"]}]}),
+        )
+    };
+    let (status, body) = track().await;
+    assert_eq!(status, 200, "{body}");
+    let ct = &body["data"]["changeTracking"];
+    assert_eq!(ct["changeStatus"], "new", "{body}");
+    assert!(ct["previousScrapeAt"].is_null(), "{body}");
+    assert_eq!(ct["visibility"], "visible");
+    assert!(
+        body["data"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("Paragraph 2 of Tide tables")
+    );
+
+    let (_, body) = track().await;
+    let ct = &body["data"]["changeTracking"];
+    assert_eq!(ct["changeStatus"], "same", "{body}");
+    let previous = ct["previousScrapeAt"].as_str().unwrap();
+    assert!(
+        chrono::DateTime::parse_from_rfc3339(previous).is_ok(),
+        "{previous}"
+    );
+    assert!(ct.get("diff").is_none(), "{body}");
+    // Firecrawl answers the Markdown every time, not only for a new page.
+    assert!(
+        body["data"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("Paragraph 2 of Tide tables"),
+        "{body}"
+    );
+
+    let edited = article("Tide tables", 6).replacen(
+        "Paragraph 4 of Tide tables",
+        "Paragraph 4 (revised) of Tide tables",
+        1,
+    );
+    world.pages.route("/tracked", Reply::html(edited));
+    // v1's spelling: changeTrackingOptions beside the format name.
+    let (status, body) = post(
+        &server,
+        "/v1/scrape",
+        json!({"url": url, "formats": ["markdown", "changeTracking"],
+               "changeTrackingOptions": {"modes": ["git-diff"]}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let ct = &body["data"]["changeTracking"];
+    assert_eq!(ct["changeStatus"], "changed", "{body}");
+    let diff = ct["diff"]["text"].as_str().unwrap();
+    assert!(
+        diff.contains("+Paragraph 4 (revised) of Tide tables"),
+        "{diff}"
+    );
+    assert!(diff.contains("-Paragraph 4 of Tide tables"), "{diff}");
+    assert!(!diff.contains("Paragraph 2 of Tide tables"), "{diff}");
+    assert!(
+        body["data"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("Paragraph 4 (revised)"),
+        "{body}"
+    );
+    // Without git-diff mode, no diff.
+    world
+        .pages
+        .route("/tracked", Reply::html(article("Tide tables", 5)));
+    let (_, body) = post(
+        &server,
+        "/v2/scrape",
+        json!({"url": url, "formats": ["markdown", "changeTracking"]}),
+    )
+    .await;
+    assert_eq!(
+        body["data"]["changeTracking"]["changeStatus"], "changed",
+        "{body}"
+    );
+    assert!(
+        body["data"]["changeTracking"].get("diff").is_none(),
+        "{body}"
+    );
+
+    world
+        .pages
+        .route("/tracked", Reply::status(404, "<h1>Not Found</h1>"));
+    let (status, body) = track().await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["data"]["changeTracking"]["changeStatus"], "removed",
+        "{body}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
