@@ -122,11 +122,17 @@ proptest! {
         let all = trawl_search::engines::all();
         let e = all.iter().find(|e| e.name() == engine).unwrap();
         // A cut page gives a parse error or items, and each item is a real result: an
-        // http(s) URL and a title (never a fragment of markup).
+        // http(s) URL and a title that holds no tag (a lone `<` where the cut fell inside
+        // one is text, as HTML parses it).
         if let Ok(items) = e.parse_for(&body[..n], &SearchRequest::new("x")) {
             for it in items {
                 prop_assert!(it.url.starts_with("http"), "{engine} gave {:?}", it.url);
-                prop_assert!(!it.title.contains('<'), "{engine} title {:?}", it.title);
+                let tag = it
+                    .title
+                    .as_bytes()
+                    .windows(2)
+                    .any(|w| w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'/'));
+                prop_assert!(!tag, "{engine} title {:?}", it.title);
             }
         }
     }
