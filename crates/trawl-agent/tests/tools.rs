@@ -19,11 +19,7 @@ const SEARXNG: &str = concat!(
 
 /// A loopback base URL on which nothing listens (the port was bound, then let go).
 fn closed_loopback_base() -> Url {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = trawl_testkit::free_port();
     Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap()
 }
 
@@ -49,16 +45,12 @@ fn agent(searxng: Option<&TestServer>) -> Agent {
     })
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
-    let mut search = SearchConfig {
-        rate_limits: false,
-        ..SearchConfig::default()
-    };
     // Every engine points at a closed loopback port, so a call that should have been
     // refused before any request reaches nothing even outside the test namespace.
-    let closed = closed_loopback_base();
-    for engine in trawl_search::engines::all() {
-        search.set_base(engine.name(), closed.clone());
-    }
+    let mut search = SearchConfig {
+        rate_limits: false,
+        ..closed_search_config()
+    };
     if let Some(s) = searxng {
         search.set_base("searxng", Url::parse(&s.base()).unwrap());
     }

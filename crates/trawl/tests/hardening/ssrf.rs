@@ -212,11 +212,7 @@ async fn web_fetch_refuses_every_table_case_including_private_names() {
 /// A search configuration whose every engine points at a closed loopback port (bound, then
 /// let go), so this agent reaches no engine even outside the test namespace.
 fn closed_search_config() -> SearchConfig {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = trawl_testkit::free_port();
     let closed = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
     let mut search = SearchConfig::default();
     for engine in trawl_search::engines::all() {
