@@ -9,13 +9,15 @@
 #   wget             wget -r, one connection: the floor of fetching alone
 # Per run: pages/s, CPU-s per page and peak RSS (wait4 of the crawler's process), and from
 # nginx's access log that every page was fetched, and once (bench/crawl_measure.py).
-# Then peak RSS of trawl crawl --limit 101 on sites whose 101 pages link to 1,000 and to
-# 100,000 distinct URLs (the frontier's cost in memory).
+# Then peak RSS of trawl crawl --limit 1001 on three sites of the same 1,001 pages (a start
+# page and 1,000 hubs of 100 links each), whose links name 1,000, 10,000 or 100,000 URLs in
+# all: the same bytes fetched, parsed and stored, only the frontier differs.
 # Needs: nginx and wget (apt-get install nginx-light wget); Scrapy and trafilatura are
 # installed here (pinned, PyPI) into a venv under $CRAWL_VENV_ROOT.
 # Env: TRAWL, OUT, ROUNDS_CRAWL (default 2), CRAWL_PAGES (default 5000),
 #      CRAWL_CONCURRENCY (trawl's --concurrency, default 16), CRAWL_VENV_ROOT
-#      (default ${XDG_CACHE_HOME:-~/.cache}/trawl-bench).
+#      (default ${XDG_CACHE_HOME:-~/.cache}/trawl-bench), FRONTIER_ONLY=1 (only the frontier
+#      runs, FRONTIER_ROUNDS times each, default 3).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 need_trawl
@@ -41,7 +43,7 @@ B="http://$HOST:$PORT"
 PAGES=${CRAWL_PAGES:-5000}
 ROUNDS=${ROUNDS_CRAWL:-2}
 CONC=${CRAWL_CONCURRENCY:-16}
-"$PY" "$BENCH/crawl_site.py" "$D/site" --pages "$PAGES" --host "$B" --frontier-links 10 1000 | tee "$D/site.txt"
+"$PY" "$BENCH/crawl_site.py" "$D/site" --pages "$PAGES" --host "$B" --frontier-hubs 1000 --frontier-links 100 | tee "$D/site.txt"
 
 cat > "$D/nginx/nginx.conf" <<EOF
 worker_processes 1;
@@ -72,6 +74,7 @@ wait_http "$B/robots.txt"
 MEASURE=("$PY" "$BENCH/crawl_measure.py" --log "$D/nginx/access.log" --pages "$D/site/pages.txt")
 TRAWL_ENV=("${TENV[@]}" TRAWL_READERS=none)
 : > "$D/results.jsonl"
+[ "${FRONTIER_ONLY:-0}" = 1 ] && ROUNDS=0
 for round in $(seq "$ROUNDS"); do
   "${MEASURE[@]}" --label trawl --stdout "$D/runs/trawl-$round.json" -- \
     "${TRAWL_ENV[@]}" "$TRAWL" crawl "$B/" --limit "$PAGES" --concurrency "$CONC" \
@@ -85,16 +88,19 @@ for round in $(seq "$ROUNDS"); do
   rm -rf "$D/runs/wget-$round"
 done
 
-# The frontier's cost: 101 pages stored (the start page and 100 hubs), 1,000 or 100,000
-# distinct URLs found on them and left waiting.
-for links in 10 1000; do
-  grep -o "/frontier-$links/[^\"]*" -h "$D/site/frontier-$links"/*.html | sort -u | \
-    grep -v '/leaf/' > "$D/frontier-$links.pages"
-  echo "/frontier-$links/" >> "$D/frontier-$links.pages"
-  "$PY" "$BENCH/crawl_measure.py" --log "$D/nginx/access.log" --pages "$D/frontier-$links.pages" \
-    --label "frontier-$((links * 100))" --stdout "$D/runs/frontier-$links.json" -- \
-    "${TRAWL_ENV[@]}" "$TRAWL" crawl "$B/frontier-$links/" --limit 101 --no-sitemap \
-    --concurrency "$CONC" --allow-host "$HOST" --store "$D/runs/frontier-$links.db" --json >> "$D/results.jsonl"
+# The frontier's cost: 1,001 pages stored on each site; 1,000, 10,000 or 100,000 URLs found
+# on them and left waiting. The sites alternate, FRONTIER_ROUNDS times each.
+for round in $(seq "${FRONTIER_ROUNDS:-3}"); do
+  for site in 0001000 0010000 0100000; do
+    grep -o "/frontier-$site/[^\"]*" -h "$D/site/frontier-$site"/*.html | sort -u | \
+      grep -v '/leaf/' > "$D/frontier-$site.pages"
+    echo "/frontier-$site/" >> "$D/frontier-$site.pages"
+    rm -f "$D/runs/frontier-$site.db"*
+    "$PY" "$BENCH/crawl_measure.py" --log "$D/nginx/access.log" --pages "$D/frontier-$site.pages" \
+      --label "frontier-$site" --stdout "$D/runs/frontier-$site-$round.json" -- \
+      "${TRAWL_ENV[@]}" "$TRAWL" crawl "$B/frontier-$site/" --limit 1001 --no-sitemap \
+      --concurrency "$CONC" --allow-host "$HOST" --store "$D/runs/frontier-$site.db" --json >> "$D/results.jsonl"
+  done
 done
 LOAD_END=$(loadavg)
 stop_started

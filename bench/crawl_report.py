@@ -65,21 +65,31 @@ def main() -> None:
         r = ratio(med["trawl"][key], med[peer][key], how)
         rounds = ", ".join(f"{ratio(t[key], p[key], how):.1f}×" for t, p in zip(by["trawl"], by[peer]))
         print(f"| {what} | ≥ {target}× | {r:.1f}× | {rounds} | {'yes' if r >= target else '**no**'} |")
-    small, big = by.get("frontier-1000"), by.get("frontier-100000")
-    if small and big:
-        s, b = small[-1], big[-1]
-        grow = (b["maxrss_kib"] - s["maxrss_kib"]) * 1024 / 99_000
+    sites = [(int(k.split("-")[1]), v) for k, v in sorted(by.items()) if k.startswith("frontier-")]
+    if len(sites) >= 2:
+        def median(xs):
+            xs = sorted(xs)
+            return xs[len(xs) // 2]
         print()
-        print("Frontier: `trawl crawl --limit 101 --no-sitemap` of a start page and 100 hubs whose links "
-              "name 1,000 or 100,000 distinct URLs (left waiting when the limit is reached).")
+        print("Frontier: `trawl crawl --limit 1001 --no-sitemap` of three sites of the same 1,001 pages "
+              "(a start page and 1,000 hubs of 100 links each, the same length byte for byte), whose links "
+              "name 1,000, 10,000 or 100,000 URLs in all (left waiting when the limit is reached); "
+              "the sites alternate, each run on a fresh store.")
         print()
-        print("| URLs found | pages fetched | wall s | peak RSS MiB |")
-        print("|---|---|---|---|")
-        for label, r in (("1,000", s), ("100,000", b)):
-            print(f"| {label} | {r['pages_fetched']} | {r['wall_s']:.2f} | {r['maxrss_kib'] / 1024:.0f} |")
+        print("| URLs found | pages fetched (each run) | wall s (median) | peak RSS MiB (median; each run) | ÷ the 1,000-URL site |")
+        print("|---|---|---|---|---|")
+        base = median(r["maxrss_kib"] for r in sites[0][1])
+        for n, rs in sites:
+            fetched = ", ".join(str(r["pages_fetched"]) for r in rs)
+            wall = median(r["wall_s"] for r in rs)
+            rss = median(r["maxrss_kib"] for r in rs)
+            each = ", ".join(f"{r['maxrss_kib'] / 1024:.1f}" for r in rs)
+            print(f"| {n:,} | {fetched} | {wall:.2f} | {rss / 1024:.1f} ({each}) | {rss / base:.2f} |")
+        (n0, r0), (n1, r1) = sites[0], sites[-1]
+        grow = median(r["maxrss_kib"] for r in r1) - median(r["maxrss_kib"] for r in r0)
         print()
-        print(f"Peak RSS grows by {(b['maxrss_kib'] - s['maxrss_kib']) / 1024:.0f} MiB for 99,000 more URLs waiting "
-              f"(about {grow:.0f} bytes a URL).")
+        print(f"Peak RSS with {n1 - n0:,} more URLs waiting: {grow / 1024:+.1f} MiB "
+              f"({grow * 1024 / (n1 - n0):.0f} bytes a URL).")
     print()
     print("Command: `bench/13-crawl.sh` → `trawl crawl http://127.0.0.2:18812/ --limit 5000 --concurrency 16 "
           "--allow-host 127.0.0.2 --store FILE --json`; `python bench/scrapy_crawl.py URL links|trafilatura OUT`; "

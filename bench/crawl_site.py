@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the static sites of section 12 (the crawl benchmark) into a directory.
 
-  crawl_site.py DIR [--pages N] [--frontier-hubs H --frontier-links L ...]
+  crawl_site.py DIR [--pages N] [--frontier-hubs H [--frontier-links L]]
 
 docs site (DIR/index.html, DIR/docs/...): N pages (default 5,000) of about 20 KB each, shaped like a
 documentation site: a header navigation, a sidebar listing the pages of the section, an
@@ -11,9 +11,10 @@ page) and listed in /sitemap.xml; /robots.txt allows everything and names the si
 DIR/pages.txt lists the N page paths (to check the server's log against). The pages, their link graph and their text are fixed by a seed, so every run crawls the
 same site.
 
-frontier sites (DIR/frontier-L/...): one start page linking to H hub pages, each hub
-linking to L distinct leaf URLs (H*L in all, the leaves do not exist). Crawled with a
-small --limit, they show what the frontier costs in memory.
+frontier sites (DIR/frontier-NNNNNNN/...): one start page linking to H hub pages, each hub
+linking to L leaf URLs that do not exist, NNNNNNN of them in all (H, 10*H and H*L), with
+pages of the same length on every site. Crawled with --limit H+1, each fetches the same
+bytes, and the differences in memory are the frontier's.
 """
 from __future__ import annotations
 
@@ -150,14 +151,23 @@ def sitemap(root: str, host: str, urls: list[str]) -> None:
     write(root, "/robots.txt", f"User-agent: *\nAllow: /\n\nSitemap: {host}/sitemap.xml\n")
 
 
-def frontier_site(root: str, hubs: int, links: int) -> None:
-    base = f"/frontier-{links}"
-    hub_list = "".join(f'<li><a href="{base}/hub-{h:04d}.html">Hub {h}</a></li>' for h in range(hubs))
-    write(root, f"{base}/", f"<!doctype html><html><head><title>Frontier {links}</title></head><body><ul>{hub_list}</ul></body></html>")
+def frontier_pools(hubs: int, links: int) -> list[int]:
+    return sorted({hubs, min(10 * hubs, hubs * links), hubs * links})
+
+
+def frontier_site(root: str, name: str, hubs: int, links: int, pool: int) -> None:
+    """A start page linking to `hubs` hub pages, each linking to `links` leaf URLs (the leaves
+    do not exist), drawn in turn from `pool` URLs shared by every hub (with hubs x links, every
+    link names a URL of its own). Every shape have the same pages, byte
+    for byte in length, so a crawl of either fetches the same; only the frontier differs."""
+    base = f"/frontier-{name}"
+    hub_list = "".join(f'<li><a href="{base}/hub-{h:05d}.html">Hub {h}</a></li>' for h in range(hubs))
+    write(root, f"{base}/", f"<!doctype html><html><head><title>Frontier</title></head><body><ul>{hub_list}</ul></body></html>")
     for h in range(hubs):
-        leaves = "".join(f'<li><a href="{base}/leaf/{h:04d}/{j:05d}.html">Leaf {h}.{j}</a></li>' for j in range(links))
-        write(root, f"{base}/hub-{h:04d}.html",
-              f"<!doctype html><html><head><title>Hub {h}</title></head><body><h1>Hub {h} of {links}</h1>"
+        ids = [(h * links + j) % pool for j in range(links)]
+        leaves = "".join(f'<li><a href="{base}/leaf/{i:07d}.html">Leaf {i:07d}</a></li>' for i in ids)
+        write(root, f"{base}/hub-{h:05d}.html",
+              f"<!doctype html><html><head><title>Hub {h}</title></head><body><h1>Hub {h:05d}</h1>"
               f"<p>{sentence(random.Random(h), 40)}</p><ul>{leaves}</ul></body></html>")
 
 
@@ -166,13 +176,16 @@ def main() -> None:
     ap.add_argument("dir")
     ap.add_argument("--pages", type=int, default=5000)
     ap.add_argument("--host", default="http://127.0.0.2")
-    ap.add_argument("--frontier-hubs", type=int, default=100)
-    ap.add_argument("--frontier-links", type=int, nargs="*", default=[])
+    ap.add_argument("--frontier-hubs", type=int, default=0,
+                    help="also write the two frontier sites, with this many hubs")
+    ap.add_argument("--frontier-links", type=int, default=100, help="links on each hub")
     a = ap.parse_args()
     urls = docs_site(a.dir, a.pages)
     sitemap(a.dir, a.host, urls)
-    for n in a.frontier_links:
-        frontier_site(a.dir, a.frontier_hubs, n)
+    if a.frontier_hubs:
+        # The hubs' links name as many URLs as there are hubs, ten times that, or hubs x links.
+        for pool in frontier_pools(a.frontier_hubs, a.frontier_links):
+            frontier_site(a.dir, f"{pool:07d}", a.frontier_hubs, a.frontier_links, pool)
     sizes = [os.path.getsize(os.path.join(a.dir, (u + ("index.html" if u.endswith("/") else "")).lstrip("/"))) for u in urls]
     with open(os.path.join(a.dir, "pages.txt"), "w") as f:
         f.write("".join(u + "\n" for u in urls))

@@ -322,6 +322,10 @@ impl State {
             query,
             frontier: Frontier::with_cap(memory),
             seen: Seen::default(),
+            to_forget: Vec::new(),
+            // A shared crawl's queue is the store's: its queued URLs are never held here.
+            forgets: journal.shared(),
+            stored_only: HashSet::new(),
             folder: Default::default(),
             robots: HashMap::new(),
             pacer,
@@ -397,7 +401,7 @@ impl State {
             return None;
         }
         let key = key_of(&url);
-        if self.seen.contains_key(&key) {
+        if self.seen.contains_key(&key) || self.stored_only.contains(&key) {
             return None;
         }
         let mut row = CrawlUrl {
@@ -429,11 +433,56 @@ impl State {
             row.state = UrlState::Skipped;
             row.detail = Some("disallowed by robots.txt".into());
         } else if !self.shared {
+            self.queue(key, url, depth, priority, run);
+            return Some(row);
+        } else {
             // A shared crawl's frontier is the store's queue (claimed from there).
-            self.frontier.push(key.clone(), url, depth, priority, run);
+            self.to_forget.push(key.clone());
         }
         self.seen.insert(key, row.state);
         Some(row)
+    }
+
+    /// Puts a queued URL (its row in the store or about to be) in the frontier; the URLs
+    /// that spills leave the seen set once their rows are written.
+    pub(crate) fn queue(&mut self, key: String, url: Url, depth: u32, priority: f64, run: u32) {
+        self.seen.insert(&key, UrlState::Queued);
+        let spilled = self.frontier.push(key, url, depth, priority, run);
+        if !spilled.is_empty() {
+            self.forgets = true;
+            self.to_forget.extend(spilled);
+        }
+    }
+
+    /// The rows of every URL put in `to_forget` are in the store now: those URLs leave the
+    /// seen set, so memory does not grow with the URLs waiting.
+    pub(crate) fn forget_written(&mut self) {
+        let keys = std::mem::take(&mut self.to_forget);
+        // A URL spilled and read back, or dispatched, since is held again: keep it.
+        let waiting: Vec<String> = keys
+            .into_iter()
+            .filter(|k| self.seen.get(k) == Some(&UrlState::Queued))
+            .collect();
+        self.seen.forget(&waiting);
+    }
+
+    /// Before a page's links are considered: which of those not in memory the store has
+    /// seen (only asked once some URL is held in the store alone).
+    pub(crate) async fn ask_store(&mut self, urls: &[&Url]) -> Result<(), TrawlError> {
+        self.stored_only.clear();
+        if !self.forgets {
+            return Ok(());
+        }
+        let mut keys: Vec<String> = urls
+            .iter()
+            .filter(|u| self.scope.on_site(u))
+            .map(|u| key_of(u))
+            .filter(|k| !self.seen.contains_key(k))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        self.stored_only = self.journal.known(keys).await?.into_iter().collect();
+        Ok(())
     }
 
     /// The priority of a link: minus its depth breadth-first; best-first, its relevance
@@ -523,5 +572,59 @@ impl State {
 
     pub(crate) fn waiting_host(w: &Waiting) -> String {
         host_of(&w.url)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trawl_store::{SqliteStore, StoreConfig};
+
+    fn state(cap: usize) -> State {
+        let store =
+            SharedStore::new(SqliteStore::open(":memory:", StoreConfig::default()).unwrap());
+        let start = Url::parse("https://docs.example/").unwrap();
+        let mut options = CrawlOptions::new(start.to_string());
+        options.frontier_memory = cap;
+        let scope = Scope::new(&start, false, &[], &[]).unwrap();
+        let journal = Journal::new(store, "c1".into());
+        State::new(
+            "c1".into(),
+            options,
+            scope,
+            journal,
+            Arc::new(Pacer::default()),
+        )
+    }
+
+    fn leaf(i: usize) -> Url {
+        Url::parse(&format!("https://docs.example/leaf/{i:06}.html")).unwrap()
+    }
+
+    #[tokio::test]
+    async fn urls_waiting_in_the_store_leave_memory_and_are_still_known() {
+        let mut st = state(16);
+        let mut rows = Vec::new();
+        for i in 0..1_000 {
+            rows.extend(st.consider(leaf(i), 1, 0, -1.0, false));
+        }
+        assert_eq!(rows.len(), 1_000);
+        st.journal.add(rows).await.unwrap();
+        st.forget_written();
+        // What memory holds is bounded by the frontier's cap, not by the URLs found.
+        assert!(st.seen.len() <= 32, "{} held", st.seen.len());
+        assert_eq!(st.frontier.len(), 1_000);
+        // Found again on another page: the store knows them, so none is queued twice.
+        let again: Vec<Url> = (0..1_000).map(leaf).collect();
+        st.ask_store(&again.iter().collect::<Vec<_>>())
+            .await
+            .unwrap();
+        let twice: Vec<CrawlUrl> = again
+            .into_iter()
+            .filter_map(|u| st.consider(u, 2, 0, -2.0, false))
+            .collect();
+        assert!(twice.is_empty(), "{} queued twice", twice.len());
+        // And a URL never seen is still new.
+        assert!(st.consider(leaf(5_000), 2, 0, -2.0, false).is_some());
     }
 }

@@ -7,8 +7,11 @@
 //! memory; the rest are *spilled* (their `queued` rows are in the store already) and read
 //! back, in the order they were found, when memory runs dry.
 //!
-//! [`Seen`]: every URL met, by a 128-bit digest of its canonical form (16 bytes a URL
-//! instead of the string), with its state.
+//! [`Seen`]: the URLs met, by a 128-bit digest of its canonical form (16 bytes a URL
+//! instead of the string), with their state. A spilled URL leaves it too (its row in the
+//! store says it was seen), so what a crawl holds in memory does not grow with the URLs
+//! it has found and not yet fetched; the crawler asks the store about a URL it does not
+//! find here once any has been spilled.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -90,7 +93,16 @@ impl Frontier {
         }
     }
 
-    pub(crate) fn push(&mut self, key: String, url: Url, depth: u32, priority: f64, run: u32) {
+    /// Adds a URL; returns the keys of the URLs this spilled (in the store only now), if any.
+    #[must_use = "spilled URLs must leave the seen set too"]
+    pub(crate) fn push(
+        &mut self,
+        key: String,
+        url: Url,
+        depth: u32,
+        priority: f64,
+        run: u32,
+    ) -> Vec<String> {
         self.next_seq += 1;
         self.heap.push(Waiting {
             key,
@@ -106,7 +118,9 @@ impl Frontier {
             let keep = all.split_off(all.len() - self.cap);
             self.spilled += all.len();
             self.heap = keep.into();
+            return all.into_iter().map(|w| w.key).collect();
         }
+        Vec::new()
     }
 
     pub(crate) fn pop(&mut self) -> Option<Waiting> {
@@ -170,6 +184,23 @@ impl Seen {
     pub(crate) fn insert(&mut self, key: impl AsRef<str>, state: UrlState) {
         self.states.insert(digest(key.as_ref()), state);
     }
+
+    /// Forgets URLs that wait in the store only (spilled).
+    pub(crate) fn forget(&mut self, keys: &[String]) {
+        for k in keys {
+            self.states.remove(&digest(k));
+        }
+        // A map emptied of most of its entries keeps its buckets: give them back.
+        if self.states.capacity() > 4 * self.states.len().max(1024) {
+            self.states.shrink_to_fit();
+        }
+    }
+
+    /// URLs held in memory.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.states.len()
+    }
 }
 
 #[cfg(test)]
@@ -180,10 +211,9 @@ mod tests {
     fn highest_priority_first_then_first_found() {
         let mut f = Frontier::default();
         let u = |p: &str| Url::parse(&format!("https://e.com/{p}")).unwrap();
-        f.push("a".into(), u("a"), 1, -1.0, 0);
-        f.push("b".into(), u("b"), 1, -1.0, 0);
-        f.push("c".into(), u("c"), 0, 0.0, 0);
-        f.push("d".into(), u("d"), 2, 3.5, 0);
+        for (k, depth, p) in [("a", 1, -1.0), ("b", 1, -1.0), ("c", 0, 0.0), ("d", 2, 3.5)] {
+            assert!(f.push(k.into(), u(k), depth, p, 0).is_empty());
+        }
         let order: Vec<String> = std::iter::from_fn(|| f.pop().map(|w| w.key)).collect();
         assert_eq!(order, ["d", "c", "a", "b"]);
     }
@@ -192,9 +222,12 @@ mod tests {
     fn a_capped_frontier_keeps_the_best_and_counts_the_rest() {
         let mut f = Frontier::with_cap(3);
         let u = |p: &str| Url::parse(&format!("https://e.com/{p}")).unwrap();
+        let mut spilled = Vec::new();
         for (i, p) in [-3.0, -1.0, -2.0, 0.0, -1.0, -4.0].into_iter().enumerate() {
-            f.push(format!("k{i}"), u(&format!("p{i}")), 1, p, 0);
+            spilled.extend(f.push(format!("k{i}"), u(&format!("p{i}")), 1, p, 0));
         }
+        spilled.sort();
+        assert_eq!(spilled, ["k0", "k2", "k5"]);
         assert_eq!(f.len(), 6);
         assert_eq!(f.spilled(), 3);
         let order: Vec<String> = std::iter::from_fn(|| f.pop().map(|w| w.key)).collect();
@@ -215,5 +248,8 @@ mod tests {
         assert!(!s.contains_key("https://e.com/c"));
         s.insert("https://e.com/a", UrlState::Fetching);
         assert_eq!(s.get("https://e.com/a"), Some(&UrlState::Fetching));
+        s.forget(&["https://e.com/a".to_owned()]);
+        assert!(!s.contains_key("https://e.com/a"));
+        assert_eq!(s.len(), 1);
     }
 }

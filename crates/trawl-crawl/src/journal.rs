@@ -119,6 +119,14 @@ impl Journal {
         self.with(move |c, id| c.add_crawl_urls(id, &urls)).await
     }
 
+    /// The keys among `keys` this crawl's rows hold.
+    pub(crate) async fn known(&self, keys: Vec<String>) -> Result<Vec<String>, TrawlError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.with(move |c, id| c.known_crawl_urls(id, &keys)).await
+    }
+
     pub(crate) async fn set(
         &self,
         keys: Vec<String>,

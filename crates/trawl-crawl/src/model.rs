@@ -3,7 +3,7 @@
 //! reports, and the loop's state. Their methods live in `crawler.rs`; this file imports
 //! neither, so the two do not import each other.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -147,6 +147,14 @@ pub(crate) struct State {
     pub(crate) query: Option<Query>,
     pub(crate) frontier: Frontier,
     pub(crate) seen: Seen,
+    /// Queued URLs whose rows are (or are about to be) in the store, to leave the seen set
+    /// once those rows are written (see [`State::forget_written`]).
+    pub(crate) to_forget: Vec<String>,
+    /// Some URL this crawl has seen is in the store only: a URL not in `seen` may still be
+    /// known, and the store is asked (see [`State::ask_store`]).
+    pub(crate) forgets: bool,
+    /// The keys the store knew of, among those of the page being taken.
+    pub(crate) stored_only: HashSet<String>,
     pub(crate) folder: Folder,
     pub(crate) robots: HashMap<String, Arc<Robots>>,
     pub(crate) pacer: Arc<Pacer>,

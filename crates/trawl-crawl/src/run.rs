@@ -102,6 +102,18 @@ async fn restore(
             .await?;
         done_now.insert(key);
     }
+    // The rest of those being fetched are queued again, in the store too: a URL the
+    // frontier spills is read back from the store's queued rows.
+    let again: Vec<String> = rows
+        .iter()
+        .filter(|r| r.state == UrlState::Fetching && !done_now.contains(&r.key))
+        .map(|r| r.key.clone())
+        .collect();
+    if !again.is_empty() {
+        st.journal
+            .set(again, UrlState::Queued, UrlOutcome::default())
+            .await?;
+    }
     for row in rows {
         let state = if done_now.contains(&row.key) {
             UrlState::Done
@@ -115,14 +127,15 @@ async fn restore(
             UrlState::Failed => st.summary.progress.failed += 1,
             UrlState::Queued => {
                 if let Ok(url) = Url::parse(&row.url) {
-                    st.frontier
-                        .push(row.key.clone(), url, row.depth, row.priority, row.run);
+                    st.queue(row.key, url, row.depth, row.priority, row.run);
+                    continue;
                 }
             }
             _ => {}
         }
         st.seen.insert(row.key, state);
     }
+    st.forget_written();
     Ok(())
 }
 
@@ -158,15 +171,17 @@ async fn refill(st: &mut State, in_flight: usize) -> Result<(), TrawlError> {
     let rows = st.journal.queued(st.frontier.cap()).await?;
     let mut back = 0;
     for row in rows {
-        if st.seen.get(&row.key) != Some(&UrlState::Queued) {
+        // A spilled URL is not in memory; one that is, and not queued, was dispatched or
+        // settled since.
+        if !matches!(st.seen.get(&row.key), None | Some(UrlState::Queued)) {
             continue;
         }
         if let Ok(url) = Url::parse(&row.url) {
-            st.frontier
-                .push(row.key, url, row.depth, row.priority, row.run);
+            st.queue(row.key, url, row.depth, row.priority, row.run);
             back += 1;
         }
     }
+    st.forget_written();
     if back == 0 && in_flight == 0 {
         // Nothing in flight can still write a row: whatever was counted is gone.
         back = st.frontier.spilled();
@@ -215,6 +230,7 @@ pub(crate) async fn drive(
             }
         };
         journal.add(new_rows).await?;
+        st.forget_written();
         if st.shared && new {
             // Seeded (other processes join it only now that it has URLs): the record with
             // the summary's limit.
@@ -508,6 +524,8 @@ async fn fetched(
         }
     }
     // Links, unless this page is as deep as the crawl goes.
+    let found: Vec<&Url> = read.links.links.iter().map(|l| &l.url).collect();
+    st.ask_store(&found).await?;
     let mut rows = Vec::new();
     if w.depth < st.options.max_depth {
         let on_site: Vec<&Url> = read
@@ -535,7 +553,12 @@ async fn fetched(
             .links
             .links
             .iter()
-            .filter(|l| st.scope.on_site(&l.url) && !st.seen.contains_key(&key_of(&l.url)))
+            .filter(|l| {
+                let key = key_of(&l.url);
+                st.scope.on_site(&l.url)
+                    && !st.seen.contains_key(&key)
+                    && !st.stored_only.contains(&key)
+            })
             .count() as u64;
     }
     let id = st.id.clone();
@@ -563,6 +586,8 @@ async fn fetched(
     // update of a row not yet there would be lost (the page stored, its row still queued).
     st.journal.add(rows).await?;
     st.journal.add(alias_new).await?;
+    st.stored_only.clear();
+    st.forget_written();
     let store = crawler.store().clone();
     let record = read.record;
     let worker = st.journal.worker().map(str::to_owned);

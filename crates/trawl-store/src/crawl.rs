@@ -160,6 +160,10 @@ pub trait CrawlStore: Send + Sync {
     /// already seen is left as it is. Returns how many were new.
     fn add_crawl_urls(&self, id: &str, urls: &[CrawlUrl]) -> Result<usize>;
 
+    /// The keys among `keys` that a crawl has seen (in any state), in the order given: a
+    /// crawler that keeps only part of its seen set in memory asks here about the rest.
+    fn known_crawl_urls(&self, id: &str, keys: &[String]) -> Result<Vec<String>>;
+
     /// Moves URLs (by key) to `state`, with the same outcome for each.
     fn set_crawl_url_state(
         &self,

@@ -259,6 +259,17 @@ async fn ignoring_robots_says_so_and_fetches_disallowed_paths() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_aborted_crawl_resumes_without_fetching_a_page_twice() {
+    aborted_then_resumed(0).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_aborted_crawl_with_its_frontier_spilled_resumes_without_fetching_a_page_twice() {
+    // Four URLs in memory: most of the frontier, and of the seen set, is in the store only
+    // when the crawl stops, and again when it resumes.
+    aborted_then_resumed(4).await;
+}
+
+async fn aborted_then_resumed(frontier_memory: usize) {
     let site = Site::start(SiteConfig {
         page_latency: Duration::from_millis(20),
         ..SiteConfig::default()
@@ -270,6 +281,7 @@ async fn an_aborted_crawl_resumes_without_fetching_a_page_twice() {
     let mut o = wide(site.url("/"));
     o.limit = 120;
     o.concurrency = 2;
+    o.frontier_memory = frontier_memory;
     let running = crawler.start(o, None).await.unwrap();
     let id = running.id.clone();
     // Let it store some pages, then stop it dead (as a kill would).

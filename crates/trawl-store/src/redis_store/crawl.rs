@@ -266,6 +266,28 @@ impl CrawlStore for RedisStore {
         })
     }
 
+    fn known_crawl_urls(&self, id: &str, keys: &[String]) -> Result<Vec<String>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let base = self.crawl_base(id);
+        // A seen key has a row; one round trip for all of them, no row sent back.
+        let urls = format!("{base}urls");
+        let present: Vec<bool> = self.with_conn(|conn| {
+            let mut pipe = redis::pipe();
+            for k in keys {
+                pipe.hexists(&urls, k);
+            }
+            Ok(pipe.query(conn)?)
+        })?;
+        Ok(keys
+            .iter()
+            .zip(present)
+            .filter(|(_, here)| *here)
+            .map(|(k, _)| k.clone())
+            .collect())
+    }
+
     fn crawl_urls(
         &self,
         id: &str,

@@ -217,6 +217,26 @@ impl CrawlStore for SqliteStore {
         Ok(())
     }
 
+    fn known_crawl_urls(&self, id: &str, keys: &[String]) -> Result<Vec<String>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let conn = self.pool.get()?;
+        if !readable(&conn)? {
+            return Ok(Vec::new());
+        }
+        // One point lookup on the primary key per URL, all under one prepared statement.
+        let mut stmt =
+            conn.prepare_cached("SELECT 1 FROM crawl_urls WHERE crawl_id = ?1 AND key = ?2")?;
+        let mut known = Vec::new();
+        for k in keys {
+            if stmt.exists(params![id, k])? {
+                known.push(k.clone());
+            }
+        }
+        Ok(known)
+    }
+
     fn add_crawl_urls(&self, id: &str, urls: &[CrawlUrl]) -> Result<usize> {
         if urls.is_empty() {
             return Ok(0);

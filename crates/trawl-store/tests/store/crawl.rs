@@ -377,7 +377,33 @@ fn only_the_redis_store_shares_crawl_work(b: Backend) {
     );
 }
 
+fn known_urls_are_those_seen_in_any_state_of_that_crawl(b: Backend) {
+    let store = open!(b, StoreConfig::default());
+    let c = crawls(&store);
+    c.put_crawl(&record("c1")).unwrap();
+    c.put_crawl(&record("c2")).unwrap();
+    c.add_crawl_urls(
+        "c1",
+        &[
+            url("a", UrlState::Queued, -1.0),
+            url("b", UrlState::Skipped, 0.0),
+            url("d", UrlState::Queued, -1.0),
+        ],
+    )
+    .unwrap();
+    c.set_crawl_url_state("c1", &["d".into()], UrlState::Done, &done("h~d"))
+        .unwrap();
+    c.add_crawl_urls("c2", &[url("z", UrlState::Queued, -1.0)])
+        .unwrap();
+    let ask: Vec<String> = ["z", "d", "x", "a", "b"].map(String::from).into();
+    assert_eq!(c.known_crawl_urls("c1", &ask).unwrap(), ["d", "a", "b"]);
+    assert_eq!(c.known_crawl_urls("c2", &ask).unwrap(), ["z"]);
+    assert!(c.known_crawl_urls("nope", &ask).unwrap().is_empty());
+    assert!(c.known_crawl_urls("c1", &[]).unwrap().is_empty());
+}
+
 both_backends!(
+    known_urls_are_those_seen_in_any_state_of_that_crawl,
     crawl_record_urls_states_and_counts_round_trip,
     claims_take_the_best_queued_urls_once_each,
     settling_needs_the_lease_and_happens_once,
