@@ -576,55 +576,5 @@ impl State {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use trawl_store::{SqliteStore, StoreConfig};
-
-    fn state(cap: usize) -> State {
-        let store =
-            SharedStore::new(SqliteStore::open(":memory:", StoreConfig::default()).unwrap());
-        let start = Url::parse("https://docs.example/").unwrap();
-        let mut options = CrawlOptions::new(start.to_string());
-        options.frontier_memory = cap;
-        let scope = Scope::new(&start, false, &[], &[]).unwrap();
-        let journal = Journal::new(store, "c1".into());
-        State::new(
-            "c1".into(),
-            options,
-            scope,
-            journal,
-            Arc::new(Pacer::default()),
-        )
-    }
-
-    fn leaf(i: usize) -> Url {
-        Url::parse(&format!("https://docs.example/leaf/{i:06}.html")).unwrap()
-    }
-
-    #[tokio::test]
-    async fn urls_waiting_in_the_store_leave_memory_and_are_still_known() {
-        let mut st = state(16);
-        let mut rows = Vec::new();
-        for i in 0..1_000 {
-            rows.extend(st.consider(leaf(i), 1, 0, -1.0, false));
-        }
-        assert_eq!(rows.len(), 1_000);
-        st.journal.add(rows).await.unwrap();
-        st.forget_written();
-        // What memory holds is bounded by the frontier's cap, not by the URLs found.
-        assert!(st.seen.len() <= 32, "{} held", st.seen.len());
-        assert_eq!(st.frontier.len(), 1_000);
-        // Found again on another page: the store knows them, so none is queued twice.
-        let again: Vec<Url> = (0..1_000).map(leaf).collect();
-        st.ask_store(&again.iter().collect::<Vec<_>>())
-            .await
-            .unwrap();
-        let twice: Vec<CrawlUrl> = again
-            .into_iter()
-            .filter_map(|u| st.consider(u, 2, 0, -2.0, false))
-            .collect();
-        assert!(twice.is_empty(), "{} queued twice", twice.len());
-        // And a URL never seen is still new.
-        assert!(st.consider(leaf(5_000), 2, 0, -2.0, false).is_some());
-    }
-}
+#[path = "crawler_tests.rs"]
+mod tests;

@@ -143,6 +143,12 @@ impl Journal {
             .await
     }
 
+    /// Every URL done, in the order they were found.
+    pub(crate) async fn done_pages(&self) -> Result<Vec<CrawlUrl>, TrawlError> {
+        self.with(|c, id| c.crawl_urls(id, &[UrlState::Done], 0, 0))
+            .await
+    }
+
     pub(crate) async fn urls(&self) -> Result<Vec<CrawlUrl>, TrawlError> {
         self.with(|c, id| c.crawl_urls(id, &[], 0, 0)).await
     }

@@ -11,7 +11,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Fetcher;
-use trawl_store::{CrawlUrl, UrlOutcome, UrlState};
+use trawl_store::{CrawlUrl, SharedStore, UrlOutcome, UrlState};
 use url::Url;
 
 use crate::crawler::Begin;
@@ -136,6 +136,46 @@ async fn restore(
         st.seen.insert(row.key, state);
     }
     st.forget_written();
+    refold(st, crawler.store()).await
+}
+
+/// The pages a resumed crawl stored before it stopped join its near-duplicate index again
+/// (it lives in memory only), so a copy of one of them met after the resume still folds.
+pub(crate) async fn refold(st: &mut State, store: &SharedStore) -> Result<(), TrawlError> {
+    let done: Vec<(String, String)> = st
+        .journal
+        .done_pages()
+        .await?
+        .into_iter()
+        .filter_map(|u| u.handle.map(|h| (u.url, h)))
+        .collect();
+    // One store call a batch: signatures cost about half a millisecond a page, off the
+    // async workers.
+    for batch in done.chunks(256) {
+        let batch = batch.to_vec();
+        let kept = store
+            .run(move |s| {
+                let mut out: Vec<(String, String, _)> = Vec::with_capacity(batch.len());
+                for (url, handle) in batch {
+                    if let Some(rec) = s.get_document(&handle)? {
+                        let d = &rec.document;
+                        let text = if d.text.is_empty() {
+                            &d.markdown
+                        } else {
+                            &d.text
+                        };
+                        let signature = crate::dedup::signature_of(text, d.word_count);
+                        out.push((url, rec.content_hash, signature));
+                    }
+                }
+                Ok(out)
+            })
+            .await
+            .map_err(crate::journal::store_error)?;
+        for (url, hash, signature) in kept {
+            st.folder.keep(&url, &hash, signature.as_deref());
+        }
+    }
     Ok(())
 }
 
@@ -226,6 +266,7 @@ pub(crate) async fn drive(
             }
             Begin::Join => {
                 st.learn_hosts(&fetcher, &[&start]).await;
+                refold(&mut st, crawler.store()).await?;
                 Vec::new()
             }
         };
