@@ -225,15 +225,31 @@ impl CrawlStore for SqliteStore {
         if !readable(&conn)? {
             return Ok(Vec::new());
         }
-        // One point lookup on the primary key per URL, all under one prepared statement.
-        let mut stmt =
-            conn.prepare_cached("SELECT 1 FROM crawl_urls WHERE crawl_id = ?1 AND key = ?2")?;
-        let mut known = Vec::new();
-        for k in keys {
-            if stmt.exists(params![id, k])? {
-                known.push(k.clone());
+        // One statement a chunk, each key a lookup on the primary key. Chunks of a fixed
+        // size (the last padded with its first key) keep one cached statement for all.
+        const CHUNK: usize = 128;
+        let sql = format!(
+            "SELECT key FROM crawl_urls WHERE crawl_id = ?1 AND key IN ({})",
+            (2..CHUNK + 2)
+                .map(|i| format!("?{i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut present = std::collections::HashSet::new();
+        for chunk in keys.chunks(CHUNK) {
+            let padded = (0..CHUNK).map(|i| chunk.get(i).unwrap_or(&chunk[0]).as_str());
+            let args = std::iter::once(id).chain(padded);
+            let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
+            while let Some(row) = rows.next()? {
+                present.insert(row.get::<_, String>(0)?);
             }
         }
+        let known: Vec<String> = keys
+            .iter()
+            .filter(|k| present.contains(*k))
+            .cloned()
+            .collect();
         Ok(known)
     }
 

@@ -400,6 +400,14 @@ fn known_urls_are_those_seen_in_any_state_of_that_crawl(b: Backend) {
     assert_eq!(c.known_crawl_urls("c2", &ask).unwrap(), ["z"]);
     assert!(c.known_crawl_urls("nope", &ask).unwrap().is_empty());
     assert!(c.known_crawl_urls("c1", &[]).unwrap().is_empty());
+    // Many at once (more than one statement's worth on SQLite).
+    let many: Vec<CrawlUrl> = (0..200)
+        .map(|i| url(&format!("k{i}"), UrlState::Queued, -1.0))
+        .collect();
+    c.add_crawl_urls("c2", &many).unwrap();
+    let ask: Vec<String> = (0..300).rev().map(|i| format!("k{i}")).collect();
+    let known = c.known_crawl_urls("c2", &ask).unwrap();
+    assert_eq!(known, ask[100..]);
 }
 
 both_backends!(
