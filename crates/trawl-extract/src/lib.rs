@@ -93,6 +93,7 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         show_hidden: false,
         widen: false,
         link_tolerant: false,
+        listing: false,
     };
     content::trace(&dom, pass, &signals, needle)
 }
