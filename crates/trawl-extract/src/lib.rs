@@ -94,6 +94,7 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         widen: false,
         link_tolerant: false,
         listing: false,
+        short_sections: false,
     };
     content::trace(&dom, pass, &signals, needle)
 }

@@ -48,6 +48,7 @@ impl From<Pass> for DropPolicy {
             weight_classes: _,
             clean_conditionally: _,
             link_tolerant: _,
+            short_sections: _,
         } = pass;
         DropPolicy {
             strip_unlikely,
@@ -420,7 +421,12 @@ pub(super) fn is_hard_dropped(tag: Tag) -> bool {
 /// to the document, each with its tag, class, drop mark and visible text after the
 /// boilerplate drops of `pass`.
 pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) -> String {
-    let Boiled { dropped, stats, .. } = Drops::new(dom).drop_boilerplate(dom, pass.into(), signals);
+    let mut drops = Drops::new(dom);
+    let Boiled {
+        dropped,
+        stats,
+        items,
+    } = drops.get(dom, pass, signals);
     let mut out = String::new();
     let Some(t) = (0..dom.nodes.len())
         .rev()
@@ -432,7 +438,7 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
     while cur != NONE as usize {
         let node = &dom.nodes[cur];
         out.push_str(&format!(
-            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} signal={:?}\n",
+            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} item={} signal={:?}\n",
             node.tag,
             dom.attr(cur as NodeId, AttrName::Class).unwrap_or(""),
             dom.attr(cur as NodeId, AttrName::Id).unwrap_or(""),
@@ -440,6 +446,7 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
             node.hidden,
             stats[cur].text,
             stats[cur].link,
+            items.get(cur).copied().unwrap_or(0),
             signals.get(cur),
         ));
         cur = node.parent as usize;
@@ -461,6 +468,7 @@ mod tests {
         widen: true,
         link_tolerant: false,
         listing: false,
+        short_sections: false,
     };
 
     #[test]
@@ -486,6 +494,10 @@ mod tests {
             },
             Pass {
                 link_tolerant: true,
+                ..STRICT
+            },
+            Pass {
+                short_sections: true,
                 ..STRICT
             },
         ];

@@ -53,6 +53,8 @@ pub(crate) struct Pass {
     /// A listing or a shop's category: the repeated items (see `listing`) are content,
     /// whatever their class words say and however much of them is links.
     pub(crate) listing: bool,
+    /// A manual: a one-line section under its heading is text, not an empty wrapper.
+    pub(crate) short_sections: bool,
 }
 
 /// The chosen content.

@@ -4,7 +4,6 @@
 use crate::boilerplate::Signals;
 use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
 
-use super::listing::spares;
 use super::scoring::pass_weight;
 use super::stats::{Stats, link_density};
 use super::{LINK_TOLERANT_DENSITY, Pass, ancestors, ends_sentence, is_post_meta};
@@ -93,8 +92,9 @@ pub(super) fn clean_conditionally(
         // A post's author line in a thread: a name link and a date.
         let post_meta =
             pass.thread && s.text < POST_META_MAX_CHARS && is_post_meta(dom, i as NodeId);
-        // A listing's items are what the page lists, links and all (see `listing`).
-        let item = items.get(i).is_some_and(|&m| spares(m, s.text, s.link));
+        // A listing's items are what the page lists, links and all (see `listing`): the
+        // link-density rules spare them and all they hold.
+        let item = items.get(i).is_some_and(|&m| m != 0);
         let drop = if post_meta || item {
             false
         } else if weight + content_score < 0.0 {
@@ -123,7 +123,7 @@ pub(super) fn clean_conditionally(
                     && s.text < NEAR_EMPTY_CHARS
                     && (s.images == 0 || s.images > 2)
                     && !in_figure
-                    && !is_short_section(dom, i as NodeId, &s))
+                    && !(pass.short_sections && is_short_section(dom, i as NodeId, &s)))
                 || (!is_list && weight < STRONG_CLASS_WEIGHT && density > max_density)
                 || (is_list && weight < STRONG_CLASS_WEIGHT && density > max_list_density)
                 || (weight >= STRONG_CLASS_WEIGHT && density > STRONG_CLASS_MAX_LINK_DENSITY)
@@ -200,7 +200,7 @@ pub(super) fn clean_link_blocks(
             && link_density(s) > LINK_BLOCK_DENSITY
             && s.commas < LINK_BLOCK_MAX_COMMAS
             && s.code_blocks == 0;
-        let item = items.get(i).is_some_and(|&m| spares(m, s.text, s.link));
+        let item = items.get(i).is_some_and(|&m| m != 0);
         if block && !item && (linky || node.tag == Tag::Form && s.inputs > 0) {
             let sub = dom.subtree_end(i as NodeId) as usize;
             dropped[i..sub].fill(true);
