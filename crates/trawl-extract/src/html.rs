@@ -73,6 +73,8 @@ pub(crate) fn extract_html(
         widen: page_type != PageType::Article,
         // A reference page links every other word, and an index's items are links.
         link_tolerant: matches!(page_type, PageType::Documentation | PageType::Listing),
+        listing: matches!(page_type, PageType::Listing | PageType::Collection),
+        short_sections: page_type == PageType::Documentation,
     };
     let passes = [
         strict,

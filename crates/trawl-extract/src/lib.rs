@@ -93,6 +93,8 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         show_hidden: false,
         widen: false,
         link_tolerant: false,
+        listing: false,
+        short_sections: false,
     };
     content::trace(&dom, pass, &signals, needle)
 }

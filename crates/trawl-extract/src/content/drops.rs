@@ -5,6 +5,7 @@
 use crate::boilerplate::{Signals, is_boilerplate_role, is_dropped_element};
 use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
 
+use super::listing::{ITEM, listing_items, spares};
 use super::stats::{Stats, Sums, compute_stats, compute_sums};
 use super::{
     HIDDEN_SHOWN_SHARE, Pass, ancestors, is_post_meta, is_semantic_container, is_tab_panel,
@@ -14,6 +15,9 @@ use super::{
 pub(crate) struct Boiled {
     pub(crate) dropped: Vec<bool>,
     pub(crate) stats: Vec<Stats>,
+    /// Under a listing policy, the listing's items and wrappers (see `listing`), which the
+    /// pruning spares too; empty otherwise.
+    pub(crate) items: Vec<u8>,
 }
 
 /// What the boilerplate drops read of a pass, and so the key they are cached under:
@@ -27,6 +31,7 @@ pub(crate) struct DropPolicy {
     include_comments: bool,
     show_hidden: bool,
     widen: bool,
+    listing: bool,
 }
 
 impl From<Pass> for DropPolicy {
@@ -39,9 +44,11 @@ impl From<Pass> for DropPolicy {
             include_comments,
             show_hidden,
             widen,
+            listing,
             weight_classes: _,
             clean_conditionally: _,
             link_tolerant: _,
+            short_sections: _,
         } = pass;
         DropPolicy {
             strip_unlikely,
@@ -49,6 +56,7 @@ impl From<Pass> for DropPolicy {
             include_comments,
             show_hidden,
             widen,
+            listing,
         }
     }
 }
@@ -61,6 +69,8 @@ pub(crate) struct Drops {
     /// Sums over what the hard drops leave, read by every pass's soft drops.
     sums: Vec<Sums>,
     holds_main: Vec<bool>,
+    /// A listing's items (see `listing`), found when a listing policy first asks.
+    items: Option<Vec<u8>>,
     /// A page's passes have at most three policies: a list beats a hash map.
     made: Vec<(DropPolicy, Boiled)>,
 }
@@ -80,6 +90,7 @@ impl Drops {
             hard,
             sums,
             holds_main,
+            items: None,
             made: Vec::new(),
         }
     }
@@ -95,6 +106,9 @@ impl Drops {
         let at = match self.made.iter().position(|(made, _)| *made == policy) {
             Some(at) => at,
             None => {
+                if policy.listing && self.items.is_none() {
+                    self.items = Some(listing_items(dom, &self.hard, &self.sums));
+                }
                 let boiled = self.drop_boilerplate(dom, policy, signals);
                 self.made.push((policy, boiled));
                 self.made.len() - 1
@@ -110,7 +124,12 @@ impl Drops {
         let mut dropped = self.hard.clone();
         let sums = &self.sums;
         let holds_main = &self.holds_main;
+        let items: &[u8] = match (&self.items, policy.listing) {
+            (Some(items), true) => items,
+            _ => &[],
+        };
         let total = sums[0].text.max(1);
+        let mut rescued = vec![false; n];
 
         // Soft drops: landmark elements, roles and class/id words. A node holding most of the
         // page's text is kept whatever its name says (a `<div class="has-sidebar">` wrapper).
@@ -119,7 +138,11 @@ impl Drops {
             if dropped[i] || node.kind != Kind::Element {
                 continue;
             }
-            if dropped[node.parent as usize] {
+            // A wrapper spared for the listing it holds (see below) is spared for that
+            // alone: what else it holds (a block of shop copy, a banner) goes with it.
+            if dropped[node.parent as usize]
+                || rescued[node.parent as usize] && items.get(i).is_none_or(|&m| m == 0)
+            {
                 dropped[i] = true;
                 continue;
             }
@@ -151,6 +174,15 @@ impl Drops {
                 && !policy.include_comments
                 && !signal.positive
                 && (!policy.thread || in_question_or_answer(dom, id));
+            // A listing's items, and the wrappers around the listing, are kept whatever
+            // their class words say (see `listing`).
+            let mark = items.get(i).copied().unwrap_or(0);
+            let spared_class = by_class && spares(mark, sums[i].text, sums[i].link);
+            let spared_comments = by_comments && mark == ITEM;
+            rescued[i] = spared_class && share < NAMED_MAX_SHARE
+                || spared_comments && share < COMMENTS_MAX_SHARE;
+            let by_class = by_class && !spared_class;
+            let by_comments = by_comments && !spared_comments;
             // Hidden until a script shows it: a node holding most of the page is shown. A
             // hidden tab panel is one of several views of the content (code in each language).
             let by_hiding =
@@ -175,7 +207,11 @@ impl Drops {
             }
         }
         let stats = compute_stats(dom, &dropped);
-        Boiled { dropped, stats }
+        Boiled {
+            dropped,
+            stats,
+            items: items.to_vec(),
+        }
     }
 }
 
@@ -385,7 +421,12 @@ pub(super) fn is_hard_dropped(tag: Tag) -> bool {
 /// to the document, each with its tag, class, drop mark and visible text after the
 /// boilerplate drops of `pass`.
 pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) -> String {
-    let Boiled { dropped, stats } = Drops::new(dom).drop_boilerplate(dom, pass.into(), signals);
+    let mut drops = Drops::new(dom);
+    let Boiled {
+        dropped,
+        stats,
+        items,
+    } = drops.get(dom, pass, signals);
     let mut out = String::new();
     let Some(t) = (0..dom.nodes.len())
         .rev()
@@ -397,7 +438,7 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
     while cur != NONE as usize {
         let node = &dom.nodes[cur];
         out.push_str(&format!(
-            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} signal={:?}\n",
+            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} item={} signal={:?}\n",
             node.tag,
             dom.attr(cur as NodeId, AttrName::Class).unwrap_or(""),
             dom.attr(cur as NodeId, AttrName::Id).unwrap_or(""),
@@ -405,6 +446,7 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
             node.hidden,
             stats[cur].text,
             stats[cur].link,
+            items.get(cur).copied().unwrap_or(0),
             signals.get(cur),
         ));
         cur = node.parent as usize;
@@ -425,6 +467,8 @@ mod tests {
         show_hidden: false,
         widen: true,
         link_tolerant: false,
+        listing: false,
+        short_sections: false,
     };
 
     #[test]
@@ -450,6 +494,10 @@ mod tests {
             },
             Pass {
                 link_tolerant: true,
+                ..STRICT
+            },
+            Pass {
+                short_sections: true,
                 ..STRICT
             },
         ];

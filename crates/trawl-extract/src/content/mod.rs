@@ -10,11 +10,13 @@
 //!
 //! In order of the work: `stats` sums each node's kept subtree; `drops` drops boilerplate
 //! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
-//! that is content; `scoring` scores blocks and `select` picks the winner; `pruning` trims
-//! inside it; `repeats` drops what it says twice. What several of them read sits here.
+//! that is content, sparing a listing's items (`listing`); `scoring` scores blocks and
+//! `select` picks the winner; `pruning` trims inside it; `repeats` drops what it says
+//! twice. What several of them read sits here.
 
 mod drops;
 mod folded;
+mod listing;
 mod pruning;
 mod repeats;
 mod scoring;
@@ -48,6 +50,11 @@ pub(crate) struct Pass {
     /// Reference pages link every other word (`[source]`, a type name, the next method):
     /// a block inside the content is pruned for its links only at a higher density.
     pub(crate) link_tolerant: bool,
+    /// A listing or a shop's category: the repeated items (see `listing`) are content,
+    /// whatever their class words say and however much of them is links.
+    pub(crate) listing: bool,
+    /// A manual: a one-line section under its heading is text, not an empty wrapper.
+    pub(crate) short_sections: bool,
 }
 
 /// The chosen content.

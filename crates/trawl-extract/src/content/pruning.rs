@@ -47,6 +47,7 @@ pub(super) fn clean_conditionally(
     scored: &[bool],
     stats: &[Stats],
     dropped: &mut [bool],
+    items: &[u8],
     pass: Pass,
 ) {
     let weight_classes = pass.weight_classes;
@@ -91,7 +92,10 @@ pub(super) fn clean_conditionally(
         // A post's author line in a thread: a name link and a date.
         let post_meta =
             pass.thread && s.text < POST_META_MAX_CHARS && is_post_meta(dom, i as NodeId);
-        let drop = if post_meta {
+        // A listing's items are what the page lists, links and all (see `listing`): the
+        // link-density rules spare them and all they hold.
+        let item = items.get(i).is_some_and(|&m| m != 0);
+        let drop = if post_meta || item {
             false
         } else if weight + content_score < 0.0 {
             true
@@ -118,7 +122,8 @@ pub(super) fn clean_conditionally(
                     && heading_density < HEADINGS_BLOCK_DENSITY
                     && s.text < NEAR_EMPTY_CHARS
                     && (s.images == 0 || s.images > 2)
-                    && !in_figure)
+                    && !in_figure
+                    && !(pass.short_sections && is_short_section(dom, i as NodeId, &s)))
                 || (!is_list && weight < STRONG_CLASS_WEIGHT && density > max_density)
                 || (is_list && weight < STRONG_CLASS_WEIGHT && density > max_list_density)
                 || (weight >= STRONG_CLASS_WEIGHT && density > STRONG_CLASS_MAX_LINK_DENSITY)
@@ -147,6 +152,22 @@ pub(super) fn clean_conditionally(
     }
 }
 
+/// A section of one line: a heading first, then link-free text of its own ("## Usage",
+/// "Give it a port."). However short, it is part of the text (a docs page's `##`
+/// sections), not an empty wrapper.
+fn is_short_section(dom: &Dom, id: NodeId, s: &Stats) -> bool {
+    s.link == 0
+        && s.text > s.heading_text
+        && s.heading_text > 0
+        && dom
+            .children(id)
+            .find(|&c| {
+                let node = dom.node(c);
+                node.kind == Kind::Element || !dom.text(c).trim().is_empty()
+            })
+            .is_some_and(|c| dom.node(c).tag.heading_level().is_some())
+}
+
 /// A block of the broad selection with more link text than this share is a menu...
 const LINK_BLOCK_DENSITY: f32 = 0.75;
 /// ... unless it has this many commas (a sentence around its links).
@@ -155,7 +176,13 @@ const LINK_BLOCK_MAX_COMMAS: u32 = 3;
 /// The broad selection's pruning, gentler than `clean_conditionally` (a listing's items are
 /// links with a line of text each): drop, outermost first, blocks that are almost only
 /// links (menus, link farms), and forms.
-pub(super) fn clean_link_blocks(dom: &Dom, root: NodeId, stats: &[Stats], dropped: &mut [bool]) {
+pub(super) fn clean_link_blocks(
+    dom: &Dom,
+    root: NodeId,
+    stats: &[Stats],
+    dropped: &mut [bool],
+    items: &[u8],
+) {
     let end = dom.subtree_end(root) as usize;
     let mut i = root as usize + 1;
     while i < end {
@@ -173,7 +200,8 @@ pub(super) fn clean_link_blocks(dom: &Dom, root: NodeId, stats: &[Stats], droppe
             && link_density(s) > LINK_BLOCK_DENSITY
             && s.commas < LINK_BLOCK_MAX_COMMAS
             && s.code_blocks == 0;
-        if block && (linky || node.tag == Tag::Form && s.inputs > 0) {
+        let item = items.get(i).is_some_and(|&m| m != 0);
+        if block && !item && (linky || node.tag == Tag::Form && s.inputs > 0) {
             let sub = dom.subtree_end(i as NodeId) as usize;
             dropped[i..sub].fill(true);
             i = sub;

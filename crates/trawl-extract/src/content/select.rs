@@ -110,6 +110,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &Signals<'_>, boiled: &Boil
                 &scored,
                 stats,
                 &mut dropped,
+                &boiled.items,
                 pass,
             );
             drop_link_runs(dom, root, stats, &mut dropped);
@@ -239,7 +240,7 @@ pub(crate) fn select_broad(dom: &Dom, boiled: &Boiled) -> Selection {
         vec![root]
     };
     for &r in &roots {
-        clean_link_blocks(dom, r, stats, &mut dropped);
+        clean_link_blocks(dom, r, stats, &mut dropped, &boiled.items);
     }
     Selection {
         link_density: roots_link_density(&roots, stats),
