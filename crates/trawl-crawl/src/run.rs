@@ -11,14 +11,16 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Fetcher;
-use trawl_store::{CrawlUrl, UrlOutcome, UrlState};
+use trawl_agent::tools::ChangeStatus;
+use trawl_store::{CrawlUrl, PageNotes, SharedStore, UrlOutcome, UrlState};
 use url::Url;
 
+use crate::changes::{self, Baseline, PageChange};
 use crate::crawler::Begin;
 use crate::frontier::Waiting;
 use crate::journal::{Journal, settle_in};
 use crate::model::{CHECK_EVERY, CrawlEvent, CrawlPage, CrawlSummary, Crawler, Observer, State};
-use crate::page::{self, Read};
+use crate::page::{self, Keep, Read};
 use crate::scope::Scope;
 use crate::{shared, traps};
 
@@ -126,13 +128,40 @@ async fn restore(
     Ok(())
 }
 
-async fn fetch_task(
+/// What a fetch task needs besides the URL.
+#[derive(Clone)]
+struct Fetching {
     fetcher: Fetcher,
     journal: Journal,
     pacer: Arc<crate::pace::Pacer>,
     extract: trawl_extract::ExtractOptions,
-    w: Waiting,
-) -> Output {
+    store: SharedStore,
+    /// A changes-crawl: the old crawl's pages.
+    baseline: Option<Arc<Baseline>>,
+}
+
+impl Fetching {
+    fn of(st: &State, crawler: &Crawler, fetcher: &Fetcher) -> Self {
+        Fetching {
+            fetcher: fetcher.clone(),
+            journal: st.journal.clone(),
+            pacer: st.pacer.clone(),
+            extract: crawler.extract_options().clone(),
+            store: crawler.store().clone(),
+            baseline: st.baseline.clone(),
+        }
+    }
+}
+
+async fn fetch_task(f: Fetching, w: Waiting) -> Output {
+    let Fetching {
+        fetcher,
+        journal,
+        pacer,
+        extract,
+        store,
+        baseline,
+    } = f;
     // Written before the request, so a crawl killed mid-fetch knows to look for it (a
     // shared crawl's claim wrote it already).
     if !journal.shared()
@@ -146,8 +175,16 @@ async fn fetch_task(
     {
         return Output::Fetched(w, Box::new(Err(e)));
     }
+    // A changes-crawl reads what the old crawl stored first (for the validators).
+    let previous = match &baseline {
+        Some(b) => match b.previous(&store, &w.key).await {
+            Ok(p) => p,
+            Err(e) => return Output::Fetched(w, Box::new(Err(e))),
+        },
+        None => None,
+    };
     let pass = pacer.enter(&State::waiting_host(&w)).await;
-    let result = page::read(&fetcher, &w.url, &extract, move || drop(pass)).await;
+    let result = page::read(&fetcher, &w.url, &extract, previous, move || drop(pass)).await;
     Output::Fetched(w, Box::new(result))
 }
 
@@ -201,6 +238,9 @@ pub(crate) async fn drive(
             .push("this store does not keep crawls: this one cannot be resumed".into());
     }
     let outcome = async {
+        if let Some(old) = st.options.changes_of.clone() {
+            st.baseline = Some(Arc::new(Baseline::load(crawler.store(), &old).await?));
+        }
         let new = matches!(begin, Begin::New);
         let new_rows = match begin {
             Begin::New => st.seed(&fetcher, &start).await,
@@ -240,6 +280,9 @@ pub(crate) async fn drive(
     if let Err(e) = &outcome {
         st.summary.notes.push(format!("stopped: {}", e.message));
     }
+    if st.baseline.is_some() {
+        compare_end(&mut st, &observer, matches!(outcome, Ok(false))).await?;
+    }
     if !st.shared {
         journal.put(st.record(status)).await?;
     } else if outcome.is_ok() {
@@ -248,6 +291,58 @@ pub(crate) async fn drive(
         journal.end(st.record(status)).await?;
     }
     outcome.map(|_| st.summary)
+}
+
+/// A changes-crawl's end: the old crawl's pages not read again are removed (only once the
+/// crawl is done: a stopped one has not looked everywhere yet), then the counts, from
+/// the changes kept beside the rows (so every worker and every resumption counts the same).
+async fn compare_end(
+    st: &mut State,
+    observer: &Option<Observer>,
+    done: bool,
+) -> Result<(), TrawlError> {
+    let Some(baseline) = st.baseline.clone() else {
+        return Ok(());
+    };
+    if done {
+        let rows = st.journal.urls().await?;
+        let removed = changes::unreached(&baseline, &rows, st.summary.limit_reached);
+        let notes = removed
+            .iter()
+            .map(|(row, change)| {
+                changes::change_note(&row.key, &row.url, row.handle.as_deref(), change)
+            })
+            .collect();
+        st.journal
+            .add(removed.iter().map(|(row, _)| row.clone()).collect())
+            .await?;
+        st.journal.notes(notes).await?;
+        for (row, change) in removed {
+            let page = CrawlPage {
+                url: row.url,
+                final_url: None,
+                handle: row.handle,
+                title: None,
+                words: 0,
+                depth: row.depth,
+                http_status: None,
+                status: "skipped",
+                detail: row.detail,
+                change: Some(change),
+                diff: None,
+            };
+            let p = st.progress(0);
+            emit(observer, CrawlEvent::Page(&page, &p));
+        }
+    } else {
+        st.summary.notes.push(
+            "the crawl did not finish: pages of the old crawl not read yet are not counted as removed"
+                .into(),
+        );
+    }
+    let notes = st.journal.all_notes().await?;
+    st.summary.changes = Some(changes::summarize(&baseline.id, &notes));
+    Ok(())
 }
 
 /// The loop; `Ok(true)` when it was cancelled.
@@ -313,10 +408,7 @@ async fn crawl_loop(
                     leased.insert(u.key.clone());
                     pending += 1;
                     tasks.spawn(fetch_task(
-                        fetcher.clone(),
-                        st.journal.clone(),
-                        st.pacer.clone(),
-                        crawler.extract_options().clone(),
+                        Fetching::of(st, crawler, fetcher),
                         Waiting::claimed(u.key, url, u.depth, u.priority, u.run),
                     ));
                 }
@@ -342,13 +434,7 @@ async fn crawl_loop(
             }
             st.seen.insert(w.key.clone(), UrlState::Fetching);
             pending += 1;
-            tasks.spawn(fetch_task(
-                fetcher.clone(),
-                st.journal.clone(),
-                st.pacer.clone(),
-                crawler.extract_options().clone(),
-                w,
-            ));
+            tasks.spawn(fetch_task(Fetching::of(st, crawler, fetcher), w));
         }
         if !st.shared && tasks.is_empty() {
             return Ok(stopping);
@@ -435,6 +521,8 @@ async fn fetched(
         http_status: None,
         status: "done",
         detail: None,
+        change: None,
+        diff: None,
     };
     let read = match result {
         Ok(r) => r,
@@ -442,6 +530,22 @@ async fn fetched(
             st.summary.progress.failed += 1;
             st.seen.insert(w.key.clone(), UrlState::Failed);
             page.status = "failed";
+            // A page of the old crawl gone from the site: removed, its stored copy kept.
+            let old_handle = st.baseline.as_ref().and_then(|b| b.handle(&w.key));
+            if let Some(handle) = old_handle.filter(|_| changes::gone(&e)) {
+                page.handle = Some(handle.to_owned());
+                let mut change = PageChange::new(ChangeStatus::Removed);
+                change.why = Some(format!("gone from the site ({})", e.message));
+                st.journal
+                    .notes(vec![changes::change_note(
+                        &w.key,
+                        &page.url,
+                        Some(handle),
+                        &change,
+                    )])
+                    .await?;
+                page.change = Some(change);
+            }
             page.detail = Some(e.message);
             st.journal
                 .settle(w.key, UrlState::Failed, State::outcome(&page))
@@ -542,6 +646,9 @@ async fn fetched(
     let key = w.key.clone();
     let outcome = State::outcome(&page);
     let same = format!("same page as {}", w.url);
+    // Kept for a later changes-crawl, which goes on from them after a 304.
+    let links = changes::links_json(&read.links);
+    let (how, change) = compared(st, &w.key, &read);
     let alias_new: Vec<CrawlUrl> = alias_rows
         .iter()
         .map(|k| CrawlUrl {
@@ -568,10 +675,41 @@ async fn fetched(
     let worker = st.journal.worker().map(str::to_owned);
     let stored_key = w.key.clone();
     tasks.spawn(async move {
-        let result = page::keep(&store, record, move |s| {
+        let mut page = page;
+        let mut change = change;
+        if let (Keep::Replace(previous), Some(c)) = (&how, change.as_mut()) {
+            let (old, new) = (
+                previous.document.markdown.clone(),
+                record.document.markdown.clone(),
+            );
+            let handle = record.handle().to_owned();
+            let diff = trawl_agent::cpu::run(move || {
+                let (before, now) = (format!("{handle} (before)"), format!("{handle} (now)"));
+                trawl_agent::diff::unified(&old, &new, &before, &now)
+            })
+            .await;
+            c.lines_added = u32::try_from(diff.added).unwrap_or(u32::MAX);
+            c.lines_removed = u32::try_from(diff.removed).unwrap_or(u32::MAX);
+            page.diff = Some(diff.unified);
+        }
+        let (note_key, note_url, note_change) = (key.clone(), page.url.clone(), change.clone());
+        let note_handle = page.handle.clone();
+        let result = page::keep(&store, record, how, move |s, kept| {
             let Some(c) = s.crawl_state() else {
                 return Ok(());
             };
+            let mut notes = PageNotes {
+                key: note_key.clone(),
+                links: Some(links),
+                change: None,
+            };
+            if let Some(mut change) = note_change {
+                change.previous_version = kept;
+                notes.change =
+                    changes::change_note(&note_key, &note_url, note_handle.as_deref(), &change)
+                        .change;
+            }
+            c.put_page_notes(&id, &[notes])?;
             c.set_crawl_url_state(
                 &id,
                 &alias_rows,
@@ -584,7 +722,30 @@ async fn fetched(
             settle_in(c, &id, worker.as_deref(), &key, UrlState::Done, &outcome).map(drop)
         })
         .await;
-        Output::Stored(stored_key, page, result)
+        if let Some(c) = change.as_mut() {
+            c.previous_version = *result.as_ref().unwrap_or(&None);
+        }
+        page.change = change;
+        Output::Stored(stored_key, page, result.map(drop))
     });
     Ok(None)
+}
+
+/// How a page read by a changes-crawl compares with the old crawl's copy, and so how it
+/// is kept; a plain crawl stores it.
+fn compared(st: &State, key: &str, read: &Read) -> (Keep, Option<PageChange>) {
+    let Some(baseline) = &st.baseline else {
+        return (Keep::Store, None);
+    };
+    let (how, status) = match &read.previous {
+        _ if read.not_modified => (Keep::Revalidate, ChangeStatus::Same),
+        Some(p) if p.content_hash == read.record.content_hash => {
+            (Keep::Store, ChangeStatus::Same)
+        }
+        Some(p) => (Keep::Replace(p.clone()), ChangeStatus::Changed),
+        // Its copy is no longer in the store: nothing to compare with.
+        None if baseline.contains(key) => (Keep::Store, ChangeStatus::Changed),
+        None => (Keep::Store, ChangeStatus::New),
+    };
+    (how, Some(PageChange::new(status)))
 }
