@@ -20,9 +20,9 @@ use trawl_store::{CrawlUrl, DocumentRecord, PageNotes, SharedStore, UrlState};
 use url::Url;
 
 use crate::journal::{Journal, store_error};
+use crate::links::{Link, PageLinks};
 use crate::model::Crawler;
 use crate::options::CrawlOptions;
-use crate::links::{Link, PageLinks};
 
 /// Links kept per page (the rest are left to the full fetch a later crawl makes when the
 /// page changes).
@@ -107,7 +107,8 @@ impl PageChange {
 }
 
 /// A removed page named in a summary.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct RemovedPage {
     /// Its URL.
     pub url: String,
@@ -119,7 +120,8 @@ pub struct RemovedPage {
 }
 
 /// What changed since the crawl compared with.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ChangeSummary {
     /// The crawl compared with.
     pub compared_with: String,
@@ -151,7 +153,9 @@ impl Baseline {
             .await
             .map_err(store_error)?
             .ok_or_else(|| {
-                TrawlError::invalid_input("this store does not keep crawls, so none can be compared")
+                TrawlError::invalid_input(
+                    "this store does not keep crawls, so none can be compared",
+                )
             })?;
         let pages = rows
             .into_iter()
@@ -278,10 +282,9 @@ pub(crate) fn unreached(
         let why = match by_key.get(key.as_str()) {
             None if limit_reached => "not reached: the page limit was reached first".to_owned(),
             None => "no longer linked from the pages crawled".to_owned(),
-            Some(r) if r.state == UrlState::Skipped && r.handle.is_none() => format!(
-                "not read now: {}",
-                r.detail.as_deref().unwrap_or("skipped")
-            ),
+            Some(r) if r.state == UrlState::Skipped && r.handle.is_none() => {
+                format!("not read now: {}", r.detail.as_deref().unwrap_or("skipped"))
+            }
             Some(_) => continue,
         };
         let row = CrawlUrl {
@@ -458,7 +461,9 @@ mod tests {
             pages: HashMap::new(),
         };
         for k in ["https://x/a", "https://x/b", "https://x/c", "https://x/d"] {
-            baseline.pages.insert(k.into(), (k.into(), format!("h-{k}")));
+            baseline
+                .pages
+                .insert(k.into(), (k.into(), format!("h-{k}")));
         }
         let rows = vec![
             row("https://x/a", UrlState::Done, Some("h"), None),

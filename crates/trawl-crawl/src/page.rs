@@ -149,9 +149,7 @@ pub(crate) async fn keep(
     store: &SharedStore,
     record: DocumentRecord,
     how: Keep,
-    after: impl FnOnce(&dyn trawl_store::Store, Option<u32>) -> trawl_store::Result<()>
-    + Send
-    + 'static,
+    after: impl FnOnce(&dyn trawl_store::Store, Option<u32>) -> trawl_store::Result<()> + Send + 'static,
 ) -> Result<Option<u32>, TrawlError> {
     store
         .run(move |s| {

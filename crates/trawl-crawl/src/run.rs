@@ -9,9 +9,9 @@ use std::time::{Instant, SystemTime};
 
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
+use trawl_agent::tools::ChangeStatus;
 use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Fetcher;
-use trawl_agent::tools::ChangeStatus;
 use trawl_store::{CrawlUrl, PageNotes, SharedStore, UrlOutcome, UrlState};
 use url::Url;
 
@@ -739,9 +739,7 @@ fn compared(st: &State, key: &str, read: &Read) -> (Keep, Option<PageChange>) {
     };
     let (how, status) = match &read.previous {
         _ if read.not_modified => (Keep::Revalidate, ChangeStatus::Same),
-        Some(p) if p.content_hash == read.record.content_hash => {
-            (Keep::Store, ChangeStatus::Same)
-        }
+        Some(p) if p.content_hash == read.record.content_hash => (Keep::Store, ChangeStatus::Same),
         Some(p) => (Keep::Replace(p.clone()), ChangeStatus::Changed),
         // Its copy is no longer in the store: nothing to compare with.
         None if baseline.contains(key) => (Keep::Store, ChangeStatus::Changed),

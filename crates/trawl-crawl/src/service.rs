@@ -242,7 +242,10 @@ impl CrawlService {
     }
 
     /// A changes-crawl's options: the old crawl's own, within this server's page bound.
-    async fn changes_options(&self, args: &WebCrawlArgs) -> Result<Option<CrawlOptions>, TrawlError> {
+    async fn changes_options(
+        &self,
+        args: &WebCrawlArgs,
+    ) -> Result<Option<CrawlOptions>, TrawlError> {
         let Some(old) = &args.changes else {
             return Ok(None);
         };
@@ -451,16 +454,16 @@ impl SiteCrawls for CrawlService {
                 .into_iter()
                 .filter_map(|r| {
                     let change = changes.remove(&r.key);
-                    let changed = change.as_ref().filter(|c| c.lines_added + c.lines_removed > 0);
+                    let changed = change
+                        .as_ref()
+                        .filter(|c| c.lines_added + c.lines_removed > 0);
                     Some(CrawledPage {
                         handle: r.handle?,
                         url: r.url,
                         title: r.title,
                         words: r.words,
                         depth: r.depth,
-                        change_status: change
-                            .as_ref()
-                            .map(|c| c.change_status.as_str().to_owned()),
+                        change_status: change.as_ref().map(|c| c.change_status.as_str().to_owned()),
                         lines_added: changed.map(|c| c.lines_added),
                         lines_removed: changed.map(|c| c.lines_removed),
                         previous_version: change.as_ref().and_then(|c| c.previous_version),
