@@ -206,11 +206,13 @@ impl Baseline {
     }
 }
 
-/// A page's links as kept: `[[url, text], ...]` and the canonical URL.
-pub(crate) fn links_json(links: &PageLinks) -> serde_json::Value {
+/// A page's links as kept: `[[url, text], ...]` of those `keep` wants (the crawl's own
+/// site: others are never followed), and the canonical URL.
+pub(crate) fn links_json(links: &PageLinks, keep: impl Fn(&Url) -> bool) -> serde_json::Value {
     let list: Vec<(&str, &str)> = links
         .links
         .iter()
+        .filter(|l| keep(&l.url))
         .take(MAX_KEPT_LINKS)
         .map(|l| (l.url.as_str(), l.text.as_str()))
         .collect();
@@ -449,7 +451,9 @@ mod tests {
             canonical: Some(base.clone()),
             feeds: Vec::new(),
         };
-        let back = links_from_json(&links_json(&links)).unwrap();
+        let back = links_from_json(&links_json(&links, |_| true)).unwrap();
+        let none = links_from_json(&links_json(&links, |_| false)).unwrap();
+        assert!(none.links.is_empty());
         assert_eq!(back.links, links.links);
         assert_eq!(back.canonical, links.canonical);
     }

@@ -647,7 +647,7 @@ async fn fetched(
     let outcome = State::outcome(&page);
     let same = format!("same page as {}", w.url);
     // Kept for a later changes-crawl, which goes on from them after a 304.
-    let links = changes::links_json(&read.links);
+    let links = changes::links_json(&read.links, |u| st.scope.on_site(u));
     let (how, change) = compared(st, &w.key, &read);
     let alias_new: Vec<CrawlUrl> = alias_rows
         .iter()

@@ -394,7 +394,7 @@ async fn web_crawl_with_changes_says_how_each_page_changed() {
             .unwrap()
             .iter()
             .find(|p| p["url"] == site.url(path).as_str())
-            .map(|p| p.clone())
+            .cloned()
             .unwrap_or_else(|| panic!("{path} not in {done}"))
     };
     assert_eq!(status_of("/steady")["change_status"], "same");
