@@ -142,19 +142,25 @@ pub(crate) enum Keep {
     Revalidate,
 }
 
-/// Keep `record` and its passages, as a read keeps them; then run `after` on the same
-/// blocking hop with the version number the older copy got, if one was kept (the crawl
-/// marks the URL done there, so both land together). Answers that number.
+/// Keep `record` and its passages, as a read keeps them, with `before` and `after` on the
+/// same blocking hop: `before` once the older copy is kept as a version (it is given the
+/// number) and before the document is written, `after` once it is (the crawl notes the
+/// page's change before, and marks the URL done after: a crawl killed in between finds the
+/// document stored and its change noted). Answers the version number.
 pub(crate) async fn keep(
     store: &SharedStore,
     record: DocumentRecord,
     how: Keep,
-    after: impl FnOnce(&dyn trawl_store::Store, Option<u32>) -> trawl_store::Result<()> + Send + 'static,
+    before: impl FnOnce(&dyn trawl_store::Store, Option<u32>) -> trawl_store::Result<()>
+    + Send
+    + 'static,
+    after: impl FnOnce(&dyn trawl_store::Store) -> trawl_store::Result<()> + Send + 'static,
 ) -> Result<Option<u32>, TrawlError> {
     store
         .run(move |s| {
             let mut record = record;
             if let Keep::Revalidate = how {
+                before(s, None)?;
                 let revalidation = trawl_store::Revalidation {
                     fetched_at: record.fetched_at,
                     expires_at: None,
@@ -162,12 +168,13 @@ pub(crate) async fn keep(
                     last_modified: record.last_modified.clone(),
                 };
                 s.revalidate_document(record.handle(), &revalidation)?;
-                return after(s, None).map(|()| None);
+                return after(s).map(|()| None);
             }
             let kept = match (&how, s.versions()) {
                 (Keep::Replace(previous), Some(v)) => Some(v.put_version(previous)?),
                 _ => None,
             };
+            before(s, kept)?;
             // The store keeps Markdown; plain text is derived on demand.
             record.document.text.clear();
             let passages: Vec<trawl_store::Passage> =
@@ -176,7 +183,7 @@ pub(crate) async fn keep(
                     .map(Into::into)
                     .collect();
             s.put_document(&record, &passages)?;
-            after(s, kept).map(|()| kept)
+            after(s).map(|()| kept)
         })
         .await
         .map_err(store_error)

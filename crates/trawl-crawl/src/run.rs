@@ -694,7 +694,8 @@ async fn fetched(
         }
         let (note_key, note_url, note_change) = (key.clone(), page.url.clone(), change.clone());
         let note_handle = page.handle.clone();
-        let result = page::keep(&store, record, how, move |s, kept| {
+        let note_id = id.clone();
+        let note = move |s: &dyn trawl_store::Store, kept: Option<u32>| {
             let Some(c) = s.crawl_state() else {
                 return Ok(());
             };
@@ -709,7 +710,12 @@ async fn fetched(
                     changes::change_note(&note_key, &note_url, note_handle.as_deref(), &change)
                         .change;
             }
-            c.put_page_notes(&id, &[notes])?;
+            c.put_page_notes(&note_id, &[notes])
+        };
+        let result = page::keep(&store, record, how, note, move |s| {
+            let Some(c) = s.crawl_state() else {
+                return Ok(());
+            };
             c.set_crawl_url_state(
                 &id,
                 &alias_rows,

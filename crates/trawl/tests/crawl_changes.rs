@@ -434,3 +434,89 @@ fn bad_ids_and_urls_are_refused_with_a_clear_error() {
         .to_owned();
     assert!(message.contains("has not ended"), "{message}");
 }
+
+#[test]
+fn a_changes_crawl_killed_mid_way_resumes_still_comparing() {
+    const PAGES: usize = 16;
+    let server = TestServer::start();
+    let names: Vec<String> = (0..PAGES).map(|i| format!("p{i}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    server.route("/", Reply::html(index(&refs)));
+    let body = |i: usize, edited: bool| {
+        let when = if edited && i == 3 { "ten" } else { "nine" };
+        article(&format!("Part {i}"), &format!("It opens at {when}."))
+    };
+    for i in 0..PAGES {
+        server.route(&format!("/p{i}"), Reply::html(body(i, false)));
+    }
+    let dir = temp_dir();
+    let db = dir.join("trawl.db");
+    let store = ["--store", db.to_str().unwrap()];
+    let first = crawl(&dir, &store, &[&server.url("/"), "--json"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let old = first.json()["data"]["summary"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The same pages, slowly (so that the crawl is still going when it is killed), one
+    // edited.
+    for i in 0..PAGES {
+        server.route(
+            &format!("/p{i}"),
+            Reply::Trickle {
+                body: body(i, true).into_bytes(),
+                piece: 128,
+                pause: Duration::from_millis(40),
+            },
+        );
+    }
+    let before = server.seen().len();
+    let mut child = trawl(&dir)
+        .args(store)
+        .args(["crawl", "--changes", &old, "--allow-host", "127.0.0.1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.seen()[before..]
+        .iter()
+        .filter(|s| s.path.starts_with("/p"))
+        .count()
+        < 6
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the changes-crawl did not get going"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let listed = run(trawl(&dir).args(store).args(["crawl", "list", "--json"]));
+    let newer = listed.json()["data"][0]["id"].as_str().unwrap().to_owned();
+    assert_ne!(newer, old);
+    assert_eq!(
+        listed.json()["data"][0]["status"],
+        "running",
+        "killed before its end"
+    );
+
+    let resumed = crawl(&dir, &store, &["--resume", &newer, "--json"]);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let summary = &resumed.json()["data"]["summary"];
+    assert_eq!(summary["status"], "done", "{summary}");
+    let c = &summary["changes"];
+    assert_eq!(c["compared_with"], old.as_str(), "{summary}");
+    assert_eq!(
+        (
+            c["new"].as_u64(),
+            c["changed"].as_u64(),
+            c["same"].as_u64(),
+            c["removed"].as_u64()
+        ),
+        (Some(0), Some(1), Some(PAGES as u64), Some(0)),
+        "{summary}"
+    );
+    assert_eq!(c["changed_urls"][0], server.url("/p3").as_str());
+}
