@@ -37,7 +37,7 @@ fn key_of(url: &Url) -> String {
     canonical_url(url).to_string()
 }
 
-fn emit(observer: &Option<Observer>, event: CrawlEvent<'_>) {
+pub(crate) fn emit(observer: &Option<Observer>, event: CrawlEvent<'_>) {
     if let Some(o) = observer {
         o(event);
     }
@@ -281,7 +281,7 @@ pub(crate) async fn drive(
         st.summary.notes.push(format!("stopped: {}", e.message));
     }
     if st.baseline.is_some() {
-        compare_end(&mut st, &observer, matches!(outcome, Ok(false))).await?;
+        changes::compare_end(&mut st, &observer, matches!(outcome, Ok(false))).await?;
     }
     if !st.shared {
         journal.put(st.record(status)).await?;
@@ -291,58 +291,6 @@ pub(crate) async fn drive(
         journal.end(st.record(status)).await?;
     }
     outcome.map(|_| st.summary)
-}
-
-/// A changes-crawl's end: the old crawl's pages not read again are removed (only once the
-/// crawl is done: a stopped one has not looked everywhere yet), then the counts, from
-/// the changes kept beside the rows (so every worker and every resumption counts the same).
-async fn compare_end(
-    st: &mut State,
-    observer: &Option<Observer>,
-    done: bool,
-) -> Result<(), TrawlError> {
-    let Some(baseline) = st.baseline.clone() else {
-        return Ok(());
-    };
-    if done {
-        let rows = st.journal.urls().await?;
-        let removed = changes::unreached(&baseline, &rows, st.summary.limit_reached);
-        let notes = removed
-            .iter()
-            .map(|(row, change)| {
-                changes::change_note(&row.key, &row.url, row.handle.as_deref(), change)
-            })
-            .collect();
-        st.journal
-            .add(removed.iter().map(|(row, _)| row.clone()).collect())
-            .await?;
-        st.journal.notes(notes).await?;
-        for (row, change) in removed {
-            let page = CrawlPage {
-                url: row.url,
-                final_url: None,
-                handle: row.handle,
-                title: None,
-                words: 0,
-                depth: row.depth,
-                http_status: None,
-                status: "skipped",
-                detail: row.detail,
-                change: Some(change),
-                diff: None,
-            };
-            let p = st.progress(0);
-            emit(observer, CrawlEvent::Page(&page, &p));
-        }
-    } else {
-        st.summary.notes.push(
-            "the crawl did not finish: pages of the old crawl not read yet are not counted as removed"
-                .into(),
-        );
-    }
-    let notes = st.journal.all_notes().await?;
-    st.summary.changes = Some(changes::summarize(&baseline.id, &notes));
-    Ok(())
 }
 
 /// The loop; `Ok(true)` when it was cancelled.
@@ -648,7 +596,7 @@ async fn fetched(
     let same = format!("same page as {}", w.url);
     // Kept for a later changes-crawl, which goes on from them after a 304.
     let links = changes::links_json(&read.links, |u| st.scope.on_site(u));
-    let (how, change) = compared(st, &w.key, &read);
+    let (how, change) = changes::compared(st, &w.key, &read);
     let alias_new: Vec<CrawlUrl> = alias_rows
         .iter()
         .map(|k| CrawlUrl {
@@ -735,21 +683,4 @@ async fn fetched(
         Output::Stored(stored_key, page, result.map(drop))
     });
     Ok(None)
-}
-
-/// How a page read by a changes-crawl compares with the old crawl's copy, and so how it
-/// is kept; a plain crawl stores it.
-fn compared(st: &State, key: &str, read: &Read) -> (Keep, Option<PageChange>) {
-    let Some(baseline) = &st.baseline else {
-        return (Keep::Store, None);
-    };
-    let (how, status) = match &read.previous {
-        _ if read.not_modified => (Keep::Revalidate, ChangeStatus::Same),
-        Some(p) if p.content_hash == read.record.content_hash => (Keep::Store, ChangeStatus::Same),
-        Some(p) => (Keep::Replace(p.clone()), ChangeStatus::Changed),
-        // Its copy is no longer in the store: nothing to compare with.
-        None if baseline.contains(key) => (Keep::Store, ChangeStatus::Changed),
-        None => (Keep::Store, ChangeStatus::New),
-    };
-    (how, Some(PageChange::new(status)))
 }
