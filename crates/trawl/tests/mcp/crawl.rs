@@ -408,6 +408,29 @@ async fn web_crawl_with_changes_says_how_each_page_changed() {
         ),
         (Some(1), Some(1))
     );
+    // The text a model reads says the same.
+    let shown = client
+        .call_tool(call("web_crawl", json!({"id": id})))
+        .await
+        .unwrap();
+    let shown = super::text(&shown);
+    assert!(
+        shown.contains(&format!(
+            "Since crawl {old}: 1 new, 2 changed, 1 same, 2 removed."
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!(
+            "- removed: {} (gone from the site",
+            site.url("/gone")
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("[changed +1 -1, old copy: version 1]"),
+        "{shown}"
+    );
     // The old copy opens by its version.
     let opened = client
         .call_tool(call(
