@@ -138,6 +138,9 @@ pub struct ChangeSummary {
     pub changed_urls: Vec<String>,
     /// The removed pages (the first 100).
     pub removed_pages: Vec<RemovedPage>,
+    /// Its pages that could not be read now for another reason than a 404/410 (a 5xx, a
+    /// timeout): how they changed is not known; their stored copies stay.
+    pub unknown: u64,
 }
 
 impl Baseline {
@@ -432,8 +435,8 @@ pub(crate) async fn compare_end(
     let Some(baseline) = st.baseline.clone() else {
         return Ok(());
     };
+    let rows = st.journal.urls().await?;
     if done {
-        let rows = st.journal.urls().await?;
         let removed = unreached(&baseline, &rows, st.summary.limit_reached);
         let notes = removed
             .iter()
@@ -467,8 +470,26 @@ pub(crate) async fn compare_end(
         );
     }
     let notes = st.journal.all_notes().await?;
-    st.summary.changes = Some(summarize(&baseline.id, &notes));
+    let mut summary = summarize(&baseline.id, &notes);
+    summary.unknown = unknown(&baseline, &rows, &notes);
+    st.summary.changes = Some(summary);
     Ok(())
+}
+
+/// How many of the old crawl's pages failed now with no change noted (not a 404/410).
+fn unknown(baseline: &Baseline, rows: &[CrawlUrl], notes: &[PageNotes]) -> u64 {
+    let noted: HashSet<&str> = notes
+        .iter()
+        .filter(|n| n.change.is_some())
+        .map(|n| n.key.as_str())
+        .collect();
+    rows.iter()
+        .filter(|r| {
+            r.state == UrlState::Failed
+                && baseline.contains(&r.key)
+                && !noted.contains(r.key.as_str())
+        })
+        .count() as u64
 }
 
 /// How a page read by a changes-crawl compares with the old crawl's copy, and so how it
@@ -562,6 +583,15 @@ mod tests {
         assert_eq!(out[1].0.handle.as_deref(), Some("h-https://x/d"));
         let limited = unreached(&baseline, &rows, true);
         assert!(limited[1].1.why.as_deref().unwrap().contains("page limit"));
+        // /b failed: unknown, unless its failure was noted as removed (a 404).
+        assert_eq!(unknown(&baseline, &rows, &[]), 1);
+        let gone = change_note(
+            "https://x/b",
+            "https://x/b",
+            None,
+            &PageChange::new(ChangeStatus::Removed),
+        );
+        assert_eq!(unknown(&baseline, &rows, &[gone]), 0);
     }
 
     #[test]

@@ -44,7 +44,9 @@ fn site() -> TestServer {
     let server = TestServer::start();
     server.route(
         "/",
-        Reply::html(index(&["steady", "dated", "edited", "gone", "orphan"])),
+        Reply::html(index(&[
+            "steady", "dated", "edited", "gone", "orphan", "broken",
+        ])),
     );
     server.route(
         "/steady",
@@ -67,6 +69,7 @@ fn site() -> TestServer {
     );
     server.route("/gone", Reply::html(article("Gone", "Soon to vanish.")));
     server.route("/orphan", Reply::html(article("Orphan", "Soon unlinked.")));
+    server.route("/broken", Reply::html(article("Broken", "Soon failing.")));
     server
 }
 
@@ -74,7 +77,9 @@ fn site() -> TestServer {
 fn edit(server: &TestServer) {
     server.route(
         "/",
-        Reply::html(index(&["steady", "dated", "edited", "gone", "fresh"])),
+        Reply::html(index(&[
+            "steady", "dated", "edited", "gone", "fresh", "broken",
+        ])),
     );
     server.route(
         "/edited",
@@ -89,6 +94,15 @@ fn edit(server: &TestServer) {
         },
     );
     server.route("/fresh", Reply::html(article("Fresh", "Just written.")));
+    // A server error is not a removal: how that page changed is not known.
+    server.route(
+        "/broken",
+        Reply::Full {
+            status: 500,
+            headers: Vec::new(),
+            body: b"oops".to_vec(),
+        },
+    );
 }
 
 fn crawl(dir: &Path, store: &[&str], args: &[&str]) -> Run {
@@ -115,7 +129,7 @@ fn crawl_edit_compare(store: &[&str]) {
         .as_str()
         .unwrap()
         .to_owned();
-    assert_eq!(first.json()["data"]["summary"]["progress"]["done"], 6);
+    assert_eq!(first.json()["data"]["summary"]["progress"]["done"], 7);
     edit(&server);
     let before = server.seen().len();
 
@@ -142,6 +156,7 @@ fn crawl_edit_compare(store: &[&str]) {
     statuses.sort();
     let expected = [
         ("/", "changed"),
+        ("/broken", "none"),
         ("/dated", "same"),
         ("/edited", "changed"),
         ("/fresh", "new"),
@@ -165,6 +180,7 @@ fn crawl_edit_compare(store: &[&str]) {
         (Some(1), Some(2), Some(2), Some(2)),
         "{summary}"
     );
+    assert_eq!(c["unknown"], 1, "{summary}");
     let page = |path: &str| {
         pages
             .iter()
@@ -333,6 +349,13 @@ fn the_human_summary_and_the_json_envelope_carry_the_changes() {
         "{}",
         human.stdout
     );
+    assert!(
+        human
+            .stdout
+            .contains("1 pages of that crawl could not be read now (not a 404/410)"),
+        "{}",
+        human.stdout
+    );
     // Compared with that changes-crawl, nothing changed: every page it stored is the same
     // (the 404 was never one of its pages, so it is only a failure now).
     let newer = human.stdout.split_whitespace().nth(1).unwrap().to_owned();
@@ -351,7 +374,7 @@ fn the_human_summary_and_the_json_envelope_carry_the_changes() {
     );
     assert_eq!(c["same"], 5, "{data}");
     for p in data["pages"].as_array().unwrap() {
-        if path_of(p["url"].as_str().unwrap()) == "/gone" {
+        if ["/gone", "/broken"].contains(&path_of(p["url"].as_str().unwrap())) {
             assert_eq!(
                 (&p["status"], &p["change_status"]),
                 (&"failed".into(), &serde_json::Value::Null),

@@ -224,6 +224,10 @@ pub struct CrawlChanges {
     /// The removed pages (the first 100), each with why and its stored copy's handle.
     #[serde(default)]
     pub removed_pages: Vec<RemovedPage>,
+    /// Its pages that could not be read now (not a 404/410: a 5xx, a timeout); how they
+    /// changed is not known.
+    #[serde(default)]
+    pub unknown: u64,
 }
 
 /// A page of the old crawl that is gone or no longer reached.

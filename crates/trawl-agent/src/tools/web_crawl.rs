@@ -107,6 +107,13 @@ fn changes_text(c: &CrawlState, fence: &Fence) -> String {
         "Since crawl {}: {} new, {} changed, {} same, {} removed.\n",
         ch.compared_with, ch.new, ch.changed, ch.same, ch.removed
     );
+    if ch.unknown > 0 {
+        let _ = writeln!(
+            text,
+            "{} of its pages could not be read now (not a 404/410): how they changed is not known.",
+            ch.unknown
+        );
+    }
     let mut listed = String::new();
     for url in &ch.changed_urls {
         let _ = writeln!(listed, "- changed: {url}");

@@ -449,6 +449,12 @@ fn changes_text(c: &ChangeSummary) -> String {
     for r in &c.removed_pages {
         out.push_str(&format!("    removed: {} ({})\n", r.url, r.why));
     }
+    if c.unknown > 0 {
+        out.push_str(&format!(
+            "    {} pages of that crawl could not be read now (not a 404/410): how they changed is not known\n",
+            c.unknown
+        ));
+    }
     for (n, listed, what) in [
         (c.changed, c.changed_urls.len(), "changed"),
         (c.removed, c.removed_pages.len(), "removed"),
