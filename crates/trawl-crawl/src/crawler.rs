@@ -331,6 +331,7 @@ impl State {
             pacer,
             shared: journal.shared(),
             store_queued: 0,
+            baseline: None,
             journal,
             summary,
             started: Instant::now(),

@@ -96,7 +96,7 @@ async fn a_resumed_crawl_folds_copies_of_the_pages_it_stored_before() {
     // A new run of the same crawl knows nothing of the page until it is refolded.
     let mut after = state_in(store.clone(), 0);
     assert_eq!(after.folder.duplicate_of("other", copy.as_deref()), None);
-    crate::run::refold(&mut after, &store).await.unwrap();
+    crate::resume::refold(&mut after, &store).await.unwrap();
     let why = after.folder.duplicate_of("other", copy.as_deref()).unwrap();
     assert!(
         why.starts_with("near-duplicate of https://docs.example/guide "),

@@ -14,7 +14,9 @@ use std::time::Duration;
 
 use serde::Serialize;
 use trawl_core::{ErrorCode, TrawlError};
-use trawl_store::{ClaimedUrl, CrawlRecord, CrawlUrl, SharedStore, UrlOutcome, UrlState};
+use trawl_store::{
+    ClaimedUrl, CrawlRecord, CrawlUrl, PageNotes, SharedStore, UrlOutcome, UrlState,
+};
 
 /// A store error as a trawl error.
 pub(crate) fn store_error(e: trawl_store::Error) -> TrawlError {
@@ -135,6 +137,19 @@ impl Journal {
     ) -> Result<(), TrawlError> {
         self.with(move |c, id| c.set_crawl_url_state(id, &keys, state, &outcome))
             .await
+    }
+
+    /// Keeps notes beside the crawl's rows (see `changes.rs`).
+    pub(crate) async fn notes(&self, notes: Vec<PageNotes>) -> Result<(), TrawlError> {
+        if notes.is_empty() {
+            return Ok(());
+        }
+        self.with(move |c, id| c.put_page_notes(id, &notes)).await
+    }
+
+    /// Every note kept beside the crawl's rows.
+    pub(crate) async fn all_notes(&self) -> Result<Vec<PageNotes>, TrawlError> {
+        self.with(|c, id| c.page_notes(id, &[])).await
     }
 
     /// The first `limit` URLs still `queued`, in the order they were found.

@@ -18,6 +18,7 @@
 
 #![forbid(unsafe_code)]
 
+mod changes;
 mod crawler;
 mod dedup;
 pub mod discover;
@@ -31,6 +32,7 @@ mod options;
 mod pace;
 mod page;
 pub mod rank;
+mod resume;
 pub mod robots;
 mod run;
 pub mod scope;
@@ -38,6 +40,7 @@ mod service;
 mod shared;
 pub mod traps;
 
+pub use changes::{ChangeSummary, PageChange, RemovedPage, page_changes};
 pub use crawler::RunningCrawl;
 pub use journal::{CrawlStatus, cancel, list, pages, status};
 pub use model::{

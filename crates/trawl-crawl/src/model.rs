@@ -12,6 +12,7 @@ use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
 use trawl_store::SharedStore;
 
+use crate::changes::{Baseline, ChangeSummary, PageChange};
 use crate::dedup::Folder;
 use crate::frontier::{Frontier, Seen};
 use crate::journal::Journal;
@@ -50,6 +51,13 @@ pub struct CrawlPage {
     /// Why it failed or was skipped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// A changes-crawl: how it changed since the crawl compared with (`change_status`
+    /// and, when changed, the lines and the version the old copy was kept as).
+    #[serde(flatten)]
+    pub change: Option<PageChange>,
+    /// A changed page: the unified diff of its Markdown against the old copy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
 }
 
 /// Counts while a crawl runs.
@@ -109,6 +117,9 @@ pub struct CrawlSummary {
     pub trap_examples: Vec<String>,
     /// Other things worth knowing (unreadable sitemaps, a store that keeps no crawls).
     pub notes: Vec<String>,
+    /// A changes-crawl: what changed since the crawl it compares with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<ChangeSummary>,
 }
 
 /// What a crawl reports as it goes.
@@ -166,4 +177,6 @@ pub(crate) struct State {
     pub(crate) shared: bool,
     /// Queued URLs in the store, as last counted (shared crawls).
     pub(crate) store_queued: u64,
+    /// A changes-crawl: the pages of the crawl it compares with.
+    pub(crate) baseline: Option<Arc<Baseline>>,
 }

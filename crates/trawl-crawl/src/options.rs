@@ -48,6 +48,10 @@ pub struct CrawlOptions {
     pub sitemap: bool,
     /// The trap guards' bounds.
     pub traps: TrapLimits,
+    /// A changes-crawl: the id of the ended crawl whose pages this one is compared with
+    /// (`trawl crawl --changes ID`); kept so that a resumed one goes on comparing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes_of: Option<String>,
     /// URLs waiting kept in memory when the rest can be read back from the store (0: the
     /// default, 4,096). For tests that make a small site spill.
     #[doc(hidden)]
@@ -75,6 +79,7 @@ impl CrawlOptions {
             delay_ms: 0,
             sitemap: true,
             traps: TrapLimits::default(),
+            changes_of: None,
             frontier_memory: 0,
         }
     }

@@ -1,7 +1,8 @@
 //! One page of a crawl, read as `read` reads it: the fetcher (guard on every hop, tiers
 //! escalating on a challenge or an app shell), then extraction off the async workers
 //! (HTML, PDF, text alike), then the document and its passages into the store under its
-//! handle. HTML pages also give their links.
+//! handle. HTML pages also give their links. In a changes-crawl a page the old crawl
+//! stored is asked for conditionally, and a 304 answers the stored copy (see `changes.rs`).
 
 use std::time::SystemTime;
 
@@ -12,6 +13,7 @@ use trawl_fetch::{Conditional, Fetcher, Tier};
 use trawl_store::{DocumentRecord, SharedStore};
 use url::Url;
 
+use crate::changes::Previous;
 use crate::journal::store_error;
 use crate::links::{PageLinks, page_links};
 
@@ -23,6 +25,10 @@ pub(crate) struct Read {
     pub(crate) links: PageLinks,
     /// Its main content's MinHash signature, for near-duplicate folding (`dedup.rs`).
     pub(crate) signature: Option<Box<trawl_agent::neardup::Signature>>,
+    /// A changes-crawl: what the old crawl stored of this page.
+    pub(crate) previous: Option<Box<DocumentRecord>>,
+    /// The origin answered 304: `record` is the stored copy, revalidated.
+    pub(crate) not_modified: bool,
 }
 
 fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
@@ -40,19 +46,46 @@ fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
     }
 }
 
-/// Fetch and extract `url`; the caller holds the host's pass until this returns the
-/// response, which `on_answer` is told about (the pass can be dropped then).
+/// Fetch and extract `url` (conditionally when `previous` has validators and links); the
+/// caller holds the host's pass until this returns the response, which `on_answer` is told
+/// about (the pass can be dropped then).
 pub(crate) async fn read(
     fetcher: &Fetcher,
     url: &Url,
     options: &ExtractOptions,
+    previous: Option<Previous>,
     on_answer: impl FnOnce(),
 ) -> Result<Read, TrawlError> {
+    let conditional = previous
+        .as_ref()
+        .map_or_else(Conditional::default, Previous::conditional);
     let fetched = fetcher
-        .fetch_from(url.as_str(), &Conditional::default(), Tier::Plain)
+        .fetch_from(url.as_str(), &conditional, Tier::Plain)
         .await;
     on_answer();
     let page = fetched?;
+    if page.not_modified()
+        && let Some(Previous {
+            record: stored,
+            links: Some(links),
+        }) = previous
+    {
+        // Nothing to extract: the stored copy stands, with the new times and validators.
+        let mut record = stored.clone();
+        record.fetched_at = SystemTime::now();
+        record.etag = page.etag.clone().or(record.etag);
+        record.last_modified = page.last_modified.clone().or(record.last_modified);
+        record.document.status = Some(304);
+        return Ok(Read {
+            final_url: Url::parse(&record.document.final_url).unwrap_or_else(|_| url.clone()),
+            status: 304,
+            record,
+            links,
+            signature: None,
+            previous: Some(Box::new(stored)),
+            not_modified: true,
+        });
+    }
     let (body, content_type, final_url) = (
         page.body.clone(),
         page.content_type.clone(),
@@ -93,19 +126,55 @@ pub(crate) async fn read(
         record,
         links,
         signature,
+        previous: previous.map(|p| Box::new(p.record)),
+        not_modified: false,
     })
 }
 
-/// Keep `record` and its passages, as a read keeps them; then run `after` on the same
-/// blocking hop (the crawl marks the URL done there, so both land together).
+/// How a page is kept.
+pub(crate) enum Keep {
+    /// Stored (new, or the same Markdown again).
+    Store,
+    /// Stored in place of this older copy, which is kept as a version first (as
+    /// `read --changes` keeps it).
+    Replace(Box<DocumentRecord>),
+    /// A 304: the stored copy gets the new times and validators.
+    Revalidate,
+}
+
+/// Keep `record` and its passages, as a read keeps them, with `before` and `after` on the
+/// same blocking hop: `before` once the older copy is kept as a version (it is given the
+/// number) and before the document is written, `after` once it is (the crawl notes the
+/// page's change before, and marks the URL done after: a crawl killed in between finds the
+/// document stored and its change noted). Answers the version number.
 pub(crate) async fn keep(
     store: &SharedStore,
     record: DocumentRecord,
+    how: Keep,
+    before: impl FnOnce(&dyn trawl_store::Store, Option<u32>) -> trawl_store::Result<()>
+    + Send
+    + 'static,
     after: impl FnOnce(&dyn trawl_store::Store) -> trawl_store::Result<()> + Send + 'static,
-) -> Result<(), TrawlError> {
+) -> Result<Option<u32>, TrawlError> {
     store
         .run(move |s| {
             let mut record = record;
+            if let Keep::Revalidate = how {
+                before(s, None)?;
+                let revalidation = trawl_store::Revalidation {
+                    fetched_at: record.fetched_at,
+                    expires_at: None,
+                    etag: record.etag.clone(),
+                    last_modified: record.last_modified.clone(),
+                };
+                s.revalidate_document(record.handle(), &revalidation)?;
+                return after(s).map(|()| None);
+            }
+            let kept = match (&how, s.versions()) {
+                (Keep::Replace(previous), Some(v)) => Some(v.put_version(previous)?),
+                _ => None,
+            };
+            before(s, kept)?;
             // The store keeps Markdown; plain text is derived on demand.
             record.document.text.clear();
             let passages: Vec<trawl_store::Passage> =
@@ -114,7 +183,7 @@ pub(crate) async fn keep(
                     .map(Into::into)
                     .collect();
             s.put_document(&record, &passages)?;
-            after(s)
+            after(s).map(|()| kept)
         })
         .await
         .map_err(store_error)

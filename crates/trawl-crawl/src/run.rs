@@ -9,16 +9,19 @@ use std::time::{Instant, SystemTime};
 
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
+use trawl_agent::tools::ChangeStatus;
 use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Fetcher;
-use trawl_store::{CrawlUrl, SharedStore, UrlOutcome, UrlState};
+use trawl_store::{CrawlUrl, PageNotes, SharedStore, UrlOutcome, UrlState};
 use url::Url;
 
+use crate::changes::{self, Baseline, PageChange};
 use crate::crawler::Begin;
 use crate::frontier::Waiting;
 use crate::journal::{Journal, settle_in};
 use crate::model::{CHECK_EVERY, CrawlEvent, CrawlPage, CrawlSummary, Crawler, Observer, State};
-use crate::page::{self, Read};
+use crate::page::{self, Keep, Read};
+use crate::resume::{refold, restore};
 use crate::scope::Scope;
 use crate::{shared, traps};
 
@@ -35,7 +38,7 @@ fn key_of(url: &Url) -> String {
     canonical_url(url).to_string()
 }
 
-fn emit(observer: &Option<Observer>, event: CrawlEvent<'_>) {
+pub(crate) fn emit(observer: &Option<Observer>, event: CrawlEvent<'_>) {
     if let Some(o) = observer {
         o(event);
     }
@@ -56,136 +59,40 @@ fn scoped(fetcher: &Fetcher, scope: &Scope) -> Fetcher {
     }))
 }
 
-/// Rows left `queued` or `fetching` by a crawl that was killed: those whose document this
-/// crawl already stored are done (the kill came between storing and marking); the rest
-/// go back to the frontier.
-async fn restore(
-    st: &mut State,
-    crawler: &Crawler,
-    rows: Vec<CrawlUrl>,
-    created: SystemTime,
-) -> Result<(), TrawlError> {
-    let fetching: Vec<(String, String)> = rows
-        .iter()
-        .filter(|r| r.state == UrlState::Fetching)
-        .map(|r| (r.key.clone(), r.url.clone()))
-        .collect();
-    let stored: Vec<(String, UrlOutcome)> = crawler
-        .store()
-        .run(move |s| {
-            let mut out = Vec::new();
-            for (key, url) in fetching {
-                if let Some(rec) = s.get_document_by_url(&url)?
-                    && rec.fetched_at >= created
-                {
-                    let d = &rec.document;
-                    out.push((
-                        key,
-                        UrlOutcome {
-                            handle: Some(d.handle.clone()),
-                            title: d.title.clone(),
-                            words: d.word_count as u64,
-                            status: d.status,
-                            detail: None,
-                        },
-                    ));
-                }
-            }
-            Ok(out)
-        })
-        .await
-        .map_err(crate::journal::store_error)?;
-    let mut done_now: HashSet<String> = HashSet::new();
-    for (key, outcome) in stored {
-        st.journal
-            .set(vec![key.clone()], UrlState::Done, outcome)
-            .await?;
-        done_now.insert(key);
-    }
-    // The rest of those being fetched are queued again, in the store too: a URL the
-    // frontier spills is read back from the store's queued rows.
-    let again: Vec<String> = rows
-        .iter()
-        .filter(|r| r.state == UrlState::Fetching && !done_now.contains(&r.key))
-        .map(|r| r.key.clone())
-        .collect();
-    if !again.is_empty() {
-        st.journal
-            .set(again, UrlState::Queued, UrlOutcome::default())
-            .await?;
-    }
-    for row in rows {
-        let state = if done_now.contains(&row.key) {
-            UrlState::Done
-        } else if row.state == UrlState::Fetching {
-            UrlState::Queued
-        } else {
-            row.state
-        };
-        match state {
-            UrlState::Done => st.summary.progress.done += 1,
-            UrlState::Failed => st.summary.progress.failed += 1,
-            UrlState::Queued => {
-                if let Ok(url) = Url::parse(&row.url) {
-                    st.queue(row.key, url, row.depth, row.priority, row.run);
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        st.seen.insert(row.key, state);
-    }
-    st.forget_written();
-    refold(st, crawler.store()).await
-}
-
-/// The pages a resumed crawl stored before it stopped join its near-duplicate index again
-/// (it lives in memory only), so a copy of one of them met after the resume still folds.
-pub(crate) async fn refold(st: &mut State, store: &SharedStore) -> Result<(), TrawlError> {
-    let done: Vec<(String, String)> = st
-        .journal
-        .done_pages()
-        .await?
-        .into_iter()
-        .filter_map(|u| u.handle.map(|h| (u.url, h)))
-        .collect();
-    // One store call a batch: signatures cost about half a millisecond a page, off the
-    // async workers.
-    for batch in done.chunks(256) {
-        let batch = batch.to_vec();
-        let kept = store
-            .run(move |s| {
-                let mut out: Vec<(String, String, _)> = Vec::with_capacity(batch.len());
-                for (url, handle) in batch {
-                    if let Some(rec) = s.get_document(&handle)? {
-                        let d = &rec.document;
-                        let text = if d.text.is_empty() {
-                            &d.markdown
-                        } else {
-                            &d.text
-                        };
-                        let signature = crate::dedup::signature_of(text, d.word_count);
-                        out.push((url, rec.content_hash, signature));
-                    }
-                }
-                Ok(out)
-            })
-            .await
-            .map_err(crate::journal::store_error)?;
-        for (url, hash, signature) in kept {
-            st.folder.keep(&url, &hash, signature.as_deref());
-        }
-    }
-    Ok(())
-}
-
-async fn fetch_task(
+/// What a fetch task needs besides the URL.
+#[derive(Clone)]
+struct Fetching {
     fetcher: Fetcher,
     journal: Journal,
     pacer: Arc<crate::pace::Pacer>,
     extract: trawl_extract::ExtractOptions,
-    w: Waiting,
-) -> Output {
+    store: SharedStore,
+    /// A changes-crawl: the old crawl's pages.
+    baseline: Option<Arc<Baseline>>,
+}
+
+impl Fetching {
+    fn of(st: &State, crawler: &Crawler, fetcher: &Fetcher) -> Self {
+        Fetching {
+            fetcher: fetcher.clone(),
+            journal: st.journal.clone(),
+            pacer: st.pacer.clone(),
+            extract: crawler.extract_options().clone(),
+            store: crawler.store().clone(),
+            baseline: st.baseline.clone(),
+        }
+    }
+}
+
+async fn fetch_task(f: Fetching, w: Waiting) -> Output {
+    let Fetching {
+        fetcher,
+        journal,
+        pacer,
+        extract,
+        store,
+        baseline,
+    } = f;
     // Written before the request, so a crawl killed mid-fetch knows to look for it (a
     // shared crawl's claim wrote it already).
     if !journal.shared()
@@ -199,8 +106,16 @@ async fn fetch_task(
     {
         return Output::Fetched(w, Box::new(Err(e)));
     }
+    // A changes-crawl reads what the old crawl stored first (for the validators).
+    let previous = match &baseline {
+        Some(b) => match b.previous(&store, &w.key).await {
+            Ok(p) => p,
+            Err(e) => return Output::Fetched(w, Box::new(Err(e))),
+        },
+        None => None,
+    };
     let pass = pacer.enter(&State::waiting_host(&w)).await;
-    let result = page::read(&fetcher, &w.url, &extract, move || drop(pass)).await;
+    let result = page::read(&fetcher, &w.url, &extract, previous, move || drop(pass)).await;
     Output::Fetched(w, Box::new(result))
 }
 
@@ -256,6 +171,9 @@ pub(crate) async fn drive(
             .push("this store does not keep crawls: this one cannot be resumed".into());
     }
     let outcome = async {
+        if let Some(old) = st.options.changes_of.clone() {
+            st.baseline = Some(Arc::new(Baseline::load(crawler.store(), &old).await?));
+        }
         let new = matches!(begin, Begin::New);
         let new_rows = match begin {
             Begin::New => st.seed(&fetcher, &start).await,
@@ -296,6 +214,9 @@ pub(crate) async fn drive(
     st.progress(0);
     if let Err(e) = &outcome {
         st.summary.notes.push(format!("stopped: {}", e.message));
+    }
+    if st.baseline.is_some() {
+        changes::compare_end(&mut st, &observer, matches!(outcome, Ok(false))).await?;
     }
     if !st.shared {
         journal.put(st.record(status)).await?;
@@ -370,10 +291,7 @@ async fn crawl_loop(
                     leased.insert(u.key.clone());
                     pending += 1;
                     tasks.spawn(fetch_task(
-                        fetcher.clone(),
-                        st.journal.clone(),
-                        st.pacer.clone(),
-                        crawler.extract_options().clone(),
+                        Fetching::of(st, crawler, fetcher),
                         Waiting::claimed(u.key, url, u.depth, u.priority, u.run),
                     ));
                 }
@@ -399,13 +317,7 @@ async fn crawl_loop(
             }
             st.seen.insert(w.key.clone(), UrlState::Fetching);
             pending += 1;
-            tasks.spawn(fetch_task(
-                fetcher.clone(),
-                st.journal.clone(),
-                st.pacer.clone(),
-                crawler.extract_options().clone(),
-                w,
-            ));
+            tasks.spawn(fetch_task(Fetching::of(st, crawler, fetcher), w));
         }
         if !st.shared && tasks.is_empty() {
             return Ok(stopping);
@@ -492,6 +404,8 @@ async fn fetched(
         http_status: None,
         status: "done",
         detail: None,
+        change: None,
+        diff: None,
     };
     let read = match result {
         Ok(r) => r,
@@ -499,6 +413,22 @@ async fn fetched(
             st.summary.progress.failed += 1;
             st.seen.insert(w.key.clone(), UrlState::Failed);
             page.status = "failed";
+            // A page of the old crawl gone from the site: removed, its stored copy kept.
+            let old_handle = st.baseline.as_ref().and_then(|b| b.handle(&w.key));
+            if let Some(handle) = old_handle.filter(|_| changes::gone(&e)) {
+                page.handle = Some(handle.to_owned());
+                let mut change = PageChange::new(ChangeStatus::Removed);
+                change.why = Some(format!("gone from the site ({})", e.message));
+                st.journal
+                    .notes(vec![changes::change_note(
+                        &w.key,
+                        &page.url,
+                        Some(handle),
+                        &change,
+                    )])
+                    .await?;
+                page.change = Some(change);
+            }
             page.detail = Some(e.message);
             st.journal
                 .settle(w.key, UrlState::Failed, State::outcome(&page))
@@ -606,6 +536,9 @@ async fn fetched(
     let key = w.key.clone();
     let outcome = State::outcome(&page);
     let same = format!("same page as {}", w.url);
+    // Kept for a later changes-crawl, which goes on from them after a 304.
+    let links = changes::links_json(&read.links, |u| st.scope.on_site(u));
+    let (how, change) = changes::compared(st, &w.key, &read);
     let alias_new: Vec<CrawlUrl> = alias_rows
         .iter()
         .map(|k| CrawlUrl {
@@ -634,7 +567,44 @@ async fn fetched(
     let worker = st.journal.worker().map(str::to_owned);
     let stored_key = w.key.clone();
     tasks.spawn(async move {
-        let result = page::keep(&store, record, move |s| {
+        let mut page = page;
+        let mut change = change;
+        if let (Keep::Replace(previous), Some(c)) = (&how, change.as_mut()) {
+            let (old, new) = (
+                previous.document.markdown.clone(),
+                record.document.markdown.clone(),
+            );
+            let handle = record.handle().to_owned();
+            let diff = trawl_agent::cpu::run(move || {
+                let (before, now) = (format!("{handle} (before)"), format!("{handle} (now)"));
+                trawl_agent::diff::unified(&old, &new, &before, &now)
+            })
+            .await;
+            c.lines_added = u32::try_from(diff.added).unwrap_or(u32::MAX);
+            c.lines_removed = u32::try_from(diff.removed).unwrap_or(u32::MAX);
+            page.diff = Some(diff.unified);
+        }
+        let (note_key, note_url, note_change) = (key.clone(), page.url.clone(), change.clone());
+        let note_handle = page.handle.clone();
+        let note_id = id.clone();
+        let note = move |s: &dyn trawl_store::Store, kept: Option<u32>| {
+            let Some(c) = s.crawl_state() else {
+                return Ok(());
+            };
+            let mut notes = PageNotes {
+                key: note_key.clone(),
+                links: Some(links),
+                change: None,
+            };
+            if let Some(mut change) = note_change {
+                change.previous_version = kept;
+                notes.change =
+                    changes::change_note(&note_key, &note_url, note_handle.as_deref(), &change)
+                        .change;
+            }
+            c.put_page_notes(&note_id, &[notes])
+        };
+        let result = page::keep(&store, record, how, note, move |s| {
             let Some(c) = s.crawl_state() else {
                 return Ok(());
             };
@@ -650,7 +620,11 @@ async fn fetched(
             settle_in(c, &id, worker.as_deref(), &key, UrlState::Done, &outcome).map(drop)
         })
         .await;
-        Output::Stored(stored_key, page, result)
+        if let Some(c) = change.as_mut() {
+            c.previous_version = *result.as_ref().unwrap_or(&None);
+        }
+        page.change = change;
+        Output::Stored(stored_key, page, result.map(drop))
     });
     Ok(None)
 }

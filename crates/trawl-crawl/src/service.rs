@@ -241,12 +241,50 @@ impl CrawlService {
         Ok(options)
     }
 
+    /// A changes-crawl's options: the old crawl's own, within this server's page bound.
+    async fn changes_options(
+        &self,
+        args: &WebCrawlArgs,
+    ) -> Result<Option<CrawlOptions>, TrawlError> {
+        let Some(old) = &args.changes else {
+            return Ok(None);
+        };
+        let given = [
+            ("query", args.query.is_some()),
+            ("limit", args.limit.is_some()),
+            ("max_depth", args.max_depth.is_some()),
+            ("include", args.include.is_some()),
+            ("exclude", args.exclude.is_some()),
+            ("subdomains", args.subdomains.is_some()),
+        ];
+        if let Some((name, _)) = given.iter().find(|(_, given)| *given) {
+            return Err(TrawlError::invalid_input(format!(
+                "{name}: a changes-crawl runs with the options of crawl {old}; leave {name} out"
+            )));
+        }
+        let options = self
+            .crawler()?
+            .changes_options(old, args.url.as_deref())
+            .await?;
+        let max = self.limits.max_pages;
+        if options.limit > max {
+            return Err(TrawlError::invalid_input(format!(
+                "changes: crawl {old} could store {} pages, and this server allows at most {max} per crawl",
+                options.limit
+            )));
+        }
+        Ok(Some(options))
+    }
+
     async fn start_crawl(
         self,
         args: WebCrawlArgs,
         progress: Option<Progress>,
     ) -> Result<CrawlState, TrawlError> {
-        let options = self.options(&args)?;
+        let options = match self.changes_options(&args).await? {
+            Some(options) => options,
+            None => self.options(&args)?,
+        };
         if self.store.store().crawl_state().is_none() {
             return Err(TrawlError::invalid_input(
                 "this store does not keep crawls, so web_crawl cannot follow one",
@@ -332,6 +370,10 @@ fn state_of(status: CrawlStatus) -> CrawlState {
         failed: count("failed"),
         queued: count("queued") + count("fetching"),
         limit,
+        changes: status
+            .summary
+            .get("changes")
+            .and_then(|c| serde_json::from_value(c.clone()).ok()),
     }
 }
 
@@ -404,15 +446,27 @@ impl SiteCrawls for CrawlService {
         let store = self.store.clone();
         async move {
             let rows = journal::pages(&store, &id, &[UrlState::Done], offset, limit).await?;
+            // A changes-crawl's pages say how they changed (its removed pages are in its
+            // state's `changes`).
+            let keys = rows.iter().map(|r| r.key.clone()).collect();
+            let mut changes = crate::changes::page_changes(&store, &id, keys).await?;
             Ok(rows
                 .into_iter()
                 .filter_map(|r| {
+                    let change = changes.remove(&r.key);
+                    let changed = change
+                        .as_ref()
+                        .filter(|c| c.lines_added + c.lines_removed > 0);
                     Some(CrawledPage {
                         handle: r.handle?,
                         url: r.url,
                         title: r.title,
                         words: r.words,
                         depth: r.depth,
+                        change_status: change.as_ref().map(|c| c.change_status.as_str().to_owned()),
+                        lines_added: changed.map(|c| c.lines_added),
+                        lines_removed: changed.map(|c| c.lines_removed),
+                        previous_version: change.as_ref().and_then(|c| c.previous_version),
                     })
                 })
                 .collect())

@@ -80,6 +80,8 @@ pub(crate) async fn stored_already(
         http_status: d.status,
         status: "done",
         detail: None,
+        change: None,
+        diff: None,
     };
     let outcome = UrlOutcome {
         handle: page.handle.clone(),

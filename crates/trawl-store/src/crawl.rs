@@ -133,8 +133,9 @@ pub struct ClaimedUrl {
     pub lapsed: bool,
 }
 
-/// The crawl-state calls of a store. Each is one short transaction.
-pub trait CrawlStore: Send + Sync {
+/// The crawl-state calls of a store. Each is one short transaction. A page's links and
+/// change are kept beside its row ([`CrawlNotes`](crate::CrawlNotes)).
+pub trait CrawlStore: crate::CrawlNotes + Send + Sync {
     /// Whether several processes can work on one crawl in this store at once (a shared
     /// Redis): crawlers then take URLs by claims rather than from a frontier in memory.
     fn shares_work(&self) -> bool {

@@ -48,6 +48,7 @@
 
 mod choice;
 mod crawl;
+mod crawl_notes;
 mod error;
 mod metered;
 mod open;
@@ -63,6 +64,7 @@ use std::time::{Duration, SystemTime};
 
 pub use choice::{DEFAULT_REDIS_PREFIX, StoreChoice, StoreFallback, redact_url};
 pub use crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
+pub use crawl_notes::{CrawlNotes, PageNotes};
 pub use error::Error;
 pub use metered::{MeteredStore, render_metrics};
 pub use open::{OpenedStore, StandIn, WhenUnwritable, open};

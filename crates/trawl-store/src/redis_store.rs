@@ -38,6 +38,7 @@
 
 mod connection;
 mod crawl;
+mod crawl_notes;
 mod crawl_scripts;
 mod find;
 mod index;

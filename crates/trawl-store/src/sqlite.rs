@@ -6,6 +6,7 @@
 //! that call's write: SQLite's WAL either has the whole commit or none of it.
 
 mod crawl;
+mod crawl_notes;
 mod pool;
 mod schema;
 mod versions;

@@ -66,7 +66,7 @@ pub enum Command {
     Search(SearchArgs),
     /// List a site's URLs (robots.txt, sitemaps, llms.txt, feeds, start page) without reading its pages.
     Map(crate::commands::map::MapArgs),
-    /// Read a whole site into the store (robots.txt obeyed, resumable); or list, inspect, cancel crawls.
+    /// Read a whole site into the store (robots.txt obeyed, resumable), or again to see what changed (--changes ID); or list, inspect, cancel crawls.
     Crawl(crate::commands::crawl::CrawlArgs),
     /// List the search engines: key needed or set, correlation group, filters, routes.
     Engines(JsonFlag),

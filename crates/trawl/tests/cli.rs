@@ -2,6 +2,8 @@
 //!
 //! - `qread`: `trawl read --query` (passages within a budget) and `--changes` (new, same,
 //!   changed with a diff, removed; `open --version`).
+//! - `crawl_changes`: `trawl crawl --changes ID` on SQLite and Redis (new, same by 304,
+//!   changed with the old copy kept, removed as gone or unlinked; bad ids refused).
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
 //! - `documents`: Office, OpenDocument, notebooks, CSV and feeds over HTTP, files, stdin.
 //! - `config`: layering and secret masking of `trawl config show`.
@@ -18,6 +20,7 @@
 mod agent;
 mod config;
 mod crawl;
+mod crawl_changes;
 mod documents;
 mod guides;
 mod mcp;

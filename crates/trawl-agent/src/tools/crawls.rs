@@ -120,6 +120,12 @@ pub struct WebCrawlArgs {
     /// With id: at most this many stored pages (default 50).
     #[schemars(range(min = 1, max = 500))]
     pub page_size: Option<usize>,
+    /// The id of an ended crawl: crawl its site again with its options, as a new crawl
+    /// that says for every page new, same, changed (lines added and removed, the old copy
+    /// kept as a version) or removed since then. url may be left out (given, it must be
+    /// that crawl's start URL); the other options are that crawl's.
+    #[schemars(length(min = 1, max = 100))]
+    pub changes: Option<String>,
 }
 
 impl ToolArgs for WebCrawlArgs {
@@ -128,6 +134,7 @@ impl ToolArgs for WebCrawlArgs {
         self.url = trim(self.url);
         self.id = trim(self.id);
         self.query = trim(self.query);
+        self.changes = trim(self.changes);
         self
     }
 }
@@ -193,6 +200,46 @@ pub struct CrawlState {
     /// The most pages it stores.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
+    /// A changes-crawl, once it ended: what changed since the crawl it compares with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<CrawlChanges>,
+}
+
+/// What a changes-crawl found since the crawl it compares with.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct CrawlChanges {
+    /// The id of the crawl compared with.
+    pub compared_with: String,
+    /// Pages not in it.
+    pub new: u64,
+    /// Pages unchanged.
+    pub same: u64,
+    /// Pages whose text changed.
+    pub changed: u64,
+    /// Its pages gone (404/410) or no longer reached.
+    pub removed: u64,
+    /// The changed pages' URLs (the first 100).
+    #[serde(default)]
+    pub changed_urls: Vec<String>,
+    /// The removed pages (the first 100), each with why and its stored copy's handle.
+    #[serde(default)]
+    pub removed_pages: Vec<RemovedPage>,
+    /// Its pages that could not be read now (not a 404/410: a 5xx, a timeout); how they
+    /// changed is not known.
+    #[serde(default)]
+    pub unknown: u64,
+}
+
+/// A page of the old crawl that is gone or no longer reached.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct RemovedPage {
+    /// Its URL.
+    pub url: String,
+    /// Its stored copy (kept): read it with web_open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+    /// Gone from the site, or how it was no longer reached.
+    pub why: String,
 }
 
 /// One stored page of a crawl.
@@ -209,4 +256,16 @@ pub struct CrawledPage {
     pub words: u64,
     /// Links followed from the start page.
     pub depth: u32,
+    /// A changes-crawl: new, same, changed or removed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change_status: Option<String>,
+    /// Changed: lines only in the new copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_added: Option<u32>,
+    /// Changed: lines only in the old copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_removed: Option<u32>,
+    /// Changed: the old copy opens with web_open's version set to this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_version: Option<u32>,
 }

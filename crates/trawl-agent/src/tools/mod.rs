@@ -34,7 +34,10 @@ use trawl_search::Router;
 use trawl_store::SharedStore;
 
 pub use bounds::{Bound, CHECKED_KEYWORDS, Counted, ToolArgs, check, checked, input_schema};
-pub use crawls::{CrawlState, CrawledPage, MapOut, MapUrl, SiteCrawls, WebCrawlArgs, WebMapArgs};
+pub use crawls::{
+    CrawlChanges, CrawlState, CrawledPage, MapOut, MapUrl, RemovedPage, SiteCrawls, WebCrawlArgs,
+    WebMapArgs,
+};
 pub use declare::{
     Asked, CheckFn, Details, Hints, Needs, Tool, ToolInfo, VisitTools, find_tool, parse_arguments,
     tools,

@@ -45,15 +45,21 @@ impl Agent {
         let args = checked(args)?;
         let crawls = self.crawls()?;
         let cancel = args.cancel.unwrap_or(false);
-        match (&args.url, args.id.clone()) {
-            (Some(_), Some(_)) => Err(invalid("url", "give either url (to start) or id, not both")),
-            (Some(_), None) if cancel => Err(invalid("cancel", "needs the id of a crawl")),
-            (Some(_), None) => Ok(CrawlOut {
+        // A changes-crawl starts from the old crawl's start URL when none is given.
+        let starts = args.url.is_some() || args.changes.is_some();
+        match (starts, args.id.clone()) {
+            (true, Some(_)) if args.changes.is_some() => Err(invalid(
+                "changes",
+                "starts a new crawl compared with that one: give it without id",
+            )),
+            (true, Some(_)) => Err(invalid("url", "give either url (to start) or id, not both")),
+            (true, None) if cancel => Err(invalid("cancel", "needs the id of a crawl")),
+            (true, None) => Ok(CrawlOut {
                 action: "started".into(),
                 crawl: Some(crawls.start(args, progress).await?),
                 ..CrawlOut::default()
             }),
-            (None, Some(id)) if cancel => {
+            (false, Some(id)) if cancel => {
                 crawls.cancel(id.clone()).await?;
                 Ok(CrawlOut {
                     action: "cancelled".into(),
@@ -61,7 +67,7 @@ impl Agent {
                     ..CrawlOut::default()
                 })
             }
-            (None, Some(id)) => {
+            (false, Some(id)) => {
                 let crawl = crawls.status(id.clone()).await?;
                 let offset = args.offset.unwrap_or(0);
                 let size = args.page_size.unwrap_or(DEFAULT_CRAWL_PAGE_SIZE);
@@ -78,8 +84,8 @@ impl Agent {
                     crawls: Vec::new(),
                 })
             }
-            (None, None) if cancel => Err(invalid("cancel", "needs the id of a crawl")),
-            (None, None) => Ok(CrawlOut {
+            (false, None) if cancel => Err(invalid("cancel", "needs the id of a crawl")),
+            (false, None) => Ok(CrawlOut {
                 action: "listed".into(),
                 crawls: crawls.list().await?,
                 ..CrawlOut::default()
@@ -91,6 +97,36 @@ impl Agent {
 /// The `web_crawl` tool.
 #[derive(Debug)]
 pub struct WebCrawl;
+
+/// A changes-crawl's counts, then its changed and removed pages (URLs are site text).
+fn changes_text(c: &CrawlState, fence: &Fence) -> String {
+    let Some(ch) = &c.changes else {
+        return String::new();
+    };
+    let mut text = format!(
+        "Since crawl {}: {} new, {} changed, {} same, {} removed.\n",
+        ch.compared_with, ch.new, ch.changed, ch.same, ch.removed
+    );
+    if ch.unknown > 0 {
+        let _ = writeln!(
+            text,
+            "{} of its pages could not be read now (not a 404/410): how they changed is not known.",
+            ch.unknown
+        );
+    }
+    let mut listed = String::new();
+    for url in &ch.changed_urls {
+        let _ = writeln!(listed, "- changed: {url}");
+    }
+    for r in &ch.removed_pages {
+        let handle = r.handle.as_deref().unwrap_or("-");
+        let _ = writeln!(listed, "- removed: {} ({}; stored copy {handle})", r.url, r.why);
+    }
+    if !listed.is_empty() {
+        text.push_str(&fence.wrap(&listed));
+    }
+    text
+}
 
 fn state_line(c: &CrawlState) -> String {
     let limit = c.limit.map(|l| format!(" of at most {l}")).unwrap_or_default();
@@ -120,7 +156,11 @@ max_depth, include, exclude) and answers its id at once; the crawl goes on after
 with progress notifications when the call carried a progress token. Call again with id to see \
 progress and the stored pages' handles (offset and page_size page through them; read a page \
 with web_open by its handle, or search inside the crawl's pages with web_open's find), with id \
-and cancel=true to stop it, and with no url or id to list the crawls.";
+and cancel=true to stop it, and with no url or id to list the crawls. With changes set to an \
+ended crawl's id it crawls that site again with that crawl's options, as a new crawl: each \
+page is new, same (a 304 or the same text), changed (lines added and removed; the old copy \
+opens with web_open's version) or removed (gone, or no longer linked; its stored copy \
+stays), and the crawl's state counts them once it ends.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: Some(false),
@@ -140,13 +180,14 @@ and cancel=true to stop it, and with no url or id to list the crawls.";
     }
 
     fn reports_progress(args: &WebCrawlArgs) -> bool {
-        args.url.is_some()
+        args.url.is_some() || args.changes.is_some()
     }
 
     fn markdown(out: &CrawlOut, fence: &Fence) -> String {
         let mut text = String::new();
         if let Some(c) = &out.crawl {
             let _ = writeln!(text, "{}.", state_line(c));
+            text.push_str(&changes_text(c, fence));
             if out.action == "started" {
                 let _ = writeln!(
                     text,
@@ -172,6 +213,16 @@ and cancel=true to stop it, and with no url or id to list the crawls.";
             let mut listed = String::new();
             for p in &out.pages {
                 let _ = write!(listed, "- {} {} ({} words, depth {})", p.handle, p.url, p.words, p.depth);
+                if let Some(status) = &p.change_status {
+                    let _ = write!(listed, " [{status}");
+                    if let (Some(a), Some(r)) = (p.lines_added, p.lines_removed) {
+                        let _ = write!(listed, " +{a} -{r}");
+                    }
+                    if let Some(v) = p.previous_version {
+                        let _ = write!(listed, ", old copy: version {v}");
+                    }
+                    listed.push(']');
+                }
                 if let Some(title) = &p.title {
                     let _ = write!(listed, " {}", title.replace('\n', " "));
                 }
@@ -195,6 +246,9 @@ and cancel=true to stop it, and with no url or id to list the crawls.";
         }
         if args.cancel == Some(true) {
             asked.push(Asked::Text("cancel", "true".into()));
+        }
+        if let Some(old) = &args.changes {
+            asked.push(Asked::Text("changes", old.clone()));
         }
         asked
     }

@@ -355,6 +355,11 @@ impl CrawlStore for RedisStore {
             .map(|k| format!("{base}{k}"))
             .collect();
         keys.extend(STATES.iter().map(|s| format!("{base}in:{}", s.as_str())));
+        keys.extend(
+            super::crawl_notes::NOTE_KEYS
+                .iter()
+                .map(|k| format!("{base}{k}")),
+        );
         let index = self.key("crawls");
         let (existed, _): (i64, i64) = self.with_conn(|conn| {
             Ok(redis::pipe()

@@ -541,6 +541,8 @@ impl CrawlStore for SqliteStore {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute("DELETE FROM crawl_urls WHERE crawl_id = ?1", [id])?;
         tx.execute("DELETE FROM crawl_leases WHERE crawl_id = ?1", [id])?;
+        tx.execute_batch(super::crawl_notes::NOTES_TABLE)?;
+        tx.execute("DELETE FROM crawl_page_notes WHERE crawl_id = ?1", [id])?;
         let gone = tx.execute("DELETE FROM crawls WHERE id = ?1", [id])? > 0;
         tx.commit()?;
         Ok(gone)

@@ -1,6 +1,6 @@
 use std::collections::HashSet;
 
-use trawl_store::{CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
+use trawl_store::{CrawlRecord, CrawlStore, CrawlUrl, PageNotes, UrlOutcome, UrlState};
 
 use super::*;
 
@@ -368,6 +368,32 @@ fn a_crawl_ends_once(b: Backend) {
     assert_eq!(got.summary, json!({"by": "first"}));
 }
 
+fn page_notes_merge_and_go_with_their_crawl(b: Backend) {
+    let store = open!(b, StoreConfig::default());
+    let c = crawls(&store);
+    c.put_crawl(&record("c1")).unwrap();
+    let links = json!({"links": [["https://example.com/a", "A"]]});
+    let note = |links: Option<serde_json::Value>, change: Option<serde_json::Value>| PageNotes {
+        key: "k".into(),
+        links,
+        change,
+    };
+    c.put_page_notes("c1", &[note(Some(links.clone()), None)])
+        .unwrap();
+    let change = json!({"url": "https://example.com/k", "change_status": "same"});
+    c.put_page_notes("c1", &[note(None, Some(change.clone()))])
+        .unwrap();
+    assert_eq!(
+        c.page_notes("c1", &["k".into(), "absent".into()]).unwrap(),
+        [note(Some(links), Some(change))],
+        "{b:?}: a write keeps what it does not give"
+    );
+    assert_eq!(c.page_notes("c1", &[]).unwrap().len(), 1);
+    assert!(c.page_notes("c2", &[]).unwrap().is_empty());
+    assert!(c.delete_crawl("c1").unwrap());
+    assert!(c.page_notes("c1", &[]).unwrap().is_empty(), "{b:?}");
+}
+
 fn only_the_redis_store_shares_crawl_work(b: Backend) {
     let store = open!(b, StoreConfig::default());
     assert_eq!(
@@ -419,6 +445,7 @@ both_backends!(
     claims_stay_within_the_page_budget,
     workers_claiming_at_once_never_share_a_url,
     a_crawl_ends_once,
+    page_notes_merge_and_go_with_their_crawl,
     only_the_redis_store_shares_crawl_work,
 );
 

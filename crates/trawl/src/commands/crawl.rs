@@ -1,5 +1,6 @@
 //! `trawl crawl URL`: a site into the store, politely (robots.txt, Crawl-delay, per-host
-//! pace) and resumably; `trawl crawl list | status ID | cancel ID`.
+//! pace) and resumably; `trawl crawl --changes ID` crawls an ended crawl's site again and
+//! says what changed; `trawl crawl list | status ID | cancel ID`.
 
 use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -9,8 +10,8 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use trawl_core::{Envelope, Meta, TrawlError};
 use trawl_crawl::{
-    CrawlEvent, CrawlOptions, CrawlPage, CrawlSummary, Crawler, DEFAULT_CONCURRENCY, DEFAULT_LIMIT,
-    DEFAULT_MAX_DEPTH, Observer,
+    ChangeSummary, CrawlEvent, CrawlOptions, CrawlPage, CrawlSummary, Crawler, DEFAULT_CONCURRENCY,
+    DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, Observer,
 };
 
 use crate::context::build_crawl_agent;
@@ -30,6 +31,17 @@ pub struct CrawlArgs {
     /// `trawl crawl URL ...` again resumes an unfinished crawl too.
     #[arg(long, value_name = "ID", conflicts_with = "url")]
     pub resume: Option<String>,
+    /// Crawl again what the ended crawl ID crawled, with its options (start URL, scope,
+    /// limit, depth, filters, query), as a new crawl that says for every page new, same,
+    /// changed (with a diff; the old copy opens with `open HANDLE --version N`) or removed
+    /// (404/410, or no longer linked). A URL may be given too: it must be that crawl's start.
+    #[arg(
+        long,
+        value_name = "ID",
+        conflicts_with_all = ["resume", "query", "limit", "max_depth", "include", "exclude",
+            "subdomains", "ignore_robots", "concurrency", "delay", "no_sitemap"]
+    )]
+    pub changes: Option<String>,
     /// Best-first: follow the links most relevant to these words first.
     #[arg(long, value_name = "QUERY")]
     pub query: Option<String>,
@@ -147,6 +159,13 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
                     if st.cancel_requested {
                         println!("  a stop was asked for");
                     }
+                    if let Some(changes) = st
+                        .summary
+                        .get("changes")
+                        .and_then(|c| serde_json::from_value(c.clone()).ok())
+                    {
+                        print!("{}", changes_text(&changes));
+                    }
                     0
                 }
                 Err(e) => report_error(&e, args.json, meta(started)),
@@ -179,28 +198,37 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
     if let Some(slots) = host_slots {
         crawler = crawler.with_shared_limiter(slots);
     }
+    let changes = match &args.changes {
+        Some(old) => match crawler.changes_options(old, args.url.as_deref()).await {
+            Ok(o) => Some(o),
+            Err(e) => return report_error(&e, args.json, meta(started)),
+        },
+        None => None,
+    };
     let resume = match (&args.resume, &args.url) {
         (Some(id), _) => Some(id.clone()),
+        (None, _) if changes.is_some() => None,
         (None, Some(url)) => match options(args, url) {
             Ok(o) => unfinished(&store, &o).await,
             Err(e) => return report_error(&e, args.json, meta(started)),
         },
         (None, None) => {
-            let e = TrawlError::invalid_input("give a URL to crawl, or --resume ID");
+            let e = TrawlError::invalid_input("give a URL to crawl, --resume ID or --changes ID");
             return report_error(&e, args.json, meta(started));
         }
     };
     let pages: Arc<Mutex<Vec<CrawlPage>>> = Arc::new(Mutex::new(Vec::new()));
     let bar = progress_bar(args);
     let observer = observer(args, pages.clone(), bar.clone());
-    let running = match &resume {
-        Some(id) => {
+    let running = match (&resume, changes) {
+        (_, Some(o)) => crawler.start(o, Some(observer)).await,
+        (Some(id), None) => {
             if !args.json && !args.jsonl {
                 eprintln!("resuming crawl {id}");
             }
             crawler.resume_in_background(id, Some(observer)).await
         }
-        None => match options(args, args.url.as_deref().unwrap_or_default()) {
+        (None, None) => match options(args, args.url.as_deref().unwrap_or_default()) {
             Ok(o) => crawler.start(o, Some(observer)).await,
             Err(e) => Err(e),
         },
@@ -397,11 +425,46 @@ fn human(s: &CrawlSummary) -> String {
     for n in &s.notes {
         out.push_str(&format!("  note: {n}\n"));
     }
+    if let Some(c) = &s.changes {
+        out.push_str(&changes_text(c));
+    }
     if s.kept {
         out.push_str(&format!(
             "  next: `trawl open --find WORDS --all` searches what was stored; `trawl crawl status {}`; `trawl crawl --resume {}` goes on\n",
             s.id, s.id
         ));
+    }
+    out
+}
+
+/// A changes-crawl's counts, then its changed and removed URLs.
+fn changes_text(c: &ChangeSummary) -> String {
+    let mut out = format!(
+        "  since crawl {}: {} new, {} changed, {} same, {} removed\n",
+        c.compared_with, c.new, c.changed, c.same, c.removed
+    );
+    for url in &c.changed_urls {
+        out.push_str(&format!("    changed: {url}\n"));
+    }
+    for r in &c.removed_pages {
+        out.push_str(&format!("    removed: {} ({})\n", r.url, r.why));
+    }
+    if c.unknown > 0 {
+        out.push_str(&format!(
+            "    {} pages of that crawl could not be read now (not a 404/410): how they changed is not known\n",
+            c.unknown
+        ));
+    }
+    for (n, listed, what) in [
+        (c.changed, c.changed_urls.len(), "changed"),
+        (c.removed, c.removed_pages.len(), "removed"),
+    ] {
+        if n > listed as u64 {
+            out.push_str(&format!(
+                "    … and {} more {what} (see --jsonl)\n",
+                n - listed as u64
+            ));
+        }
     }
     out
 }

@@ -284,3 +284,165 @@ async fn crawls_beyond_the_servers_bound_are_refused_as_busy() {
     assert_eq!(error_code(&second), "rate_limited");
     client.cancel().await.unwrap();
 }
+
+fn small_page(title: &str, words: &str) -> Reply {
+    Reply::html(format!(
+        "<html><head><title>{title}</title></head><body><main><h1>{title}</h1>\
+<p>This page about {title} explains one part of the manual in enough words to be read as \
+an article by the extractor, with a second sentence about configuration. {words}</p>\
+</main></body></html>"
+    ))
+}
+
+fn small_index(server: &TestServer, pages: &[&str]) {
+    let links: String = pages
+        .iter()
+        .map(|p| format!("<li><a href=\"/{p}\">The {p} page</a></li>"))
+        .collect();
+    server.route(
+        "/",
+        Reply::html(format!(
+            "<html><head><title>Index</title></head><body><main><h1>Index</h1>\
+<p>The pages of this small manual, one subject each.</p><ul>{links}</ul></main></body></html>"
+        )),
+    );
+}
+
+async fn ended(client: &Client, id: &str) -> Value {
+    for _ in 0..600 {
+        let status = tool(client, "web_crawl", json!({"id": id, "page_size": 50})).await;
+        if status["crawl"]["status"] != "running" {
+            return status;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("crawl {id} did not end");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_crawl_with_changes_says_how_each_page_changed() {
+    let world = World::new();
+    let site = TestServer::start();
+    small_index(&site, &["steady", "edited", "gone", "orphan"]);
+    site.route(
+        "/steady",
+        Reply::Sequence(vec![
+            small_page("Steady", "Still.").with_header("ETag", "\"s1\""),
+            Reply::Full {
+                status: 304,
+                headers: vec![("ETag".into(), "\"s1\"".into())],
+                body: Vec::new(),
+            },
+        ]),
+    );
+    site.route("/edited", small_page("Edited", "The tide turns at six."));
+    site.route("/gone", small_page("Gone", "Soon away."));
+    site.route("/orphan", small_page("Orphan", "Soon unlinked."));
+    let client = stdio_client(&world, &[]).await;
+    let started = tool(&client, "web_crawl", json!({"url": site.url("/")})).await;
+    let old = started["crawl"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(ended(&client, &old).await["crawl"]["done"], 5);
+
+    small_index(&site, &["steady", "edited", "gone", "fresh"]);
+    site.route("/edited", small_page("Edited", "The tide turns at seven."));
+    site.route(
+        "/gone",
+        Reply::Full {
+            status: 410,
+            headers: Vec::new(),
+            body: Vec::new(),
+        },
+    );
+    site.route("/fresh", small_page("Fresh", "New today."));
+    // Its options are the old crawl's: giving others is refused, naming the field.
+    let limited = refused(&client, "web_crawl", json!({"changes": old, "limit": 3})).await;
+    assert!(limited.contains("limit:"), "{limited}");
+    let unknown = client
+        .call_tool(call("web_crawl", json!({"changes": "c-000000000000"})))
+        .await
+        .unwrap();
+    assert_eq!(error_code(&unknown), "not_found");
+
+    let again = tool(&client, "web_crawl", json!({"changes": old})).await;
+    assert_eq!(again["action"], "started");
+    let id = again["crawl"]["id"].as_str().unwrap().to_owned();
+    assert_ne!(id, old);
+    let done = ended(&client, &id).await;
+    let c = &done["crawl"]["changes"];
+    assert_eq!(c["compared_with"], old.as_str(), "{done}");
+    assert_eq!(
+        (
+            c["new"].as_u64(),
+            c["changed"].as_u64(),
+            c["same"].as_u64(),
+            c["removed"].as_u64()
+        ),
+        (Some(1), Some(2), Some(1), Some(2)),
+        "{done}"
+    );
+    let mut removed: Vec<String> = c["removed_pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["url"].as_str().unwrap().to_owned())
+        .collect();
+    removed.sort();
+    assert_eq!(removed, [site.url("/gone"), site.url("/orphan")]);
+    let status_of = |path: &str| {
+        done["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["url"] == site.url(path).as_str())
+            .cloned()
+            .unwrap_or_else(|| panic!("{path} not in {done}"))
+    };
+    assert_eq!(status_of("/steady")["change_status"], "same");
+    assert_eq!(status_of("/fresh")["change_status"], "new");
+    let edited = status_of("/edited");
+    assert_eq!(edited["change_status"], "changed", "{edited}");
+    assert_eq!(
+        (
+            edited["lines_added"].as_u64(),
+            edited["previous_version"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    // The text a model reads says the same.
+    let shown = client
+        .call_tool(call("web_crawl", json!({"id": id})))
+        .await
+        .unwrap();
+    let shown = super::text(&shown);
+    assert!(
+        shown.contains(&format!(
+            "Since crawl {old}: 1 new, 2 changed, 1 same, 2 removed."
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!(
+            "- removed: {} (gone from the site",
+            site.url("/gone")
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("[changed +1 -1, old copy: version 1]"),
+        "{shown}"
+    );
+    // The old copy opens by its version.
+    let opened = client
+        .call_tool(call(
+            "web_open",
+            json!({"handle": edited["handle"], "version": 1}),
+        ))
+        .await
+        .unwrap();
+    assert!(
+        super::text(&opened).contains("turns at six"),
+        "{}",
+        super::text(&opened)
+    );
+    client.cancel().await.unwrap();
+}

@@ -1,0 +1,614 @@
+//! A changes-crawl (`trawl crawl --changes ID`): the site crawled again with an ended
+//! crawl's options, every page compared with what that crawl stored. A page is `new` (not
+//! in the old crawl), `same` (a 304 to a conditional request, or the same Markdown),
+//! `changed` (the stored copy kept as an older version first, as `read --changes` keeps
+//! it, and a line diff answered), or `removed` (404/410 now, or no longer reached; its
+//! stored copy stays).
+//!
+//! A 304 has no body to find links in, so every crawl keeps each page's links beside its
+//! row ([`PageNotes`]); a page the old crawl kept no links for is fetched in full. Each
+//! page's change is kept beside its row too, so a resumed changes-crawl, and every worker
+//! of a shared one, counts the same.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use trawl_agent::tools::ChangeStatus;
+use trawl_core::{ErrorCode, TrawlError, canonical_url};
+use trawl_fetch::Conditional;
+use trawl_store::{CrawlUrl, DocumentRecord, PageNotes, SharedStore, UrlState};
+use url::Url;
+
+use crate::journal::{Journal, store_error};
+use crate::links::{Link, PageLinks};
+use crate::model::{CrawlEvent, CrawlPage, Crawler, Observer, State};
+use crate::options::CrawlOptions;
+use crate::page::{Keep, Read};
+
+/// Links kept per page (the rest are left to the full fetch a later crawl makes when the
+/// page changes).
+const MAX_KEPT_LINKS: usize = 2_000;
+
+/// URLs named per kind in a summary (the counts cover all of them).
+const MAX_LISTED: usize = 100;
+
+/// The old crawl's pages, by canonical key.
+#[derive(Debug, Default)]
+pub(crate) struct Baseline {
+    /// The crawl compared with.
+    pub(crate) id: String,
+    /// Key → (URL, handle) of every page it stored.
+    pages: HashMap<String, (String, String)>,
+}
+
+/// What the old crawl stored of one page, read before the page is fetched again.
+pub(crate) struct Previous {
+    pub(crate) record: DocumentRecord,
+    /// Its links, when the old crawl kept them.
+    pub(crate) links: Option<PageLinks>,
+}
+
+impl Previous {
+    /// The validators to ask with: only when the links are kept too (a 304 must be able
+    /// to go on crawling from them).
+    pub(crate) fn conditional(&self) -> Conditional {
+        if self.links.is_none() {
+            return Conditional::default();
+        }
+        Conditional {
+            etag: self.record.etag.clone(),
+            last_modified: self.record.last_modified.clone(),
+        }
+    }
+}
+
+/// One page's change, shown with it (and kept beside its row, with its URL).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageChange {
+    /// new, same, changed or removed.
+    pub change_status: ChangeStatus,
+    /// Changed: lines only in the new copy.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lines_added: u32,
+    /// Changed: lines only in the old copy.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lines_removed: u32,
+    /// Changed: the version number the old copy was kept as (`open HANDLE --version N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_version: Option<u32>,
+    /// Removed: why (gone from the site, or no longer reached).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A change as kept beside its row: with the page's URL, for the summary's lists.
+#[derive(Serialize, Deserialize)]
+struct KeptChange {
+    url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    handle: Option<String>,
+    #[serde(flatten)]
+    change: PageChange,
+}
+
+impl PageChange {
+    pub(crate) fn new(status: ChangeStatus) -> Self {
+        PageChange {
+            change_status: status,
+            lines_added: 0,
+            lines_removed: 0,
+            previous_version: None,
+            why: None,
+        }
+    }
+}
+
+/// A removed page named in a summary.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RemovedPage {
+    /// Its URL.
+    pub url: String,
+    /// Its stored copy's handle (still there: `open` it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+    /// Gone from the site (404/410) or no longer reached, and how.
+    pub why: String,
+}
+
+/// What changed since the crawl compared with.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChangeSummary {
+    /// The crawl compared with.
+    pub compared_with: String,
+    /// Pages not in it.
+    pub new: u64,
+    /// Pages unchanged.
+    pub same: u64,
+    /// Pages whose Markdown changed.
+    pub changed: u64,
+    /// Its pages gone or no longer reached.
+    pub removed: u64,
+    /// The changed pages' URLs (the first 100).
+    pub changed_urls: Vec<String>,
+    /// The removed pages (the first 100).
+    pub removed_pages: Vec<RemovedPage>,
+    /// Its pages that could not be read now for another reason than a 404/410 (a 5xx, a
+    /// timeout): how they changed is not known; their stored copies stay.
+    pub unknown: u64,
+}
+
+impl Baseline {
+    /// The pages crawl `id` stored; refuses a crawl unknown or still running.
+    pub(crate) async fn load(store: &SharedStore, id: &str) -> Result<Baseline, TrawlError> {
+        let key = id.to_owned();
+        let rows = store
+            .run(move |s| {
+                let Some(c) = s.crawl_state() else {
+                    return Ok(None);
+                };
+                Ok(Some(c.crawl_urls(&key, &[UrlState::Done], 0, 0)?))
+            })
+            .await
+            .map_err(store_error)?
+            .ok_or_else(|| {
+                TrawlError::invalid_input(
+                    "this store does not keep crawls, so none can be compared",
+                )
+            })?;
+        let pages = rows
+            .into_iter()
+            .filter_map(|r| Some((r.key, (r.url, r.handle?))))
+            .collect();
+        Ok(Baseline {
+            id: id.to_owned(),
+            pages,
+        })
+    }
+
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        self.pages.contains_key(key)
+    }
+
+    pub(crate) fn handle(&self, key: &str) -> Option<&str> {
+        self.pages.get(key).map(|(_, h)| h.as_str())
+    }
+
+    /// The stored copy of the old crawl's page `key`, with its links; `None` for a page
+    /// the old crawl did not store, or whose copy is no longer in the store.
+    pub(crate) async fn previous(
+        &self,
+        store: &SharedStore,
+        key: &str,
+    ) -> Result<Option<Previous>, TrawlError> {
+        let Some((_, handle)) = self.pages.get(key) else {
+            return Ok(None);
+        };
+        let (id, key, handle) = (self.id.clone(), key.to_owned(), handle.clone());
+        let (record, notes) = store
+            .run(move |s| {
+                let record = s.get_document(&handle)?;
+                let notes = match s.crawl_state() {
+                    Some(c) => c.page_notes(&id, std::slice::from_ref(&key))?,
+                    None => Vec::new(),
+                };
+                Ok((record, notes))
+            })
+            .await
+            .map_err(store_error)?;
+        let links = notes
+            .into_iter()
+            .next()
+            .and_then(|n| n.links)
+            .and_then(|v| links_from_json(&v));
+        Ok(record.map(|record| Previous { record, links }))
+    }
+}
+
+/// A page's links as kept: `[[url, text], ...]` of those `keep` wants (the crawl's own
+/// site: others are never followed), and the canonical URL.
+pub(crate) fn links_json(links: &PageLinks, keep: impl Fn(&Url) -> bool) -> serde_json::Value {
+    let list: Vec<(&str, &str)> = links
+        .links
+        .iter()
+        .filter(|l| keep(&l.url))
+        .take(MAX_KEPT_LINKS)
+        .map(|l| (l.url.as_str(), l.text.as_str()))
+        .collect();
+    serde_json::json!({
+        "links": list,
+        "canonical": links.canonical.as_ref().map(Url::as_str),
+    })
+}
+
+fn links_from_json(v: &serde_json::Value) -> Option<PageLinks> {
+    let list = v.get("links")?.as_array()?;
+    let links = list
+        .iter()
+        .filter_map(|pair| {
+            let url = Url::parse(pair.get(0)?.as_str()?).ok()?;
+            let text = pair.get(1)?.as_str()?.to_owned();
+            Some(Link { url, text })
+        })
+        .collect();
+    let canonical = v
+        .get("canonical")
+        .and_then(|c| c.as_str())
+        .and_then(|c| Url::parse(c).ok());
+    Some(PageLinks {
+        links,
+        canonical,
+        feeds: Vec::new(),
+    })
+}
+
+/// The note that keeps `change` of page `url` (stored under `handle`) beside row `key`.
+pub(crate) fn change_note(
+    key: &str,
+    url: &str,
+    handle: Option<&str>,
+    change: &PageChange,
+) -> PageNotes {
+    let kept = KeptChange {
+        url: url.to_owned(),
+        handle: handle.map(str::to_owned),
+        change: change.clone(),
+    };
+    PageNotes {
+        key: key.to_owned(),
+        links: None,
+        change: serde_json::to_value(kept).ok(),
+    }
+}
+
+/// Whether a failed fetch says the page is gone (404 or 410).
+pub(crate) fn gone(e: &TrawlError) -> bool {
+    e.code == ErrorCode::NotFound
+}
+
+/// Rows and changes for the old crawl's pages this crawl did not read: never reached (no
+/// longer linked, or past the page limit), or reached but not read (robots.txt, a filter,
+/// a duplicate). Their stored copies stay; the rows carry the old handles.
+pub(crate) fn unreached(
+    baseline: &Baseline,
+    rows: &[CrawlUrl],
+    limit_reached: bool,
+) -> Vec<(CrawlUrl, PageChange)> {
+    let by_key: HashMap<&str, &CrawlUrl> = rows.iter().map(|r| (r.key.as_str(), r)).collect();
+    let mut out = Vec::new();
+    let mut keys: Vec<&String> = baseline.pages.keys().collect();
+    keys.sort();
+    for key in keys {
+        let (url, handle) = &baseline.pages[key];
+        let why = match by_key.get(key.as_str()) {
+            None if limit_reached => "not reached: the page limit was reached first".to_owned(),
+            None => "no longer linked from the pages crawled".to_owned(),
+            Some(r) if r.state == UrlState::Skipped && r.handle.is_none() => {
+                format!("not read now: {}", r.detail.as_deref().unwrap_or("skipped"))
+            }
+            Some(_) => continue,
+        };
+        let row = CrawlUrl {
+            key: key.clone(),
+            url: url.clone(),
+            depth: 0,
+            priority: 0.0,
+            run: 0,
+            state: UrlState::Skipped,
+            handle: Some(handle.clone()),
+            title: None,
+            words: 0,
+            status: None,
+            detail: Some(format!("removed: {why}")),
+        };
+        let mut change = PageChange::new(ChangeStatus::Removed);
+        change.why = Some(why);
+        out.push((row, change));
+    }
+    out
+}
+
+/// The counts and lists of a changes-crawl, from the changes kept beside its rows.
+pub(crate) fn summarize(compared_with: &str, notes: &[PageNotes]) -> ChangeSummary {
+    let mut s = ChangeSummary {
+        compared_with: compared_with.to_owned(),
+        ..ChangeSummary::default()
+    };
+    let mut seen = HashSet::new();
+    for n in notes {
+        let Some(KeptChange {
+            url,
+            handle,
+            change,
+        }) = n
+            .change
+            .as_ref()
+            .and_then(|c| serde_json::from_value::<KeptChange>(c.clone()).ok())
+        else {
+            continue;
+        };
+        if !seen.insert(n.key.clone()) {
+            continue;
+        }
+        match change.change_status {
+            ChangeStatus::New => s.new += 1,
+            ChangeStatus::Same => s.same += 1,
+            ChangeStatus::Changed => {
+                s.changed += 1;
+                if s.changed_urls.len() < MAX_LISTED {
+                    s.changed_urls.push(url);
+                }
+            }
+            ChangeStatus::Removed => {
+                s.removed += 1;
+                if s.removed_pages.len() < MAX_LISTED {
+                    s.removed_pages.push(RemovedPage {
+                        url,
+                        handle,
+                        why: change.why.unwrap_or_default(),
+                    });
+                }
+            }
+        }
+    }
+    s
+}
+
+/// The changes kept for `keys` of crawl `id` (all when empty), by key.
+pub async fn page_changes(
+    store: &SharedStore,
+    id: &str,
+    keys: Vec<String>,
+) -> Result<HashMap<String, PageChange>, TrawlError> {
+    let id = id.to_owned();
+    let notes = store
+        .run(move |s| match s.crawl_state() {
+            Some(c) => c.page_notes(&id, &keys),
+            None => Ok(Vec::new()),
+        })
+        .await
+        .map_err(store_error)?;
+    Ok(notes
+        .into_iter()
+        .filter_map(|n| {
+            let kept: KeptChange = serde_json::from_value(n.change?).ok()?;
+            Some((n.key, kept.change))
+        })
+        .collect())
+}
+
+impl Crawler {
+    /// The options of a changes-crawl against crawl `old`: its own (start URL, scope,
+    /// limit, depth, filters, query…) naming it as the crawl compared with. `url`, when
+    /// given, must be where `old` started. Refuses a crawl unknown or not ended.
+    pub async fn changes_options(
+        &self,
+        old: &str,
+        url: Option<&str>,
+    ) -> Result<CrawlOptions, TrawlError> {
+        let journal = Journal::new(self.store.clone(), old.to_owned());
+        if !journal.kept() {
+            return Err(TrawlError::invalid_input(
+                "this store does not keep crawls, so none can be compared",
+            ));
+        }
+        let record = journal.record().await?.ok_or_else(|| {
+            TrawlError::new(
+                ErrorCode::NotFound,
+                format!("changes: no crawl with id {old:?} (see `trawl crawl list`)"),
+            )
+        })?;
+        if record.status == "running" {
+            return Err(TrawlError::invalid_input(format!(
+                "changes: crawl {old} has not ended (it is running, or was stopped mid-way:                  `trawl crawl --resume {old}` finishes it); compare with an ended crawl"
+            )));
+        }
+        let mut options: CrawlOptions = serde_json::from_value(record.options)
+            .map_err(|e| TrawlError::internal(format!("crawl {old}: stored options: {e}")))?;
+        if let Some(url) = url {
+            let given = self.fetcher.guard().check_raw(url, None)?;
+            let start = self.fetcher.guard().check_raw(&options.url, None)?;
+            if canonical_url(&given) != canonical_url(&start) {
+                return Err(TrawlError::invalid_input(format!(
+                    "changes: crawl {old} started at {start}, not {given}; give that URL, or none"
+                )));
+            }
+        }
+        options.changes_of = Some(old.to_owned());
+        Ok(options)
+    }
+}
+
+/// A changes-crawl's end: the old crawl's pages not read again are removed (only once the
+/// crawl is done: a stopped one has not looked everywhere yet), then the counts, from
+/// the changes kept beside the rows (so every worker and every resumption counts the same).
+pub(crate) async fn compare_end(
+    st: &mut State,
+    observer: &Option<Observer>,
+    done: bool,
+) -> Result<(), TrawlError> {
+    let Some(baseline) = st.baseline.clone() else {
+        return Ok(());
+    };
+    let rows = st.journal.urls().await?;
+    if done {
+        let removed = unreached(&baseline, &rows, st.summary.limit_reached);
+        let notes = removed
+            .iter()
+            .map(|(row, change)| change_note(&row.key, &row.url, row.handle.as_deref(), change))
+            .collect();
+        st.journal
+            .add(removed.iter().map(|(row, _)| row.clone()).collect())
+            .await?;
+        st.journal.notes(notes).await?;
+        for (row, change) in removed {
+            let page = CrawlPage {
+                url: row.url,
+                final_url: None,
+                handle: row.handle,
+                title: None,
+                words: 0,
+                depth: row.depth,
+                http_status: None,
+                status: "skipped",
+                detail: row.detail,
+                change: Some(change),
+                diff: None,
+            };
+            let p = st.progress(0);
+            crate::run::emit(observer, CrawlEvent::Page(&page, &p));
+        }
+    } else {
+        st.summary.notes.push(
+            "the crawl did not finish: pages of the old crawl not read yet are not counted as removed"
+                .into(),
+        );
+    }
+    let notes = st.journal.all_notes().await?;
+    let mut summary = summarize(&baseline.id, &notes);
+    summary.unknown = unknown(&baseline, &rows, &notes);
+    st.summary.changes = Some(summary);
+    Ok(())
+}
+
+/// How many of the old crawl's pages failed now with no change noted (not a 404/410).
+fn unknown(baseline: &Baseline, rows: &[CrawlUrl], notes: &[PageNotes]) -> u64 {
+    let noted: HashSet<&str> = notes
+        .iter()
+        .filter(|n| n.change.is_some())
+        .map(|n| n.key.as_str())
+        .collect();
+    rows.iter()
+        .filter(|r| {
+            r.state == UrlState::Failed
+                && baseline.contains(&r.key)
+                && !noted.contains(r.key.as_str())
+        })
+        .count() as u64
+}
+
+/// How a page read by a changes-crawl compares with the old crawl's copy, and so how it
+/// is kept; a plain crawl stores it.
+pub(crate) fn compared(st: &State, key: &str, read: &Read) -> (Keep, Option<PageChange>) {
+    let Some(baseline) = &st.baseline else {
+        return (Keep::Store, None);
+    };
+    let (how, status) = match &read.previous {
+        _ if read.not_modified => (Keep::Revalidate, ChangeStatus::Same),
+        Some(p) if p.content_hash == read.record.content_hash => (Keep::Store, ChangeStatus::Same),
+        Some(p) => (Keep::Replace(p.clone()), ChangeStatus::Changed),
+        // Its copy is no longer in the store: nothing to compare with.
+        None if baseline.contains(key) => (Keep::Store, ChangeStatus::Changed),
+        None => (Keep::Store, ChangeStatus::New),
+    };
+    (how, Some(PageChange::new(status)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(key: &str, state: UrlState, handle: Option<&str>, detail: Option<&str>) -> CrawlUrl {
+        CrawlUrl {
+            key: key.into(),
+            url: key.into(),
+            depth: 1,
+            priority: 0.0,
+            run: 0,
+            state,
+            handle: handle.map(Into::into),
+            title: None,
+            words: 0,
+            status: None,
+            detail: detail.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn links_survive_being_kept() {
+        let base = Url::parse("https://example.com/").unwrap();
+        let links = PageLinks {
+            links: vec![Link {
+                url: base.join("/a").unwrap(),
+                text: "A page".into(),
+            }],
+            canonical: Some(base.clone()),
+            feeds: Vec::new(),
+        };
+        let back = links_from_json(&links_json(&links, |_| true)).unwrap();
+        let none = links_from_json(&links_json(&links, |_| false)).unwrap();
+        assert!(none.links.is_empty());
+        assert_eq!(back.links, links.links);
+        assert_eq!(back.canonical, links.canonical);
+    }
+
+    #[test]
+    fn pages_not_read_again_are_removed_and_say_why() {
+        let mut baseline = Baseline {
+            id: "c-old".into(),
+            pages: HashMap::new(),
+        };
+        for k in ["https://x/a", "https://x/b", "https://x/c", "https://x/d"] {
+            baseline
+                .pages
+                .insert(k.into(), (k.into(), format!("h-{k}")));
+        }
+        let rows = vec![
+            row("https://x/a", UrlState::Done, Some("h"), None),
+            row("https://x/b", UrlState::Failed, Some("h"), None),
+            row(
+                "https://x/c",
+                UrlState::Skipped,
+                None,
+                Some("disallowed by robots.txt"),
+            ),
+        ];
+        let out = unreached(&baseline, &rows, false);
+        let whys: Vec<(&str, &str)> = out
+            .iter()
+            .map(|(r, c)| (r.key.as_str(), c.why.as_deref().unwrap()))
+            .collect();
+        assert_eq!(
+            whys,
+            [
+                ("https://x/c", "not read now: disallowed by robots.txt"),
+                ("https://x/d", "no longer linked from the pages crawled"),
+            ]
+        );
+        assert_eq!(out[1].0.handle.as_deref(), Some("h-https://x/d"));
+        let limited = unreached(&baseline, &rows, true);
+        assert!(limited[1].1.why.as_deref().unwrap().contains("page limit"));
+        // /b failed: unknown, unless its failure was noted as removed (a 404).
+        assert_eq!(unknown(&baseline, &rows, &[]), 1);
+        let gone = change_note(
+            "https://x/b",
+            "https://x/b",
+            None,
+            &PageChange::new(ChangeStatus::Removed),
+        );
+        assert_eq!(unknown(&baseline, &rows, &[gone]), 0);
+    }
+
+    #[test]
+    fn the_summary_counts_each_page_once() {
+        let mut changed = PageChange::new(ChangeStatus::Changed);
+        changed.lines_added = 2;
+        let notes: Vec<PageNotes> = [
+            ("a", PageChange::new(ChangeStatus::New)),
+            ("b", changed),
+            ("c", PageChange::new(ChangeStatus::Same)),
+            ("c", PageChange::new(ChangeStatus::Same)),
+        ]
+        .iter()
+        .map(|(k, c)| change_note(k, &format!("https://x/{k}"), None, c))
+        .collect();
+        let s = summarize("c-old", &notes);
+        assert_eq!((s.new, s.same, s.changed, s.removed), (1, 1, 1, 0));
+        assert_eq!(s.changed_urls, ["https://x/b"]);
+    }
+}
