@@ -92,7 +92,7 @@ async fn a_resumed_crawl_folds_copies_of_the_pages_it_stored_before() {
         .set(vec![key_of(&url)], UrlState::Done, outcome)
         .await
         .unwrap();
-    let copy = crate::dedup::signature_of(&words("print"), 121);
+    let copy = crate::dedup::signature_of_markdown(&words("print"), 121);
     // A new run of the same crawl knows nothing of the page until it is refolded.
     let mut after = state_in(store.clone(), 0);
     assert_eq!(after.folder.duplicate_of("other", copy.as_deref()), None);

@@ -34,6 +34,31 @@ pub(crate) fn signature_of(text: &str, words: usize) -> Option<Box<Signature>> {
     (words >= MIN_WORDS).then(|| Box::new(Signature::of(text)))
 }
 
+/// A page's signature from its Markdown with the link and image targets left out (the
+/// words a reader sees). The store keeps the Markdown, so a resumed crawl computes the same
+/// signature from a stored copy as the crawl did from the page.
+pub(crate) fn signature_of_markdown(markdown: &str, words: usize) -> Option<Box<Signature>> {
+    if words < MIN_WORDS {
+        return None;
+    }
+    let mut seen = String::with_capacity(markdown.len());
+    let mut rest = markdown;
+    while let Some(at) = rest.find("](") {
+        seen.push_str(&rest[..at]);
+        let target = &rest[at + 2..];
+        // The target ends at its closing parenthesis; one never closed is text.
+        match target.find(')') {
+            Some(end) => rest = &target[end + 1..],
+            None => {
+                seen.push_str(&rest[at..]);
+                rest = "";
+            }
+        }
+    }
+    seen.push_str(rest);
+    signature_of(&seen, words)
+}
+
 /// One stored page, as the index remembers it.
 struct Kept {
     url: Box<str>,
@@ -208,6 +233,18 @@ mod tests {
 
     fn sig(text: &str) -> Option<Box<Signature>> {
         signature_of(text, text.split_whitespace().count())
+    }
+
+    #[test]
+    fn link_targets_are_not_part_of_a_pages_signature() {
+        let story = article(3);
+        let linked = story.replacen(" ", " [see](https://elsewhere.example/a/b?c=d) ", 40);
+        let plain = story.replacen(" ", " see ", 40);
+        let a = signature_of_markdown(&linked, 500).unwrap();
+        let b = signature_of_markdown(&plain, 500).unwrap();
+        assert_eq!(a.similarity(&b), 1.0);
+        let with_targets = signature_of(&linked, 500).unwrap();
+        assert!(with_targets.similarity(&b) < 1.0);
     }
 
     #[test]

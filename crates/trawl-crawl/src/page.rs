@@ -99,12 +99,7 @@ pub(crate) async fn read(
             PageLinks::default()
         };
         extract(&body, content_type.as_deref(), &final_url, &options).map(|d| {
-            let text = if d.text.is_empty() {
-                &d.markdown
-            } else {
-                &d.text
-            };
-            let signature = crate::dedup::signature_of(text, d.word_count);
+            let signature = crate::dedup::signature_of_markdown(&d.markdown, d.word_count);
             (d, links, signature)
         })
     })

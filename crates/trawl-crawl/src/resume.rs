@@ -114,12 +114,8 @@ pub(crate) async fn refold(st: &mut State, store: &SharedStore) -> Result<(), Tr
                 for (url, handle) in batch {
                     if let Some(rec) = s.get_document(&handle)? {
                         let d = &rec.document;
-                        let text = if d.text.is_empty() {
-                            &d.markdown
-                        } else {
-                            &d.text
-                        };
-                        let signature = crate::dedup::signature_of(text, d.word_count);
+                        let signature =
+                            crate::dedup::signature_of_markdown(&d.markdown, d.word_count);
                         out.push((url, rec.content_hash, signature));
                     }
                 }
