@@ -75,6 +75,7 @@ pub(crate) fn extract_html(
         link_tolerant: matches!(page_type, PageType::Documentation | PageType::Listing),
         listing: matches!(page_type, PageType::Listing | PageType::Collection),
         short_sections: page_type == PageType::Documentation,
+        reviews_are_comments: !matches!(page_type, PageType::Article | PageType::Service),
     };
     let passes = [
         strict,

@@ -95,6 +95,7 @@ pub fn explain(html_bytes: &[u8], needle: &str) -> String {
         link_tolerant: false,
         listing: false,
         short_sections: false,
+        reviews_are_comments: true,
     };
     content::trace(&dom, pass, &signals, needle)
 }

@@ -32,6 +32,7 @@ pub(crate) struct DropPolicy {
     show_hidden: bool,
     widen: bool,
     listing: bool,
+    reviews_are_comments: bool,
 }
 
 impl From<Pass> for DropPolicy {
@@ -45,6 +46,7 @@ impl From<Pass> for DropPolicy {
             show_hidden,
             widen,
             listing,
+            reviews_are_comments,
             weight_classes: _,
             clean_conditionally: _,
             link_tolerant: _,
@@ -57,6 +59,7 @@ impl From<Pass> for DropPolicy {
             show_hidden,
             widen,
             listing,
+            reviews_are_comments,
         }
     }
 }
@@ -170,7 +173,7 @@ impl Drops {
             // In a thread the replies are the content, not comments on it; but on a
             // question-and-answer page the answers are the replies, and the comments under a
             // question or an answer are asides to it.
-            let by_comments = signal.comments
+            let by_comments = (signal.comments || signal.reviews && policy.reviews_are_comments)
                 && !policy.include_comments
                 && !signal.positive
                 && (!policy.thread || in_question_or_answer(dom, id));
@@ -422,11 +425,13 @@ pub(super) fn is_hard_dropped(tag: Tag) -> bool {
 /// boilerplate drops of `pass`.
 pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) -> String {
     let mut drops = Drops::new(dom);
+    drops.get(dom, pass, signals);
+    let sums = &drops.sums;
     let Boiled {
         dropped,
         stats,
         items,
-    } = drops.get(dom, pass, signals);
+    } = &drops.made[0].1;
     let mut out = String::new();
     let Some(t) = (0..dom.nodes.len())
         .rev()
@@ -438,7 +443,7 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
     while cur != NONE as usize {
         let node = &dom.nodes[cur];
         out.push_str(&format!(
-            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} item={} signal={:?}\n",
+            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} item={} sums={}/{}/{}p signal={:?}\n",
             node.tag,
             dom.attr(cur as NodeId, AttrName::Class).unwrap_or(""),
             dom.attr(cur as NodeId, AttrName::Id).unwrap_or(""),
@@ -447,6 +452,9 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
             stats[cur].text,
             stats[cur].link,
             items.get(cur).copied().unwrap_or(0),
+            sums[cur].text,
+            sums[cur].link,
+            sums[cur].paragraphs,
             signals.get(cur),
         ));
         cur = node.parent as usize;
@@ -469,6 +477,7 @@ mod tests {
         link_tolerant: false,
         listing: false,
         short_sections: false,
+        reviews_are_comments: true,
     };
 
     #[test]
