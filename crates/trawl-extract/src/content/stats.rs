@@ -44,7 +44,8 @@ impl Sums {
     }
 }
 
-/// `Sums` per node; each field is summed as `compute_stats` sums it.
+/// `Sums` per node; each field is summed as `compute_stats` sums it, but for the empty
+/// paragraphs, which count for nothing here.
 pub(super) fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
     let n = dom.nodes.len();
     let mut sums = vec![Sums::default(); n];
@@ -58,7 +59,9 @@ pub(super) fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
             Kind::Text => s.text = dom.text_sizes[i].visible,
             Kind::Element => match node.tag {
                 Tag::A => s.link = s.text,
-                Tag::P | Tag::Blockquote | Tag::Pre => s.paragraphs += 1,
+                // An empty `<p></p>` (a spacer a page builder leaves) is not a paragraph:
+                // counted, it makes a box of prose read as a list of one-liners.
+                Tag::P | Tag::Blockquote | Tag::Pre if s.text > 0 => s.paragraphs += 1,
                 _ => {}
             },
             Kind::Document => {}
