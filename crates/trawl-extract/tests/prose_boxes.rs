@@ -1,6 +1,7 @@
 //! Boxes of prose whose class names them like boilerplate (test pages written for trawl):
 //! several paragraphs of link-poor running text are content, and the empty paragraphs a
-//! page builder leaves as spacers do not make them read as a list of one-liners.
+//! page builder leaves as spacers do not make them read as a list of one-liners; and a
+//! `<header>` inside `<main>` is the content's head, not the site's banner.
 
 use trawl_extract::{ExtractOptions, extract};
 use url::Url;
@@ -68,5 +69,31 @@ fn a_widget_of_prose_padded_with_empty_paragraphs_is_kept() {
     assert!(md.contains("week of shopping"), "{md}");
     assert!(md.contains("baker's stone"), "{md}");
     assert!(md.contains("running costs"), "{md}");
+    assert!(!md.contains("all rights reserved"), "{md}");
+}
+
+/// A landing page's hero is a `<header>` inside `<main>`: the head of the content (its
+/// heading and pitch), while the site's `<header>` outside `<main>` is still its banner.
+#[test]
+fn a_header_inside_main_is_the_head_of_a_landing_page() {
+    let page = r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Identity protection</title></head>
+        <body><header class="site-header"><a href="/">Shield</a> <a href="/plans">Plans</a>
+        <a href="/login">Log in to your account</a></header>
+        <main class="main-wrapper"><header class="section-hero"><h1>Protection from identity theft and scams</h1>
+        <p>Protect your finances and personal information in one simple plan, with alerts the
+        moment your details turn up where they should not.</p><a class="btn" href="/plans">See plans</a></header>
+        <section><h2>How it works</h2><p>We watch the places stolen details are traded, your bank
+        and credit files, and the public records where a new address or loan would first appear,
+        and we tell you within minutes, with the steps to take.</p>
+        <p>If the worst happens, a case manager in your own country takes the calls, fills in the
+        forms and stays with you until your accounts and your credit are yours again.</p></section>
+        <section><h2>Why us</h2><p>Ten million people trust us with their identity, and our
+        insurance covers up to a million in losses and the costs of putting things right.</p></section>
+        </main><footer class="site-footer"><p>Shield Ltd, all rights reserved.</p></footer></body></html>"#;
+    let md = read("https://shield.example/", page);
+    assert!(md.contains("Protection from identity theft"), "{md}");
+    assert!(md.contains("one simple plan"), "{md}");
+    assert!(md.contains("case manager"), "{md}");
+    assert!(!md.contains("Log in to your account"), "{md}");
     assert!(!md.contains("all rights reserved"), "{md}");
 }

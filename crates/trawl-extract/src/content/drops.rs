@@ -153,11 +153,14 @@ impl Drops {
             let signal = signals.get(i);
             let share = sums[i].text as f32 / total as f32;
             // Off an article page, a `<header>` inside an `<article>` is that card's head (its
-            // title and summary in a river of stories), not the site's banner.
+            // title and summary in a river of stories), and one inside `<main>` is the head of
+            // the content (a landing page's hero: its heading and pitch), not the site's banner.
             let by_tag = is_dropped_element(node.tag)
-                && !(policy.widen
-                    && node.tag == Tag::Header
-                    && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
+                && !(node.tag == Tag::Header
+                    && ancestors(dom, id).any(|a| {
+                        let tag = dom.node(a).tag;
+                        policy.widen && matches!(tag, Tag::Article | Tag::Main)
+                    }));
             let by_role = dom
                 .attr(id, AttrName::Role)
                 .is_some_and(is_boilerplate_role);
