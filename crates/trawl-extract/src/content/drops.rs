@@ -297,9 +297,11 @@ const INTRO_MAX_LINK_DENSITY: f32 = 0.15;
 /// says (page builders name their layout boxes `widget-span`, `blurb_position_top`,
 /// `no-extra-padding`, `sticky-media-section__content`).
 fn is_prose(s: &Sums) -> bool {
-    s.paragraphs >= PROSE_MIN_PARAGRAPHS
+    // Either paragraphs long on average, or at least two long ones beside short lines (a
+    // review box's verdict above its list of pros and cons).
+    (s.paragraphs >= PROSE_MIN_PARAGRAPHS && s.text >= PROSE_MIN_CHARS_PER_PARAGRAPH * s.paragraphs
+        || s.long_paragraphs >= PROSE_MIN_PARAGRAPHS)
         && s.text >= PROSE_MIN_CHARS
-        && s.text >= PROSE_MIN_CHARS_PER_PARAGRAPH * s.paragraphs
         && s.link_density() < PROSE_MAX_LINK_DENSITY
 }
 

@@ -31,7 +31,12 @@ pub(super) struct Sums {
     pub(super) text: u32,
     pub(super) link: u32,
     pub(super) paragraphs: u32,
+    /// Paragraphs of `LONG_PARAGRAPH_CHARS` or more: running text, not a list's one-liners.
+    pub(super) long_paragraphs: u32,
 }
+
+/// A paragraph this long (visible characters) is running text.
+pub(super) const LONG_PARAGRAPH_CHARS: u32 = 150;
 
 impl Sums {
     /// As `link_density` of the same node's `Stats`.
@@ -61,7 +66,10 @@ pub(super) fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
                 Tag::A => s.link = s.text,
                 // An empty `<p></p>` (a spacer a page builder leaves) is not a paragraph:
                 // counted, it makes a box of prose read as a list of one-liners.
-                Tag::P | Tag::Blockquote | Tag::Pre if s.text > 0 => s.paragraphs += 1,
+                Tag::P | Tag::Blockquote | Tag::Pre if s.text > 0 => {
+                    s.paragraphs += 1;
+                    s.long_paragraphs += u32::from(s.text >= LONG_PARAGRAPH_CHARS);
+                }
                 _ => {}
             },
             Kind::Document => {}
@@ -71,6 +79,7 @@ pub(super) fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
         p.text += s.text;
         p.link += s.link;
         p.paragraphs += s.paragraphs;
+        p.long_paragraphs += s.long_paragraphs;
     }
     sums
 }
