@@ -22,7 +22,7 @@ fn main() {
     let url =
         url::Url::parse(args.get(2).map_or("https://example.com/", String::as_str)).expect("URL");
     if let Some(needle) = args.get(3) {
-        print!("{}", trawl_extract::explain(&bytes, needle));
+        print!("{}", trawl_extract::explain(&bytes, &url, needle));
         return;
     }
     match trawl_extract::extract(

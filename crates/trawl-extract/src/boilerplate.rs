@@ -84,6 +84,9 @@ pub(crate) struct ClassSignal {
     pub(crate) strong: bool,
     /// Words that mark comment sections.
     pub(crate) comments: bool,
+    /// Words that mark customer reviews (`review`, `ugc`): a product page's comments, but
+    /// on an article or a service page the review or the testimonials are the content.
+    pub(crate) reviews: bool,
     /// Words that mark content (article, post body, entry…).
     pub(crate) positive: bool,
     /// A word `header`: the site's header, or the head of the content (title and intro).
@@ -95,6 +98,11 @@ pub(crate) struct ClassSignal {
 }
 
 impl ClassSignal {
+    /// Comments or customer reviews: what a page says back to its content.
+    pub(crate) fn is_comments(self) -> bool {
+        self.comments || self.reviews
+    }
+
     /// Either signal's marks (a value reads as all of its tokens; an element as its class
     /// and its id). `folded` is set later, per element, so it is not carried.
     fn or(self, other: ClassSignal) -> ClassSignal {
@@ -102,6 +110,7 @@ impl ClassSignal {
             negative: self.negative || other.negative,
             strong: self.strong || other.strong,
             comments: self.comments || other.comments,
+            reviews: self.reviews || other.reviews,
             positive: self.positive || other.positive,
             header: self.header || other.header,
             footer: self.footer || other.footer,
@@ -470,7 +479,7 @@ fn token_signal(token: &str) -> ClassSignal {
     signal.negative = negative;
     signal.header = header;
     signal.footer = footer;
-    signal.comments = reviews;
+    signal.reviews = reviews;
     // In a compound name the last word says what the thing is: `post-author`,
     // `entry-meta` and `article-tags` are about the post, not the post itself.
     if last.is_some_and(is_negative_word) {
@@ -593,7 +602,7 @@ fn parts_in(token: &str) -> Parts {
 /// Readability-style class weight: +25 for content words, -25 for boilerplate words.
 pub(crate) fn class_weight(signal: ClassSignal) -> f32 {
     let mut weight = 0.0;
-    if signal.negative || signal.strong || signal.comments {
+    if signal.negative || signal.strong || signal.comments || signal.reviews {
         weight -= 25.0;
     }
     if signal.positive {

@@ -62,20 +62,7 @@ pub(crate) fn extract_html(
     let page_type = page_type::page_type(&meta, url, page_type::shape(&dom));
     // Strict first; each retry relaxes one heuristic, as readability does. Keep the pass
     // that found the most text if none reaches the minimum.
-    let strict = Pass {
-        strip_unlikely: true,
-        weight_classes: true,
-        clean_conditionally: true,
-        include_comments: opts.include_comments,
-        thread: page_type == PageType::Forum,
-        show_hidden: false,
-        // An article is one run of prose: its container also holds the teasers around it.
-        widen: page_type != PageType::Article,
-        // A reference page links every other word, and an index's items are links.
-        link_tolerant: matches!(page_type, PageType::Documentation | PageType::Listing),
-        listing: matches!(page_type, PageType::Listing | PageType::Collection),
-        short_sections: page_type == PageType::Documentation,
-    };
+    let strict = strict_pass(page_type, opts);
     let passes = [
         strict,
         Pass {
@@ -300,6 +287,25 @@ fn quality(
         q = q.min(LINK_LIST_MAX_QUALITY);
     }
     q.clamp(0.0, 1.0)
+}
+
+/// The first, strictest pass for a page of `page_type`; the retries relax it.
+pub(crate) fn strict_pass(page_type: PageType, opts: &ExtractOptions) -> Pass {
+    Pass {
+        strip_unlikely: true,
+        weight_classes: true,
+        clean_conditionally: true,
+        include_comments: opts.include_comments,
+        thread: page_type == PageType::Forum,
+        show_hidden: false,
+        // An article is one run of prose: its container also holds the teasers around it.
+        widen: page_type != PageType::Article,
+        // A reference page links every other word, and an index's items are links.
+        link_tolerant: matches!(page_type, PageType::Documentation | PageType::Listing),
+        listing: matches!(page_type, PageType::Listing | PageType::Collection),
+        short_sections: page_type == PageType::Documentation,
+        reviews_are_comments: !matches!(page_type, PageType::Article | PageType::Service),
+    }
 }
 
 #[cfg(test)]

@@ -58,7 +58,6 @@ use trawl_core::{Document, ErrorCode, PageType, TrawlError, handle_for_url};
 use url::Url;
 
 use crate::body::{Body, classify};
-use crate::content::Pass;
 
 /// An HTML fragment (an API's rendered comment, answer or article) as Markdown, whole:
 /// the fragment is all content, so no boilerplate is dropped; links are made absolute
@@ -79,23 +78,15 @@ pub struct ExtractOptions {
 
 /// For debugging the reader (see `examples/extract_one.rs`): how the element holding
 /// `needle` and its ancestors fare in the boilerplate stage, one line each, innermost first.
-pub fn explain(html_bytes: &[u8], needle: &str) -> String {
+pub fn explain(html_bytes: &[u8], url: &Url, needle: &str) -> String {
     let html = charset::decode_html(html_bytes, Some("text/html"));
     let dom = parse::parse(&html);
     let mut signals = boilerplate::Signals::new(&dom, &vec![false; dom.nodes.len()]);
     content::mark_folded(&dom, &mut signals);
-    let pass = Pass {
-        strip_unlikely: true,
-        weight_classes: true,
-        clean_conditionally: true,
-        include_comments: false,
-        thread: false,
-        show_hidden: false,
-        widen: false,
-        link_tolerant: false,
-        listing: false,
-        short_sections: false,
-    };
+    // The page's own strict pass, as `extract` runs it first.
+    let meta = metadata::collect(&dom, url);
+    let page_type = page_type::page_type(&meta, url, page_type::shape(&dom));
+    let pass = html::strict_pass(page_type, &ExtractOptions::default());
     content::trace(&dom, pass, &signals, needle)
 }
 

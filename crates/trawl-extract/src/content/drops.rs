@@ -32,6 +32,7 @@ pub(crate) struct DropPolicy {
     show_hidden: bool,
     widen: bool,
     listing: bool,
+    reviews_are_comments: bool,
 }
 
 impl From<Pass> for DropPolicy {
@@ -45,6 +46,7 @@ impl From<Pass> for DropPolicy {
             show_hidden,
             widen,
             listing,
+            reviews_are_comments,
             weight_classes: _,
             clean_conditionally: _,
             link_tolerant: _,
@@ -57,6 +59,7 @@ impl From<Pass> for DropPolicy {
             show_hidden,
             widen,
             listing,
+            reviews_are_comments,
         }
     }
 }
@@ -150,11 +153,14 @@ impl Drops {
             let signal = signals.get(i);
             let share = sums[i].text as f32 / total as f32;
             // Off an article page, a `<header>` inside an `<article>` is that card's head (its
-            // title and summary in a river of stories), not the site's banner.
+            // title and summary in a river of stories), and one inside `<main>` is the head of
+            // the content (a landing page's hero: its heading and pitch), not the site's banner.
             let by_tag = is_dropped_element(node.tag)
-                && !(policy.widen
-                    && node.tag == Tag::Header
-                    && ancestors(dom, id).any(|a| dom.node(a).tag == Tag::Article));
+                && !(node.tag == Tag::Header
+                    && ancestors(dom, id).any(|a| {
+                        let tag = dom.node(a).tag;
+                        policy.widen && matches!(tag, Tag::Article | Tag::Main)
+                    }));
             let by_role = dom
                 .attr(id, AttrName::Role)
                 .is_some_and(is_boilerplate_role);
@@ -170,7 +176,7 @@ impl Drops {
             // In a thread the replies are the content, not comments on it; but on a
             // question-and-answer page the answers are the replies, and the comments under a
             // question or an answer are asides to it.
-            let by_comments = signal.comments
+            let by_comments = (signal.comments || signal.reviews && policy.reviews_are_comments)
                 && !policy.include_comments
                 && !signal.positive
                 && (!policy.thread || in_question_or_answer(dom, id));
@@ -291,9 +297,11 @@ const INTRO_MAX_LINK_DENSITY: f32 = 0.15;
 /// says (page builders name their layout boxes `widget-span`, `blurb_position_top`,
 /// `no-extra-padding`, `sticky-media-section__content`).
 fn is_prose(s: &Sums) -> bool {
-    s.paragraphs >= PROSE_MIN_PARAGRAPHS
+    // Either paragraphs long on average, or at least two long ones beside short lines (a
+    // review box's verdict above its list of pros and cons).
+    (s.paragraphs >= PROSE_MIN_PARAGRAPHS && s.text >= PROSE_MIN_CHARS_PER_PARAGRAPH * s.paragraphs
+        || s.long_paragraphs >= PROSE_MIN_PARAGRAPHS)
         && s.text >= PROSE_MIN_CHARS
-        && s.text >= PROSE_MIN_CHARS_PER_PARAGRAPH * s.paragraphs
         && s.link_density() < PROSE_MAX_LINK_DENSITY
 }
 
@@ -422,11 +430,13 @@ pub(super) fn is_hard_dropped(tag: Tag) -> bool {
 /// boilerplate drops of `pass`.
 pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) -> String {
     let mut drops = Drops::new(dom);
+    drops.get(dom, pass, signals);
+    let sums = &drops.sums;
     let Boiled {
         dropped,
         stats,
         items,
-    } = drops.get(dom, pass, signals);
+    } = &drops.made[0].1;
     let mut out = String::new();
     let Some(t) = (0..dom.nodes.len())
         .rev()
@@ -438,7 +448,7 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
     while cur != NONE as usize {
         let node = &dom.nodes[cur];
         out.push_str(&format!(
-            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} item={} signal={:?}\n",
+            "{:?} class={:?} id={:?} dropped={} hidden={} text={} link={} item={} sums={}/{}/{}p signal={:?}\n",
             node.tag,
             dom.attr(cur as NodeId, AttrName::Class).unwrap_or(""),
             dom.attr(cur as NodeId, AttrName::Id).unwrap_or(""),
@@ -447,6 +457,9 @@ pub(crate) fn trace(dom: &Dom, pass: Pass, signals: &Signals<'_>, needle: &str) 
             stats[cur].text,
             stats[cur].link,
             items.get(cur).copied().unwrap_or(0),
+            sums[cur].text,
+            sums[cur].link,
+            sums[cur].paragraphs,
             signals.get(cur),
         ));
         cur = node.parent as usize;
@@ -469,6 +482,7 @@ mod tests {
         link_tolerant: false,
         listing: false,
         short_sections: false,
+        reviews_are_comments: true,
     };
 
     #[test]

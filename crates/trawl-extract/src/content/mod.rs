@@ -55,6 +55,11 @@ pub(crate) struct Pass {
     pub(crate) listing: bool,
     /// A manual: a one-line section under its heading is text, not an empty wrapper.
     pub(crate) short_sections: bool,
+    /// Blocks named for reviews (`review-card`, `customer-reviews`) are comments: on a
+    /// product page they are what buyers say about it, while on an article a block named
+    /// for the product it reviews is the article and on a service page the testimonials
+    /// are part of the pitch.
+    pub(crate) reviews_are_comments: bool,
 }
 
 /// The chosen content.

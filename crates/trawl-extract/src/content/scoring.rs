@@ -120,7 +120,7 @@ pub(super) fn score_blocks(
 /// A class's weight in this pass: in a thread the replies are the content, so a
 /// `comment` class costs nothing.
 pub(super) fn pass_weight(pass: Pass, signal: ClassSignal) -> f32 {
-    if pass.thread && signal.comments && !signal.negative && !signal.strong {
+    if pass.thread && signal.is_comments() && !signal.negative && !signal.strong {
         class_weight(ClassSignal {
             comments: false,
             ..signal

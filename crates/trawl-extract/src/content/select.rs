@@ -203,7 +203,7 @@ fn add_comment_sections(
         let inside_or_around = covered.iter().any(|&(start, end)| {
             (id >= start && id < end) || (start > id && start < dom.subtree_end(id))
         });
-        if !dropped[i] && signals.get(i).comments && stats[i].text > 0 && !inside_or_around {
+        if !dropped[i] && signals.get(i).is_comments() && stats[i].text > 0 && !inside_or_around {
             roots.push(id);
             i = dom.subtree_end(id) as usize;
             continue;

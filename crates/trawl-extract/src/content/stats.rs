@@ -31,7 +31,12 @@ pub(super) struct Sums {
     pub(super) text: u32,
     pub(super) link: u32,
     pub(super) paragraphs: u32,
+    /// Paragraphs of `LONG_PARAGRAPH_CHARS` or more: running text, not a list's one-liners.
+    pub(super) long_paragraphs: u32,
 }
+
+/// A paragraph this long (visible characters) is running text.
+pub(super) const LONG_PARAGRAPH_CHARS: u32 = 150;
 
 impl Sums {
     /// As `link_density` of the same node's `Stats`.
@@ -44,7 +49,8 @@ impl Sums {
     }
 }
 
-/// `Sums` per node; each field is summed as `compute_stats` sums it.
+/// `Sums` per node; each field is summed as `compute_stats` sums it, but for the empty
+/// paragraphs, which count for nothing here.
 pub(super) fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
     let n = dom.nodes.len();
     let mut sums = vec![Sums::default(); n];
@@ -58,7 +64,12 @@ pub(super) fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
             Kind::Text => s.text = dom.text_sizes[i].visible,
             Kind::Element => match node.tag {
                 Tag::A => s.link = s.text,
-                Tag::P | Tag::Blockquote | Tag::Pre => s.paragraphs += 1,
+                // An empty `<p></p>` (a spacer a page builder leaves) is not a paragraph:
+                // counted, it makes a box of prose read as a list of one-liners.
+                Tag::P | Tag::Blockquote | Tag::Pre if s.text > 0 => {
+                    s.paragraphs += 1;
+                    s.long_paragraphs += u32::from(s.text >= LONG_PARAGRAPH_CHARS);
+                }
                 _ => {}
             },
             Kind::Document => {}
@@ -68,6 +79,7 @@ pub(super) fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
         p.text += s.text;
         p.link += s.link;
         p.paragraphs += s.paragraphs;
+        p.long_paragraphs += s.long_paragraphs;
     }
     sums
 }
