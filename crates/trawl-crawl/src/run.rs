@@ -537,7 +537,8 @@ async fn fetched(
     let outcome = State::outcome(&page);
     let same = format!("same page as {}", w.url);
     // Kept for a later changes-crawl, which goes on from them after a 304.
-    let links = changes::links_json(&read.links, |u| st.scope.on_site(u));
+    let validated = read.record.etag.is_some() || read.record.last_modified.is_some();
+    let links = changes::links_note(&read.links, validated, |u| st.scope.on_site(u));
     let (how, change) = changes::compared(st, &w.key, &read);
     let alias_new: Vec<CrawlUrl> = alias_rows
         .iter()
@@ -593,7 +594,7 @@ async fn fetched(
             };
             let mut notes = PageNotes {
                 key: note_key.clone(),
-                links: Some(links),
+                links,
                 change: None,
             };
             if let Some(mut change) = note_change {
@@ -601,6 +602,9 @@ async fn fetched(
                 notes.change =
                     changes::change_note(&note_key, &note_url, note_handle.as_deref(), &change)
                         .change;
+            }
+            if notes.links.is_none() && notes.change.is_none() {
+                return Ok(());
             }
             c.put_page_notes(&note_id, &[notes])
         };

@@ -34,6 +34,8 @@ pub struct SqliteStore {
     config: StoreConfig,
     /// Why a store opened for reading only cannot be written (`read_only`, `disk_full`).
     unwritable: Option<&'static str>,
+    /// The crawl tables this store has made (see `sqlite/crawl.rs`).
+    made: crawl::Made,
 }
 
 impl From<rusqlite::Error> for Error {
@@ -135,6 +137,7 @@ impl SqliteStore {
             path,
             config,
             unwritable,
+            made: crawl::Made::default(),
         })
     }
 

@@ -4,6 +4,7 @@
 //! Leases have their own table (not columns of `crawl_urls`) for the same reason: a store
 //! made by an older build gets them without an `ALTER TABLE`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -67,31 +68,49 @@ fn terminal(state: UrlState) -> bool {
     !matches!(state, UrlState::Queued | UrlState::Fetching)
 }
 
-fn tables(conn: &Connection) -> Result<()> {
-    conn.execute_batch(TABLES)?;
-    Ok(())
+/// Which of the crawl tables a store has made: each `CREATE ... IF NOT EXISTS` is parsed
+/// and checked against the schema on every call otherwise, several times a page.
+#[derive(Debug, Default)]
+pub(super) struct Made {
+    crawl: AtomicBool,
+    leases: AtomicBool,
+    pub(super) notes: AtomicBool,
 }
 
-/// Whether the crawl tables can be read: they exist, or are made now. A store opened for
-/// reading only (a read-only file, a full disk) that never crawled has none and cannot
-/// make them: it has no crawls, and the calls that only look answer so.
-fn readable(conn: &Connection) -> Result<bool> {
-    if conn.is_readonly(rusqlite::MAIN_DB)? {
-        let present: bool = conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crawls')",
-            [],
-            |row| row.get(0),
-        )?;
-        return Ok(present);
+/// Runs `sql` (statements that make tables if absent) once per store.
+pub(super) fn once(flag: &AtomicBool, conn: &Connection, sql: &str) -> Result<()> {
+    if !flag.load(Ordering::Acquire) {
+        conn.execute_batch(sql)?;
+        flag.store(true, Ordering::Release);
     }
-    tables(conn)?;
-    Ok(true)
+    Ok(())
 }
 
-fn lease_tables(conn: &Connection) -> Result<()> {
-    conn.execute_batch(TABLES)?;
-    conn.execute_batch(LEASE_TABLE)?;
-    Ok(())
+impl SqliteStore {
+    fn tables(&self, conn: &Connection) -> Result<()> {
+        once(&self.made.crawl, conn, TABLES)
+    }
+
+    /// Whether the crawl tables can be read: they exist, or are made now. A store opened
+    /// for reading only (a read-only file, a full disk) that never crawled has none and
+    /// cannot make them: it has no crawls, and the calls that only look answer so.
+    fn readable(&self, conn: &Connection) -> Result<bool> {
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            let present: bool = conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crawls')",
+                [],
+                |row| row.get(0),
+            )?;
+            return Ok(present);
+        }
+        self.tables(conn)?;
+        Ok(true)
+    }
+
+    fn lease_tables(&self, conn: &Connection) -> Result<()> {
+        self.tables(conn)?;
+        once(&self.made.leases, conn, LEASE_TABLE)
+    }
 }
 
 fn json(value: &serde_json::Value) -> String {
@@ -156,7 +175,7 @@ fn state_of(name: &str) -> Result<UrlState> {
 impl CrawlStore for SqliteStore {
     fn put_crawl(&self, r: &CrawlRecord) -> Result<()> {
         let conn = self.pool.get()?;
-        tables(&conn)?;
+        self.tables(&conn)?;
         conn.execute(
             "INSERT INTO crawls (id, start_url, status, options, summary, created_at, updated_at, cancel_requested)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -179,7 +198,7 @@ impl CrawlStore for SqliteStore {
 
     fn get_crawl(&self, id: &str) -> Result<Option<CrawlRecord>> {
         let conn = self.pool.get()?;
-        if !readable(&conn)? {
+        if !self.readable(&conn)? {
             return Ok(None);
         }
         conn.query_row(
@@ -194,7 +213,7 @@ impl CrawlStore for SqliteStore {
 
     fn crawls(&self) -> Result<Vec<CrawlRecord>> {
         let conn = self.pool.get()?;
-        if !readable(&conn)? {
+        if !self.readable(&conn)? {
             return Ok(Vec::new());
         }
         let mut stmt = conn.prepare(&format!(
@@ -206,13 +225,13 @@ impl CrawlStore for SqliteStore {
 
     fn request_cancel(&self, id: &str) -> Result<bool> {
         let conn = self.pool.get()?;
-        tables(&conn)?;
+        self.tables(&conn)?;
         Ok(conn.execute("UPDATE crawls SET cancel_requested = 1 WHERE id = ?1", [id])? > 0)
     }
 
     fn clear_cancel(&self, id: &str) -> Result<()> {
         let conn = self.pool.get()?;
-        tables(&conn)?;
+        self.tables(&conn)?;
         conn.execute("UPDATE crawls SET cancel_requested = 0 WHERE id = ?1", [id])?;
         Ok(())
     }
@@ -222,7 +241,7 @@ impl CrawlStore for SqliteStore {
             return Ok(Vec::new());
         }
         let conn = self.pool.get()?;
-        if !readable(&conn)? {
+        if !self.readable(&conn)? {
             return Ok(Vec::new());
         }
         // One statement a chunk, each key a lookup on the primary key. Chunks of a fixed
@@ -258,7 +277,7 @@ impl CrawlStore for SqliteStore {
             return Ok(0);
         }
         let mut conn = self.pool.get()?;
-        tables(&conn)?;
+        self.tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut added = 0;
         {
@@ -302,7 +321,7 @@ impl CrawlStore for SqliteStore {
         o: &UrlOutcome,
     ) -> Result<()> {
         let mut conn = self.pool.get()?;
-        tables(&conn)?;
+        self.tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         {
             let mut stmt = tx.prepare_cached(SET_STATE)?;
@@ -331,7 +350,7 @@ impl CrawlStore for SqliteStore {
         limit: usize,
     ) -> Result<Vec<CrawlUrl>> {
         let conn = self.pool.get()?;
-        if !readable(&conn)? {
+        if !self.readable(&conn)? {
             return Ok(Vec::new());
         }
         let wanted: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
@@ -357,7 +376,7 @@ impl CrawlStore for SqliteStore {
 
     fn crawl_url_counts(&self, id: &str) -> Result<Vec<(UrlState, u64)>> {
         let conn = self.pool.get()?;
-        if !readable(&conn)? {
+        if !self.readable(&conn)? {
             return Ok(Vec::new());
         }
         let mut stmt = conn.prepare(
@@ -384,7 +403,7 @@ impl CrawlStore for SqliteStore {
         let now = to_millis(self.config.clock.now());
         let until = now.saturating_add(duration_millis(lease));
         let mut conn = self.pool.get()?;
-        lease_tables(&conn)?;
+        self.lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // Leases that ran out: their URLs go back to the queue, remembered as lapsed.
         tx.execute(
@@ -456,7 +475,7 @@ impl CrawlStore for SqliteStore {
     ) -> Result<usize> {
         let until = to_millis(self.config.clock.now()).saturating_add(duration_millis(lease));
         let mut conn = self.pool.get()?;
-        lease_tables(&conn)?;
+        self.lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut held = 0;
         {
@@ -481,7 +500,7 @@ impl CrawlStore for SqliteStore {
         o: &UrlOutcome,
     ) -> Result<bool> {
         let mut conn = self.pool.get()?;
-        lease_tables(&conn)?;
+        self.lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let holder: Option<Option<String>> = tx
             .query_row(
@@ -526,7 +545,7 @@ impl CrawlStore for SqliteStore {
 
     fn end_crawl(&self, id: &str, status: &str, summary: &serde_json::Value) -> Result<bool> {
         let conn = self.pool.get()?;
-        tables(&conn)?;
+        self.tables(&conn)?;
         let now = to_millis(self.config.clock.now());
         Ok(conn.execute(
             "UPDATE crawls SET status = ?2, summary = ?3, updated_at = ?4
@@ -537,11 +556,11 @@ impl CrawlStore for SqliteStore {
 
     fn delete_crawl(&self, id: &str) -> Result<bool> {
         let mut conn = self.pool.get()?;
-        lease_tables(&conn)?;
+        self.lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute("DELETE FROM crawl_urls WHERE crawl_id = ?1", [id])?;
         tx.execute("DELETE FROM crawl_leases WHERE crawl_id = ?1", [id])?;
-        tx.execute_batch(super::crawl_notes::NOTES_TABLE)?;
+        once(&self.made.notes, &tx, super::crawl_notes::NOTES_TABLE)?;
         tx.execute("DELETE FROM crawl_page_notes WHERE crawl_id = ?1", [id])?;
         let gone = tx.execute("DELETE FROM crawls WHERE id = ?1", [id])? > 0;
         tx.commit()?;

@@ -4,6 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::SqliteStore;
+use super::crawl::once;
 use crate::crawl_notes::{CrawlNotes, PageNotes};
 use crate::{Error, Result};
 
@@ -17,18 +18,20 @@ CREATE TABLE IF NOT EXISTS crawl_page_notes (
 ) WITHOUT ROWID;
 ";
 
-/// Whether the table can be read: it exists, or is made now (a read-only store that never
-/// kept notes has none, and answers no notes).
-fn readable(conn: &Connection) -> Result<bool> {
-    if conn.is_readonly(rusqlite::MAIN_DB)? {
-        return Ok(conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crawl_page_notes')",
-            [],
-            |row| row.get(0),
-        )?);
+impl SqliteStore {
+    /// Whether the table can be read: it exists, or is made now (a read-only store that
+    /// never kept notes has none, and answers no notes).
+    fn notes_readable(&self, conn: &Connection) -> Result<bool> {
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Ok(conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crawl_page_notes')",
+                [],
+                |row| row.get(0),
+            )?);
+        }
+        once(&self.made.notes, conn, NOTES_TABLE)?;
+        Ok(true)
     }
-    conn.execute_batch(NOTES_TABLE)?;
-    Ok(true)
 }
 
 fn decode(text: Option<String>, what: &'static str) -> Result<Option<serde_json::Value>> {
@@ -56,7 +59,7 @@ impl CrawlNotes for SqliteStore {
             return Ok(());
         }
         let mut conn = self.pool.get()?;
-        conn.execute_batch(NOTES_TABLE)?;
+        once(&self.made.notes, &conn, NOTES_TABLE)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         {
             let mut stmt = tx.prepare_cached(
@@ -80,7 +83,7 @@ impl CrawlNotes for SqliteStore {
 
     fn page_notes(&self, id: &str, keys: &[String]) -> Result<Vec<PageNotes>> {
         let conn = self.pool.get()?;
-        if !readable(&conn)? {
+        if !self.notes_readable(&conn)? {
             return Ok(Vec::new());
         }
         if keys.is_empty() {
