@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Run one crawler once and print one JSON line: its wall time, CPU (user + system, from
 wait4: the process and every child it waited for), peak RSS (wait4's ru_maxrss: the
-largest single process, in KiB), and what the server saw (the nginx access log's lines
+largest single process, in KiB), the peak of its anonymous memory (RssAnon of
+/proc/PID/status, sampled every 5 ms: the heap and stacks, without the executable's and
+libraries' pages that are mapped from their files), and what the server saw (the nginx access log's lines
 written during the run, checked against the site's list of pages).
 
   crawl_measure.py --label L --log ACCESS_LOG --pages PAGES_TXT -- CMD...
@@ -20,7 +22,23 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+
+
+def anon_peak(pid: int, stop: threading.Event, peak: list[int]) -> None:
+    """Samples RssAnon (KiB) of `pid` until `stop`; the largest in peak[0]."""
+    path = f"/proc/{pid}/status"
+    while not stop.is_set():
+        try:
+            with open(path) as f:
+                for line in f:
+                    if line.startswith("RssAnon:"):
+                        peak[0] = max(peak[0], int(line.split()[1]))
+                        break
+        except OSError:
+            return
+        time.sleep(0.005)
 
 
 def main() -> None:
@@ -37,7 +55,12 @@ def main() -> None:
     with open(a.stdout, "wb") as out, tempfile.TemporaryFile() as errf:
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=out, stderr=errf, stdin=subprocess.DEVNULL)
+        stop, peak = threading.Event(), [0]
+        sampler = threading.Thread(target=anon_peak, args=(p.pid, stop, peak), daemon=True)
+        sampler.start()
         _, status, ru = os.wait4(p.pid, 0)
+        stop.set()
+        sampler.join()
         wall = time.monotonic() - t0
         errf.seek(0)
         err = errf.read().decode(errors="replace")
@@ -59,6 +82,7 @@ def main() -> None:
         "sys_s": round(ru.ru_stime, 3),
         "cpu_s": round(ru.ru_utime + ru.ru_stime, 3),
         "maxrss_kib": ru.ru_maxrss,
+        "anon_peak_kib": peak[0],
         "pages_fetched": fetched,
         "pages_repeated": sum(1 for u in pages if counts[u] > 1),
         "pages_missing": len(pages) - fetched,

@@ -76,20 +76,27 @@ def main() -> None:
               "name 1,000, 10,000 or 100,000 URLs in all (left waiting when the limit is reached); "
               "the sites alternate, each run on a fresh store.")
         print()
-        print("| URLs found | pages fetched (each run) | wall s (median) | peak RSS MiB (median; each run) | ÷ the 1,000-URL site |")
-        print("|---|---|---|---|---|")
+        print("| URLs found | pages fetched (each run) | wall s (median) | peak RSS MiB (median; each run) | ÷ the 1,000-URL site | peak anonymous MiB (median; each run) | ÷ the 1,000-URL site |")
+        print("|---|---|---|---|---|---|---|")
         base = median(r["maxrss_kib"] for r in sites[0][1])
+        anon_base = median(r.get("anon_peak_kib", 0) for r in sites[0][1]) or 1
         for n, rs in sites:
             fetched = ", ".join(str(r["pages_fetched"]) for r in rs)
             wall = median(r["wall_s"] for r in rs)
             rss = median(r["maxrss_kib"] for r in rs)
             each = ", ".join(f"{r['maxrss_kib'] / 1024:.1f}" for r in rs)
-            print(f"| {n:,} | {fetched} | {wall:.2f} | {rss / 1024:.1f} ({each}) | {rss / base:.2f} |")
+            anon = median(r.get("anon_peak_kib", 0) for r in rs)
+            anon_each = ", ".join(f"{r.get('anon_peak_kib', 0) / 1024:.1f}" for r in rs)
+            print(f"| {n:,} | {fetched} | {wall:.2f} | {rss / 1024:.1f} ({each}) | {rss / base:.2f} "
+                  f"| {anon / 1024:.1f} ({anon_each}) | {anon / anon_base:.2f} |")
         (n0, r0), (n1, r1) = sites[0], sites[-1]
         grow = median(r["maxrss_kib"] for r in r1) - median(r["maxrss_kib"] for r in r0)
+        anon_grow = median(r.get("anon_peak_kib", 0) for r in r1) - median(r.get("anon_peak_kib", 0) for r in r0)
         print()
-        print(f"Peak RSS with {n1 - n0:,} more URLs waiting: {grow / 1024:+.1f} MiB "
-              f"({grow * 1024 / (n1 - n0):.0f} bytes a URL).")
+        print(f"With {n1 - n0:,} more URLs waiting: peak RSS {grow / 1024:+.1f} MiB "
+              f"({grow * 1024 / (n1 - n0):.0f} bytes a URL), peak anonymous memory {anon_grow / 1024:+.1f} MiB "
+              f"({anon_grow * 1024 / (n1 - n0):.0f} bytes a URL). Peak RSS also counts the pages of the "
+              "executable mapped from its file, which vary by a few MiB from run to run whatever the frontier.")
     print()
     print("Command: `bench/13-crawl.sh` → `trawl crawl http://127.0.0.2:18812/ --limit 5000 --concurrency 16 "
           "--allow-host 127.0.0.2 --store FILE --json`; `python bench/scrapy_crawl.py URL links|trafilatura OUT`; "

@@ -10,9 +10,12 @@
 //! page's change is kept beside its row too, so a resumed changes-crawl, and every worker
 //! of a shared one, counts the same.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use std::collections::{HashMap, HashSet};
+use flate2::{Compress, Compression, FlushCompress, Status};
 
 use serde::{Deserialize, Serialize};
 use trawl_agent::tools::ChangeStatus;
@@ -225,7 +228,6 @@ pub(crate) fn links_note(
     validated: bool,
     keep: impl Fn(&Url) -> bool,
 ) -> Option<serde_json::Value> {
-    use std::io::Write;
     if !validated {
         return None;
     }
@@ -244,10 +246,30 @@ pub(crate) fn links_note(
         lines.push_str(&one_line(&l.text));
         lines.push('\n');
     }
-    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-    z.write_all(lines.as_bytes()).ok()?;
-    let packed = z.finish().ok()?;
+    let packed = deflate(lines.as_bytes())?;
     Some(serde_json::json!({ "deflated": BASE64.encode(packed) }))
+}
+
+thread_local! {
+    /// One compressor a thread, reset for each page: a new one allocates about 160 KB of
+    /// tables, and one a page left the allocator's heap fragmented (measured: 2-14 MiB
+    /// more anonymous memory on a crawl of 1,001 pages).
+    static DEFLATE: RefCell<Compress> = RefCell::new(Compress::new(Compression::fast(), false));
+}
+
+fn deflate(input: &[u8]) -> Option<Vec<u8>> {
+    DEFLATE.with_borrow_mut(|z| {
+        z.reset();
+        let mut out = Vec::with_capacity(input.len() / 3 + 64);
+        loop {
+            let done = usize::try_from(z.total_in()).ok()?;
+            match z.compress_vec(&input[done..], &mut out, FlushCompress::Finish) {
+                Ok(Status::StreamEnd) => return Some(out),
+                Ok(_) => out.reserve(out.capacity().max(64)),
+                Err(_) => return None,
+            }
+        }
+    })
 }
 
 fn links_from_note(v: &serde_json::Value) -> Option<PageLinks> {
