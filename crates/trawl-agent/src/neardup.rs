@@ -150,45 +150,6 @@ impl Signature {
         Self(mins)
     }
 
-    /// The same estimate from one hash a shingle instead of [`PERMUTATIONS`] (one
-    /// permutation hashing, Li, Owen and Zhang 2012): each shingle's hash picks one of
-    /// [`PERMUTATIONS`] bins by its top bits and competes for that bin's minimum with its
-    /// other bits; a bin no shingle fell in borrows the next filled bin's value, marked
-    /// with the distance (densification by rotation, Shrivastava and Li 2014), so two texts
-    /// still agree in a bin about as often as their shingle sets overlap. A crawl signs
-    /// every page it reads, and this costs about a hundredth of [`Signature::of`]'s hashing.
-    /// Compare it only with signatures made the same way.
-    pub fn of_one_permutation(text: &str) -> Self {
-        const BIN_BITS: u32 = PERMUTATIONS.trailing_zeros();
-        const _: () = assert!(PERMUTATIONS.is_power_of_two());
-        let normalized = normalize(text);
-        let words: Vec<&str> = normalized.split(' ').filter(|w| !w.is_empty()).collect();
-        let mut mins = [u64::MAX; PERMUTATIONS];
-        let width = SHINGLE_WORDS.min(words.len()).max(1);
-        for shingle in words.windows(width) {
-            let h = mix(shingle_hash(shingle));
-            let bin = (h >> (64 - BIN_BITS)) as usize;
-            let value = h & (u64::MAX >> BIN_BITS);
-            mins[bin] = mins[bin].min(value);
-        }
-        if mins.iter().all(|&m| m == u64::MAX) {
-            return Self(mins);
-        }
-        let filled = mins;
-        for (bin, min) in mins.iter_mut().enumerate() {
-            if filled[bin] != u64::MAX {
-                continue;
-            }
-            let mut distance = 1;
-            while filled[(bin + distance) % PERMUTATIONS] == u64::MAX {
-                distance += 1;
-            }
-            // A value's top bits are free (it lost them to the bin): the distance goes there.
-            *min = filled[(bin + distance) % PERMUTATIONS] | ((distance as u64) << (64 - BIN_BITS));
-        }
-        Self(mins)
-    }
-
     /// The smallest hash of any shingle under each of the [`PERMUTATIONS`] hash functions:
     /// what an index over many signatures (a crawl's, banded for LSH) is built from.
     pub fn minimums(&self) -> &[u64; PERMUTATIONS] {
@@ -403,34 +364,6 @@ the entrances and lighting will be held next month at the central library.
         assert!(folding.folded[0].exact);
         assert_eq!(fold(&[]), Folding::default());
         assert_eq!(normalize("  Héllo,\tWORLD—again "), "héllo world again");
-    }
-
-    #[test]
-    fn one_permutation_hashing_tracks_the_true_jaccard_too() {
-        // Two long texts sharing a run of their words, at several overlaps.
-        let word = |i: usize| format!("w{}", (i * 7919) % 100_003);
-        let text = |from: usize, to: usize| (from..to).map(word).collect::<Vec<_>>().join(" ");
-        let shingles = |t: &str| -> std::collections::HashSet<String> {
-            let words: Vec<&str> = t.split(' ').collect();
-            words.windows(SHINGLE_WORDS).map(|w| w.join(" ")).collect()
-        };
-        for shift in [0, 50, 150, 400, 900, 2_000] {
-            let (a, b) = (text(0, 2_000), text(shift, 2_000 + shift));
-            let (sa, sb) = (shingles(&a), shingles(&b));
-            let exact = sa.intersection(&sb).count() as f64 / sa.union(&sb).count() as f64;
-            let estimate =
-                Signature::of_one_permutation(&a).similarity(&Signature::of_one_permutation(&b));
-            assert!(
-                (estimate - exact).abs() < 0.1,
-                "shift {shift}: estimate {estimate}, exact {exact}"
-            );
-        }
-        // A short text fills few bins; its copy still matches it whole.
-        let short = "a b c d e f g h i j k l";
-        let s = Signature::of_one_permutation(short);
-        assert_eq!(s, Signature::of_one_permutation(short));
-        assert_eq!(s.similarity(&Signature::of_one_permutation(short)), 1.0);
-        assert!(s.similarity(&Signature::of_one_permutation("m n o p q r s t u v")) < 0.1);
     }
 
     #[test]

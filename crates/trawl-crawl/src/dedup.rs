@@ -5,8 +5,7 @@
 //!
 //! The test is trawl-agent's [`neardup`](trawl_agent::neardup), the one that folds
 //! multi-document answers: equal Markdown (the store's content hash), or MinHash
-//! signatures of the word 4-gram shingles (made by one permutation hashing,
-//! `Signature::of_one_permutation`: one hash a shingle) estimating a Jaccard similarity of at least
+//! signatures of the word 4-gram shingles estimating a Jaccard similarity of at least
 //! [`NEAR_DUPLICATE_JACCARD`]. A crawl compares each page with thousands, not tens, so
 //! instead of every pair it looks only at the pages sharing one of [`BANDS`] bands of the
 //! signature with it (locality-sensitive hashing: at a similarity of 0.9 a near-duplicate
@@ -32,9 +31,7 @@ pub(crate) const MIN_WORDS: usize = 50;
 /// A page's MinHash signature, when it has words enough to compare (computed off the
 /// async workers, with the extraction).
 pub(crate) fn signature_of(text: &str, words: usize) -> Option<Box<Signature>> {
-    // One hash a shingle rather than 128: the 128 took a fifth of a crawl's CPU (0.64 ms
-    // of 3.3 a 20 KB page, measured on the §13 site).
-    (words >= MIN_WORDS).then(|| Box::new(Signature::of_one_permutation(text)))
+    (words >= MIN_WORDS).then(|| Box::new(Signature::of(text)))
 }
 
 /// A page's signature from its Markdown with the link and image targets left out (the
