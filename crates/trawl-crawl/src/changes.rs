@@ -344,19 +344,13 @@ pub(crate) fn unreached(
             }
             Some(_) => continue,
         };
-        let row = CrawlUrl {
-            key: key.clone(),
-            url: url.clone(),
-            depth: 0,
-            priority: 0.0,
-            run: 0,
-            state: UrlState::Skipped,
-            handle: Some(handle.clone()),
-            title: None,
-            words: 0,
-            status: None,
-            detail: Some(format!("removed: {why}")),
-        };
+        let row = crate::journal::skipped_row(
+            key.clone(),
+            url.clone(),
+            0,
+            handle.clone(),
+            format!("removed: {why}"),
+        );
         let mut change = PageChange::new(ChangeStatus::Removed);
         change.why = Some(why);
         out.push((row, change));

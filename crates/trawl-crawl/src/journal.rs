@@ -218,6 +218,30 @@ impl Journal {
     }
 }
 
+/// A `skipped` row that names the stored page it stands for: a redirect target or a
+/// canonical page of one just stored, or a page a changes-crawl found removed.
+pub(crate) fn skipped_row(
+    key: String,
+    url: String,
+    depth: u32,
+    handle: String,
+    detail: String,
+) -> CrawlUrl {
+    CrawlUrl {
+        key,
+        url,
+        depth,
+        priority: 0.0,
+        run: 0,
+        state: UrlState::Skipped,
+        handle: Some(handle),
+        title: None,
+        words: 0,
+        status: None,
+        detail: Some(detail),
+    }
+}
+
 /// [`Journal::settle`] inside a store call (a page's store task uses it too).
 pub(crate) fn settle_in(
     c: &dyn trawl_store::CrawlStore,

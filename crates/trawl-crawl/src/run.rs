@@ -18,7 +18,7 @@ use url::Url;
 use crate::changes::{self, Baseline, PageChange};
 use crate::crawler::Begin;
 use crate::frontier::Waiting;
-use crate::journal::{Journal, settle_in};
+use crate::journal::{Journal, settle_in, skipped_row};
 use crate::model::{CHECK_EVERY, CrawlEvent, CrawlPage, CrawlSummary, Crawler, Observer, State};
 use crate::page::{self, Keep, Read};
 use crate::resume::{refold, restore};
@@ -542,19 +542,7 @@ async fn fetched(
     let (how, change) = changes::compared(st, &w.key, &read);
     let alias_new: Vec<CrawlUrl> = alias_rows
         .iter()
-        .map(|k| CrawlUrl {
-            key: k.clone(),
-            url: k.clone(),
-            depth: w.depth,
-            priority: 0.0,
-            run: 0,
-            state: UrlState::Skipped,
-            handle: Some(handle.clone()),
-            title: None,
-            words: 0,
-            status: None,
-            detail: Some(same.clone()),
-        })
+        .map(|k| skipped_row(k.clone(), k.clone(), w.depth, handle.clone(), same.clone()))
         .collect();
     // The new rows are written before any of them can be dispatched: otherwise a link's
     // own fetch and store could finish before this page's store task adds its row, and the
