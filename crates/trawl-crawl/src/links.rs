@@ -1,11 +1,9 @@
 //! The links of an HTML page as a crawler needs them: every `<a href>` with its anchor
 //! text (navigation and sidebars included, which extraction drops), the declared
 //! canonical URL, and linked RSS/Atom feeds. Relative links resolve against `<base href>`
-//! when the page sets one.
+//! when the page sets one. The page is read by the extractor's parser
+//! (`trawl_extract::page_anchors`), which sees `<a href>` (not image-map `<area>`).
 
-use std::sync::LazyLock;
-
-use scraper::{Html, Selector};
 use url::Url;
 
 /// One outgoing link.
@@ -28,14 +26,6 @@ pub struct PageLinks {
     pub feeds: Vec<Url>,
 }
 
-fn selector(css: &str) -> Selector {
-    Selector::parse(css).unwrap_or_else(|e| panic!("selector {css:?}: {e}"))
-}
-
-static ANCHORS: LazyLock<Selector> = LazyLock::new(|| selector("a[href], area[href]"));
-static LINK_TAGS: LazyLock<Selector> = LazyLock::new(|| selector("link[href]"));
-static BASE: LazyLock<Selector> = LazyLock::new(|| selector("base[href]"));
-
 fn resolve(base: &Url, href: &str) -> Option<Url> {
     let href = href.trim();
     if href.is_empty() || href.starts_with('#') {
@@ -51,36 +41,28 @@ fn resolve(base: &Url, href: &str) -> Option<Url> {
 
 /// The links of `html`, a page that answered at `page_url`.
 pub fn page_links(html: &str, page_url: &Url) -> PageLinks {
-    let doc = Html::parse_document(html);
-    let base = doc
-        .select(&BASE)
-        .next()
-        .and_then(|b| b.value().attr("href"))
+    let written = trawl_extract::page_anchors(html);
+    let base = written
+        .base
+        .as_deref()
         .and_then(|h| resolve(page_url, h))
         .unwrap_or_else(|| page_url.clone());
     let mut out = PageLinks::default();
-    for a in doc.select(&ANCHORS) {
-        let Some(url) = a.value().attr("href").and_then(|h| resolve(&base, h)) else {
-            continue;
-        };
-        let text = a.text().collect::<Vec<_>>().join(" ");
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        out.links.push(Link { url, text });
+    for a in written.anchors {
+        if let Some(url) = resolve(&base, &a.href) {
+            out.links.push(Link { url, text: a.text });
+        }
     }
-    for l in doc.select(&LINK_TAGS) {
-        let el = l.value();
-        let rel = el.attr("rel").unwrap_or("").to_ascii_lowercase();
-        let rels: Vec<&str> = rel.split_whitespace().collect();
-        let Some(url) = el.attr("href").and_then(|h| resolve(&base, h)) else {
+    for l in &written.link_tags {
+        let rels: Vec<&str> = l.rel.split_whitespace().collect();
+        let Some(url) = resolve(&base, &l.href) else {
             continue;
         };
         if rels.contains(&"canonical") && out.canonical.is_none() {
             out.canonical = Some(url);
-        } else if rels.contains(&"alternate") {
-            let ty = el.attr("type").unwrap_or("").to_ascii_lowercase();
-            if ty.contains("rss") || ty.contains("atom") {
-                out.feeds.push(url);
-            }
+        } else if rels.contains(&"alternate") && (l.kind.contains("rss") || l.kind.contains("atom"))
+        {
+            out.feeds.push(url);
         }
     }
     out

@@ -30,6 +30,7 @@
 
 #![forbid(unsafe_code)]
 
+mod anchors;
 mod body;
 mod boilerplate;
 mod charset;
@@ -44,6 +45,7 @@ mod page_type;
 mod parse;
 mod pdf;
 
+pub use anchors::{Anchor, LinkTag, PageAnchors, page_anchors};
 pub use charset::{decode_html, sniff_encoding};
 pub use docs::budget::{
     DEFAULT_MAX_COLUMNS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES, DEFAULT_MAX_MEMBERS,
