@@ -5,6 +5,7 @@
 //! instead of failing when it upgrades a read. A process killed mid-call loses at most
 //! that call's write: SQLite's WAL either has the whole commit or none of it.
 
+mod bound;
 mod crawl;
 mod crawl_notes;
 mod pool;
@@ -36,6 +37,8 @@ pub struct SqliteStore {
     unwritable: Option<&'static str>,
     /// The crawl tables this store has made (see `sqlite/crawl.rs`).
     made: crawl::Made,
+    /// The size bound's last sum (see `sqlite/bound.rs`).
+    bound: bound::BoundEstimate,
 }
 
 impl From<rusqlite::Error> for Error {
@@ -138,6 +141,7 @@ impl SqliteStore {
             config,
             unwritable,
             made: crawl::Made::default(),
+            bound: bound::BoundEstimate::default(),
         })
     }
 
@@ -191,9 +195,20 @@ impl SqliteStore {
     /// Evicts the oldest documents (by `fetched_at`) until the total is back under 90 % of
     /// the bound, so that a store at its bound does not evict on every write. `keep` (the
     /// document just written) is never evicted.
-    fn evict_over_bound(&self, conn: &mut Connection, keep: Option<&str>) -> Result<u64> {
+    /// `written` is what the call just wrote (0: sum now).
+    fn evict_over_bound(
+        &self,
+        conn: &mut Connection,
+        keep: Option<&str>,
+        written: u64,
+    ) -> Result<u64> {
         let max = self.config.max_document_bytes;
-        if max == 0 || bounded_bytes(conn)? <= max {
+        if max == 0 || written > 0 && self.bound.add_within(written, max) {
+            return Ok(0);
+        }
+        let summed = bounded_bytes(conn)?;
+        if summed <= max {
+            self.bound.summed(summed);
             return Ok(0);
         }
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -218,6 +233,7 @@ impl SqliteStore {
             delete_document_rows(&tx, handle)?;
         }
         tx.commit()?;
+        self.bound.summed(total);
         Ok(victims.len() as u64)
     }
 
@@ -284,7 +300,7 @@ impl Store for SqliteStore {
             None => crate::expiry(fetched_at, self.config.document_ttl),
         };
         let handle = record.handle();
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "INSERT OR REPLACE INTO documents
@@ -321,7 +337,7 @@ impl Store for SqliteStore {
             }
         }
         tx.commit()?;
-        self.evict_over_bound(&mut conn, Some(handle))?;
+        self.evict_over_bound(&mut conn, Some(handle), body.len() as u64)?;
         Ok(())
     }
 
@@ -347,7 +363,7 @@ impl Store for SqliteStore {
             Some(t) => Some(to_millis(t)),
             None => crate::expiry(fetched_at, self.config.document_ttl),
         };
-        let conn = self.pool.get()?;
+        let conn = self.pool.write()?;
         let changed = conn.execute(
             "UPDATE documents SET fetched_at = ?2, expires_at = ?3,
                  etag = COALESCE(?4, etag), last_modified = COALESCE(?5, last_modified)
@@ -364,7 +380,7 @@ impl Store for SqliteStore {
     }
 
     fn delete_document(&self, handle: &str) -> Result<bool> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let deleted = delete_document_rows(&tx, handle)?;
         tx.commit()?;
@@ -411,7 +427,7 @@ impl Store for SqliteStore {
     ) -> Result<()> {
         let now = self.now();
         let expires_at = crate::expiry(now, ttl.unwrap_or(self.config.search_ttl));
-        let conn = self.pool.get()?;
+        let conn = self.pool.write()?;
         conn.execute(
             "INSERT OR REPLACE INTO search_cache (key, value, stored_at, expires_at)
              VALUES (?1, ?2, ?3, ?4)",
@@ -439,7 +455,7 @@ impl Store for SqliteStore {
         fingerprint: &str,
         state: &serde_json::Value,
     ) -> Result<()> {
-        let conn = self.pool.get()?;
+        let conn = self.pool.write()?;
         conn.execute(
             "INSERT OR REPLACE INTO key_state (provider, fingerprint, state, updated_at)
              VALUES (?1, ?2, ?3, ?4)",
@@ -474,7 +490,7 @@ impl Store for SqliteStore {
     }
 
     fn put_site_reader(&self, site: &str, reader: &str) -> Result<()> {
-        let conn = self.pool.get()?;
+        let conn = self.pool.write()?;
         conn.execute(
             "INSERT INTO site_memory (site, reader, updated_at) VALUES (?1, ?2, ?3)
              ON CONFLICT(site) DO UPDATE SET reader = excluded.reader,
@@ -485,7 +501,8 @@ impl Store for SqliteStore {
     }
 
     fn pin_site_reader(&self, site: &str, reader: &str) -> Result<()> {
-        let conn = self.pool.get()?;
+        self.bound.forget();
+        let conn = self.pool.write()?;
         conn.execute(
             "INSERT OR REPLACE INTO site_memory (site, reader, updated_at, pinned)
              VALUES (?1, ?2, ?3, 1)",
@@ -509,7 +526,7 @@ impl Store for SqliteStore {
     }
 
     fn forget_site(&self, site: &str) -> Result<bool> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         let tx = conn.transaction()?;
         let n = tx.execute("DELETE FROM site_memory WHERE site = ?1", [site])?
             + tx.execute("DELETE FROM site_stats WHERE site = ?1", [site])?;
@@ -518,7 +535,7 @@ impl Store for SqliteStore {
     }
 
     fn count_site_attempts(&self, site: &str, attempts: &[(String, bool)]) -> Result<()> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         let tx = conn.transaction()?;
         let now = self.now();
         for (reader, worked) in attempts {
@@ -594,7 +611,7 @@ impl Store for SqliteStore {
     }
 
     fn clear(&self, sections: &[Section]) -> Result<u64> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut removed = 0u64;
         for section in sections {
@@ -620,7 +637,7 @@ impl Store for SqliteStore {
     fn prune(&self) -> Result<PruneReport> {
         let now = self.now();
         let mut report = PruneReport::default();
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         if !self.config.stale_retention.is_zero() {
             let cutoff = now.saturating_sub(duration_millis(self.config.stale_retention));
@@ -644,7 +661,7 @@ impl Store for SqliteStore {
             tx.execute("DELETE FROM site_stats WHERE updated_at < ?1", [cutoff])?;
         }
         tx.commit()?;
-        report.evicted_documents = self.evict_over_bound(&mut conn, None)?;
+        report.evicted_documents = self.evict_over_bound(&mut conn, None, 0)?;
         self.reclaim_space(&conn);
         Ok(report)
     }

@@ -174,7 +174,7 @@ fn state_of(name: &str) -> Result<UrlState> {
 
 impl CrawlStore for SqliteStore {
     fn put_crawl(&self, r: &CrawlRecord) -> Result<()> {
-        let conn = self.pool.get()?;
+        let conn = self.pool.write()?;
         self.tables(&conn)?;
         conn.execute(
             "INSERT INTO crawls (id, start_url, status, options, summary, created_at, updated_at, cancel_requested)
@@ -224,13 +224,13 @@ impl CrawlStore for SqliteStore {
     }
 
     fn request_cancel(&self, id: &str) -> Result<bool> {
-        let conn = self.pool.get()?;
+        let conn = self.pool.write()?;
         self.tables(&conn)?;
         Ok(conn.execute("UPDATE crawls SET cancel_requested = 1 WHERE id = ?1", [id])? > 0)
     }
 
     fn clear_cancel(&self, id: &str) -> Result<()> {
-        let conn = self.pool.get()?;
+        let conn = self.pool.write()?;
         self.tables(&conn)?;
         conn.execute("UPDATE crawls SET cancel_requested = 0 WHERE id = ?1", [id])?;
         Ok(())
@@ -276,7 +276,7 @@ impl CrawlStore for SqliteStore {
         if urls.is_empty() {
             return Ok(0);
         }
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         self.tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut added = 0;
@@ -320,7 +320,7 @@ impl CrawlStore for SqliteStore {
         state: UrlState,
         o: &UrlOutcome,
     ) -> Result<()> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         self.tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         {
@@ -402,7 +402,7 @@ impl CrawlStore for SqliteStore {
     ) -> Result<Vec<ClaimedUrl>> {
         let now = to_millis(self.config.clock.now());
         let until = now.saturating_add(duration_millis(lease));
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         self.lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // Leases that ran out: their URLs go back to the queue, remembered as lapsed.
@@ -474,7 +474,7 @@ impl CrawlStore for SqliteStore {
         lease: Duration,
     ) -> Result<usize> {
         let until = to_millis(self.config.clock.now()).saturating_add(duration_millis(lease));
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         self.lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut held = 0;
@@ -499,7 +499,7 @@ impl CrawlStore for SqliteStore {
         state: UrlState,
         o: &UrlOutcome,
     ) -> Result<bool> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         self.lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let holder: Option<Option<String>> = tx
@@ -544,7 +544,7 @@ impl CrawlStore for SqliteStore {
     }
 
     fn end_crawl(&self, id: &str, status: &str, summary: &serde_json::Value) -> Result<bool> {
-        let conn = self.pool.get()?;
+        let conn = self.pool.write()?;
         self.tables(&conn)?;
         let now = to_millis(self.config.clock.now());
         Ok(conn.execute(
@@ -555,7 +555,7 @@ impl CrawlStore for SqliteStore {
     }
 
     fn delete_crawl(&self, id: &str) -> Result<bool> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         self.lease_tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute("DELETE FROM crawl_urls WHERE crawl_id = ?1", [id])?;

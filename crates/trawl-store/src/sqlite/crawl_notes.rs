@@ -58,7 +58,7 @@ impl CrawlNotes for SqliteStore {
         if notes.is_empty() {
             return Ok(());
         }
-        let mut conn = self.pool.get()?;
+        let mut conn = self.pool.write()?;
         once(&self.made.notes, &conn, NOTES_TABLE)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         {
