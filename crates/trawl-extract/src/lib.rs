@@ -40,6 +40,7 @@ mod entities;
 mod html;
 mod markdown;
 mod metadata;
+mod mojibake;
 mod page_type;
 mod parse;
 mod pdf;
