@@ -5,8 +5,7 @@
 //! `<meta http-equiv=content-type>` in the first bytes, then valid UTF-8, then chardetng's
 //! guess. One departure: a declared single-byte legacy charset (ISO-8859-1, windows-1252,
 //! KOI8-R...) on bytes that are valid UTF-8 is not believed (see `declared`). Decoding
-//! never fails: bad sequences become U+FFFD. Text encoded to UTF-8 twice is then repaired
-//! (see `mojibake`).
+//! never fails: bad sequences become U+FFFD.
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::{Encoding, UTF_8};
@@ -27,11 +26,11 @@ pub(crate) fn decode_html_borrowed<'a>(
     content_type: Option<&str>,
 ) -> std::borrow::Cow<'a, str> {
     let (encoding, skip, valid) = sniff(bytes, content_type);
-    let text = match valid {
-        Some(text) => std::borrow::Cow::Borrowed(text),
-        None => encoding.decode_without_bom_handling(&bytes[skip..]).0,
-    };
-    crate::mojibake::repair(text)
+    if let Some(text) = valid {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let (text, _) = encoding.decode_without_bom_handling(&bytes[skip..]);
+    text
 }
 
 /// The encoding `decode_html` would use, and how many BOM bytes to skip.

@@ -40,7 +40,6 @@ mod entities;
 mod html;
 mod markdown;
 mod metadata;
-mod mojibake;
 mod page_type;
 mod parse;
 mod pdf;
