@@ -3,7 +3,9 @@
 //! The order follows the HTML spec's encoding sniffing, simplified: a byte-order mark,
 //! then the `charset` of the Content-Type header, then a `<meta charset>` or
 //! `<meta http-equiv=content-type>` in the first bytes, then valid UTF-8, then chardetng's
-//! guess. Decoding never fails: bad sequences become U+FFFD.
+//! guess. One departure: a declared single-byte legacy charset (ISO-8859-1, windows-1252,
+//! KOI8-R...) on bytes that are valid UTF-8 is not believed (see `declared`). Decoding
+//! never fails: bad sequences become U+FFFD.
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::{Encoding, UTF_8};
@@ -50,11 +52,11 @@ fn sniff<'a>(
         .and_then(charset_param)
         .and_then(|l| Encoding::for_label(l.as_bytes()))
     {
-        return (ascii_compatible(encoding), 0, None);
+        return declared(encoding, bytes);
     }
     let head = &bytes[..bytes.len().min(META_PRESCAN_BYTES)];
     if let Some(encoding) = meta_charset(head) {
-        return (ascii_compatible(encoding), 0, None);
+        return declared(encoding, bytes);
     }
     if let Ok(text) = std::str::from_utf8(bytes) {
         return (UTF_8, 0, Some(text));
@@ -63,6 +65,25 @@ fn sniff<'a>(
     // A megabyte is plenty to guess from and keeps a huge body cheap.
     detector.feed(&bytes[..bytes.len().min(1 << 20)], true);
     (detector.guess(None, Utf8Detection::Allow), 0, None)
+}
+
+/// The encoding a page declares, unless it declares a single-byte legacy charset and its
+/// bytes are valid UTF-8: then they are read as UTF-8. Text in a single-byte charset is
+/// next to never valid UTF-8 once it has a byte above 0x7F (an `é` alone, `0xE9`, is not),
+/// while UTF-8 pages that declare ISO-8859-1 are common (a server's or a template's default
+/// left in place, often beside a later `<meta charset="utf-8">`); read as declared, their
+/// quotes become `â€™`. On ASCII-only bytes both readings give the same text.
+fn declared<'a>(
+    encoding: &'static Encoding,
+    bytes: &'a [u8],
+) -> (&'static Encoding, usize, Option<&'a str>) {
+    let encoding = ascii_compatible(encoding);
+    if encoding.is_single_byte()
+        && let Ok(text) = std::str::from_utf8(bytes)
+    {
+        return (UTF_8, 0, Some(text));
+    }
+    (encoding, 0, None)
 }
 
 /// A page that declares UTF-16 in ASCII-compatible bytes is not UTF-16 (the spec says to
@@ -128,6 +149,31 @@ mod tests {
         assert_eq!(
             decode_html(bytes, Some("text/html; charset=ISO-8859-1")),
             "<meta charset=utf-8><p>été</p>"
+        );
+    }
+
+    #[test]
+    fn declared_latin1_on_valid_utf8_is_read_as_utf8() {
+        // A template's old ISO-8859-1 declaration before the page's own `<meta charset>`:
+        // the first declaration wins the prescan, the bytes are UTF-8.
+        let page = "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\">\
+                    <meta charset=\"utf-8\"><p>It\u{2019}s a caf\u{e9}</p>";
+        assert_eq!(decode_html(page.as_bytes(), Some("text/html")), page);
+        // The same from a server's header.
+        let page = "<p>It\u{2019}s a caf\u{e9}</p>";
+        assert_eq!(
+            decode_html(page.as_bytes(), Some("text/html; charset=ISO-8859-1")),
+            page
+        );
+        assert_eq!(
+            sniff_encoding(page.as_bytes(), Some("text/html; charset=windows-1252")).0,
+            UTF_8
+        );
+        // A multi-byte legacy declaration is believed as before.
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("<p>日本語</p>");
+        assert_eq!(
+            decode_html(&sjis, Some("text/html; charset=shift_jis")),
+            "<p>日本語</p>"
         );
     }
 

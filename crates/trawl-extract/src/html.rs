@@ -99,7 +99,13 @@ pub(crate) fn extract_html(
     // Passes share their boilerplate drops where they drop alike (`drops`); the strict
     // pass's serve the broad selection too.
     for pass in passes {
-        let mut selection = content::select(&dom, pass, &signals, drops.get(&dom, pass, &signals));
+        let mut selection = content::select(
+            &dom,
+            pass,
+            &signals,
+            drops.get(&dom, pass, &signals),
+            base.host_str(),
+        );
         for title in dropped_titles {
             content::drop_title_heading(&dom, &mut selection, title);
         }
@@ -130,8 +136,13 @@ pub(crate) fn extract_html(
             include_comments: true,
             ..strict
         };
-        let mut replies =
-            content::select(&dom, thread, &signals, drops.get(&dom, thread, &signals));
+        let mut replies = content::select(
+            &dom,
+            thread,
+            &signals,
+            drops.get(&dom, thread, &signals),
+            base.host_str(),
+        );
         for title in dropped_titles {
             content::drop_title_heading(&dom, &mut replies, title);
         }

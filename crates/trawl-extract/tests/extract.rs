@@ -410,6 +410,30 @@ fn windows_1251_page_with_only_meta_charset_decodes() {
     assert!(decode_html(&bytes, None).contains("Новости"));
 }
 
+/// A page whose template declares ISO-8859-1 before its own `<meta charset="utf-8">`, in
+/// bytes that are UTF-8: read as declared, every curly quote came out as `â€™`.
+#[test]
+fn utf8_page_declaring_latin1_first_reads_as_utf8() {
+    let page = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\">\
+                <meta charset=\"utf-8\"><title>Caf\u{e9} hire</title></head><body><main><h1>Caf\u{e9} hire</h1>\
+                <p>We\u{2019}ll bring the tables, the chairs and the coffee machine to your party, set them \
+                up before your guests arrive and take them away again the morning after it is over.</p>\
+                </main></body></html>";
+    let doc = extract(
+        page.as_bytes(),
+        Some("text/html"),
+        &url(),
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        doc.markdown.contains("We\u{2019}ll bring the tables"),
+        "{}",
+        doc.markdown
+    );
+    assert!(!doc.markdown.contains('\u{e2}'), "{}", doc.markdown);
+}
+
 #[test]
 fn text_markdown_and_json_pass_through() {
     let doc = extract(

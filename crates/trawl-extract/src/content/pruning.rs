@@ -2,7 +2,7 @@
 //! picked (link-heavy blocks, galleries, forms, runs of link-only paragraphs).
 
 use crate::boilerplate::Signals;
-use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
+use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
 
 use super::scoring::pass_weight;
 use super::stats::{Stats, link_density};
@@ -49,6 +49,7 @@ pub(super) fn clean_conditionally(
     dropped: &mut [bool],
     items: &[u8],
     pass: Pass,
+    site: Option<&str>,
 ) {
     let weight_classes = pass.weight_classes;
     // A reference page's lists of links inside its body ("You will learn", the guides
@@ -124,8 +125,14 @@ pub(super) fn clean_conditionally(
                     && (s.images == 0 || s.images > 2)
                     && !in_figure
                     && !(pass.short_sections && is_short_section(dom, i as NodeId, &s)))
-                || (!is_list && weight < STRONG_CLASS_WEIGHT && density > max_density)
-                || (is_list && weight < STRONG_CLASS_WEIGHT && density > max_list_density)
+                || (weight < STRONG_CLASS_WEIGHT
+                    && density
+                        > if is_list {
+                            max_list_density
+                        } else {
+                            max_density
+                        }
+                    && !is_reference_list(dom, i as NodeId, &stats, base, site))
                 || (weight >= STRONG_CLASS_WEIGHT && density > STRONG_CLASS_MAX_LINK_DENSITY)
         };
         if drop && i != base {
@@ -150,6 +157,99 @@ pub(super) fn clean_conditionally(
             }
         }
     }
+}
+
+/// A reference list has at least this many links...
+const REFERENCE_MIN_LINKS: u32 = 3;
+/// ... each with at least this much text (visible characters), and this much on average:
+/// titles, not names or icons...
+const REFERENCE_MIN_LINK_CHARS: u32 = 10;
+const REFERENCE_MEAN_LINK_CHARS: u32 = 20;
+/// ... and this share of its link text, at least, points to other sites.
+const REFERENCE_OFF_SITE_SHARE: f32 = 0.9;
+
+/// A block whose links are titles on other sites (a changelog's pull requests, a post's
+/// sources, a paper's citations) is what the text refers to, not the site's navigation:
+/// menus, related-post rails and tag clouds link within the site, and share buttons and
+/// logos are a word or two. Such a block is not pruned for its link density.
+/// `stats` is `clean_conditionally`'s copy, indexed from `base`.
+fn is_reference_list(
+    dom: &Dom,
+    id: NodeId,
+    stats: &[Stats],
+    base: usize,
+    site: Option<&str>,
+) -> bool {
+    let Some(site) = site.map(|h| h.strip_prefix("www.").unwrap_or(h)) else {
+        return false;
+    };
+    let (mut links, mut off_site_chars) = (0, 0);
+    let mut i = id + 1;
+    let end = dom.subtree_end(id);
+    while i < end {
+        let node = dom.node(i);
+        if node.kind != Kind::Element || node.tag != Tag::A {
+            i += 1;
+            continue;
+        }
+        let chars = stats[i as usize - base].text;
+        if chars == 0 {
+            i = dom.subtree_end(i);
+            continue;
+        }
+        // A bare address is not a title: a list of them is a page's footnotes by URL.
+        if chars < REFERENCE_MIN_LINK_CHARS || is_bare_address(dom, i) {
+            return false;
+        }
+        links += 1;
+        if dom
+            .attr(i, AttrName::Href)
+            .and_then(link_host)
+            .is_some_and(|host| !same_site(host, site))
+        {
+            off_site_chars += chars;
+        }
+        i = dom.subtree_end(i);
+    }
+    let link_chars = stats[id as usize - base].link;
+    links >= REFERENCE_MIN_LINKS
+        && link_chars >= REFERENCE_MEAN_LINK_CHARS * links
+        && off_site_chars as f32 >= REFERENCE_OFF_SITE_SHARE * link_chars as f32
+}
+
+/// A link whose text is an address (`https://…`, `www.…`).
+fn is_bare_address(dom: &Dom, link: NodeId) -> bool {
+    let text = (link + 1..dom.subtree_end(link))
+        .find(|&t| dom.node(t).kind == Kind::Text && !dom.text(t).trim().is_empty())
+        .map_or("", |t| dom.text(t).trim_start());
+    text.contains("://")
+        || text
+            .get(..4)
+            .is_some_and(|w| w.eq_ignore_ascii_case("www."))
+}
+
+/// The host of an absolute `http(s)` or scheme-relative link; `None` for a relative one.
+fn link_host(href: &str) -> Option<&str> {
+    let href = href.trim();
+    let rest = ["https://", "http://", "//"].iter().find_map(|scheme| {
+        href.get(..scheme.len())
+            .filter(|s| s.eq_ignore_ascii_case(scheme))
+            .map(|_| &href[scheme.len()..])
+    })?;
+    let end = rest.find(['/', '?', '#', ':']).unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|h| !h.is_empty())
+}
+
+/// Whether `host` is `site` or one of its subdomains, or `site` one of `host`'s (`www.`
+/// already stripped from `site`): `blog.example.com` on `example.com` is the same site.
+fn same_site(host: &str, site: &str) -> bool {
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    let within = |a: &str, b: &str| {
+        a.len() >= b.len()
+            && a[a.len() - b.len()..].eq_ignore_ascii_case(b)
+            && (a.len() == b.len() || a.as_bytes()[a.len() - b.len() - 1] == b'.')
+    };
+    within(host, site) || within(site, host)
 }
 
 /// A section of one line: a heading first, then link-free text of its own ("## Usage",

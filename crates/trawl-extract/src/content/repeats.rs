@@ -61,6 +61,8 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
             acc.2 += len;
         }
         let mut i = root;
+        // The end of the `<blockquote>` being walked through, if any.
+        let mut quote_end = root;
         while i < end {
             let node = dom.node(i);
             let at = i as usize;
@@ -68,13 +70,16 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
                 i = dom.subtree_end(i);
                 continue;
             }
+            if node.tag == Tag::Blockquote {
+                quote_end = quote_end.max(dom.subtree_end(i));
+            }
             let (h, _, len) = sums[at - base];
             let parent = node.parent as usize;
             // A wrapper around one block holds the same text: it is that block, not a repeat.
             let same_as_parent = at != base && parent >= base && sums[parent - base].2 == len;
             if node.kind == Kind::Element
                 && !node.tag.is_inline()
-                && len as usize >= REPEATED_BLOCK_MIN
+                && len as usize >= REPEATED_QUOTE_MIN
                 && !same_as_parent
             {
                 let parent_holds_more =
@@ -87,7 +92,10 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
                     }
                     Entry::Occupied(slot) => *slot.get(),
                 };
-                if repeat_in_place(dom, selection, first, (i, parent_holds_more)) {
+                // A shorter block goes only as a quote (see `REPEATED_QUOTE_MIN`).
+                if (len as usize) < REPEATED_BLOCK_MIN && i >= quote_end
+                    || repeat_in_place(dom, selection, first, (i, parent_holds_more))
+                {
                     i += 1;
                     continue;
                 }
@@ -159,8 +167,12 @@ fn wrapping_pow(mut base: u64, mut exp: u32) -> u64 {
     out
 }
 
-/// Blocks shorter than this may repeat ("Read more", a price, a date).
+/// Blocks shorter than this may repeat ("Read more", a price, a date)...
 const REPEATED_BLOCK_MIN: usize = 200;
+/// ... but inside a `<blockquote>` a block this long that repeats an earlier one goes: a
+/// reply quoting a post says the post again (a thread's quoted lines), and the post is
+/// already there above it.
+const REPEATED_QUOTE_MIN: usize = 50;
 
 const HASH_BASE: u64 = 0x100_0000_01b3;
 

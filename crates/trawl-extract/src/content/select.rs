@@ -31,8 +31,15 @@ const SHORT_PARAGRAPH_CHARS: u32 = 80;
 /// The most link text (share) a longer paragraph-like sibling may hold.
 const PARAGRAPH_MAX_LINK_DENSITY: f32 = 0.25;
 
-/// The content `pass` picks from what its boilerplate drops (`boiled`, see `Drops`) leave.
-pub(crate) fn select(dom: &Dom, pass: Pass, signals: &Signals<'_>, boiled: &Boiled) -> Selection {
+/// The content `pass` picks from what its boilerplate drops (`boiled`, see `Drops`) leave,
+/// on a page of the site `site` (its host: links elsewhere are to other sites).
+pub(crate) fn select(
+    dom: &Dom,
+    pass: Pass,
+    signals: &Signals<'_>,
+    boiled: &Boiled,
+    site: Option<&str>,
+) -> Selection {
     let n = dom.nodes.len();
     let mut dropped = boiled.dropped.clone();
     let stats = &boiled.stats;
@@ -112,6 +119,7 @@ pub(crate) fn select(dom: &Dom, pass: Pass, signals: &Signals<'_>, boiled: &Boil
                 &mut dropped,
                 &boiled.items,
                 pass,
+                site,
             );
             drop_link_runs(dom, root, stats, &mut dropped);
         }
