@@ -320,6 +320,10 @@ impl CrawlStore for SqliteStore {
         state: UrlState,
         o: &UrlOutcome,
     ) -> Result<()> {
+        if keys.is_empty() {
+            // No write transaction for nothing (a crawled page with no aliases asks).
+            return Ok(());
+        }
         let mut conn = self.pool.write()?;
         self.tables(&conn)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;

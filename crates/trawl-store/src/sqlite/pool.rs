@@ -23,8 +23,15 @@ use crate::Result;
 /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
 const AUTO_VACUUM_INCREMENTAL: i64 = 2;
 
-/// WAL pages between automatic checkpoints (see `open_connection`).
-const WAL_AUTOCHECKPOINT_PAGES: i64 = 8000;
+/// WAL pages between SQLite's own checkpoints: a backstop (128 MiB); the checkpoints that
+/// keep the WAL small are [`Pool`]'s, every [`CHECKPOINT_EVERY_WRITES`] writes.
+const WAL_AUTOCHECKPOINT_PAGES: i64 = 32_768;
+
+/// Writes between this process's checkpoints. SQLite's automatic checkpoint runs in the
+/// writer that crossed the mark, inside its turn, so every other writer waited for it (a
+/// tenth of a crawl's CPU, on its one serial path); this one runs after the turn is handed
+/// on, `PASSIVE` (beside the next writer, never waiting for readers).
+const CHECKPOINT_EVERY_WRITES: u32 = 128;
 
 /// Connections kept open between calls.
 const MAX_IDLE: usize = 8;
@@ -55,6 +62,8 @@ pub(super) struct Pool {
     returned: Condvar,
     /// This process's writers' turn (see the module's note).
     writing: Mutex<()>,
+    /// Writes so far, for the checkpoints (see [`CHECKPOINT_EVERY_WRITES`]).
+    writes: std::sync::atomic::AtomicU32,
 }
 
 impl Pool {
@@ -66,6 +75,7 @@ impl Pool {
             idle: Mutex::new(vec![first]),
             returned: Condvar::new(),
             writing: Mutex::new(()),
+            writes: std::sync::atomic::AtomicU32::new(0),
         }
     }
 
@@ -118,6 +128,21 @@ impl Pool {
         Ok(conn)
     }
 
+    /// After a write: whether this one checkpoints the WAL.
+    fn checkpoint_due(&self) -> bool {
+        let n = self
+            .writes
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        n % CHECKPOINT_EVERY_WRITES == CHECKPOINT_EVERY_WRITES - 1
+            && matches!(
+                self.target,
+                Target::File {
+                    access: Access::ReadWrite,
+                    ..
+                }
+            )
+    }
+
     fn lock(&self) -> MutexGuard<'_, Vec<Connection>> {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -161,6 +186,12 @@ impl Drop for PooledConnection<'_> {
             // would lose the database and leave every later call waiting.
             if !conn.is_autocommit() {
                 let _ = conn.execute_batch("ROLLBACK");
+            }
+            // The turn goes to the next writer first; then, now and then, a checkpoint.
+            let wrote = self.turn.take().map(drop).is_some();
+            if wrote && conn.is_autocommit() && self.pool.checkpoint_due() {
+                // Best effort: a checkpoint that cannot finish now is done by a later one.
+                let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
             }
             if conn.is_autocommit() || self.pool.target == Target::Memory {
                 self.pool.put_back(conn);
@@ -233,9 +264,8 @@ pub(super) fn open_connection(target: &Target, busy_timeout: Duration) -> Result
         }
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
-    // A checkpoint every 8,000 WAL pages (32 MiB) rather than SQLite's 1,000: a page that
-    // many commits rewrite (an index's root, FTS5's structure record) is copied into the
-    // file once a checkpoint, and at 1,000 a crawl spent a tenth of its CPU copying.
+    // SQLite's own checkpoint only as a backstop: the pool checkpoints after writes, off
+    // the writers' turn (see `CHECKPOINT_EVERY_WRITES`).
     conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT_PAGES)?;
     Ok(conn)
 }
