@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
+use crate::committer::Committer;
 use serde::Serialize;
 use trawl_core::{ErrorCode, TrawlError};
 use trawl_store::{
@@ -37,6 +38,8 @@ pub(crate) struct Journal {
     kept: bool,
     /// This run's name as a worker of a shared crawl (see [`Journal::shared`]).
     worker: Option<Arc<str>>,
+    /// The running crawl's calls, committed together (see `committer.rs`).
+    committer: Option<Committer>,
 }
 
 /// A worker name unique across processes and hosts: process id, start time, a counter.
@@ -67,7 +70,22 @@ impl Journal {
             id,
             kept,
             worker,
+            committer: None,
         }
+    }
+
+    /// The journal of a crawl running on one machine: its calls go through one
+    /// [`Committer`] (a shared crawl's go to the store one by one, as other workers' do).
+    pub(crate) fn committing(mut self) -> Self {
+        if self.kept && !self.shared() {
+            self.committer = Some(Committer::start(self.store.clone()));
+        }
+        self
+    }
+
+    /// Where this crawl's page writes go: its committer, when it has one.
+    pub(crate) fn committer(&self) -> Option<&Committer> {
+        self.committer.as_ref()
     }
 
     pub(crate) fn kept(&self) -> bool {
@@ -93,13 +111,15 @@ impl Journal {
             return Ok(T::default());
         }
         let id = self.id.clone();
-        self.store
-            .run(move |s| match s.crawl_state() {
-                Some(c) => f(c, &id),
-                None => Ok(T::default()),
-            })
-            .await
-            .map_err(store_error)
+        let call = move |s: &dyn trawl_store::Store| match s.crawl_state() {
+            Some(c) => f(c, &id),
+            None => Ok(T::default()),
+        };
+        match &self.committer {
+            Some(c) => c.run(call).await,
+            None => self.store.run(call).await,
+        }
+        .map_err(store_error)
     }
 
     pub(crate) async fn put(&self, record: CrawlRecord) -> Result<(), TrawlError> {
@@ -112,6 +132,56 @@ impl Journal {
 
     pub(crate) async fn record(&self) -> Result<Option<CrawlRecord>, TrawlError> {
         self.with(|c, id| c.get_crawl(id)).await
+    }
+
+    /// Adds rows without waiting for the write when the crawl has a committer (later
+    /// calls find them written; an error stops the crawl at [`Journal::failure`]).
+    pub(crate) async fn add_soon(&self, urls: Vec<CrawlUrl>) -> Result<(), TrawlError> {
+        match &self.committer {
+            Some(c) if !urls.is_empty() => {
+                let id = self.id.clone();
+                c.queue(move |s| match s.crawl_state() {
+                    Some(crawls) => crawls.add_crawl_urls(&id, &urls).map(drop),
+                    None => Ok(()),
+                });
+                Ok(())
+            }
+            _ => self.add(urls).await.map(drop),
+        }
+    }
+
+    /// Marks `key` as being fetched, without waiting when the crawl has a committer.
+    pub(crate) async fn fetching_soon(&self, key: String) -> Result<(), TrawlError> {
+        match &self.committer {
+            Some(c) => {
+                let id = self.id.clone();
+                c.queue(move |s| match s.crawl_state() {
+                    Some(crawls) => crawls.set_crawl_url_state(
+                        &id,
+                        &[key],
+                        UrlState::Fetching,
+                        &UrlOutcome::default(),
+                    ),
+                    None => Ok(()),
+                });
+                Ok(())
+            }
+            None => {
+                self.set(vec![key], UrlState::Fetching, UrlOutcome::default())
+                    .await
+            }
+        }
+    }
+
+    /// The error of a write nobody waited for, once one failed: the crawl stops on it.
+    pub(crate) fn failure(&self) -> Result<(), TrawlError> {
+        match self.committer.as_ref().and_then(Committer::failure) {
+            Some(message) => Err(TrawlError::new(
+                ErrorCode::Internal,
+                format!("store: {message}"),
+            )),
+            None => Ok(()),
+        }
     }
 
     pub(crate) async fn add(&self, urls: Vec<CrawlUrl>) -> Result<usize, TrawlError> {

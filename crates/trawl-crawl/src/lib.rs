@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 mod changes;
+mod committer;
 mod crawler;
 mod dedup;
 pub mod discover;

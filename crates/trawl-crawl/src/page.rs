@@ -14,6 +14,7 @@ use trawl_store::{DocumentRecord, SharedStore};
 use url::Url;
 
 use crate::changes::Previous;
+use crate::committer::Committer;
 use crate::journal::store_error;
 use crate::links::{PageLinks, page_links};
 
@@ -144,6 +145,7 @@ pub(crate) enum Keep {
 /// document stored and its change noted). Answers the version number.
 pub(crate) async fn keep(
     store: &SharedStore,
+    committer: Option<&Committer>,
     record: DocumentRecord,
     how: Keep,
     before: impl FnOnce(&dyn trawl_store::Store, Option<u32>) -> trawl_store::Result<()>
@@ -151,35 +153,37 @@ pub(crate) async fn keep(
     + 'static,
     after: impl FnOnce(&dyn trawl_store::Store) -> trawl_store::Result<()> + Send + 'static,
 ) -> Result<Option<u32>, TrawlError> {
-    store
-        .run(move |s| {
-            let mut record = record;
-            if let Keep::Revalidate = how {
-                before(s, None)?;
-                let revalidation = trawl_store::Revalidation {
-                    fetched_at: record.fetched_at,
-                    expires_at: None,
-                    etag: record.etag.clone(),
-                    last_modified: record.last_modified.clone(),
-                };
-                s.revalidate_document(record.handle(), &revalidation)?;
-                return after(s).map(|()| None);
-            }
-            let kept = match (&how, s.versions()) {
-                (Keep::Replace(previous), Some(v)) => Some(v.put_version(previous)?),
-                _ => None,
+    let call = move |s: &dyn trawl_store::Store| {
+        let mut record = record;
+        if let Keep::Revalidate = how {
+            before(s, None)?;
+            let revalidation = trawl_store::Revalidation {
+                fetched_at: record.fetched_at,
+                expires_at: None,
+                etag: record.etag.clone(),
+                last_modified: record.last_modified.clone(),
             };
-            before(s, kept)?;
-            // The store keeps Markdown; plain text is derived on demand.
-            record.document.text.clear();
-            let passages: Vec<trawl_store::Passage> =
-                passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
-                    .into_iter()
-                    .map(Into::into)
-                    .collect();
-            s.put_document(&record, &passages)?;
-            after(s).map(|()| kept)
-        })
-        .await
-        .map_err(store_error)
+            s.revalidate_document(record.handle(), &revalidation)?;
+            return after(s).map(|()| None);
+        }
+        let kept = match (&how, s.versions()) {
+            (Keep::Replace(previous), Some(v)) => Some(v.put_version(previous)?),
+            _ => None,
+        };
+        before(s, kept)?;
+        // The store keeps Markdown; plain text is derived on demand.
+        record.document.text.clear();
+        let passages: Vec<trawl_store::Passage> =
+            passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
+                .into_iter()
+                .map(Into::into)
+                .collect();
+        s.put_document(&record, &passages)?;
+        after(s).map(|()| kept)
+    };
+    match committer {
+        Some(c) => c.run(call).await,
+        None => store.run(call).await,
+    }
+    .map_err(store_error)
 }

@@ -93,16 +93,12 @@ async fn fetch_task(f: Fetching, w: Waiting) -> Output {
         store,
         baseline,
     } = f;
-    // Written before the request, so a crawl killed mid-fetch knows to look for it (a
-    // shared crawl's claim wrote it already).
+    // Asked before the request, so a crawl killed mid-fetch knows to look for it (a
+    // shared crawl's claim wrote it already). Not waited for: the committer writes it
+    // before anything asked later; a crawl killed before it is written finds the row
+    // queued and fetches the page again, as any page it had not stored.
     if !journal.shared()
-        && let Err(e) = journal
-            .set(
-                vec![w.key.clone()],
-                UrlState::Fetching,
-                UrlOutcome::default(),
-            )
-            .await
+        && let Err(e) = journal.fetching_soon(w.key.clone()).await
     {
         return Output::Fetched(w, Box::new(Err(e)));
     }
@@ -163,7 +159,7 @@ pub(crate) async fn drive(
         &options.exclude,
     )?;
     let fetcher = scoped(crawler.fetcher(), &scope);
-    let journal = Journal::new(crawler.store().clone(), id.clone());
+    let journal = Journal::new(crawler.store().clone(), id.clone()).committing();
     let mut st = State::new(id, options, scope, journal.clone(), crawler.pacer().clone());
     if !journal.kept() {
         st.summary
@@ -220,6 +216,8 @@ pub(crate) async fn drive(
     }
     if !st.shared {
         journal.put(st.record(status)).await?;
+        // Every write queued before the record is answered by now.
+        journal.failure()?;
     } else if outcome.is_ok() {
         // Once, by whichever process saw the end first. A process that failed leaves the
         // crawl running for the others (and for a resume).
@@ -254,6 +252,8 @@ async fn crawl_loop(
     let mut next_claim = tokio::time::Instant::now();
     let mut ended_elsewhere = false;
     loop {
+        // A write queued without waiting failed: the crawl's rows would no longer hold.
+        st.journal.failure()?;
         let parallel = (st.options.concurrency * st.robots.len().max(1)).min(MAX_IN_FLIGHT);
         if st.shared {
             if !stopping && tasks.len() < parallel && tokio::time::Instant::now() >= next_claim {
@@ -544,16 +544,18 @@ async fn fetched(
         .iter()
         .map(|k| skipped_row(k.clone(), k.clone(), w.depth, handle.clone(), same.clone()))
         .collect();
-    // The new rows are written before any of them can be dispatched: otherwise a link's
-    // own fetch and store could finish before this page's store task adds its row, and the
-    // update of a row not yet there would be lost (the page stored, its row still queued).
-    st.journal.add(rows).await?;
-    st.journal.add(alias_new).await?;
+    // The new rows are queued before any of them can be dispatched, and the committer
+    // writes in the order asked: otherwise a link's own fetch and store could finish before
+    // its row is added, and the update of a row not yet there would be lost (the page
+    // stored, its row still queued).
+    st.journal.add_soon(rows).await?;
+    st.journal.add_soon(alias_new).await?;
     st.stored_only.clear();
     st.forget_written();
     let store = crawler.store().clone();
     let record = read.record;
     let worker = st.journal.worker().map(str::to_owned);
+    let committer = st.journal.committer().cloned();
     let stored_key = w.key.clone();
     tasks.spawn(async move {
         let mut page = page;
@@ -596,7 +598,7 @@ async fn fetched(
             }
             c.put_page_notes(&note_id, &[notes])
         };
-        let result = page::keep(&store, record, how, note, move |s| {
+        let result = page::keep(&store, committer.as_ref(), record, how, note, move |s| {
             let Some(c) = s.crawl_state() else {
                 return Ok(());
             };

@@ -191,7 +191,19 @@ pub trait Store: Send + Sync + fmt::Debug {
     fn versions(&self) -> Option<&dyn VersionStore> {
         None
     }
+
+    /// Runs `jobs` in order on this thread (each makes its own calls on this store) and
+    /// answers each one's result. A backend that can commits them together (SQLite: one
+    /// transaction, each job in a savepoint, so a failed job leaves none of its writes and
+    /// the others are kept; when the commit itself fails, every job fails); the default
+    /// runs them one by one.
+    fn batch(&self, jobs: Vec<BatchJob<'_>>) -> Vec<Result<()>> {
+        jobs.into_iter().map(|job| job()).collect()
+    }
 }
+
+/// One job of a [`Store::batch`].
+pub type BatchJob<'a> = Box<dyn FnOnce() -> Result<()> + 'a>;
 
 /// A [`Store`] shared by many tasks, with an async door onto the blocking pool.
 #[derive(Clone, Debug)]

@@ -119,6 +119,10 @@ impl Store for MeteredStore {
     fn versions(&self) -> Option<&dyn crate::VersionStore> {
         self.inner.versions()
     }
+    // A batch's calls are timed one by one, as they are made.
+    fn batch(&self, jobs: Vec<crate::BatchJob<'_>>) -> Vec<Result<()>> {
+        self.inner.batch(jobs)
+    }
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
         self.timed(|s| s.put_document(record, passages))
     }

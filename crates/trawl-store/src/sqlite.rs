@@ -5,6 +5,7 @@
 //! instead of failing when it upgrades a read. A process killed mid-call loses at most
 //! that call's write: SQLite's WAL either has the whole commit or none of it.
 
+mod batch;
 mod bound;
 mod crawl;
 mod crawl_notes;
@@ -24,6 +25,7 @@ use crate::{
     Revalidation, Section, SiteReader, Store, StoreConfig, StoreStats, TierStat, duration_millis,
     from_millis, to_millis,
 };
+use batch::begin;
 use pool::{Access, Pool, Target, open_connection};
 
 /// The embedded SQLite [`Store`].
@@ -211,7 +213,7 @@ impl SqliteStore {
             self.bound.summed(summed);
             return Ok(0);
         }
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(conn)?;
         let mut total = bounded_bytes(&tx)?;
         let target = max - max / 10;
         let mut victims = Vec::new();
@@ -292,6 +294,10 @@ impl Store for SqliteStore {
         Some(self)
     }
 
+    fn batch(&self, jobs: Vec<crate::BatchJob<'_>>) -> Vec<Result<()>> {
+        self.pool.run_batch(jobs)
+    }
+
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
         let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
         let fetched_at = to_millis(record.fetched_at);
@@ -301,7 +307,7 @@ impl Store for SqliteStore {
         };
         let handle = record.handle();
         let mut conn = self.pool.write()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         tx.execute(
             "INSERT OR REPLACE INTO documents
                  (handle, url, final_url, content_hash, fetched_at, expires_at, etag,
@@ -381,7 +387,7 @@ impl Store for SqliteStore {
 
     fn delete_document(&self, handle: &str) -> Result<bool> {
         let mut conn = self.pool.write()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         let deleted = delete_document_rows(&tx, handle)?;
         tx.commit()?;
         Ok(deleted)
@@ -612,7 +618,7 @@ impl Store for SqliteStore {
 
     fn clear(&self, sections: &[Section]) -> Result<u64> {
         let mut conn = self.pool.write()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         let mut removed = 0u64;
         for section in sections {
             removed += match section {
@@ -638,7 +644,7 @@ impl Store for SqliteStore {
         let now = self.now();
         let mut report = PruneReport::default();
         let mut conn = self.pool.write()?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         if !self.config.stale_retention.is_zero() {
             let cutoff = now.saturating_sub(duration_millis(self.config.stale_retention));
             versions::forget_expired(&tx, cutoff)?;

@@ -7,7 +7,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::batch::begin;
 
 use super::SqliteStore;
 use crate::crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
@@ -278,7 +280,7 @@ impl CrawlStore for SqliteStore {
         }
         let mut conn = self.pool.write()?;
         self.tables(&conn)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         let mut added = 0;
         {
             let next: i64 = tx.query_row(
@@ -326,7 +328,7 @@ impl CrawlStore for SqliteStore {
         }
         let mut conn = self.pool.write()?;
         self.tables(&conn)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         {
             let mut stmt = tx.prepare_cached(SET_STATE)?;
             for key in keys {
@@ -408,7 +410,7 @@ impl CrawlStore for SqliteStore {
         let until = now.saturating_add(duration_millis(lease));
         let mut conn = self.pool.write()?;
         self.lease_tables(&conn)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         // Leases that ran out: their URLs go back to the queue, remembered as lapsed.
         tx.execute(
             "UPDATE crawl_urls SET state = 'queued'
@@ -480,7 +482,7 @@ impl CrawlStore for SqliteStore {
         let until = to_millis(self.config.clock.now()).saturating_add(duration_millis(lease));
         let mut conn = self.pool.write()?;
         self.lease_tables(&conn)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         let mut held = 0;
         {
             let mut stmt = tx.prepare_cached(
@@ -505,7 +507,7 @@ impl CrawlStore for SqliteStore {
     ) -> Result<bool> {
         let mut conn = self.pool.write()?;
         self.lease_tables(&conn)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         let holder: Option<Option<String>> = tx
             .query_row(
                 "SELECT l.worker FROM crawl_leases l JOIN crawl_urls u
@@ -561,7 +563,7 @@ impl CrawlStore for SqliteStore {
     fn delete_crawl(&self, id: &str) -> Result<bool> {
         let mut conn = self.pool.write()?;
         self.lease_tables(&conn)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         tx.execute("DELETE FROM crawl_urls WHERE crawl_id = ?1", [id])?;
         tx.execute("DELETE FROM crawl_leases WHERE crawl_id = ?1", [id])?;
         once(&self.made.notes, &tx, super::crawl_notes::NOTES_TABLE)?;

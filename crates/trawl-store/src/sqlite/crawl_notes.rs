@@ -1,7 +1,9 @@
 //! [`CrawlNotes`] on SQLite: one table, `crawl_page_notes`, made on first use like the
 //! other crawl tables (see `crawl.rs`), so a store that never crawls has none.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::batch::begin;
 
 use super::SqliteStore;
 use super::crawl::once;
@@ -60,7 +62,7 @@ impl CrawlNotes for SqliteStore {
         }
         let mut conn = self.pool.write()?;
         once(&self.made.notes, &conn, NOTES_TABLE)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO crawl_page_notes (crawl_id, key, links, change) VALUES (?1, ?2, ?3, ?4)

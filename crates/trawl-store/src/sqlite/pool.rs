@@ -18,7 +18,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-use crate::Result;
+use super::batch::Slot;
+use crate::{Error, Result};
 
 /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
 const AUTO_VACUUM_INCREMENTAL: i64 = 2;
@@ -64,6 +65,8 @@ pub(super) struct Pool {
     writing: Mutex<()>,
     /// Writes so far, for the checkpoints (see [`CHECKPOINT_EVERY_WRITES`]).
     writes: std::sync::atomic::AtomicU32,
+    /// The batch running now, if any (see `sqlite/batch.rs`).
+    batch: Mutex<Slot>,
 }
 
 impl Pool {
@@ -76,6 +79,7 @@ impl Pool {
             returned: Condvar::new(),
             writing: Mutex::new(()),
             writes: std::sync::atomic::AtomicU32::new(0),
+            batch: Mutex::new(Slot::default()),
         }
     }
 
@@ -90,6 +94,14 @@ impl Pool {
     }
 
     pub(super) fn get(&self) -> Result<PooledConnection<'_>> {
+        if let Some(conn) = self.slot().take_for_this_thread()? {
+            return Ok(PooledConnection {
+                pool: self,
+                conn: Some(conn),
+                turn: None,
+                in_batch: true,
+            });
+        }
         let mut idle = self.lock();
         loop {
             if let Some(conn) = idle.pop() {
@@ -97,6 +109,7 @@ impl Pool {
                     pool: self,
                     conn: Some(conn),
                     turn: None,
+                    in_batch: false,
                 });
             }
             match &self.target {
@@ -113,6 +126,7 @@ impl Pool {
                         pool: self,
                         conn: Some(conn),
                         turn: None,
+                        in_batch: false,
                     });
                 }
             }
@@ -122,6 +136,15 @@ impl Pool {
     /// A connection for a call that writes: this process's writers' turn first, then a
     /// connection (so no connection is held while waiting for the turn).
     pub(super) fn write(&self) -> Result<PooledConnection<'_>> {
+        // Inside a batch the turn is the batch's.
+        if let Some(conn) = self.slot().take_for_this_thread()? {
+            return Ok(PooledConnection {
+                pool: self,
+                conn: Some(conn),
+                turn: None,
+                in_batch: true,
+            });
+        }
         let turn = self.writing.lock().unwrap_or_else(PoisonError::into_inner);
         let mut conn = self.get()?;
         conn.turn = Some(turn);
@@ -143,6 +166,67 @@ impl Pool {
             )
     }
 
+    fn slot(&self) -> MutexGuard<'_, Slot> {
+        self.batch.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `jobs` in one transaction, each in a savepoint of its own (see
+    /// `sqlite/batch.rs`): each job's result, or every job's error when the commit fails.
+    pub(super) fn run_batch<'j>(
+        &self,
+        jobs: Vec<Box<dyn FnOnce() -> Result<()> + 'j>>,
+    ) -> Vec<Result<()>> {
+        let n = jobs.len();
+        let failed_all = |e: &Error| -> Vec<Result<()>> {
+            (0..n)
+                .map(|_| Err(Error::Backend(format!("batch not written: {e}").into())))
+                .collect()
+        };
+        let mut conn = match self.write() {
+            Ok(c) => c,
+            Err(e) => return failed_all(&e),
+        };
+        if conn.in_batch {
+            // A batch inside a batch: its jobs are the outer batch's.
+            drop(conn);
+            return jobs.into_iter().map(|job| job()).collect();
+        }
+        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+            return failed_all(&e.into());
+        }
+        let Some(inner) = conn.conn.take() else {
+            return failed_all(&Error::Backend("no connection".into()));
+        };
+        self.slot().open(inner);
+        // Whatever happens below (a panic in a job included), the connection leaves the
+        // slot and goes back with `conn`, where its drop rolls back what was not committed.
+        let mut open = OpenBatch { pool: self, conn };
+        let mut results = Vec::with_capacity(n);
+        for job in jobs {
+            let result = self
+                .in_slot(|c| Ok(c.execute_batch("SAVEPOINT batch_job")?))
+                .and_then(|()| job());
+            let end = if result.is_ok() {
+                "RELEASE batch_job"
+            } else {
+                "ROLLBACK TO batch_job; RELEASE batch_job"
+            };
+            let ended = self.in_slot(|c| Ok(c.execute_batch(end)?));
+            results.push(result.and(ended));
+        }
+        let committed = open.close().execute_batch("COMMIT");
+        drop(open);
+        match committed {
+            Ok(()) => results,
+            Err(e) => failed_all(&e.into()),
+        }
+    }
+
+    fn in_slot(&self, f: impl FnOnce(&Connection) -> Result<()>) -> Result<()> {
+        let conn = self.get()?;
+        f(&conn)
+    }
+
     fn lock(&self) -> MutexGuard<'_, Vec<Connection>> {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -156,12 +240,37 @@ impl Pool {
     }
 }
 
+/// A batch's connection while its jobs run (see [`Pool::run_batch`]).
+struct OpenBatch<'a> {
+    pool: &'a Pool,
+    /// Holds the writers' turn; its connection is in the pool's slot until [`close`].
+    conn: PooledConnection<'a>,
+}
+
+impl<'a> OpenBatch<'a> {
+    /// Takes the connection back from the slot.
+    fn close(&mut self) -> &mut PooledConnection<'a> {
+        if let Some(c) = self.pool.slot().close() {
+            self.conn.conn = Some(c);
+        }
+        &mut self.conn
+    }
+}
+
+impl Drop for OpenBatch<'_> {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
 /// A connection on loan from the pool; goes back when dropped.
 pub(super) struct PooledConnection<'a> {
     pool: &'a Pool,
     conn: Option<Connection>,
     /// A writer's turn, held until the connection goes back.
     turn: Option<MutexGuard<'a, ()>>,
+    /// The connection is a running batch's: it goes back to the batch.
+    in_batch: bool,
 }
 
 impl Deref for PooledConnection<'_> {
@@ -180,6 +289,10 @@ impl DerefMut for PooledConnection<'_> {
 impl Drop for PooledConnection<'_> {
     fn drop(&mut self) {
         if let Some(conn) = self.conn.take() {
+            if self.in_batch {
+                self.pool.slot().give_back(conn);
+                return;
+            }
             // A connection left inside a transaction (a panic mid-call) is rolled back
             // before reuse. If even that fails, a file connection is dropped; the only
             // connection of an in-memory store goes back regardless, since dropping it

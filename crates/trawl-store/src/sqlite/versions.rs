@@ -3,7 +3,9 @@
 //! stores that never track changes stay at their schema version and older builds can
 //! still open them.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::batch::begin;
 
 use super::{RawDocument, SqliteStore};
 use crate::versions::{MAX_VERSIONS, VersionInfo, VersionStore};
@@ -64,7 +66,7 @@ impl VersionStore for SqliteStore {
         let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
         let mut conn = self.pool.write()?;
         conn.execute_batch(TABLE)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = begin(&mut conn)?;
         let handle = record.handle();
         let last: u32 = tx.query_row(
             "SELECT COALESCE(MAX(version), 0) FROM document_versions WHERE handle = ?1",

@@ -1,0 +1,158 @@
+//! Several calls in one SQLite transaction ([`Store::batch`](crate::Store::batch)): a
+//! crawl stores pages faster than one transaction each can commit (every commit flushes
+//! FTS5's pending terms into a new segment and writes again the pages it shares with the
+//! last one), so its writes are gathered and committed together.
+//!
+//! While a batch runs, the calls its thread makes on the store take the batch's connection
+//! (already inside `BEGIN IMMEDIATE`, holding this process's writers' turn) instead of one
+//! of their own, and their own transactions become savepoints in it ([`begin`]). Each job
+//! runs inside a savepoint of its own, so a job that fails leaves no half of its writes
+//! behind and the others still commit.
+
+use std::ops::Deref;
+use std::thread::{self, ThreadId};
+
+use rusqlite::{Connection, Savepoint, Transaction, TransactionBehavior};
+
+use crate::{Error, Result};
+
+/// A call's transaction: its own, or a savepoint inside a batch's.
+pub(super) enum Tx<'c> {
+    Own(Transaction<'c>),
+    InBatch(Savepoint<'c>),
+}
+
+impl Deref for Tx<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        match self {
+            Tx::Own(t) => t,
+            Tx::InBatch(s) => s,
+        }
+    }
+}
+
+impl Tx<'_> {
+    pub(super) fn commit(self) -> Result<()> {
+        match self {
+            Tx::Own(t) => t.commit()?,
+            Tx::InBatch(s) => s.commit()?,
+        }
+        Ok(())
+    }
+}
+
+/// Begins a write: `BEGIN IMMEDIATE`, or a savepoint when the connection is a batch's.
+pub(super) fn begin(conn: &mut Connection) -> Result<Tx<'_>> {
+    Ok(if conn.is_autocommit() {
+        Tx::Own(conn.transaction_with_behavior(TransactionBehavior::Immediate)?)
+    } else {
+        Tx::InBatch(conn.savepoint()?)
+    })
+}
+
+/// The connection of the batch running now, and its thread.
+#[derive(Debug, Default)]
+pub(super) struct Slot {
+    running: Option<(ThreadId, Option<Connection>)>,
+}
+
+impl Slot {
+    /// The batch's connection, when this thread runs one; `Err` when a call of the batch
+    /// already has it (a call inside a call: never done by the store's own calls).
+    pub(super) fn take_for_this_thread(&mut self) -> Result<Option<Connection>> {
+        match &mut self.running {
+            Some((owner, conn)) if *owner == thread::current().id() => conn
+                .take()
+                .map(Some)
+                .ok_or_else(|| Error::Backend("a store call inside a call of a batch".into())),
+            _ => Ok(None),
+        }
+    }
+
+    /// Gives the batch's connection back after a call.
+    pub(super) fn give_back(&mut self, conn: Connection) {
+        if let Some((_, slot)) = &mut self.running {
+            *slot = Some(conn);
+        }
+    }
+
+    pub(super) fn open(&mut self, conn: Connection) {
+        self.running = Some((thread::current().id(), Some(conn)));
+    }
+
+    pub(super) fn close(&mut self) -> Option<Connection> {
+        self.running.take().and_then(|(_, conn)| conn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::SystemTime;
+
+    use trawl_core::Document;
+
+    use crate::{BatchJob, DocumentRecord, SqliteStore, Store, StoreConfig};
+
+    fn record(n: usize) -> DocumentRecord {
+        let url = format!("https://example.com/{n}");
+        let document = Document {
+            handle: format!("example.com~{n:012}"),
+            url: url.clone(),
+            final_url: url,
+            markdown: format!("page {n} about batches"),
+            ..Document::default()
+        };
+        DocumentRecord::new(document, SystemTime::now())
+    }
+
+    /// One transaction for all jobs: each later job sees the earlier ones' writes; a job
+    /// that fails leaves none of its own (a write before its error included) and the others
+    /// are kept; another thread's write waits for the batch and then goes through.
+    #[test]
+    fn jobs_share_a_transaction_and_a_failed_job_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path().join("s.db"), StoreConfig::default()).unwrap();
+        let (a, b, c, d) = (record(1), record(2), record(3), record(4));
+        let (s, a2) = (&store, a.clone());
+        let jobs: Vec<BatchJob<'_>> = vec![
+            Box::new(|| s.put_document(&a, &[])),
+            Box::new(move || {
+                // Inside the batch, the first job's document is there.
+                assert!(s.get_document(a2.handle())?.is_some());
+                s.put_document(&b, &[])?;
+                Err(crate::Error::Backend("this job fails".into()))
+            }),
+            Box::new(|| s.put_document(&c, &[])),
+        ];
+        let results = std::thread::scope(|scope| {
+            let results = store.batch(jobs);
+            // Started after the batch, on another thread: it takes the turn after it.
+            scope
+                .spawn(|| store.put_document(&d, &[]))
+                .join()
+                .unwrap()
+                .unwrap();
+            results
+        });
+        assert!(results[0].is_ok() && results[2].is_ok(), "{results:?}");
+        assert!(results[1].is_err());
+        for (r, kept) in [
+            (record(1), true),
+            (record(2), false),
+            (record(3), true),
+            (record(4), true),
+        ] {
+            assert_eq!(
+                store.get_document(r.handle()).unwrap().is_some(),
+                kept,
+                "{}",
+                r.document.url
+            );
+        }
+        // The batch's connection went back: plain calls work as before.
+        let e = record(5);
+        store.put_document(&e, &[]).unwrap();
+        assert!(store.get_document(e.handle()).unwrap().is_some());
+    }
+}
