@@ -142,12 +142,19 @@ impl Signature {
         let mut mins = [u64::MAX; PERMUTATIONS];
         let width = SHINGLE_WORDS.min(words.len()).max(1);
         for shingle in words.windows(width) {
-            let base = shingle_hash(shingle);
-            for (min, seed) in mins.iter_mut().zip(SEEDS.iter()) {
-                *min = (*min).min(mix(base ^ seed));
+            // One strong hash a shingle, then per permutation `a * x + b` modulo the prime
+            // 2^61 - 1 (the universal family MinHash is usually built on): a multiply and
+            // two folds instead of a full mix a permutation, which took a seventh of a
+            // crawl's CPU. Unlike `a * x + b` modulo 2^64 (tried: it ran 0.05 high on
+            // pages of one template), its estimate matches the exact Jaccard.
+            let x = mix(shingle_hash(shingle)) % MERSENNE_61;
+            for (min, (a, b)) in mins.iter_mut().zip(MULTIPLIERS.iter().zip(SEEDS.iter())) {
+                *min = (*min).min(mul_add_mod_p(*a, x, *b));
             }
         }
-        Self(mins)
+        // Mixed once more, so that any few bits of a minimum (a crawl keeps one byte of
+        // each) are as random as the whole.
+        Self(mins.map(mix))
     }
 
     /// The smallest hash of any shingle under each of the [`PERMUTATIONS`] hash functions:
@@ -192,6 +199,33 @@ const SEEDS: [u64; PERMUTATIONS] = {
         i += 1;
     }
     seeds
+};
+
+/// The prime 2^61 - 1: a product folds modulo it with shifts and adds.
+const MERSENNE_61: u64 = (1 << 61) - 1;
+
+/// `(a * x + b) mod (2^61 - 1)` for `a`, `x`, `b` below the prime.
+#[inline]
+fn mul_add_mod_p(a: u64, x: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(x) + u128::from(b);
+    let folded = (product as u64 & MERSENNE_61) + (product >> 61) as u64;
+    let folded = (folded & MERSENNE_61) + (folded >> 61);
+    if folded >= MERSENNE_61 {
+        folded - MERSENNE_61
+    } else {
+        folded
+    }
+}
+
+/// The permutations' multipliers, 1 to the prime less one, fixed like the seeds.
+const MULTIPLIERS: [u64; PERMUTATIONS] = {
+    let mut m = [0u64; PERMUTATIONS];
+    let mut i = 0;
+    while i < PERMUTATIONS {
+        m[i] = mix((i as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03)) % (MERSENNE_61 - 1) + 1;
+        i += 1;
+    }
+    m
 };
 
 #[cfg(test)]
@@ -433,6 +467,24 @@ the entrances and lighting will be held next month at the central library.
                     &pairs,
                 );
             }
+        }
+        // Pages of one template: the same words around a short body of their own (a
+        // list page's heading, filters and footer around its items), where a scheme whose
+        // low bits follow the shingle's (a multiply-add modulo 2^64) read pairs high.
+        let template: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
+        for body in [10usize, 30, 80] {
+            let pairs: Vec<(String, String)> = (0..100)
+                .map(|_| {
+                    let page = |next: &mut dyn FnMut() -> u64| {
+                        let mut words = template[..20].to_vec();
+                        words.extend((0..body).map(|_| format!("b{}", next() % 50_000)));
+                        words.extend_from_slice(&template[20..]);
+                        words.join(" ")
+                    };
+                    (page(&mut next), page(&mut next))
+                })
+                .collect();
+            check(&format!("template pages, {body}-word bodies"), &pairs);
         }
     }
 
