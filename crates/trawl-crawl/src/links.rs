@@ -41,7 +41,12 @@ fn resolve(base: &Url, href: &str) -> Option<Url> {
 
 /// The links of `html`, a page that answered at `page_url`.
 pub fn page_links(html: &str, page_url: &Url) -> PageLinks {
-    let written = trawl_extract::page_anchors(html);
+    links_of(trawl_extract::page_anchors(html), page_url)
+}
+
+/// The links a page wrote (as the extractor read them), resolved against `page_url` (or
+/// the page's `<base href>`).
+pub fn links_of(written: trawl_extract::PageAnchors, page_url: &Url) -> PageLinks {
     let base = written
         .base
         .as_deref()

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use trawl_agent::{cpu, pager, passages};
 use trawl_core::{Document, TrawlError, handle_for_url};
-use trawl_extract::{ExtractOptions, extract};
+use trawl_extract::{ExtractOptions, extract_with_anchors};
 use trawl_fetch::{Conditional, Fetcher, Tier};
 use trawl_store::{DocumentRecord, SharedStore};
 use url::Url;
@@ -16,7 +16,7 @@ use url::Url;
 use crate::changes::Previous;
 use crate::committer::Committer;
 use crate::journal::store_error;
-use crate::links::{PageLinks, page_links};
+use crate::links::{PageLinks, links_of};
 
 /// A page fetched and extracted, not yet stored.
 pub(crate) struct Read {
@@ -30,21 +30,6 @@ pub(crate) struct Read {
     pub(crate) previous: Option<Box<DocumentRecord>>,
     /// The origin answered 304: `record` is the stored copy, revalidated.
     pub(crate) not_modified: bool,
-}
-
-fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
-    match content_type {
-        Some(ct) => {
-            let ct = ct.to_ascii_lowercase();
-            ct.contains("html") || ct.contains("xml") && !ct.contains("rss")
-        }
-        None => {
-            let head = &body[..body.len().min(512)];
-            String::from_utf8_lossy(head)
-                .to_ascii_lowercase()
-                .contains("<html")
-        }
-    }
 }
 
 /// Fetch and extract `url` (conditionally when `previous` has validators and links); the
@@ -94,15 +79,14 @@ pub(crate) async fn read(
     );
     let options = options.clone();
     let (doc, links, signature) = cpu::run(move || {
-        let links = if is_html(content_type.as_deref(), &body) {
-            page_links(&String::from_utf8_lossy(&body), &final_url)
-        } else {
-            PageLinks::default()
-        };
-        extract(&body, content_type.as_deref(), &final_url, &options).map(|d| {
-            let signature = crate::dedup::signature_of_markdown(&d.markdown, d.word_count);
-            (d, links, signature)
-        })
+        // One parse gives the content and the links (an HTML page's only).
+        extract_with_anchors(&body, content_type.as_deref(), &final_url, &options).map(
+            |(d, anchors)| {
+                let links = anchors.map_or_else(PageLinks::default, |a| links_of(a, &final_url));
+                let signature = crate::dedup::signature_of_markdown(&d.markdown, d.word_count);
+                (d, links, signature)
+            },
+        )
     })
     .await?;
     let mut doc: Document = doc;

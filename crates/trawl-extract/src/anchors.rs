@@ -39,7 +39,12 @@ pub struct PageAnchors {
 
 /// The links written in `html`.
 pub fn page_anchors(html: &str) -> PageAnchors {
-    let dom = parse(html);
+    of_dom(&parse(html))
+}
+
+/// The links written in a parsed page (the extractor's own parse, when a crawler asks for
+/// the page's content and its links at once: [`crate::extract_with_anchors`]).
+pub(crate) fn of_dom(dom: &Dom) -> PageAnchors {
     let mut out = PageAnchors::default();
     for id in 0..dom.nodes.len() as NodeId {
         let node = dom.node(id);
@@ -52,7 +57,7 @@ pub fn page_anchors(html: &str) -> PageAnchors {
         match node.tag {
             Tag::A => out.anchors.push(Anchor {
                 href: href.to_owned(),
-                text: anchor_text(&dom, id),
+                text: anchor_text(dom, id),
             }),
             Tag::Link => out.link_tags.push(LinkTag {
                 rel: dom

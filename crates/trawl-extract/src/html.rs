@@ -8,7 +8,7 @@ use url::Url;
 
 use crate::content::{self, Pass, Selection};
 use crate::markdown::{self, Mode};
-use crate::{ExtractOptions, boilerplate, charset, dom, metadata, page_type, parse};
+use crate::{ExtractOptions, PageAnchors, boilerplate, charset, dom, metadata, page_type, parse};
 
 /// A first pass that finds fewer visible characters than this is retried with looser
 /// heuristics (the page may have named its content wrapper like boilerplate).
@@ -52,10 +52,14 @@ pub(crate) fn extract_html(
     url: &Url,
     opts: &ExtractOptions,
     doc: &mut Document,
+    anchors: Option<&mut Option<PageAnchors>>,
 ) {
     let html = charset::decode_html_borrowed(bytes, content_type);
     let dom = parse::parse(&html);
     drop(html);
+    if let Some(anchors) = anchors {
+        *anchors = Some(crate::anchors::of_dom(&dom));
+    }
     let meta = metadata::collect(&dom, url);
     let base = meta.base.clone().unwrap_or_else(|| url.clone());
 

@@ -129,6 +129,30 @@ pub fn extract(
     url: &Url,
     opts: &ExtractOptions,
 ) -> Result<Document, TrawlError> {
+    extract_inner(bytes, content_type, url, opts, None)
+}
+
+/// [`extract`], and for a page read as HTML every link it writes (as [`page_anchors`]
+/// gives them), taken from the extraction's own parse: a crawler needs both, and would
+/// otherwise parse every page twice. `None` for anything not read as HTML.
+pub fn extract_with_anchors(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: &Url,
+    opts: &ExtractOptions,
+) -> Result<(Document, Option<PageAnchors>), TrawlError> {
+    let mut anchors = None;
+    let doc = extract_inner(bytes, content_type, url, opts, Some(&mut anchors))?;
+    Ok((doc, anchors))
+}
+
+fn extract_inner(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: &Url,
+    opts: &ExtractOptions,
+    anchors: Option<&mut Option<PageAnchors>>,
+) -> Result<Document, TrawlError> {
     // Office, OpenDocument, EPUB, notebooks, CSV, feeds and archives: their own readers.
     if let Some(kind) = docs::detect(bytes, content_type, url) {
         return docs::read(kind, bytes, content_type, url, opts, &DocBudget::default());
@@ -141,7 +165,7 @@ pub fn extract(
         ..Document::default()
     };
     match classify(bytes, content_type) {
-        Body::Html => html::extract_html(bytes, content_type, url, opts, &mut doc),
+        Body::Html => html::extract_html(bytes, content_type, url, opts, &mut doc, anchors),
         Body::Pdf => {
             doc.markdown = pdf::pdf_markdown(bytes, &opts.pdf)?;
             doc.text = doc.markdown.clone();
