@@ -406,10 +406,18 @@ impl<'a> Signals<'a> {
     }
 }
 
-/// A `<section>`, or an element that opens with a heading: its id is the heading's slug.
+/// A `<section>`, or an element that opens with a heading: its id is the heading's slug;
+/// and so is a heading's own id when its words are the heading's (`what-share-of-adults`
+/// over "What share of adults smoke?"), an anchor to link to, not a name (`comments-title`).
 fn names_its_heading(dom: &Dom, id: NodeId) -> bool {
-    if dom.node(id).tag == Tag::Section {
+    let tag = dom.node(id).tag;
+    if tag == Tag::Section {
         return true;
+    }
+    if tag.heading_level().is_some() {
+        return dom
+            .attr(id, AttrName::Id)
+            .is_some_and(|v| is_slug_of(v, &dom.raw_text(id)));
     }
     dom.children(id)
         .find(|&c| {
@@ -417,6 +425,21 @@ fn names_its_heading(dom: &Dom, id: NodeId) -> bool {
                 || dom.node(c).kind == Kind::Text && !dom.text(c).trim().is_empty()
         })
         .is_some_and(|c| dom.node(c).tag.heading_level().is_some())
+}
+
+/// Whether every word of `slug` (at least two) is a word of `text`, case aside.
+fn is_slug_of(slug: &str, text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    let in_text: Vec<&str> = words(&text).collect();
+    let slug = slug.to_ascii_lowercase();
+    let mut count = 0;
+    for word in words(&slug) {
+        if !in_text.contains(&word) {
+            return false;
+        }
+        count += 1;
+    }
+    count >= 2
 }
 
 /// Classify the class and id of element `id`.

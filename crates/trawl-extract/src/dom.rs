@@ -46,6 +46,7 @@ pub(crate) enum AttrName {
     Datetime,
     Role,
     Colspan,
+    AriaControls,
 }
 
 impl AttrName {
@@ -70,6 +71,7 @@ impl AttrName {
             b"datetime" => AttrName::Datetime,
             b"role" => AttrName::Role,
             b"colspan" => AttrName::Colspan,
+            b"aria-controls" => AttrName::AriaControls,
             _ => return None,
         })
     }

@@ -214,7 +214,12 @@ pub(crate) fn extract_html(
         text_chars = visible_chars(&text);
         selection = broad;
     }
-    if content::drop_repeated_blocks(&dom, &mut selection) {
+    // A product's page ships the panels a script fills (similar items, reviews) as a
+    // heading over an empty box. (On a listing or a shop's grid, an empty heading is as
+    // often an item's title.)
+    let product = page_type == PageType::Product;
+    let repeated = content::drop_repeated_blocks(&dom, &mut selection);
+    if repeated | (product && content::drop_empty_sections(&dom, &mut selection)) {
         text = markdown::render(
             &dom,
             &selection.dropped,

@@ -272,10 +272,11 @@ impl Parser<'_> {
     }
 
     fn attribute(&mut self, name: &[u8], (vs, ve): (usize, usize), tag: Tag, hidden: &mut bool) {
-        if name.len() > 12 {
+        // The longest name read is `aria-controls`.
+        if name.len() > 13 {
             return;
         }
-        let mut lower = [0u8; 12];
+        let mut lower = [0u8; 13];
         for (d, s) in lower.iter_mut().zip(name) {
             *d = s.to_ascii_lowercase();
         }

@@ -163,7 +163,7 @@ impl Drops {
                     }));
             let by_role = dom
                 .attr(id, AttrName::Role)
-                .is_some_and(is_boilerplate_role);
+                .is_some_and(|r| is_boilerplate_role(r) && !is_accordion(r, &sums[i]));
             let by_class = policy.strip_unlikely
                 && (signal.strong
                     || signal.negative
@@ -219,6 +219,19 @@ impl Drops {
             items: items.to_vec(),
         }
     }
+}
+
+/// A `role=tablist` holding this many visible characters or more, under half of them
+/// links, is an accordion (Bootstrap's `panel-group` puts the role on the whole box of
+/// questions and answers), not a strip of tabs: a strip is a few words a tab.
+const ACCORDION_MIN_CHARS: u32 = 200;
+
+/// Whether an element of role `role` is an accordion wearing the tab strip's role (see
+/// `ACCORDION_MIN_CHARS`).
+fn is_accordion(role: &str, sums: &Sums) -> bool {
+    role.trim().eq_ignore_ascii_case("tablist")
+        && sums.text >= ACCORDION_MIN_CHARS
+        && sums.link * 2 < sums.text
 }
 
 /// A node named like boilerplate (by tag, role or class) that holds this share of the

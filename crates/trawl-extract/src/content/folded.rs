@@ -2,7 +2,7 @@
 //! answer, an accordion panel, a "read more"), told apart from hidden templates once per page.
 
 use crate::boilerplate::Signals;
-use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
+use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
 
 use super::drops::is_hard_dropped;
 
@@ -33,22 +33,47 @@ const FOLDED_MAX_LINK_PERCENT: usize = 15;
 /// hidden modal or data island never wins the main block.
 fn is_folded_prose(dom: &Dom, signals: &Signals<'_>, id: NodeId) -> bool {
     let signal = signals.get(id as usize);
-    !signal.negative && !signal.strong && follows_a_toggle(dom, id) && {
-        let (text, link, controls) = raw_text(dom, id, dom.subtree_end(id));
-        text >= HIDDEN_PROSE_CHARS && link * 100 < text * FOLDED_MAX_LINK_PERCENT && !controls
+    if signal.negative || signal.strong {
+        return false;
     }
+    let Some(toggle) = toggle_before(dom, id) else {
+        return false;
+    };
+    let (text, link, controls) = raw_text(dom, id, dom.subtree_end(id));
+    let min = if controls_it(dom, toggle, id) {
+        CONTROLLED_PROSE_CHARS
+    } else {
+        HIDDEN_PROSE_CHARS
+    };
+    text >= min && link * 100 < text * FOLDED_MAX_LINK_PERCENT && !controls
+}
+
+/// A hidden block the toggle before it names as what it opens (`aria-controls`, the
+/// disclosure pattern of an accordion or a FAQ) is folded text from this many characters:
+/// a one-line answer too.
+const CONTROLLED_PROSE_CHARS: usize = 40;
+
+/// Whether an element of `toggle`'s subtree says with `aria-controls` that it opens `id`.
+fn controls_it(dom: &Dom, toggle: NodeId, id: NodeId) -> bool {
+    let Some(target) = dom.attr(id, AttrName::Id).filter(|v| !v.is_empty()) else {
+        return false;
+    };
+    (toggle..dom.subtree_end(toggle)).any(|i| {
+        dom.node(i).kind == Kind::Element
+            && dom
+                .attr(i, AttrName::AriaControls)
+                .is_some_and(|v| v.split_ascii_whitespace().any(|c| c == target))
+    })
 }
 
 /// The most text a toggle holds: a question or a button's label, not a paragraph.
 const TOGGLE_MAX_CHARS: usize = 300;
 
-/// Whether the element before `id` is a visible line of text (a question, a "Read more"
+/// The element before `id` when it is a visible line of text (a question, a "Read more"
 /// teaser, a tab or accordion button): what a folded answer follows. A hidden block after
 /// nothing, or after a rule, is a template for a script (a modal, a data island).
-fn follows_a_toggle(dom: &Dom, id: NodeId) -> bool {
-    let Some(prev) = previous_element(dom, id) else {
-        return false;
-    };
+fn toggle_before(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    let prev = previous_element(dom, id)?;
     // Counted with button labels, which the reader never renders.
     let mut text = 0;
     let mut i = prev;
@@ -68,7 +93,7 @@ fn follows_a_toggle(dom: &Dom, id: NodeId) -> bool {
         }
         i += 1;
     }
-    !dom.node(prev).hidden && (1..=TOGGLE_MAX_CHARS).contains(&text)
+    (!dom.node(prev).hidden && (1..=TOGGLE_MAX_CHARS).contains(&text)).then_some(prev)
 }
 
 /// The element sibling before `id`, found through the preorder layout (the node before a

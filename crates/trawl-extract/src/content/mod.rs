@@ -12,7 +12,7 @@
 //! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
 //! that is content, sparing a listing's items (`listing`); `scoring` scores blocks and
 //! `select` picks the winner; `pruning` trims inside it; `repeats` drops what it says
-//! twice. What several of them read sits here.
+//! twice, `sections` the headings left over nothing. What several of them read sits here.
 
 mod drops;
 mod folded;
@@ -20,12 +20,14 @@ mod listing;
 mod pruning;
 mod repeats;
 mod scoring;
+mod sections;
 mod select;
 mod stats;
 
 pub(crate) use drops::{Drops, trace};
 pub(crate) use folded::mark_folded;
 pub(crate) use repeats::{drop_repeated_blocks, drop_title_heading};
+pub(crate) use sections::drop_empty_sections;
 pub(crate) use select::{select, select_broad};
 
 use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
