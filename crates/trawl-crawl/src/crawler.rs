@@ -323,6 +323,7 @@ impl State {
             frontier: Frontier::with_cap(memory),
             seen: Seen::default(),
             to_forget: Vec::new(),
+            unwritten: Default::default(),
             // A shared crawl's queue is the store's: its queued URLs are never held here.
             forgets: journal.shared(),
             stored_only: HashSet::new(),
@@ -465,6 +466,20 @@ impl State {
             .filter(|k| self.seen.get(k) == Some(&UrlState::Queued))
             .collect();
         self.seen.forget(&waiting);
+        if waiting.is_empty() || self.journal.committer().is_none() {
+            return;
+        }
+        // Their rows may still wait in the committer: held as known until written.
+        let unwritten = self.unwritten.clone();
+        lock(&unwritten).extend(waiting.iter().cloned());
+        let written = self.journal.once_written();
+        tokio::spawn(async move {
+            written.await;
+            let mut held = lock(&unwritten);
+            for k in &waiting {
+                held.remove(k);
+            }
+        });
     }
 
     /// Before a page's links are considered: which of those not in memory the store has
@@ -482,7 +497,18 @@ impl State {
             .collect();
         keys.sort_unstable();
         keys.dedup();
-        self.stored_only = self.journal.known(keys).await?.into_iter().collect();
+        if self.journal.committer().is_none() {
+            self.stored_only = self.journal.known(keys).await?.into_iter().collect();
+            return Ok(());
+        }
+        // Rows queued and not yet committed are known from memory; the rest are asked of
+        // what is committed, without waiting for the committer's next batch.
+        let (held, ask): (Vec<String>, Vec<String>) = {
+            let unwritten = lock(&self.unwritten);
+            keys.into_iter().partition(|k| unwritten.contains(k))
+        };
+        self.stored_only = held.into_iter().collect();
+        self.stored_only.extend(self.journal.known_now(ask).await?);
         Ok(())
     }
 
@@ -579,3 +605,7 @@ impl State {
 #[cfg(test)]
 #[path = "crawler_tests.rs"]
 mod tests;
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

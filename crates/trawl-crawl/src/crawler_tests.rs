@@ -103,3 +103,64 @@ async fn a_resumed_crawl_folds_copies_of_the_pages_it_stored_before() {
         "{why}"
     );
 }
+
+/// A crawl with a committer forgets spilled URLs as soon as their rows are queued, and asks
+/// the store only what it has committed: until the batch holding those rows is written,
+/// they are known from memory, so none is queued twice (the batch is held open here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn urls_forgotten_before_their_rows_are_committed_are_still_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(dir.path().join("c.db"), StoreConfig::default()).unwrap();
+    let store = SharedStore::new(store);
+    let start = Url::parse("https://docs.example/").unwrap();
+    let mut options = CrawlOptions::new(start.to_string());
+    options.frontier_memory = 16;
+    let scope = Scope::new(&start, false, &[], &[]).unwrap();
+    let journal = Journal::new(store, "c1".into()).committing();
+    // The crawl tables, made on first use (a crawl's start makes them).
+    journal.known(vec!["none".into()]).await.unwrap();
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    journal.committer().unwrap().queue(move |_| {
+        let _ = held.recv();
+        Ok(())
+    });
+    let mut st = State::new(
+        "c1".into(),
+        options,
+        scope,
+        journal,
+        Arc::new(Pacer::default()),
+    );
+    let mut rows = Vec::new();
+    for i in 0..1_000 {
+        rows.extend(st.consider(leaf(i), 1, 0, -1.0, false));
+    }
+    st.journal.add_soon(rows).await.unwrap();
+    st.forget_written();
+    assert!(st.seen.len() <= 32, "{} held", st.seen.len());
+    let again: Vec<Url> = (0..1_000).map(leaf).collect();
+    let again: Vec<&Url> = again.iter().collect();
+    let ask = tokio::time::timeout(Duration::from_secs(10), st.ask_store(&again));
+    ask.await
+        .expect("a read does not wait for the batch")
+        .unwrap();
+    let twice = (0..1_000)
+        .filter_map(|i| st.consider(leaf(i), 2, 0, -2.0, false))
+        .count();
+    assert_eq!(twice, 0, "queued twice while their rows were not committed");
+    // Once written, they are the store's to answer for, and memory lets them go.
+    release.send(()).unwrap();
+    st.journal.once_written().await;
+    for _ in 0..100 {
+        if lock(&st.unwritten).is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(lock(&st.unwritten).is_empty());
+    st.ask_store(&again).await.unwrap();
+    let twice = (0..1_000)
+        .filter_map(|i| st.consider(leaf(i), 3, 0, -3.0, false))
+        .count();
+    assert_eq!(twice, 0, "queued twice after their rows were committed");
+}

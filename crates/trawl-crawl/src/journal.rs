@@ -199,6 +199,36 @@ impl Journal {
         self.with(move |c, id| c.known_crawl_urls(id, &keys)).await
     }
 
+    /// [`Journal::known`] from what is committed now, without waiting for the writes the
+    /// committer holds: the caller knows the keys of the rows it queued and that are not
+    /// yet written (see [`Journal::once_written`]). Asked for every page of a crawl whose
+    /// frontier spilled, a wait for the next batch's commit there stalled the whole loop.
+    pub(crate) async fn known_now(&self, keys: Vec<String>) -> Result<Vec<String>, TrawlError> {
+        if keys.is_empty() || !self.kept {
+            return Ok(Vec::new());
+        }
+        let id = self.id.clone();
+        self.store
+            .run(move |s| match s.crawl_state() {
+                Some(c) => c.known_crawl_urls(&id, &keys),
+                None => Ok(Vec::new()),
+            })
+            .await
+            .map_err(store_error)
+    }
+
+    /// Resolves once every write asked for before this call is committed (at once without
+    /// a committer, whose writes are committed when asked); its error is the crawl's
+    /// ([`Journal::failure`]).
+    pub(crate) fn once_written(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let done = self.committer.as_ref().map(|c| c.run(|_| Ok(())));
+        async move {
+            if let Some(done) = done {
+                let _ = done.await;
+            }
+        }
+    }
+
     pub(crate) async fn set(
         &self,
         keys: Vec<String>,

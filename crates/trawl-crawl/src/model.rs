@@ -166,6 +166,9 @@ pub(crate) struct State {
     pub(crate) forgets: bool,
     /// The keys the store knew of, among those of the page being taken.
     pub(crate) stored_only: HashSet<String>,
+    /// URLs that left the seen set whose rows the committer holds, not yet committed: known
+    /// without asking the store, until their batch is written.
+    pub(crate) unwritten: Arc<std::sync::Mutex<HashSet<String>>>,
     pub(crate) folder: Folder,
     pub(crate) robots: HashMap<String, Arc<Robots>>,
     pub(crate) pacer: Arc<Pacer>,

@@ -25,13 +25,8 @@ use crate::resume::{refold, restore};
 use crate::scope::Scope;
 use crate::{shared, traps};
 
-/// Most pages being fetched and extracted at once, whatever the number of hosts.
+/// Most pages in flight at once, whatever the number of hosts.
 const MAX_IN_FLIGHT: usize = 32;
-/// Most pages waiting for their store write beyond those being fetched. The crawl's writes
-/// are committed in batches (`committer.rs`): were a page waiting for its batch to count
-/// against the fetch slots, the slots would fill with pages waiting on the store while the
-/// cores that fetch and extract stood idle.
-const STORING_AHEAD: usize = 64;
 
 enum Output {
     Fetched(Waiting, Box<Result<Read, TrawlError>>),
@@ -243,8 +238,6 @@ async fn crawl_loop(
     let mut tasks: JoinSet<Output> = JoinSet::new();
     // Pages dispatched and not yet stored or given up: they count against the limit.
     let mut pending = 0usize;
-    // Of the tasks, those fetching and extracting (the others wait for their store write).
-    let mut fetching = 0usize;
     let mut stopping = false;
     // A shared crawl renews its leases at each tick: three times within a lease.
     let every = if st.shared {
@@ -262,16 +255,11 @@ async fn crawl_loop(
         // A write queued without waiting failed: the crawl's rows would no longer hold.
         st.journal.failure()?;
         let parallel = (st.options.concurrency * st.robots.len().max(1)).min(MAX_IN_FLIGHT);
-        let room = |tasks: &JoinSet<Output>, fetching: usize| {
-            (parallel.saturating_sub(fetching))
-                .min((parallel + STORING_AHEAD).saturating_sub(tasks.len()))
-        };
         if st.shared {
-            if !stopping && room(&tasks, fetching) > 0 && tokio::time::Instant::now() >= next_claim
-            {
+            if !stopping && tasks.len() < parallel && tokio::time::Instant::now() >= next_claim {
                 let claimed = st
                     .journal
-                    .claim(room(&tasks, fetching), crawler.lease, st.options.limit)
+                    .claim(parallel - tasks.len(), crawler.lease, st.options.limit)
                     .await?;
                 if claimed.is_empty() {
                     if tasks.is_empty() && shared::finished(st).await? {
@@ -302,7 +290,6 @@ async fn crawl_loop(
                     st.seen.insert(u.key.clone(), UrlState::Fetching);
                     leased.insert(u.key.clone());
                     pending += 1;
-                    fetching += 1;
                     tasks.spawn(fetch_task(
                         Fetching::of(st, crawler, fetcher),
                         Waiting::claimed(u.key, url, u.depth, u.priority, u.run),
@@ -320,7 +307,7 @@ async fn crawl_loop(
         }
         while !st.shared
             && !stopping
-            && room(&tasks, fetching) > 0
+            && tasks.len() < parallel
             && (st.summary.progress.done as usize + pending) < st.options.limit
         {
             let Some(w) = st.frontier.pop() else { break };
@@ -330,7 +317,6 @@ async fn crawl_loop(
             }
             st.seen.insert(w.key.clone(), UrlState::Fetching);
             pending += 1;
-            fetching += 1;
             tasks.spawn(fetch_task(Fetching::of(st, crawler, fetcher), w));
         }
         if !st.shared && tasks.is_empty() {
@@ -345,7 +331,6 @@ async fn crawl_loop(
                 };
                 match output {
                     Output::Fetched(w, result) => {
-                        fetching -= 1;
                         let key = w.key.clone();
                         if let Some(page) = fetched(st, crawler, fetcher, w, *result, &mut tasks).await? {
                             leased.remove(&key);
@@ -394,7 +379,7 @@ async fn crawl_loop(
                 }
             }
             _ = cancel.cancelled(), if !stopping => stopping = true,
-            _ = tokio::time::sleep_until(next_claim), if st.shared && !stopping && room(&tasks, fetching) > 0 => {}
+            _ = tokio::time::sleep_until(next_claim), if st.shared && !stopping && tasks.len() < parallel => {}
         }
     }
 }
