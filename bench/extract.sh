@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 cd "$root"
 cargo build --release --locked -p trawl-extract --example extract_bench >&2
-bin="$root/target/release/examples/extract_bench"
+bin="${CARGO_TARGET_DIR:-$root/target}/release/examples/extract_bench"
 
 if command -v taskset >/dev/null 2>&1; then
     taskset -c 0 "$bin" "$corpus" "$out"

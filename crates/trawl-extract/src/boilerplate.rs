@@ -131,7 +131,10 @@ macro_rules! word_set {
     };
 }
 
-// Words (whole class/id words) that mark boilerplate. Kept sorted, for reading.
+// Words (whole class/id words) that mark boilerplate. Kept sorted, for reading. A thread's
+// furniture is here too: the poster's card (XenForo's `userExtras`, `userTitle`,
+// `userBanner`; phpBB's `postprofile`), a post's date line (`message-attribution`), its edit
+// note (`lastEdit`) and its signature.
 word_set!(
     NEGATIVE_WORDS,
     is_negative_word,
@@ -145,6 +148,7 @@ word_set!(
         "advertisement",
         "advertising",
         "alert",
+        "attribution",
         "author",
         "banner",
         "bio",
@@ -167,6 +171,7 @@ word_set!(
         "donate",
         "dropdown",
         "extra",
+        "extrauserinfo",
         "eyebrow",
         "feedback",
         "figcaption",
@@ -179,6 +184,7 @@ word_set!(
         "inline-ad",
         "jump",
         "kicker",
+        "lastedit",
         "legal",
         "links",
         "login",
@@ -203,6 +209,8 @@ word_set!(
         "pagination",
         "popular",
         "popup",
+        "postprofile",
+        "postsignature",
         "prev",
         "previous",
         "print",
@@ -226,6 +234,7 @@ word_set!(
         "sharing",
         "shopping",
         "sidebar",
+        "signature",
         "signup",
         "sitenav",
         "skip",
@@ -251,6 +260,9 @@ word_set!(
         "top",
         "topnav",
         "trending",
+        "userbanner",
+        "userextras",
+        "usertitle",
         "utilities",
         "utility",
         "visually",
@@ -471,6 +483,17 @@ fn token_signal(token: &str) -> ClassSignal {
     } else {
         token
     };
+    // Google's `nocontent` marks what a site's own search must not index (menus, footers,
+    // a licence line): never the text, though the word holds `content`.
+    if words(token).any(|w| w == "nocontent") {
+        signal.negative = true;
+        signal.strong = true;
+        return signal;
+    }
+    // `hide-from-toc`, `no-toc`: a heading kept out of the table of contents, not one.
+    if is_toc_opt_out(token) {
+        return signal;
+    }
     let parts = parts_in(token);
     // Embedded posts (`social-media-embed`, `twitter-tweet`) are quoted content.
     if parts.embed {
@@ -519,6 +542,15 @@ fn token_signal(token: &str) -> ClassSignal {
     signal.comments |= parts.comments;
     signal.positive |= parts.positive;
     signal
+}
+
+/// Words of a class token that, beside `toc`, say the element is left out of the table of
+/// contents.
+const TOC_OPT_OUT_WORDS: &[&str] = &["hide", "no", "not", "exclude", "skip", "ignore"];
+
+/// Whether a class token keeps its element out of the table of contents (`hide-from-toc`).
+fn is_toc_opt_out(token: &str) -> bool {
+    words(token).any(|w| w == "toc") && words(token).any(|w| TOC_OPT_OUT_WORDS.contains(&w))
 }
 
 /// The words of a class token: its runs of ASCII letters and digits. Split on bytes, not
