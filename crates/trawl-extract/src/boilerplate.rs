@@ -505,8 +505,9 @@ fn token_signal(token: &str) -> ClassSignal {
     let (mut first, mut last, mut count) = (None, None, 0);
     let (mut negative, mut header, mut footer, mut reviews, mut layout) =
         (false, false, false, false, false);
+    let advanced_heading = is_advanced_heading(token);
     for word in words(token) {
-        negative |= is_negative_word(word);
+        negative |= is_negative_word(word) && !(advanced_heading && word == "adv");
         header |= word == "header";
         footer |= word == "footer";
         // Customer reviews are a product page's comments.
@@ -551,6 +552,18 @@ const TOC_OPT_OUT_WORDS: &[&str] = &["hide", "no", "not", "exclude", "skip", "ig
 /// Whether a class token keeps its element out of the table of contents (`hide-from-toc`).
 fn is_toc_opt_out(token: &str) -> bool {
     words(token).any(|w| w == "toc") && words(token).any(|w| TOC_OPT_OUT_WORDS.contains(&w))
+}
+
+/// Whether a class token names an "advanced heading" (`kt-adv-heading1234_ab12`, the
+/// WordPress block editor's Kadence headings): there `adv` is short for advanced, not for
+/// an advert.
+fn is_advanced_heading(token: &str) -> bool {
+    let mut prev_adv = false;
+    words(token).any(|w| {
+        let hit = prev_adv && w.starts_with("heading");
+        prev_adv = w == "adv";
+        hit
+    })
 }
 
 /// The words of a class token: its runs of ASCII letters and digits. Split on bytes, not

@@ -219,7 +219,12 @@ pub(crate) fn extract_html(
     // often an item's title.)
     let product = page_type == PageType::Product;
     let repeated = content::drop_repeated_blocks(&dom, &mut selection);
-    if repeated | (product && content::drop_empty_sections(&dom, &mut selection)) {
+    // Before the empty sections: a heading over a "Loading…" box heads nothing.
+    let placeholders = content::drop_placeholders(&dom, &mut selection);
+    let emptied = product && content::drop_empty_sections(&dom, &mut selection);
+    // "Back to top" after each section (see `content::jumps`).
+    let jumps = content::drop_jump_links(&dom, &mut selection);
+    if repeated | placeholders | emptied | jumps {
         text = markdown::render(
             &dom,
             &selection.dropped,

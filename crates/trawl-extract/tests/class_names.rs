@@ -61,3 +61,32 @@ fn a_heading_hidden_from_the_toc_is_a_heading() {
     assert!(md.contains("### Install the toolkit"), "{md}");
     assert!(md.contains("### Build for every screen size"), "{md}");
 }
+
+/// Kadence's headings in the WordPress block editor (`kt-adv-heading…`, "advanced
+/// heading"): `adv` there is not an advert, and the post's headings stay.
+const ADVANCED_HEADING: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Choosing a standing desk | Back Care Clinic</title></head>
+<body><header class="site-header"><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>
+<main><article class="post">
+<h1>Choosing a standing desk</h1>
+<p>A standing desk helps only when it fits you: the wrong height moves the strain from your
+lower back to your shoulders and wrists, and most people stop standing within a month.</p>
+<h2 class="kt-adv-heading1042_49ba8b-b6 wp-block-kadence-advancedheading">Set the height first</h2>
+<p>Stand with your elbows at a right angle and your shoulders relaxed; the desk top belongs
+just under your forearms, and the screen's top edge at eye level.</p>
+<h3 class="kt-adv-heading1042_b37cab-ab wp-block-kadence-advancedheading">Alternate through the day</h3>
+<p>Change position every half hour or so, and use a mat when you stand: the aim is to move
+more, not to stand all day instead of sitting all day.</p>
+</article></main>
+<footer class="site-footer"><p>Back Care Clinic, all rights reserved.</p></footer></body></html>"#;
+
+#[test]
+fn an_advanced_heading_is_not_an_advert() {
+    let md = markdown(
+        ADVANCED_HEADING,
+        "https://backcare.example/blog/standing-desk",
+    );
+    assert!(md.contains("## Set the height first"), "{md}");
+    assert!(md.contains("### Alternate through the day"), "{md}");
+    assert!(md.contains("all day instead of sitting"), "{md}");
+}

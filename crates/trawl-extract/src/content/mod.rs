@@ -12,11 +12,15 @@
 //! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
 //! that is content, sparing a listing's items (`listing`); `scoring` scores blocks and
 //! `select` picks the winner; `pruning` trims inside it; `repeats` drops what it says
-//! twice, `sections` the headings left over nothing. What several of them read sits here.
+//! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
+//! `jumps` the "Back to top" links alone on their lines. What several of them read sits
+//! here.
 
 mod drops;
 mod folded;
+mod jumps;
 mod listing;
+mod placeholders;
 mod pruning;
 mod repeats;
 mod scoring;
@@ -26,6 +30,8 @@ mod stats;
 
 pub(crate) use drops::{Drops, trace};
 pub(crate) use folded::mark_folded;
+pub(crate) use jumps::drop_jump_links;
+pub(crate) use placeholders::drop_placeholders;
 pub(crate) use repeats::{drop_repeated_blocks, drop_title_heading};
 pub(crate) use sections::drop_empty_sections;
 pub(crate) use select::{select, select_broad};
