@@ -103,8 +103,26 @@ impl Journal {
         self.worker.as_deref()
     }
 
+    /// Runs `f` on the crawl's state, through the committer when there is one (after
+    /// every write asked for before it).
     async fn with<T: Send + 'static + Default>(
         &self,
+        f: impl FnOnce(&dyn trawl_store::CrawlStore, &str) -> trawl_store::Result<T> + Send + 'static,
+    ) -> Result<T, TrawlError> {
+        self.run_on(self.committer.as_ref(), f).await
+    }
+
+    /// Runs `f` on what the store has committed now, without waiting for the committer.
+    async fn with_committed<T: Send + 'static + Default>(
+        &self,
+        f: impl FnOnce(&dyn trawl_store::CrawlStore, &str) -> trawl_store::Result<T> + Send + 'static,
+    ) -> Result<T, TrawlError> {
+        self.run_on(None, f).await
+    }
+
+    async fn run_on<T: Send + 'static + Default>(
+        &self,
+        committer: Option<&Committer>,
         f: impl FnOnce(&dyn trawl_store::CrawlStore, &str) -> trawl_store::Result<T> + Send + 'static,
     ) -> Result<T, TrawlError> {
         if !self.kept {
@@ -115,7 +133,7 @@ impl Journal {
             Some(c) => f(c, &id),
             None => Ok(T::default()),
         };
-        match &self.committer {
+        match committer {
             Some(c) => c.run(call).await,
             None => self.store.run(call).await,
         }
@@ -204,17 +222,11 @@ impl Journal {
     /// yet written (see [`Journal::once_written`]). Asked for every page of a crawl whose
     /// frontier spilled, a wait for the next batch's commit there stalled the whole loop.
     pub(crate) async fn known_now(&self, keys: Vec<String>) -> Result<Vec<String>, TrawlError> {
-        if keys.is_empty() || !self.kept {
+        if keys.is_empty() {
             return Ok(Vec::new());
         }
-        let id = self.id.clone();
-        self.store
-            .run(move |s| match s.crawl_state() {
-                Some(c) => c.known_crawl_urls(&id, &keys),
-                None => Ok(Vec::new()),
-            })
+        self.with_committed(move |c, id| c.known_crawl_urls(id, &keys))
             .await
-            .map_err(store_error)
     }
 
     /// Resolves once every write asked for before this call is committed (at once without
