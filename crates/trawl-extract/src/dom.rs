@@ -150,6 +150,83 @@ fn is_ascii_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b) && b != 0x0B
 }
 
+/// Whether `b` may start a character that `char::is_whitespace` calls a space and
+/// `is_ascii_space` does not: \x0B, and the lead bytes of U+0085, U+00A0, U+1680,
+/// U+2000-U+205F and U+3000.
+pub(crate) fn may_start_other_space(b: u8) -> bool {
+    (b == 0x0B) | (b == 0xC2) | (b == 0xE1) | (b == 0xE2) | (b == 0xE3)
+}
+
+/// Whether some position of `bytes` starts a sequence that `pick` accepts, `pick` being
+/// given the byte there and the two after it (a space past the end). Counted in blocks of
+/// at most 255, so the counts fit a byte each and the loop vectorizes (see `TextSize`):
+/// `pick` must be branch-free. This runs over the text of every page.
+pub(crate) fn any_at(bytes: &[u8], pick: impl Fn(u8, u8, u8) -> bool) -> bool {
+    let body = bytes.len().saturating_sub(2);
+    let (one_on, two_on): (&[u8], &[u8]) = if body > 0 {
+        (&bytes[1..], &bytes[2..])
+    } else {
+        (&[], &[])
+    };
+    for ((b0, b1), b2) in bytes[..body]
+        .chunks(255)
+        .zip(one_on.chunks(255))
+        .zip(two_on.chunks(255))
+    {
+        // Re-sliced to one length, so the indexing below has no bounds checks left.
+        let len = b0.len();
+        let (b1, b2) = (&b1[..len], &b2[..len]);
+        let mut n = 0u8;
+        for j in 0..len {
+            n += u8::from(pick(b0[j], b1[j], b2[j]));
+        }
+        if n > 0 {
+            return true;
+        }
+    }
+    let mut tail = [b' '; 4];
+    tail[..bytes.len() - body].copy_from_slice(&bytes[body..]);
+    (0..bytes.len() - body).any(|i| pick(tail[i], tail[i + 1], tail[i + 2]))
+}
+
+/// Whether `s` holds a whitespace character that is not ASCII whitespace: \x0B, U+0085,
+/// U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F or U+3000 (the other
+/// characters `char::is_whitespace` accepts), matched on their UTF-8 bytes.
+pub(crate) fn has_other_space(s: &str) -> bool {
+    any_at(s.as_bytes(), |a, b, c| {
+        (a == 0x0B)
+            | (a == 0xC2) & ((b == 0x85) | (b == 0xA0))
+            | (a == 0xE1) & (b == 0x9A) & (c == 0x80)
+            | (a == 0xE2)
+                & ((b == 0x80) & ((c <= 0x8A) | (c == 0xA8) | (c == 0xA9) | (c == 0xAF))
+                    | (b == 0x81) & (c == 0x9F))
+            | (a == 0xE3) & (b == 0x80) & (c == 0x80)
+    })
+}
+
+/// `s.split_whitespace().count()`, counted on bytes: a word starts at each byte that is not
+/// ASCII whitespace after one that is. Counted in blocks that vectorize, as `TextSize` is;
+/// this runs over the text of every page. Text with other whitespace (rare: the parser
+/// turns no-break spaces into spaces) is counted by `split_whitespace`.
+pub(crate) fn word_count(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let Some(&first) = bytes.first() else {
+        return 0;
+    };
+    if has_other_space(s) {
+        return s.split_whitespace().count();
+    }
+    let mut count = usize::from(!is_ascii_space(first));
+    for (before, at) in bytes.chunks(255).zip(bytes[1..].chunks(255)) {
+        let mut starts = 0u8;
+        for (&b, &a) in before.iter().zip(at) {
+            starts += u8::from(is_ascii_space(b) & !is_ascii_space(a));
+        }
+        count += usize::from(starts);
+    }
+    count
+}
+
 /// `s.trim()` (Unicode whitespace) that steps over ASCII bytes without decoding: text
 /// nodes are mostly ASCII at their ends, and many are whitespace only.
 pub(crate) fn trim(s: &str) -> &str {
@@ -399,6 +476,44 @@ mod tests {
             " 漢字\u{a0}",
         ] {
             assert_eq!(super::trim(s), s.trim(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn other_space_is_what_char_is_whitespace_adds_to_ascii() {
+        // Every whitespace character, alone, at the end and inside text, and look-alikes.
+        for c in (0..=0x3000u32).filter_map(char::from_u32) {
+            let expected = c.is_whitespace() && !c.is_ascii_whitespace();
+            for s in [
+                c.to_string(),
+                format!("ab{c}"),
+                format!("a{c}bcd"),
+                format!("{c}x"),
+            ] {
+                assert_eq!(super::has_other_space(&s), expected, "{s:?}");
+            }
+        }
+        assert!(!super::has_other_space("it’s — “quoted” © ½ …"));
+    }
+
+    #[test]
+    fn word_count_is_split_whitespace_count() {
+        let long = "word ".repeat(300) + "end’s — “quoted” ©";
+        let samples = [
+            "",
+            "   ",
+            "one",
+            " two words ",
+            "\t\nthree\r\nwords\x0chere",
+            "vertical\x0btab",
+            "no-break\u{a0}space next\u{85}line ogham\u{1680}mark",
+            "em\u{2003}space ideographic\u{3000}space",
+            "it’s — “not” © a space\u{200b}zero-width",
+            "漢字 é ß \u{1f600}",
+            long.as_str(),
+        ];
+        for s in samples {
+            assert_eq!(super::word_count(s), s.split_whitespace().count(), "{s:?}");
         }
     }
 

@@ -33,12 +33,9 @@ const THREAD_GAIN: usize = 3;
 /// blocks that vectorize (see `dom::TextSize`); then the few non-ASCII spaces come off.
 fn visible_chars(s: &str) -> usize {
     let mut n = dom::TextSize::of(s).visible as usize;
-    // U+0085, U+00A0, U+1680, U+2000-U+205F and U+3000 start with these bytes; \x0B is an
-    // ASCII space to `char::is_whitespace` only.
-    let maybe_space = |b: u8| matches!(b, 0x0B | 0xC2 | 0xE1 | 0xE2 | 0xE3);
-    if s.bytes().any(maybe_space) {
+    if dom::has_other_space(s) {
         for (i, b) in s.bytes().enumerate() {
-            if maybe_space(b) && s[i..].starts_with(char::is_whitespace) {
+            if dom::may_start_other_space(b) && s[i..].starts_with(char::is_whitespace) {
                 n -= 1;
             }
         }
@@ -256,7 +253,7 @@ pub(crate) fn extract_html(
         link_density = 0.0;
     }
 
-    doc.word_count = text.split_whitespace().count();
+    doc.word_count = dom::word_count(&text);
     doc.quality_score = quality(
         doc.word_count,
         text_chars,

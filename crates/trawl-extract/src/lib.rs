@@ -220,12 +220,45 @@ fn extract_inner(
 /// they are, so they are dropped.
 fn drop_stray_controls(text: &mut String) {
     let stray = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
-    if text.contains(stray) {
+    // Controls are U+0000-U+001F, U+007F and U+0080-U+009F (C2 80 to C2 9F in UTF-8):
+    // looked for on bytes, without decoding (this runs over every page's text and
+    // Markdown, which hold none).
+    let suspects = dom::any_at(text.as_bytes(), |a, b, _| {
+        (a < 0x20) & (a != b'\t') & (a != b'\n') & (a != b'\r')
+            | (a == 0x7F)
+            | (a == 0xC2) & (0x80..=0x9F).contains(&b)
+    });
+    if suspects && text.contains(stray) {
         text.retain(|c| !stray(c));
     }
 }
 
 fn finish_plain(doc: &mut Document) {
-    doc.word_count = doc.text.split_whitespace().count();
+    doc.word_count = dom::word_count(&doc.text);
     doc.quality_score = if doc.word_count == 0 { 0.0 } else { 0.9 };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stray_controls_go_and_text_stays() {
+        let cases = [
+            (
+                "plain text\twith tabs\r\nand lines",
+                "plain text\twith tabs\r\nand lines",
+            ),
+            ("a NUL\0 and an escape\x1b[31m", "a NUL and an escape[31m"),
+            ("DEL\x7f and C1 \u{85}next \u{9f}end", "DEL and C1 next end"),
+            // Lead byte 0xC2 of characters that are not controls.
+            ("© 2026, 90°, «quoted»\u{a0}", "© 2026, 90°, «quoted»\u{a0}"),
+            ("ends with a control\u{80}", "ends with a control"),
+            ("\u{1}", ""),
+            ("", ""),
+        ];
+        for (given, kept) in cases {
+            let mut text = given.to_owned();
+            super::drop_stray_controls(&mut text);
+            assert_eq!(text, kept, "{given:?}");
+        }
+    }
 }

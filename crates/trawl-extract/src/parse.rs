@@ -276,11 +276,8 @@ impl Parser<'_> {
         if name.len() > 13 {
             return;
         }
-        let mut lower = [0u8; 13];
-        for (d, s) in lower.iter_mut().zip(name) {
-            *d = s.to_ascii_lowercase();
-        }
-        let lname = &lower[..name.len()];
+        let lname = &mut [0u8; 16];
+        let lname = lowercase_into(name, lname);
         let value = &self.src[vs..ve];
         match lname {
             b"hidden" => {
@@ -652,10 +649,18 @@ fn tag_of(name: &[u8], lower: &mut [u8; 16]) -> Tag {
     if name.len() > lower.len() {
         return Tag::Other;
     }
-    for (d, s) in lower.iter_mut().zip(name) {
-        *d = s.to_ascii_lowercase();
+    Tag::from_lower(lowercase_into(name, lower))
+}
+
+/// `name` (at most 16 bytes) lower-cased into `lower`: copied, then all 16 bytes
+/// lower-cased at once (a fixed-length loop is a few vector instructions; one per byte of
+/// the name was a cost on every tag and attribute).
+fn lowercase_into<'l>(name: &[u8], lower: &'l mut [u8; 16]) -> &'l [u8] {
+    lower[..name.len()].copy_from_slice(name);
+    for b in lower.iter_mut() {
+        *b = b.to_ascii_lowercase();
     }
-    Tag::from_lower(&lower[..name.len()])
+    &lower[..name.len()]
 }
 
 fn scan_name(src: &[u8], mut pos: usize) -> usize {

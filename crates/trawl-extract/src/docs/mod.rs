@@ -323,7 +323,7 @@ pub(crate) fn finish(doc: &mut Document, kind: DocKind, out: Converted) {
     doc.text = markdown.clone();
     doc.markdown = markdown;
     doc.page_type = page_type(kind);
-    doc.word_count = doc.text.split_whitespace().count();
+    doc.word_count = crate::dom::word_count(&doc.text);
     doc.quality_score = if doc.word_count == 0 { 0.0 } else { 0.9 };
 }
 
