@@ -221,7 +221,9 @@ pub(crate) fn extract_html(
     let emptied = product && content::drop_empty_sections(&dom, &mut selection);
     // "Back to top" after each section (see `content::jumps`).
     let jumps = content::drop_jump_links(&dom, &mut selection);
-    if repeated | placeholders | emptied | jumps {
+    // "You must log in to answer this question" (see `content::prompts`).
+    let prompts = content::drop_sign_in_prompts(&dom, &mut selection);
+    if repeated | placeholders | emptied | jumps | prompts {
         text = markdown::render(
             &dom,
             &selection.dropped,

@@ -99,7 +99,7 @@ fn is_jump_back(dom: &Dom, id: NodeId, text: &str) -> bool {
 }
 
 /// The text of `id`'s kept text nodes, as-is.
-fn kept_text(dom: &Dom, dropped: &[bool], id: NodeId) -> String {
+pub(super) fn kept_text(dom: &Dom, dropped: &[bool], id: NodeId) -> String {
     let mut out = String::new();
     let end = dom.subtree_end(id);
     let mut i = id;

@@ -13,14 +13,15 @@
 //! that is content, sparing a listing's items (`listing`); `scoring` scores blocks and
 //! `select` picks the winner; `pruning` trims inside it; `repeats` drops what it says
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
-//! `jumps` the "Back to top" links alone on their lines. What several of them read sits
-//! here.
+//! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
+//! answer" lines. What several of them read sits here.
 
 mod drops;
 mod folded;
 mod jumps;
 mod listing;
 mod placeholders;
+mod prompts;
 mod pruning;
 mod repeats;
 mod scoring;
@@ -32,6 +33,7 @@ pub(crate) use drops::{Drops, trace};
 pub(crate) use folded::mark_folded;
 pub(crate) use jumps::drop_jump_links;
 pub(crate) use placeholders::drop_placeholders;
+pub(crate) use prompts::drop_sign_in_prompts;
 pub(crate) use repeats::{drop_repeated_blocks, drop_title_heading};
 pub(crate) use sections::drop_empty_sections;
 pub(crate) use select::{select, select_broad};

@@ -56,7 +56,7 @@ fn is_placeholder(text: &str) -> bool {
 }
 
 /// Visible characters of `id`'s kept text.
-fn kept_chars(dom: &Dom, dropped: &[bool], id: NodeId) -> u32 {
+pub(super) fn kept_chars(dom: &Dom, dropped: &[bool], id: NodeId) -> u32 {
     let end = dom.subtree_end(id);
     let mut sum = 0;
     let mut i = id;
