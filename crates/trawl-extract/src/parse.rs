@@ -179,6 +179,13 @@ impl Parser<'_> {
         if tag.is_void() || self_closing {
             return end;
         }
+        // An inline `<svg>` (icons, charts) is never rendered: its markup is passed over
+        // whole, not built into nodes, when it holds nothing that would end it early.
+        if tag == Tag::Svg
+            && let Some(after) = skippable_svg(src, end)
+        {
+            return after;
+        }
         match tag {
             Tag::Script
             | Tag::Style
@@ -784,6 +791,43 @@ fn breaks_out_of_foreign_content(tag: Tag) -> bool {
     )
 }
 
+/// Where the markup of an `<svg>` whose content starts at `from` ends (after its `</svg>`),
+/// when it can be passed over without building its nodes: nested `<svg>`s closed in order,
+/// and no comment, CDATA section, link or HTML tag that ends foreign content (a `<p>` in a
+/// broken icon) inside. `None` sends the parser through the markup as usual.
+fn skippable_svg(src: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 1usize;
+    let mut pos = from;
+    loop {
+        let lt = pos + memchr(b'<', src.get(pos..)?)?;
+        let next = *src.get(lt + 1)?;
+        if next == b'/' {
+            let name_end = scan_name(src, lt + 2);
+            if src[lt + 2..name_end].eq_ignore_ascii_case(b"svg") {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(skip_past_gt(src, name_end));
+                }
+            }
+            pos = name_end;
+        } else if next.is_ascii_alphabetic() {
+            let name_end = scan_name(src, lt + 1);
+            let mut lower = [0u8; 16];
+            match tag_of(&src[lt + 1..name_end], &mut lower) {
+                Tag::Svg => depth += 1,
+                Tag::A => return None,
+                tag if breaks_out_of_foreign_content(tag) => return None,
+                _ => {}
+            }
+            pos = name_end;
+        } else if next == b'!' {
+            return None;
+        } else {
+            pos = lt + 1;
+        }
+    }
+}
+
 /// Whether a `<noscript>` starting at `rest` holds a page's worth of markup (paragraphs,
 /// posts) rather than a "please enable JavaScript" line or a tracking pixel.
 fn is_page_in_noscript(rest: &[u8]) -> bool {
@@ -809,6 +853,40 @@ mod tests {
     fn entities_are_decoded() {
         let dom = parse("<p>caf&eacute; &amp; &#8212; &#x41; &nbsp;x &bogus; &amp</p>");
         assert_eq!(texts(&dom), vec!["café & — A  x &bogus; &"]);
+    }
+
+    #[test]
+    fn an_inline_svg_is_passed_over_unless_it_ends_early() {
+        let dom = parse(
+            "<div><svg viewBox='0 0 9 9'><g><path d='M0 0'/></g><SVG><rect/></Svg>\
+             <title>icon</title></svg><p>after</p></div>",
+        );
+        let svg = (0..dom.nodes.len() as NodeId)
+            .find(|&i| dom.node(i).tag == Tag::Svg)
+            .unwrap();
+        assert_eq!(
+            dom.node(svg).first_child,
+            NONE,
+            "the svg's markup built no nodes"
+        );
+        assert_eq!(texts(&dom), ["after"]);
+        let p = (0..dom.nodes.len() as NodeId)
+            .find(|&i| dom.node(i).tag == Tag::P)
+            .unwrap();
+        assert_eq!(dom.node(p).parent, dom.node(svg).parent);
+
+        // A paragraph inside ends the svg (foreign content), and a link inside is kept for
+        // the page's links: both are parsed as before.
+        for page in [
+            "<div><svg><circle r='1'/><p>broke out</p></div>",
+            "<div><svg><a href='/x'><text>linked</text></a></svg><p>after</p></div>",
+        ] {
+            let dom = parse(page);
+            let svg = (0..dom.nodes.len() as NodeId)
+                .find(|&i| dom.node(i).tag == Tag::Svg)
+                .unwrap();
+            assert_ne!(dom.node(svg).first_child, NONE, "{page}");
+        }
     }
 
     #[test]
