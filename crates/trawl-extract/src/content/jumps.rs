@@ -4,7 +4,7 @@
 
 use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
 
-use super::Selection;
+use super::{Selection, Visit, drop_boxes};
 
 /// A longer link text is never one of the phrases below; the test reads no further.
 const JUMP_MAX_BYTES: usize = 40;
@@ -14,48 +14,31 @@ const JUMP_MAX_BYTES: usize = 40;
 /// text is its, and no text or phrasing element with text right beside that element.
 /// Returns whether it dropped any.
 pub(crate) fn drop_jump_links(dom: &Dom, selection: &mut Selection) -> bool {
-    let mut any = false;
-    for &root in &selection.roots {
-        let end = dom.subtree_end(root) as usize;
-        let mut i = root as usize;
-        while i < end {
-            if selection.dropped[i] {
-                i = dom.subtree_end(i as NodeId) as usize;
-                continue;
-            }
-            let id = i as NodeId;
-            let node = &dom.nodes[i];
-            if node.kind != Kind::Element || node.tag != Tag::A {
-                i += 1;
-                continue;
-            }
-            let next = dom.subtree_end(id) as usize;
-            let text = kept_text(dom, &selection.dropped, id);
-            if is_jump_back(dom, id, &text) {
-                // The largest element whose kept text is the link's (its `<p>`).
-                let chars = visible(&text);
-                let mut line = id;
-                while line != root {
-                    let parent = dom.node(line).parent;
-                    if parent == NONE
-                        || visible(&kept_text(dom, &selection.dropped, parent)) != chars
-                    {
-                        break;
-                    }
-                    line = parent;
-                }
-                if alone_on_its_line(dom, &selection.dropped, line) {
-                    let stop = dom.subtree_end(line) as usize;
-                    selection.dropped[line as usize..stop].fill(true);
-                    any = true;
-                    i = stop.max(next);
-                    continue;
-                }
-            }
-            i = next;
+    drop_boxes(dom, selection, |dropped, root, id| {
+        let node = dom.node(id);
+        if node.kind != Kind::Element || node.tag != Tag::A {
+            return Visit::Next;
         }
-    }
-    any
+        let text = kept_text(dom, dropped, id);
+        if !is_jump_back(dom, id, &text) {
+            return Visit::SkipSubtree;
+        }
+        // The largest element whose kept text is the link's (its `<p>`).
+        let chars = visible(&text);
+        let mut line = id;
+        while line != root {
+            let parent = dom.node(line).parent;
+            if parent == NONE || visible(&kept_text(dom, dropped, parent)) != chars {
+                break;
+            }
+            line = parent;
+        }
+        if alone_on_its_line(dom, dropped, line) {
+            Visit::Drop(line)
+        } else {
+            Visit::SkipSubtree
+        }
+    })
 }
 
 /// A link's text as one lower-case phrase, its words joined by one space, without the

@@ -88,6 +88,51 @@ pub(crate) struct Selection {
     pub(crate) page_text: u32,
 }
 
+/// What a rule that drops boxes from the chosen content says of one kept node (see
+/// `drop_boxes`).
+pub(super) enum Visit {
+    /// Not one: go on to the next node, inside it.
+    Next,
+    /// Not one, nor anything inside it.
+    SkipSubtree,
+    /// Drop this node (the node seen or a box around it, below its root) with all it holds.
+    Drop(NodeId),
+}
+
+/// Walk the kept nodes of the chosen content in document order, past what is dropped, and
+/// drop the boxes `visit` names, each with all it holds; `visit` is given the node and the
+/// root it is under. The walk of the rules that drop a line or a box by what it says
+/// (`placeholders`, `jumps`, `prompts`). Returns whether it dropped any.
+pub(super) fn drop_boxes(
+    dom: &Dom,
+    selection: &mut Selection,
+    mut visit: impl FnMut(&[bool], NodeId, NodeId) -> Visit,
+) -> bool {
+    let mut any = false;
+    for r in 0..selection.roots.len() {
+        let root = selection.roots[r];
+        let end = dom.subtree_end(root) as usize;
+        let mut i = root as usize;
+        while i < end {
+            if selection.dropped[i] {
+                i = dom.subtree_end(i as NodeId) as usize;
+                continue;
+            }
+            match visit(&selection.dropped, root, i as NodeId) {
+                Visit::Next => i += 1,
+                Visit::SkipSubtree => i = dom.subtree_end(i as NodeId) as usize,
+                Visit::Drop(boxed) => {
+                    let stop = dom.subtree_end(boxed) as usize;
+                    selection.dropped[boxed as usize..stop].fill(true);
+                    any = true;
+                    i = stop.max(i + 1);
+                }
+            }
+        }
+    }
+    any
+}
+
 /// A hidden block holding this share of the page's text is shown: the page hides its
 /// content until a script runs (`defer-block`, lock-down plugins).
 const HIDDEN_SHOWN_SHARE: f32 = 0.4;

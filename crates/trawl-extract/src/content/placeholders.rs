@@ -3,7 +3,7 @@
 
 use crate::dom::{Dom, Kind, NONE, NodeId};
 
-use super::Selection;
+use super::{Selection, Visit, drop_boxes};
 
 /// The whole text of a placeholder, lower-cased, once trailing dots and ellipses are cut.
 const PLACEHOLDERS: &[&str] = &["loading", "loading content", "please wait"];
@@ -15,35 +15,21 @@ const PLACEHOLDER_MAX_BYTES: usize = 24;
 /// around it that holds no other text (its heading, its list item: the empty box). Returns
 /// whether it dropped any.
 pub(crate) fn drop_placeholders(dom: &Dom, selection: &mut Selection) -> bool {
-    let mut any = false;
-    for &root in &selection.roots {
-        let end = dom.subtree_end(root) as usize;
-        let mut i = root as usize;
-        while i < end {
-            if selection.dropped[i] {
-                i = dom.subtree_end(i as NodeId) as usize;
-                continue;
-            }
-            if dom.nodes[i].kind != Kind::Text || !is_placeholder(dom.text(i as NodeId)) {
-                i += 1;
-                continue;
-            }
-            let chars = dom.text_sizes[i].visible;
-            let mut boxed = i as NodeId;
-            while boxed != root {
-                let parent = dom.node(boxed).parent;
-                if parent == NONE || kept_chars(dom, &selection.dropped, parent) != chars {
-                    break;
-                }
-                boxed = parent;
-            }
-            let stop = dom.subtree_end(boxed) as usize;
-            selection.dropped[boxed as usize..stop].fill(true);
-            any = true;
-            i = stop.max(i + 1);
+    drop_boxes(dom, selection, |dropped, root, i| {
+        if dom.node(i).kind != Kind::Text || !is_placeholder(dom.text(i)) {
+            return Visit::Next;
         }
-    }
-    any
+        let chars = dom.text_sizes[i as usize].visible;
+        let mut boxed = i;
+        while boxed != root {
+            let parent = dom.node(boxed).parent;
+            if parent == NONE || kept_chars(dom, dropped, parent) != chars {
+                break;
+            }
+            boxed = parent;
+        }
+        Visit::Drop(boxed)
+    })
 }
 
 fn is_placeholder(text: &str) -> bool {

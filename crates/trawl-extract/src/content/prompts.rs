@@ -4,9 +4,9 @@
 
 use crate::dom::{Dom, Kind, NONE, NodeId, Tag};
 
-use super::Selection;
 use super::jumps::kept_text;
 use super::placeholders::kept_chars;
+use super::{Selection, Visit, drop_boxes};
 
 /// A prompt is one short sentence: a longer box holds more than a prompt, and stays.
 const PROMPT_MAX_CHARS: u32 = 160;
@@ -91,47 +91,29 @@ const SIGN_IN_LINK_MAX_CHARS: u32 = 12;
 /// says "log in to view your invoices" has no such link, and stays.) Returns whether it
 /// dropped any.
 pub(crate) fn drop_sign_in_prompts(dom: &Dom, selection: &mut Selection) -> bool {
-    let mut any = false;
-    for &root in &selection.roots {
-        let end = dom.subtree_end(root) as usize;
-        let mut i = root as usize;
-        while i < end {
-            if selection.dropped[i] {
-                i = dom.subtree_end(i as NodeId) as usize;
-                continue;
-            }
-            let id = i as NodeId;
-            let node = &dom.nodes[i];
-            if node.kind != Kind::Element || node.tag != Tag::A {
-                i += 1;
-                continue;
-            }
-            let next = dom.subtree_end(id) as usize;
-            if !is_sign_in_link(dom, &selection.dropped, id) {
-                i = next;
-                continue;
-            }
-            // The box: climb while the parent's kept text is still one short sentence.
-            let mut boxed = id;
-            while boxed != root {
-                let parent = dom.node(boxed).parent;
-                if parent == NONE || kept_chars(dom, &selection.dropped, parent) > PROMPT_MAX_CHARS
-                {
-                    break;
-                }
-                boxed = parent;
-            }
-            if is_sign_in_prompt(&kept_text(dom, &selection.dropped, boxed)) {
-                let stop = dom.subtree_end(boxed) as usize;
-                selection.dropped[boxed as usize..stop].fill(true);
-                any = true;
-                i = stop.max(next);
-            } else {
-                i = next;
-            }
+    drop_boxes(dom, selection, |dropped, root, id| {
+        let node = dom.node(id);
+        if node.kind != Kind::Element || node.tag != Tag::A {
+            return Visit::Next;
         }
-    }
-    any
+        if !is_sign_in_link(dom, dropped, id) {
+            return Visit::SkipSubtree;
+        }
+        // The box: climb while the parent's kept text is still one short sentence.
+        let mut boxed = id;
+        while boxed != root {
+            let parent = dom.node(boxed).parent;
+            if parent == NONE || kept_chars(dom, dropped, parent) > PROMPT_MAX_CHARS {
+                break;
+            }
+            boxed = parent;
+        }
+        if is_sign_in_prompt(&kept_text(dom, dropped, boxed)) {
+            Visit::Drop(boxed)
+        } else {
+            Visit::SkipSubtree
+        }
+    })
 }
 
 /// Whether link `id`'s whole kept text is sign-in words ("log in", "Sign In"). Its size is
