@@ -54,7 +54,7 @@ impl Committer {
                 let _ = d.send(r);
             }
             (None, Err(e)) => {
-                let mut f = failures.lock().unwrap_or_else(|e| e.into_inner());
+                let mut f = crate::lock(&failures);
                 f.get_or_insert(e.to_string());
             }
             (None, Ok(())) => {}
@@ -143,16 +143,13 @@ impl Committer {
     }
 
     fn fail(&self, message: String) {
-        let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        let mut failed = crate::lock(&self.failed);
         failed.get_or_insert(message);
     }
 
     /// The first error of a queued call, if one failed.
     pub(crate) fn failure(&self) -> Option<String> {
-        self.failed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        crate::lock(&self.failed).clone()
     }
 }
 

@@ -471,11 +471,11 @@ impl State {
         }
         // Their rows may still wait in the committer: held as known until written.
         let unwritten = self.unwritten.clone();
-        lock(&unwritten).extend(waiting.iter().cloned());
+        crate::lock(&unwritten).extend(waiting.iter().cloned());
         let written = self.journal.once_written();
         tokio::spawn(async move {
             written.await;
-            let mut held = lock(&unwritten);
+            let mut held = crate::lock(&unwritten);
             for k in &waiting {
                 held.remove(k);
             }
@@ -504,7 +504,7 @@ impl State {
         // Rows queued and not yet committed are known from memory; the rest are asked of
         // what is committed, without waiting for the committer's next batch.
         let (held, ask): (Vec<String>, Vec<String>) = {
-            let unwritten = lock(&self.unwritten);
+            let unwritten = crate::lock(&self.unwritten);
             keys.into_iter().partition(|k| unwritten.contains(k))
         };
         self.stored_only = held.into_iter().collect();
@@ -605,7 +605,3 @@ impl State {
 #[cfg(test)]
 #[path = "crawler_tests.rs"]
 mod tests;
-
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}

@@ -149,7 +149,7 @@ impl CrawlService {
                 continue;
             }
             {
-                let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+                let mut running = crate::lock(&self.running);
                 if running.contains(&id) {
                     continue;
                 }
@@ -165,10 +165,7 @@ impl CrawlService {
             match joined {
                 Ok(crawl) => self.forget_when_done(crawl),
                 Err(_) => {
-                    self.running
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .remove(&id);
+                    crate::lock(&self.running).remove(&id);
                 }
             }
         }
@@ -192,10 +189,7 @@ impl CrawlService {
         let finished = crawl.id.clone();
         tokio::spawn(async move {
             let _ = crawl.wait().await;
-            running
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&finished);
+            crate::lock(&running).remove(&finished);
         });
     }
 
@@ -214,7 +208,7 @@ impl CrawlService {
 
     /// Crawls running in this process now.
     pub fn running(&self) -> usize {
-        self.running.lock().unwrap_or_else(|e| e.into_inner()).len()
+        crate::lock(&self.running).len()
     }
 
     fn options(&self, args: &WebCrawlArgs) -> Result<CrawlOptions, TrawlError> {
@@ -293,7 +287,7 @@ impl CrawlService {
         // Claimed before starting so two calls at once cannot both pass the bound.
         let claim = format!("starting-{}", claim_number());
         {
-            let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+            let mut running = crate::lock(&self.running);
             if running.len() >= self.limits.max_crawls {
                 return Err(TrawlError::new(
                     ErrorCode::RateLimited,
@@ -308,10 +302,7 @@ impl CrawlService {
             running.insert(claim.clone());
         }
         let release = |key: &str| {
-            self.running
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(key);
+            crate::lock(&self.running).remove(key);
         };
         let crawler = match self.crawler() {
             Ok(c) => c,
@@ -337,7 +328,7 @@ impl CrawlService {
         };
         let id = started.id.clone();
         {
-            let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+            let mut running = crate::lock(&self.running);
             running.remove(&claim);
             running.insert(id.clone());
         }
