@@ -223,12 +223,13 @@ fn drop_stray_controls(text: &mut String) {
     // Controls are U+0000-U+001F, U+007F and U+0080-U+009F (C2 80 to C2 9F in UTF-8):
     // looked for on bytes, without decoding (this runs over every page's text and
     // Markdown, which hold none).
-    let suspects = dom::any_at(text.as_bytes(), |a, b, _| {
+    let any_stray = dom::any_at(text.as_bytes(), |a, b, _| {
         (a < 0x20) & (a != b'\t') & (a != b'\n') & (a != b'\r')
             | (a == 0x7F)
             | (a == 0xC2) & (0x80..=0x9F).contains(&b)
     });
-    if suspects && text.contains(stray) {
+    // The byte test is exact (the same set as `stray`), so no second search by char.
+    if any_stray {
         text.retain(|c| !stray(c));
     }
 }
