@@ -3,8 +3,7 @@
 //! strip of tabs it went whole. A `tablist` with text of its own is content
 //! (`is_accordion` in `content/drops.rs`); a strip of a few words a tab still goes.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 fn panel(n: u32, question: &str, answer: &str) -> String {
     format!(
@@ -54,13 +53,7 @@ fn an_accordion_with_the_tablist_role_is_kept() {
              deadline."
         ),
     );
-    let doc = extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse("https://ledger.example/services/bookkeeping").unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract");
+    let doc = common::read_html("https://ledger.example/services/bookkeeping", &page);
     let md = doc.markdown;
     assert!(md.contains("chasing receipts"), "{md}");
     assert!(md.contains("common accounting packages"), "{md}");

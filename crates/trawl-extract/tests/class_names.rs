@@ -1,18 +1,10 @@
 //! Class names whose words say the opposite of what a word list reads in them (test pages
 //! written for trawl; the rules are in `token_signal`, `boilerplate.rs`).
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 fn markdown(page: &str, url: &str) -> String {
-    extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse(url).unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract")
-    .markdown
+    common::read_html(url, page).markdown
 }
 
 /// Google's `nocontent` marks what a site's own search must not index; it held the word

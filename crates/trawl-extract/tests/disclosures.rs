@@ -4,8 +4,7 @@
 //! its toggle says it opens is folded text from 40 characters (`CONTROLLED_PROSE_CHARS` in
 //! `content/folded.rs`); a hidden block nothing opens still goes.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 fn item(n: u32, question: &str, answer: &str) -> String {
     format!(
@@ -44,13 +43,7 @@ fn short_answers_behind_their_toggles_are_kept() {
             "Yes, ten kilos of stoneware and all the glazes are in the fee."
         ),
     );
-    let doc = extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse("https://clayrooms.example/courses/evening-pottery").unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract");
+    let doc = common::read_html("https://clayrooms.example/courses/evening-pottery", &page);
     let md = doc.markdown;
     assert!(md.contains("one patient teacher"), "{md}");
     assert!(md.contains("learning to centre"), "{md}");

@@ -3,9 +3,9 @@
 //! and a heading alone says nothing, so it goes (`content::drop_empty_sections`); the
 //! description's headings and the tabs' titles stay.
 
+mod common;
+
 use trawl_core::PageType;
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
 
 const PAGE: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Cast iron skillet, 30 cm | Kitchen Shop</title>
@@ -27,13 +27,7 @@ use.</p>
 
 #[test]
 fn a_product_pages_empty_sections_lose_their_headings() {
-    let doc = extract(
-        PAGE.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse("https://kitchen.example/products/cast-iron-skillet").unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract");
+    let doc = common::read_html("https://kitchen.example/products/cast-iron-skillet", PAGE);
     let md = doc.markdown;
     assert_eq!(doc.page_type, PageType::Product);
     assert!(md.contains("£39.00") && md.contains("campfire"), "{md}");

@@ -4,8 +4,7 @@
 //! as a name when its words are the heading's (`names_its_heading` in `boilerplate.rs`); a
 //! heading named otherwise (`comments-title`) still is.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 const PAGE: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Moving house with children | Family Notes</title></head>
@@ -25,13 +24,7 @@ uniforms and the first week, and it is worth reading together.</p>
 
 #[test]
 fn a_headings_slug_id_does_not_name_it() {
-    let doc = extract(
-        PAGE.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse("https://family.example/notes/moving-house").unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract");
+    let doc = common::read_html("https://family.example/notes/moving-house", PAGE);
     let md = doc.markdown;
     assert!(md.contains("## How to share the load"), "{md}");
     assert!(md.contains("## Related reading for parents"), "{md}");

@@ -2,8 +2,7 @@
 //! that jumps back up the page moves the reader and says nothing
 //! (`content::drop_jump_links`); the sections stay.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 const GUIDE: &str = r##"<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Home electrical safety | City Utilities</title></head>
@@ -28,13 +27,7 @@ throw away any cord whose plug is warm to the touch.</p>
 
 #[test]
 fn a_back_to_top_link_is_dropped() {
-    let doc = extract(
-        GUIDE.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse("https://utilities.example/safety/electrical").unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract");
+    let doc = common::read_html("https://utilities.example/safety/electrical", GUIDE);
     let md = doc.markdown;
     assert!(
         md.contains("warm cover means") && md.contains("before you reset it"),

@@ -2,18 +2,10 @@
 //! titles on other sites (a changelog's pull requests) is what the text refers to and
 //! stays, while a rail of links within the site and a list of bare addresses still go.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 fn read(url: &str, page: &str) -> String {
-    extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse(url).unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract")
-    .markdown
+    common::read_html(url, page).markdown
 }
 
 /// A project's monthly progress report: prose, then the pull requests merged this month,

@@ -4,9 +4,9 @@
 //! nothing (`content::drop_placeholders`), and the headings over them head nothing once
 //! they are gone; the description, its price and its care notes stay.
 
+mod common;
+
 use trawl_core::PageType;
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
 
 const PAGE: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Enameled Dutch oven, 5.5 qt | Homewares</title>
@@ -31,13 +31,7 @@ goes back in the cupboard.</p>
 
 #[test]
 fn a_scripts_loading_placeholders_are_dropped() {
-    let doc = extract(
-        PAGE.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse("https://homewares.example/p/dutch-oven-5-5-qt").unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract");
+    let doc = common::read_html("https://homewares.example/p/dutch-oven-5-5-qt", PAGE);
     let md = doc.markdown;
     assert_eq!(doc.page_type, PageType::Product);
     assert!(md.contains("$79.99") && md.contains("second pot"), "{md}");

@@ -3,18 +3,10 @@
 //! page builder leaves as spacers do not make them read as a list of one-liners; and a
 //! `<header>` inside `<main>` is the content's head, not the site's banner.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 fn read(url: &str, page: &str) -> String {
-    extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse(url).unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract")
-    .markdown
+    common::read_html(url, page).markdown
 }
 
 /// A buyer's guide whose picks sit in `product-widget` boxes, each padded with empty

@@ -2,18 +2,10 @@
 //! say that post again, and the post is already there above the reply, so the copy in
 //! the `<blockquote>` goes while the reply's own text and the post itself stay.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 fn read(url: &str, page: &str) -> String {
-    extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse(url).unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract")
-    .markdown
+    common::read_html(url, page).markdown
 }
 
 fn post(id: u32, author: &str, body: &str) -> String {

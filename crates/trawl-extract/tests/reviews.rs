@@ -3,18 +3,12 @@
 //! testimonials are part of the pitch and on an article a box named for the product it
 //! reviews is the article, and both stay (`Pass::reviews_are_comments`).
 
+mod common;
+
 use trawl_core::PageType;
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
 
 fn read(url: &str, page: &str) -> (PageType, String) {
-    let doc = extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse(url).unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract");
+    let doc = common::read_html(url, page);
     (doc.page_type, doc.markdown)
 }
 

@@ -3,19 +3,10 @@
 //! twenty items, a docs page of short sections, hidden text, inline SVG and MathJax, share
 //! buttons, a product page. Each asserts both what must stay and what must go.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 fn read(url: &str, page: &str) -> String {
-    let url = Url::parse(url).unwrap();
-    extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &url,
-        &ExtractOptions::default(),
-    )
-    .expect("extract")
-    .markdown
+    common::read_html(url, page).markdown
 }
 
 /// A page's furniture: a menu, a rail of related links and a footer, all of which must go.

@@ -4,8 +4,7 @@
 //! (`content::drop_sign_in_prompts`); a how-to's step "Sign in to the portal" and a FAQ's
 //! answer that names logging in stay.
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 const QUESTION: &str = r##"<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Why does my sourdough collapse in the oven? - Baking Q&amp;A</title></head>
@@ -47,14 +46,7 @@ your organization's account. Your role must allow creating buckets.</p>
 </article></main></body></html>"##;
 
 fn markdown(page: &str, url: &str) -> String {
-    extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse(url).unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract")
-    .markdown
+    common::read_html(url, page).markdown
 }
 
 #[test]

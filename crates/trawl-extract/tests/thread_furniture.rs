@@ -2,8 +2,7 @@
 //! (title, join date, post count, location), the "last edited" note and the signature under
 //! each post are not the discussion (`NEGATIVE_WORDS` in `boilerplate.rs`).
 
-use trawl_extract::{ExtractOptions, extract};
-use url::Url;
+mod common;
 
 fn post(n: u32, name: &str, title: &str, joined: &str, body: &str, signature: &str) -> String {
     format!(
@@ -64,13 +63,10 @@ fn a_posts_card_and_signature_are_not_the_thread() {
 <div class="block-body js-replyNewMessageContainer">{posts}</div></main>
 <footer class="p-footer"><a href="/help">Help</a></footer></body></html>"#
     );
-    let doc = extract(
-        page.as_bytes(),
-        Some("text/html; charset=utf-8"),
-        &Url::parse("https://forum.baking.example/threads/starter-smells.1234/").unwrap(),
-        &ExtractOptions::default(),
-    )
-    .expect("extract");
+    let doc = common::read_html(
+        "https://forum.baking.example/threads/starter-smells.1234/",
+        &page,
+    );
     let md = doc.markdown;
     assert!(md.contains("Feed it twice a day"), "{md}");
     assert!(md.contains("the loaf on Sunday"), "{md}");
