@@ -93,6 +93,7 @@ pub(crate) fn extract_html(
     } else {
         &meta.titles
     };
+    let title_headings = content::TitleHeadings::new(&dom, dropped_titles);
     let mut drops = content::Drops::new(&dom);
     let mut signals = boilerplate::Signals::new(&dom, drops.hard_dropped());
     content::mark_folded(&dom, &mut signals);
@@ -107,9 +108,7 @@ pub(crate) fn extract_html(
             drops.get(&dom, pass, &signals),
             base.host_str(),
         );
-        for title in dropped_titles {
-            content::drop_title_heading(&dom, &mut selection, title);
-        }
+        title_headings.drop_from(&dom, &mut selection);
         let text = markdown::render(
             &dom,
             &selection.dropped,
@@ -144,9 +143,7 @@ pub(crate) fn extract_html(
             drops.get(&dom, thread, &signals),
             base.host_str(),
         );
-        for title in dropped_titles {
-            content::drop_title_heading(&dom, &mut replies, title);
-        }
+        title_headings.drop_from(&dom, &mut replies);
         let replies_text =
             markdown::render(&dom, &replies.dropped, &replies.roots, &base, Mode::Text);
         let replies_chars = visible_chars(&replies_text);
@@ -191,25 +188,20 @@ pub(crate) fn extract_html(
     } as usize;
     let broad =
         (chosen * den < page_text * num).then(|| content::select_broad(&dom, strict_boiled));
-    if let Some(mut broad) = broad
-        && chosen * den
-            < own(
-                visible_chars(&markdown::render(
-                    &dom,
-                    &broad.dropped,
-                    &broad.roots,
-                    &base,
-                    Mode::Text,
-                )),
-                broad.link_density,
-            ) * num
-    {
-        for title in dropped_titles {
-            content::drop_title_heading(&dom, &mut broad, title);
+    if let Some(mut broad) = broad {
+        let broad_text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+        let broad_chars = visible_chars(&broad_text);
+        if chosen * den < own(broad_chars, broad.link_density) * num {
+            // Rendered again only if the title heading went from it.
+            if title_headings.drop_from(&dom, &mut broad) {
+                text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+                text_chars = visible_chars(&text);
+            } else {
+                text = broad_text;
+                text_chars = broad_chars;
+            }
+            selection = broad;
         }
-        text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
-        text_chars = visible_chars(&text);
-        selection = broad;
     }
     // A product's page ships the panels a script fills (similar items, reviews) as a
     // heading over an empty box. (On a listing or a shop's grid, an empty heading is as
