@@ -8,6 +8,7 @@
 
 mod table;
 
+use rustc_hash::FxHashMap;
 use url::Url;
 
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
@@ -61,6 +62,9 @@ struct Writer<'a> {
     inline_only: u32,
     /// Ordinal of the current `<ol>` item.
     list_counters: Vec<Option<usize>>,
+    /// Link and image targets made absolute, by what the page wrote: resolving against the
+    /// base is a URL parse, and pages link the same target many times.
+    resolved: FxHashMap<&'a str, Option<String>>,
 }
 
 impl<'a> Writer<'a> {
@@ -77,6 +81,7 @@ impl<'a> Writer<'a> {
             pending_space: false,
             inline_only: 0,
             list_counters: Vec::new(),
+            resolved: FxHashMap::default(),
         }
     }
 
@@ -526,9 +531,19 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// `resolve(href)`, once per distinct `href` of the page.
+    fn absolute(&mut self, href: &'a str) -> Option<String> {
+        if let Some(known) = self.resolved.get(href) {
+            return known.clone();
+        }
+        let resolved = self.resolve(href);
+        self.resolved.insert(href, resolved.clone());
+        resolved
+    }
+
     /// `href` resolved against the base, with the characters that would end a Markdown
     /// link target escaped. `javascript:` links are not links.
-    fn absolute(&self, href: &str) -> Option<String> {
+    fn resolve(&self, href: &str) -> Option<String> {
         if href.len() > 4096 {
             return None;
         }
