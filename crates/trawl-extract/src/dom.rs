@@ -252,13 +252,18 @@ impl Dom {
     /// Fill `text_sizes` for every text node. (The only script text kept is JSON-LD's, a
     /// few hundred bytes; a style's is not kept at all.)
     pub(crate) fn measure_texts(&mut self) {
-        let mut sizes = vec![TextSize::default(); self.nodes.len()];
-        for (i, node) in self.nodes.iter().enumerate() {
-            if node.kind == Kind::Text {
-                sizes[i] = TextSize::of(self.span(node.text));
-            }
-        }
-        self.text_sizes = sizes;
+        // Each size written once, not zeroed first and then written.
+        self.text_sizes = self
+            .nodes
+            .iter()
+            .map(|node| {
+                if node.kind == Kind::Text {
+                    TextSize::of(self.span(node.text))
+                } else {
+                    TextSize::default()
+                }
+            })
+            .collect();
     }
 
     pub(crate) fn node(&self, id: NodeId) -> &Node {
