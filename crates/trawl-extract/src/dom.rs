@@ -215,11 +215,17 @@ pub(crate) fn has_other_space(s: &str) -> bool {
 /// this runs over the text of every page. Text with other whitespace (rare: the parser
 /// turns no-break spaces into spaces) is counted by `split_whitespace`.
 pub(crate) fn word_count(s: &str) -> usize {
+    word_count_knowing(s, has_other_space(s))
+}
+
+/// `word_count(s)` for a text already known to hold other whitespace (`has_other_space`)
+/// or not, read once for its visible characters too.
+pub(crate) fn word_count_knowing(s: &str, other_space: bool) -> usize {
     let bytes = s.as_bytes();
     let Some(&first) = bytes.first() else {
         return 0;
     };
-    if has_other_space(s) {
+    if other_space {
         return s.split_whitespace().count();
     }
     let mut count = usize::from(!is_ascii_space(first));
