@@ -28,19 +28,31 @@ const THREAD_MAX_OWN_CHARS: usize = 250;
 /// ... and is read as one when its replies hold this many times more.
 const THREAD_GAIN: usize = 3;
 
+/// What is counted of a text once per text: its visible characters, and whether it holds
+/// whitespace other than ASCII's, which its word count asks too.
+#[derive(Clone, Copy)]
+struct Visible {
+    chars: usize,
+    other_space: bool,
+}
+
 /// Characters that are not whitespace (`char::is_whitespace`), counted on bytes: this runs
 /// over every rendering of a page. Characters that are not ASCII whitespace are counted in
 /// blocks that vectorize (see `dom::TextSize`); then the few non-ASCII spaces come off.
-fn visible_chars(s: &str) -> usize {
+fn visible_chars(s: &str) -> Visible {
     let mut n = dom::TextSize::of(s).visible as usize;
-    if dom::has_other_space(s) {
+    let other_space = dom::has_other_space(s);
+    if other_space {
         for (i, b) in s.bytes().enumerate() {
             if dom::may_start_other_space(b) && s[i..].starts_with(char::is_whitespace) {
                 n -= 1;
             }
         }
     }
-    n
+    Visible {
+        chars: n,
+        other_space,
+    }
 }
 
 pub(crate) fn extract_html(
@@ -93,6 +105,7 @@ pub(crate) fn extract_html(
     } else {
         &meta.titles
     };
+    let title_headings = content::TitleHeadings::new(&dom, dropped_titles);
     let mut drops = content::Drops::new(&dom);
     let mut signals = boilerplate::Signals::new(&dom, drops.hard_dropped());
     content::mark_folded(&dom, &mut signals);
@@ -107,9 +120,7 @@ pub(crate) fn extract_html(
             drops.get(&dom, pass, &signals),
             base.host_str(),
         );
-        for title in dropped_titles {
-            content::drop_title_heading(&dom, &mut selection, title);
-        }
+        title_headings.drop_from(&dom, &mut selection);
         let text = markdown::render(
             &dom,
             &selection.dropped,
@@ -128,9 +139,9 @@ pub(crate) fn extract_html(
     let (mut selection, mut text) = best.expect("at least one pass ran");
     // A page whose own text is a few lines and whose replies hold far more is a thread
     // (a link aggregator's story page): read it as one.
-    // Counted once per text: it is read by each check below and by the quality score.
-    let mut text_chars = visible_chars(&text);
-    let chosen = text_chars;
+    // Counted once per text: it is read by each check below, the quality score and the word count.
+    let mut text_visible = visible_chars(&text);
+    let chosen = text_visible.chars;
     if !strict.thread && !opts.include_comments && chosen < THREAD_MAX_OWN_CHARS {
         let thread = Pass {
             thread: true,
@@ -144,16 +155,14 @@ pub(crate) fn extract_html(
             drops.get(&dom, thread, &signals),
             base.host_str(),
         );
-        for title in dropped_titles {
-            content::drop_title_heading(&dom, &mut replies, title);
-        }
+        title_headings.drop_from(&dom, &mut replies);
         let replies_text =
             markdown::render(&dom, &replies.dropped, &replies.roots, &base, Mode::Text);
-        let replies_chars = visible_chars(&replies_text);
-        if replies_chars > chosen * THREAD_GAIN {
+        let replies_visible = visible_chars(&replies_text);
+        if replies_visible.chars > chosen * THREAD_GAIN {
             selection = replies;
             text = replies_text;
-            text_chars = replies_chars;
+            text_visible = replies_visible;
         }
     }
     // Recall safety net: when the chosen block holds little of what the page shows once
@@ -181,7 +190,7 @@ pub(crate) fn extract_html(
     };
     // The broad selection holds at most the page's text after the strict drops: when the
     // chosen block already holds enough of that, the broad one cannot win.
-    let chosen = own(text_chars, selection.link_density);
+    let chosen = own(text_visible.chars, selection.link_density);
     let strict_boiled = drops.get(&dom, strict, &signals);
     let page_stats = &strict_boiled.stats[0];
     let page_text = if many_blocks {
@@ -191,25 +200,20 @@ pub(crate) fn extract_html(
     } as usize;
     let broad =
         (chosen * den < page_text * num).then(|| content::select_broad(&dom, strict_boiled));
-    if let Some(mut broad) = broad
-        && chosen * den
-            < own(
-                visible_chars(&markdown::render(
-                    &dom,
-                    &broad.dropped,
-                    &broad.roots,
-                    &base,
-                    Mode::Text,
-                )),
-                broad.link_density,
-            ) * num
-    {
-        for title in dropped_titles {
-            content::drop_title_heading(&dom, &mut broad, title);
+    if let Some(mut broad) = broad {
+        let broad_text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+        let broad_visible = visible_chars(&broad_text);
+        if chosen * den < own(broad_visible.chars, broad.link_density) * num {
+            // Rendered again only if the title heading went from it.
+            if title_headings.drop_from(&dom, &mut broad) {
+                text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
+                text_visible = visible_chars(&text);
+            } else {
+                text = broad_text;
+                text_visible = broad_visible;
+            }
+            selection = broad;
         }
-        text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
-        text_chars = visible_chars(&text);
-        selection = broad;
     }
     // A product's page ships the panels a script fills (similar items, reviews) as a
     // heading over an empty box. (On a listing or a shop's grid, an empty heading is as
@@ -231,7 +235,7 @@ pub(crate) fn extract_html(
             &base,
             Mode::Text,
         );
-        text_chars = visible_chars(&text);
+        text_visible = visible_chars(&text);
     }
     let mut markdown = markdown::render(
         &dom,
@@ -249,16 +253,16 @@ pub(crate) fn extract_html(
         && text.len() * ARTICLE_BODY_GAIN < body.len()
     {
         text = body.trim().to_owned() + "\n";
-        text_chars = visible_chars(&text);
+        text_visible = visible_chars(&text);
         markdown = text.clone();
         semantic = true;
         link_density = 0.0;
     }
 
-    doc.word_count = dom::word_count(&text);
+    doc.word_count = dom::word_count_knowing(&text, text_visible.other_space);
     doc.quality_score = quality(
         doc.word_count,
-        text_chars,
+        text_visible.chars,
         selection.page_text as usize,
         link_density,
         semantic,
@@ -351,7 +355,7 @@ mod tests {
         ];
         for s in samples {
             let by_char = s.chars().filter(|c| !c.is_whitespace()).count();
-            assert_eq!(visible_chars(s), by_char, "{s:?}");
+            assert_eq!(visible_chars(s).chars, by_char, "{s:?}");
         }
     }
 

@@ -8,6 +8,7 @@
 
 mod table;
 
+use rustc_hash::FxHashMap;
 use url::Url;
 
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
@@ -61,6 +62,9 @@ struct Writer<'a> {
     inline_only: u32,
     /// Ordinal of the current `<ol>` item.
     list_counters: Vec<Option<usize>>,
+    /// Link and image targets made absolute, by what the page wrote: resolving against the
+    /// base is a URL parse, and pages link the same target many times.
+    resolved: FxHashMap<&'a str, Option<String>>,
 }
 
 impl<'a> Writer<'a> {
@@ -77,6 +81,7 @@ impl<'a> Writer<'a> {
             pending_space: false,
             inline_only: 0,
             list_counters: Vec::new(),
+            resolved: FxHashMap::default(),
         }
     }
 
@@ -526,9 +531,19 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// `resolve(href)`, once per distinct `href` of the page.
+    fn absolute(&mut self, href: &'a str) -> Option<String> {
+        if let Some(known) = self.resolved.get(href) {
+            return known.clone();
+        }
+        let resolved = self.resolve(href);
+        self.resolved.insert(href, resolved.clone());
+        resolved
+    }
+
     /// `href` resolved against the base, with the characters that would end a Markdown
     /// link target escaped. `javascript:` links are not links.
-    fn absolute(&self, href: &str) -> Option<String> {
+    fn resolve(&self, href: &str) -> Option<String> {
         if href.len() > 4096 {
             return None;
         }
@@ -631,15 +646,11 @@ fn longest_run(s: &str, ch: char) -> usize {
 /// Whether the only ASCII whitespace in `s` is single spaces between other bytes (`s` is
 /// trimmed): writing it word by word with one space between would copy it unchanged.
 fn is_single_spaced(s: &[u8]) -> bool {
-    let mut after_space = false;
-    for &b in s {
-        let space = b == b' ';
-        if (space && after_space) || matches!(b, b'\t' | b'\n' | b'\r' | b'\x0c') {
-            return false;
-        }
-        after_space = space;
-    }
-    true
+    // Branch-free over blocks (see `dom::any_at`): this reads every text of every rendering.
+    // `any_at` reads a space past the end, which a trimmed `s` never ends in.
+    !crate::dom::any_at(s, |b, next, _| {
+        (b == b' ') & (next == b' ') | (b == b'\t') | (b == b'\n') | (b == b'\r') | (b == b'\x0c')
+    })
 }
 
 #[cfg(test)]

@@ -19,8 +19,12 @@ pub(crate) fn drop_jump_links(dom: &Dom, selection: &mut Selection) -> bool {
         if node.kind != Kind::Element || node.tag != Tag::A {
             return Visit::Next;
         }
+        // The address first: most links go elsewhere, and their text need not be gathered.
+        let Some(fragment) = fragment(dom, id) else {
+            return Visit::SkipSubtree;
+        };
         let text = kept_text(dom, dropped, id);
-        if !is_jump_back(dom, id, &text) {
+        if !is_jump_back(fragment, &text) {
             return Visit::SkipSubtree;
         }
         // The largest element whose kept text is the link's (its `<p>`).
@@ -59,17 +63,18 @@ fn phrase(text: &str) -> Option<String> {
 const JUMP_BACK_PREFIXES: &[&str] = &["back to", "return to"];
 const JUMP_BACK_PHRASES: &[&str] = &["top", "to top", "go to top"];
 
-/// Whether link `id` jumps back within the page (its address is a `#fragment`) and says so:
-/// "Back to top" after each section of a long page, "Back to project" after a gallery. A
-/// table of contents' link to a section named "Back to basics" goes to that name's slug,
-/// and stays.
-fn is_jump_back(dom: &Dom, id: NodeId, text: &str) -> bool {
-    let Some(fragment) = dom
-        .attr(id, AttrName::Href)
+/// The `#fragment` link `id` jumps to within the page (without the `#`); none when its
+/// address leads elsewhere.
+fn fragment(dom: &Dom, id: NodeId) -> Option<&str> {
+    dom.attr(id, AttrName::Href)
         .and_then(|h| h.strip_prefix('#'))
-    else {
-        return false;
-    };
+}
+
+/// Whether a link to `#fragment` whose text is `text` jumps back within the page and says
+/// so: "Back to top" after each section of a long page, "Back to project" after a gallery.
+/// A table of contents' link to a section named "Back to basics" goes to that name's slug,
+/// and stays.
+fn is_jump_back(fragment: &str, text: &str) -> bool {
     let Some(p) = phrase(text) else {
         return false;
     };

@@ -34,7 +34,7 @@ pub(crate) use folded::mark_folded;
 pub(crate) use jumps::drop_jump_links;
 pub(crate) use placeholders::drop_placeholders;
 pub(crate) use prompts::drop_sign_in_prompts;
-pub(crate) use repeats::{drop_repeated_blocks, drop_title_heading};
+pub(crate) use repeats::{TitleHeadings, drop_repeated_blocks};
 pub(crate) use sections::drop_empty_sections;
 pub(crate) use select::{select, select_broad};
 

@@ -37,8 +37,11 @@ fn is_placeholder(text: &str) -> bool {
     if t.is_empty() || t.len() > PLACEHOLDER_MAX_BYTES {
         return false;
     }
-    let t = t.trim_end_matches(['.', '…', ' ']).to_lowercase();
-    PLACEHOLDERS.contains(&t.as_str())
+    // Compared without case in ASCII, with no lowercased copy: a non-ASCII character
+    // lowercases to non-ASCII (or, the Kelvin sign, to a `k` no phrase holds), so it
+    // matches no phrase either way.
+    let t = t.trim_end_matches(['.', '…', ' ']);
+    PLACEHOLDERS.iter().any(|p| t.eq_ignore_ascii_case(p))
 }
 
 /// Visible characters of `id`'s kept text.
@@ -55,4 +58,30 @@ pub(super) fn kept_chars(dom: &Dom, dropped: &[bool], id: NodeId) -> u32 {
         i += 1;
     }
     sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PLACEHOLDERS, is_placeholder};
+
+    #[test]
+    fn placeholders_match_as_their_lowercased_text_would() {
+        for text in [
+            "Loading…",
+            "  LOADING... ",
+            "Please Wait.",
+            "loading content",
+            "Loading comments",
+            "\u{212a}oading",
+            "LOAD\u{130}NG",
+            "lоading",
+            "",
+        ] {
+            let t = text.trim();
+            let lowered = t.trim_end_matches(['.', '…', ' ']).to_lowercase();
+            let expected =
+                !t.is_empty() && t.len() <= 24 && PLACEHOLDERS.contains(&lowered.as_str());
+            assert_eq!(is_placeholder(text), expected, "{text:?}");
+        }
+    }
 }

@@ -180,34 +180,75 @@ const HASH_BASE: u64 = 0x100_0000_01b3;
 /// ("Home", "News").
 const TITLE_MIN_CHARS: usize = 8;
 
-/// Drop the page's title where it opens the content as a heading: it is metadata (the
-/// Document carries it as `title`), and repeating it costs the reader nothing but tokens.
-pub(crate) fn drop_title_heading(dom: &Dom, selection: &mut Selection, title: &str) {
-    let key = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let title = key(title);
-    if title.len() < TITLE_MIN_CHARS {
-        return;
-    }
-    for &root in &selection.roots {
-        let end = dom.subtree_end(root);
-        for i in root..end {
-            let tag = dom.node(i).tag;
-            if selection.dropped[i as usize] || !matches!(tag, Tag::H1 | Tag::H2) {
-                continue;
-            }
-            let heading = key(&dom.raw_text(i));
-            if heading.len() >= TITLE_MIN_CHARS && (title == heading || title.contains(&heading)) {
-                let end = dom.subtree_end(i) as usize;
-                selection.dropped[i as usize..end].fill(true);
-                return;
+/// The page's titles and its `<h1>`/`<h2>` headings, each keyed once per page: every pass
+/// and safety net drops the title heading from its own selection, and keying a heading
+/// (its text, letters and digits lowercased) costs more than the rest of the test.
+pub(crate) struct TitleHeadings {
+    /// Keys of the titles long enough to match, in the order they are tried.
+    titles: Vec<String>,
+    /// `<h1>`/`<h2>` headings in document order with their keys, those long enough only:
+    /// a shorter one never matches.
+    headings: Vec<(NodeId, String)>,
+}
+
+impl TitleHeadings {
+    pub(crate) fn new(dom: &Dom, titles: &[String]) -> TitleHeadings {
+        let titles: Vec<String> = titles
+            .iter()
+            .map(|t| title_key(t))
+            .filter(|t| t.len() >= TITLE_MIN_CHARS)
+            .collect();
+        let mut headings = Vec::new();
+        if !titles.is_empty() {
+            for (i, node) in dom.nodes.iter().enumerate() {
+                if matches!(node.tag, Tag::H1 | Tag::H2) {
+                    let key = title_key(&dom.raw_text(i as NodeId));
+                    if key.len() >= TITLE_MIN_CHARS {
+                        headings.push((i as NodeId, key));
+                    }
+                }
             }
         }
+        TitleHeadings { titles, headings }
     }
+
+    /// Drop each title where it opens the content as a heading: it is metadata (the
+    /// Document carries it as `title`), and repeating it costs the reader nothing but
+    /// tokens. Per title, the first kept heading under the roots (in their order) that
+    /// it equals or contains goes. Returns whether any went.
+    pub(crate) fn drop_from(&self, dom: &Dom, selection: &mut Selection) -> bool {
+        let mut any = false;
+        for title in &self.titles {
+            'roots: for &root in &selection.roots {
+                let end = dom.subtree_end(root);
+                let from = self.headings.partition_point(|&(id, _)| id < root);
+                for (id, heading) in &self.headings[from..] {
+                    let i = *id;
+                    if i >= end {
+                        break;
+                    }
+                    if selection.dropped[i as usize] {
+                        continue;
+                    }
+                    if *title == *heading || title.contains(heading.as_str()) {
+                        let end = dom.subtree_end(i) as usize;
+                        selection.dropped[i as usize..end].fill(true);
+                        any = true;
+                        break 'roots;
+                    }
+                }
+            }
+        }
+        any
+    }
+}
+
+/// What a title and a heading are compared by: their letters and digits, lowercased.
+fn title_key(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 #[cfg(test)]
