@@ -10,13 +10,20 @@ const PLACEHOLDERS: &[&str] = &["loading", "loading content", "please wait"];
 
 /// A longer text is never one of the phrases above; the test reads no further.
 const PLACEHOLDER_MAX_BYTES: usize = 24;
+/// The fewest visible characters a placeholder has: `loading`.
+const PLACEHOLDER_MIN_VISIBLE: u32 = 7;
 
 /// Drop each text of the chosen content that is a placeholder, with the largest element
 /// around it that holds no other text (its heading, its list item: the empty box). Returns
 /// whether it dropped any.
 pub(crate) fn drop_placeholders(dom: &Dom, selection: &mut Selection) -> bool {
     drop_boxes(dom, selection, |dropped, root, i| {
-        if dom.node(i).kind != Kind::Text || !is_placeholder(dom.text(i)) {
+        // A text with fewer visible characters than the shortest phrase is none: most
+        // texts (whitespace between tags, a word or two) go without trimming.
+        if dom.node(i).kind != Kind::Text
+            || dom.text_sizes[i as usize].visible < PLACEHOLDER_MIN_VISIBLE
+            || !is_placeholder(dom.text(i))
+        {
             return Visit::Next;
         }
         let chars = dom.text_sizes[i as usize].visible;
@@ -33,7 +40,7 @@ pub(crate) fn drop_placeholders(dom: &Dom, selection: &mut Selection) -> bool {
 }
 
 fn is_placeholder(text: &str) -> bool {
-    let t = text.trim();
+    let t = crate::dom::trim(text);
     if t.is_empty() || t.len() > PLACEHOLDER_MAX_BYTES {
         return false;
     }
@@ -62,7 +69,15 @@ pub(super) fn kept_chars(dom: &Dom, dropped: &[bool], id: NodeId) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{PLACEHOLDERS, is_placeholder};
+    use super::{PLACEHOLDER_MIN_VISIBLE, PLACEHOLDERS, is_placeholder};
+
+    #[test]
+    fn every_phrase_has_the_fewest_visible_characters_or_more() {
+        for phrase in PLACEHOLDERS {
+            let visible = phrase.chars().filter(|c| !c.is_whitespace()).count();
+            assert!(visible >= PLACEHOLDER_MIN_VISIBLE as usize, "{phrase:?}");
+        }
+    }
 
     #[test]
     fn placeholders_match_as_their_lowercased_text_would() {
