@@ -735,6 +735,8 @@ fn find_end_tag(src: &[u8], from: usize, name: &[u8]) -> usize {
     src.len()
 }
 
+/// Whether an inline style says `display:none` or `visibility:hidden` (whitespace and case
+/// aside).
 fn style_hides(style: &[u8]) -> bool {
     let mut compact = Vec::with_capacity(style.len());
     compact.extend(
@@ -743,8 +745,13 @@ fn style_hides(style: &[u8]) -> bool {
             .filter(|b| !b.is_ascii_whitespace())
             .map(u8::to_ascii_lowercase),
     );
-    memchr::memmem::find(&compact, b"display:none").is_some()
-        || memchr::memmem::find(&compact, b"visibility:hidden").is_some()
+    // Each phrase holds one colon: looking around each colon of the style finds them
+    // without building a substring searcher per style (tens of thousands of styles).
+    memchr::memchr_iter(b':', &compact).any(|colon| {
+        let (property, value) = (&compact[..colon], &compact[colon + 1..]);
+        property.ends_with(b"display") && value.starts_with(b"none")
+            || property.ends_with(b"visibility") && value.starts_with(b"hidden")
+    })
 }
 
 /// HTML start tags that end foreign content (the spec's list, less the rare ones).
@@ -850,6 +857,34 @@ mod tests {
             .filter(|&i| dom.node(i).kind == Kind::Text)
             .map(|i| dom.text(i).to_owned())
             .collect()
+    }
+
+    #[test]
+    fn style_hides_when_the_compacted_style_holds_a_hiding_phrase() {
+        for style in [
+            "",
+            "display:none",
+            "DISPLAY : None ;",
+            "color:red; display: block",
+            "visibility: hidden",
+            "visibility:visible; x:hidden",
+            "font-display:none",
+            "display:none-ish",
+            ":none display",
+            "display:",
+            "dis play:no ne",
+            "a:b:display:none",
+            "\u{e9}display:none",
+        ] {
+            let compact: Vec<u8> = style
+                .bytes()
+                .filter(|b| !b.is_ascii_whitespace())
+                .map(|b| b.to_ascii_lowercase())
+                .collect();
+            let by_search = memchr::memmem::find(&compact, b"display:none").is_some()
+                || memchr::memmem::find(&compact, b"visibility:hidden").is_some();
+            assert_eq!(style_hides(style.as_bytes()), by_search, "{style:?}");
+        }
     }
 
     #[test]
