@@ -13,7 +13,9 @@
 //! deepest open one), and end-tag matching looks at most that far up the stack, so time is
 //! linear in the input size.
 
-use memchr::memchr;
+use std::sync::LazyLock;
+
+use memchr::{memchr, memmem};
 
 use crate::dom::{Attr, AttrName, Dom, Kind, NONE, Node, NodeId, Span, Tag};
 use crate::entities::decode_into;
@@ -98,8 +100,9 @@ impl Parser<'_> {
         let next = src.get(lt + 1).copied().unwrap_or(0);
         if next == b'!' {
             if src[lt..].starts_with(b"<!--") {
-                return match find(src, lt + 4, b"-->") {
-                    Some(end) => end + 3,
+                let from = (lt + 4).min(src.len());
+                return match COMMENT_END.find(&src[from..]) {
+                    Some(end) => from + end + 3,
                     None => src.len(),
                 };
             }
@@ -709,6 +712,11 @@ fn skip_past_gt(src: &[u8], pos: usize) -> usize {
     let pos = pos.min(src.len());
     memchr(b'>', &src[pos..]).map_or(src.len(), |o| pos + o + 1)
 }
+
+/// The end of a comment, searched for with one searcher for the whole run: building one
+/// per search (`memmem::find`) costs more than most comments take to search.
+static COMMENT_END: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"-->"));
 
 fn find(src: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
     let from = from.min(src.len());
