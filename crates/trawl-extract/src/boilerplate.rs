@@ -483,15 +483,16 @@ fn token_signal(token: &str) -> ClassSignal {
     } else {
         token
     };
+    let read = WordsRead::of(token);
     // Google's `nocontent` marks what a site's own search must not index (menus, footers,
     // a licence line): never the text, though the word holds `content`.
-    if words(token).any(|w| w == "nocontent") {
+    if read.nocontent {
         signal.negative = true;
         signal.strong = true;
         return signal;
     }
     // `hide-from-toc`, `no-toc`: a heading kept out of the table of contents, not one.
-    if is_toc_opt_out(token) {
+    if read.toc && read.toc_opt_out {
         return signal;
     }
     let parts = parts_in(token);
@@ -500,41 +501,24 @@ fn token_signal(token: &str) -> ClassSignal {
         signal.positive = true;
         return signal;
     }
-    // One walk over the token's words: a utility class is known only at the end (its
-    // `position`/`align` word may come last), and then nothing else counts.
-    let (mut first, mut last, mut count) = (None, None, 0);
-    let (mut negative, mut header, mut footer, mut reviews, mut layout) =
-        (false, false, false, false, false);
-    let advanced_heading = is_advanced_heading(token);
-    for word in words(token) {
-        negative |= is_negative_word(word) && !(advanced_heading && word == "adv");
-        header |= word == "header";
-        footer |= word == "footer";
-        // Customer reviews are a product page's comments.
-        reviews |= matches!(word, "review" | "reviews" | "ugc");
-        layout |= matches!(word, "position" | "align");
-        first = first.or(Some(word));
-        last = Some(word);
-        count += 1;
-    }
-    if is_utility_class(token, layout) {
+    if is_utility_class(token, read.layout) {
         return signal;
     }
-    if count < 2 {
-        last = None;
-    }
-    signal.negative = negative;
-    signal.header = header;
-    signal.footer = footer;
-    signal.reviews = reviews;
+    // `adv` is an advert's word but in an advanced heading's class.
+    signal.negative = read.negative_other || read.adv && !read.advanced_heading;
+    signal.header = read.header;
+    signal.footer = read.footer;
+    signal.reviews = read.reviews;
     // In a compound name the last word says what the thing is: `post-author`,
     // `entry-meta` and `article-tags` are about the post, not the post itself.
-    if last.is_some_and(is_negative_word) {
+    let compound = read.count >= 2;
+    if compound && read.last_negative {
         signal.strong = true;
     }
     // An admonition (`blockquote-tag-note`, `admonition-warning`) is part of the text.
+    let last = if compound { read.last } else { None };
     if last
-        .or(first)
+        .or(read.first)
         .is_some_and(|w| ADMONITION_WORDS.contains(&w))
     {
         signal.positive = true;
@@ -549,21 +533,60 @@ fn token_signal(token: &str) -> ClassSignal {
 /// contents.
 const TOC_OPT_OUT_WORDS: &[&str] = &["hide", "no", "not", "exclude", "skip", "ignore"];
 
-/// Whether a class token keeps its element out of the table of contents (`hide-from-toc`).
-fn is_toc_opt_out(token: &str) -> bool {
-    words(token).any(|w| w == "toc") && words(token).any(|w| TOC_OPT_OUT_WORDS.contains(&w))
+/// What the words of a class token say, read in one walk over them: a utility class is
+/// known only at the end (its `position`/`align` word may come last), so every test is
+/// made on the way and the verdict drawn after.
+#[derive(Default)]
+struct WordsRead<'t> {
+    first: Option<&'t str>,
+    last: Option<&'t str>,
+    /// Whether the last word is a negative word (`adv` included).
+    last_negative: bool,
+    count: usize,
+    /// A word `nocontent`.
+    nocontent: bool,
+    /// A word `toc`, and a word that beside it keeps the element out of the table of
+    /// contents (`hide-from-toc`).
+    toc: bool,
+    toc_opt_out: bool,
+    /// `adv` followed by a word starting `heading` (`kt-adv-heading1234_ab12`, the
+    /// WordPress block editor's Kadence headings): there `adv` is short for advanced, not
+    /// for an advert.
+    advanced_heading: bool,
+    /// A word `adv`, and a negative word other than `adv`.
+    adv: bool,
+    negative_other: bool,
+    header: bool,
+    footer: bool,
+    /// Customer reviews are a product page's comments.
+    reviews: bool,
+    layout: bool,
 }
 
-/// Whether a class token names an "advanced heading" (`kt-adv-heading1234_ab12`, the
-/// WordPress block editor's Kadence headings): there `adv` is short for advanced, not for
-/// an advert.
-fn is_advanced_heading(token: &str) -> bool {
-    let mut prev_adv = false;
-    words(token).any(|w| {
-        let hit = prev_adv && w.starts_with("heading");
-        prev_adv = w == "adv";
-        hit
-    })
+impl<'t> WordsRead<'t> {
+    fn of(token: &'t str) -> WordsRead<'t> {
+        let mut read = WordsRead::default();
+        let mut prev_adv = false;
+        for word in words(token) {
+            read.nocontent |= word == "nocontent";
+            read.toc |= word == "toc";
+            read.toc_opt_out |= TOC_OPT_OUT_WORDS.contains(&word);
+            read.advanced_heading |= prev_adv && word.starts_with("heading");
+            prev_adv = word == "adv";
+            read.adv |= prev_adv;
+            let negative = is_negative_word(word);
+            read.negative_other |= negative && !prev_adv;
+            read.last_negative = negative;
+            read.header |= word == "header";
+            read.footer |= word == "footer";
+            read.reviews |= matches!(word, "review" | "reviews" | "ugc");
+            read.layout |= matches!(word, "position" | "align");
+            read.first = read.first.or(Some(word));
+            read.last = Some(word);
+            read.count += 1;
+        }
+        read
+    }
 }
 
 /// The words of a class token: its runs of ASCII letters and digits. Split on bytes, not

@@ -244,14 +244,48 @@ fn is_add_to_cart(t: &str) -> bool {
 
 /// `$12.99`, `€ 5`, `12,99 €`, `USD 40`: a short text that names a currency next to digits.
 fn is_price(t: &str) -> bool {
-    let t = t.trim();
-    let has_digit = t.bytes().any(|b| b.is_ascii_digit());
+    let t = t.trim().as_bytes();
+    let has_digit = t.iter().any(|b| b.is_ascii_digit());
+    // Compared as bytes: the text is short, and a `str` search sets up a searcher per call
+    // (a price's characters are found as their UTF-8 bytes all the same).
+    let holds = |needle: &[u8]| t.windows(needle.len()).any(|w| w == needle);
     has_digit
-        && (t.contains('$')
-            || t.contains('€')
-            || t.contains('£')
-            || t.contains('¥')
-            || t.contains("USD")
-            || t.contains("EUR")
-            || t.contains("лв"))
+        && (t.contains(&b'$')
+            || holds("€".as_bytes())
+            || holds("£".as_bytes())
+            || holds("¥".as_bytes())
+            || holds(b"USD")
+            || holds(b"EUR")
+            || holds("лв".as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_price;
+
+    #[test]
+    fn is_price_finds_what_a_str_search_finds() {
+        for t in [
+            "$12.99",
+            "12,99 €",
+            "£5",
+            "¥ 300",
+            "USD 40",
+            "40 EUR",
+            "12 лв",
+            "12 usd",
+            "€",
+            "Price: 12",
+            "  $ 3  ",
+            "л в 4",
+            "",
+        ] {
+            let s = t.trim();
+            let by_str = s.bytes().any(|b| b.is_ascii_digit())
+                && ["$", "€", "£", "¥", "USD", "EUR", "лв"]
+                    .iter()
+                    .any(|c| s.contains(c));
+            assert_eq!(is_price(t), by_str, "{t:?}");
+        }
+    }
 }
