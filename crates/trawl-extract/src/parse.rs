@@ -100,16 +100,15 @@ impl Parser<'_> {
         let next = src.get(lt + 1).copied().unwrap_or(0);
         if next == b'!' {
             if src[lt..].starts_with(b"<!--") {
-                let from = (lt + 4).min(src.len());
-                return match COMMENT_END.find(&src[from..]) {
-                    Some(end) => from + end + 3,
+                return match find(src, lt + 4, &COMMENT_END) {
+                    Some(end) => end + 3,
                     None => src.len(),
                 };
             }
             // CDATA exists only inside `<svg>`/`<math>`; in HTML `<![CDATA[` opens a bogus
             // comment that ends at the next `>`, or a stray one would turn the page to text.
             if src[lt..].starts_with(b"<![CDATA[") && self.in_foreign_content() {
-                let end = find(src, lt + 9, b"]]>").unwrap_or(src.len());
+                let end = find(src, lt + 9, &CDATA_END).unwrap_or(src.len());
                 self.text(lt + 9, end);
                 return (end + 3).min(src.len());
             }
@@ -713,14 +712,17 @@ fn skip_past_gt(src: &[u8], pos: usize) -> usize {
     memchr(b'>', &src[pos..]).map_or(src.len(), |o| pos + o + 1)
 }
 
-/// The end of a comment, searched for with one searcher for the whole run: building one
-/// per search (`memmem::find`) costs more than most comments take to search.
+/// The ends of a comment and of a CDATA section, each searched for with one searcher for
+/// the whole run: building one per search (`memmem::find`) costs more than most comments
+/// take to search.
 static COMMENT_END: LazyLock<memmem::Finder<'static>> =
     LazyLock::new(|| memmem::Finder::new(b"-->"));
+static CDATA_END: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"]]>"));
 
-fn find(src: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+/// Position of `needle` at or after `from`.
+fn find(src: &[u8], from: usize, needle: &memmem::Finder<'_>) -> Option<usize> {
     let from = from.min(src.len());
-    memchr::memmem::find(&src[from..], needle).map(|o| from + o)
+    needle.find(&src[from..]).map(|o| from + o)
 }
 
 /// Position of `</name` (case-insensitive) at or after `from`, or the end of input.
