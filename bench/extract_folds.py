@@ -122,8 +122,14 @@ def report(args) -> int:
     wins = sum(1 for k in range(FOLDS) if k not in written and out["folds"][k]["trawl"] >= out["folds"][k]["trafilatura"])
     nheld = FOLDS - len(written)
     tw = sum(1 for t in types if out["types"][t]["trawl"] >= out["types"][t]["trafilatura"])
-    print(f"\ntargets on held-out folds: trawl >= trafilatura in {wins}/{nheld} folds; "
-          f"in {tw}/{len(types)} page types; overall {a - b:+.3f} (target +0.040)")
+    # Issue 24's "overall >= trafilatura + 0.04 (it is + 0.032)" is the whole set's figure:
+    # +0.032 was WCXB dev's overall when the issue was filed (BENCHMARKS.md §1b). The
+    # held-out folds' overall is printed beside it; every absolute figure is tuned-on, since
+    # the rules before the protocol were written from every fold.
+    whole_a, whole_b = cell(ids)
+    print(f"\ntargets: on the held-out folds trawl >= trafilatura in {wins}/{nheld} folds and "
+          f"in {tw}/{len(types)} page types; overall (all folds) {whole_a - whole_b:+.4f} "
+          f"(target +0.040); the held-out folds' overall {a - b:+.4f}")
     if args.json:
         json.dump(out, open(args.json, "w"), indent=1)
     return 0
