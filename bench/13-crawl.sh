@@ -17,7 +17,8 @@
 # Env: TRAWL, OUT, ROUNDS_CRAWL (default 2), CRAWL_PAGES (default 5000),
 #      CRAWL_CONCURRENCY (trawl's --concurrency, default 16), CRAWL_VENV_ROOT
 #      (default ${XDG_CACHE_HOME:-~/.cache}/trawl-bench), FRONTIER_ONLY=1 (only the frontier
-#      runs, FRONTIER_ROUNDS times each, default 3).
+#      runs, FRONTIER_ROUNDS times each, default 3; Scrapy's frontier runs FRONTIER_SCRAPY_ROUNDS
+#      times, default 1).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 need_trawl
@@ -100,6 +101,16 @@ for round in $(seq "${FRONTIER_ROUNDS:-3}"); do
       --label "frontier-$site" --stdout "$D/runs/frontier-$site-$round.json" -- \
       "${TRAWL_ENV[@]}" "$TRAWL" crawl "$B/frontier-$site/" --limit 1001 --no-sitemap \
       --concurrency "$CONC" --allow-host "$HOST" --store "$D/runs/frontier-$site.db" --json >> "$D/results.jsonl"
+  done
+done
+# The same frontier in Scrapy's scheduler (links only, breadth-first, closed after 1,001
+# responses): what a crawler that keeps its queue in memory pays for it.
+for round in $(seq "${FRONTIER_SCRAPY_ROUNDS:-1}"); do
+  for site in 0001000 0010000 0100000; do
+    "$PY" "$BENCH/crawl_measure.py" --log "$D/nginx/access.log" --pages "$D/frontier-$site.pages" \
+      --label "scrapy-frontier-$site" -- \
+      "$VENV/bin/python" "$BENCH/scrapy_crawl.py" "$B/frontier-$site/" links \
+      "$D/runs/scrapy-frontier-$site-$round.jsonl" 1001 >> "$D/results.jsonl"
   done
 done
 LOAD_END=$(loadavg)

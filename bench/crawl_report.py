@@ -66,6 +66,7 @@ def main() -> None:
         rounds = ", ".join(f"{ratio(t[key], p[key], how):.1f}×" for t, p in zip(by["trawl"], by[peer]))
         print(f"| {what} | ≥ {target}× | {r:.1f}× | {rounds} | {'yes' if r >= target else '**no**'} |")
     sites = [(int(k.split("-")[1]), v) for k, v in sorted(by.items()) if k.startswith("frontier-")]
+    scrapy_sites = {int(k.split("-")[2]): v for k, v in by.items() if k.startswith("scrapy-frontier-")}
     if len(sites) >= 2:
         def median(xs):
             xs = sorted(xs)
@@ -76,8 +77,11 @@ def main() -> None:
               "name 1,000, 10,000 or 100,000 URLs in all (left waiting when the limit is reached); "
               "the sites alternate, each run on a fresh store.")
         print()
-        print("| URLs found | pages fetched (each run) | wall s (median) | peak RSS MiB (median; each run) | ÷ the 1,000-URL site | peak anonymous MiB (median; each run) | ÷ the 1,000-URL site |")
-        print("|---|---|---|---|---|---|---|")
+        peer = len(scrapy_sites) == len(sites)
+        peer_head = " Scrapy links-only, breadth-first, closed after 1,001 pages: peak RSS MiB (each run) | ÷ its 1,000-URL site |" if peer else ""
+        print("| URLs found | pages fetched (each run) | wall s (median) | peak RSS MiB (median; each run) | ÷ the 1,000-URL site | peak anonymous MiB (median; each run) | ÷ the 1,000-URL site |" + peer_head)
+        print("|---|---|---|---|---|---|---|" + ("---|---|" if peer else ""))
+        peer_base = median(r["maxrss_kib"] for r in scrapy_sites[sites[0][0]]) if peer else 1
         base = median(r["maxrss_kib"] for r in sites[0][1])
         anon_base = median(r.get("anon_peak_kib", 0) for r in sites[0][1]) or 1
         for n, rs in sites:
@@ -87,8 +91,14 @@ def main() -> None:
             each = ", ".join(f"{r['maxrss_kib'] / 1024:.1f}" for r in rs)
             anon = median(r.get("anon_peak_kib", 0) for r in rs)
             anon_each = ", ".join(f"{r.get('anon_peak_kib', 0) / 1024:.1f}" for r in rs)
+            peer_cells = ""
+            if peer:
+                ps = scrapy_sites[n]
+                p_rss = median(r["maxrss_kib"] for r in ps)
+                p_each = ", ".join(f"{r['maxrss_kib'] / 1024:.0f}" for r in ps)
+                peer_cells = f" {p_rss / 1024:.0f} ({p_each}) | {p_rss / peer_base:.2f} |"
             print(f"| {n:,} | {fetched} | {wall:.2f} | {rss / 1024:.1f} ({each}) | {rss / base:.2f} "
-                  f"| {anon / 1024:.1f} ({anon_each}) | {anon / anon_base:.2f} |")
+                  f"| {anon / 1024:.1f} ({anon_each}) | {anon / anon_base:.2f} |" + peer_cells)
         (n0, r0), (n1, r1) = sites[0], sites[-1]
         grow = median(r["maxrss_kib"] for r in r1) - median(r["maxrss_kib"] for r in r0)
         anon_grow = median(r.get("anon_peak_kib", 0) for r in r1) - median(r.get("anon_peak_kib", 0) for r in r0)
@@ -97,10 +107,25 @@ def main() -> None:
               f"({grow * 1024 / (n1 - n0):.0f} bytes a URL), peak anonymous memory {anon_grow / 1024:+.1f} MiB "
               f"({anon_grow * 1024 / (n1 - n0):.0f} bytes a URL). Peak RSS also counts the pages of the "
               "executable mapped from its file, which vary by a few MiB from run to run whatever the frontier.")
+        if len(sites) >= 3:
+            # Beyond the in-memory frontier's cap (4,096-8,192 URLs, crawl's frontier.rs) every
+            # further URL waits in the store only: this is the growth the cap does not bound.
+            (n_mid, r_mid) = sites[-2]
+            mid_grow = median(r["maxrss_kib"] for r in r1) - median(r["maxrss_kib"] for r in r_mid)
+            mid_anon = median(r.get("anon_peak_kib", 0) for r in r1) - median(r.get("anon_peak_kib", 0) for r in r_mid)
+            print(f"From {n_mid:,} to {n1:,} URLs (past the in-memory frontier's cap of 4,096-8,192 URLs): "
+                  f"peak RSS {mid_grow / 1024:+.1f} MiB ({mid_grow * 1024 / (n1 - n_mid):.0f} bytes a URL), "
+                  f"peak anonymous {mid_anon / 1024:+.1f} MiB ({mid_anon * 1024 / (n1 - n_mid):.0f} bytes a URL).")
+        if peer:
+            p_grow = median(r["maxrss_kib"] for r in scrapy_sites[n1]) - peer_base
+            print(f"Scrapy with the same {n1 - n0:,} more URLs in its scheduler: peak RSS {p_grow / 1024:+.0f} MiB "
+                  f"({p_grow * 1024 / (n1 - n0):,.0f} bytes a URL).")
     print()
     print("Command: `bench/13-crawl.sh` → `trawl crawl http://127.0.0.2:18812/ --limit 5000 --concurrency 16 "
           "--allow-host 127.0.0.2 --store FILE --json`; `python bench/scrapy_crawl.py URL links|trafilatura OUT`; "
-          "`wget -r -l inf -nv URL`. Raw results in `$OUT/crawl/`.")
+          "`wget -r -l inf -nv URL`; the frontier rows `trawl crawl URL --limit 1001 --no-sitemap --concurrency 16 "
+          "--allow-host 127.0.0.2 --store FRESH --json` and `python bench/scrapy_crawl.py URL links OUT 1001`. "
+          "Raw results in `$OUT/crawl/`.")
 
 
 if __name__ == "__main__":

@@ -3,11 +3,15 @@
 
   scrapy_crawl.py START_URL links OUT.jsonl         # links only: follow every <a href>
   scrapy_crawl.py START_URL trafilatura OUT.jsonl   # and extract each page with trafilatura
+  scrapy_crawl.py START_URL links OUT.jsonl PAGES   # breadth-first, stop after PAGES responses
 
 16 concurrent requests (per domain too), no delay, robots.txt obeyed (trawl obeys it),
 Scrapy's default duplicate filter (each URL requested once), no depth limit. The
 trafilatura spider keeps what trawl keeps: each page's URL, title and Markdown, written as
 JSON lines by Scrapy's feed exporter; the links-only spider writes each page's URL.
+With PAGES (the frontier rows of section 13, beside `trawl crawl --limit`), the spider goes
+breadth-first, as trawl does (Scrapy's documented settings for it: DEPTH_PRIORITY 1 and FIFO
+queues), and closes after PAGES responses, leaving what it found waiting in its scheduler.
 Run with the venv's python (Scrapy and trafilatura pinned there by bench/13-crawl.sh).
 """
 from __future__ import annotations
@@ -46,8 +50,17 @@ class SiteSpider(scrapy.Spider):
 
 def main() -> None:
     start, mode, out = sys.argv[1:4]
+    breadth_first = {}
+    if len(sys.argv) > 4:
+        breadth_first = {
+            "CLOSESPIDER_PAGECOUNT": int(sys.argv[4]),
+            "DEPTH_PRIORITY": 1,
+            "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
+            "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+        }
     process = CrawlerProcess(
         settings={
+            **breadth_first,
             "CONCURRENT_REQUESTS": 16,
             "CONCURRENT_REQUESTS_PER_DOMAIN": 16,
             "DOWNLOAD_DELAY": 0,
