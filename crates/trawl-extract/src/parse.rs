@@ -776,19 +776,27 @@ fn find_end_tag(src: &[u8], from: usize, name: &[u8]) -> usize {
 /// Whether an inline style says `display:none` or `visibility:hidden` (whitespace and case
 /// aside).
 fn style_hides(style: &[u8]) -> bool {
-    let mut compact = Vec::with_capacity(style.len());
-    compact.extend(
-        style
-            .iter()
+    fn squeezed<'s>(bytes: impl Iterator<Item = &'s u8>) -> impl Iterator<Item = u8> {
+        bytes
             .filter(|b| !b.is_ascii_whitespace())
-            .map(u8::to_ascii_lowercase),
-    );
-    // Each phrase holds one colon: looking around each colon of the style finds them
-    // without building a substring searcher per style (tens of thousands of styles).
-    memchr::memchr_iter(b':', &compact).any(|colon| {
-        let (property, value) = (&compact[..colon], &compact[colon + 1..]);
-        property.ends_with(b"display") && value.starts_with(b"none")
-            || property.ends_with(b"visibility") && value.starts_with(b"hidden")
+            .map(|b| b.to_ascii_lowercase())
+    }
+    // Each phrase holds one colon: the bytes on either side of each colon are compared in
+    // place, whitespace skipped, with no compacted copy of the style built (tens of
+    // thousands of styles, some long).
+    memchr::memchr_iter(b':', style).any(|colon| {
+        let (property, value) = (&style[..colon], &style[colon + 1..]);
+        let ends = |word: &[u8]| {
+            squeezed(property.iter().rev())
+                .take(word.len())
+                .eq(word.iter().rev().copied())
+        };
+        let starts = |word: &[u8]| {
+            squeezed(value.iter())
+                .take(word.len())
+                .eq(word.iter().copied())
+        };
+        ends(b"display") && starts(b"none") || ends(b"visibility") && starts(b"hidden")
     })
 }
 
