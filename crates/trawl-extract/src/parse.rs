@@ -736,6 +736,10 @@ fn find_lt(src: &[u8]) -> Option<usize> {
 }
 
 fn skip_past_gt(src: &[u8], pos: usize) -> usize {
+    // An end tag's name is nearly always followed by its `>`: no search for that one.
+    if src.get(pos) == Some(&b'>') {
+        return pos + 1;
+    }
     let pos = pos.min(src.len());
     memchr(b'>', &src[pos..]).map_or(src.len(), |o| pos + o + 1)
 }
