@@ -8,6 +8,8 @@
 
 mod table;
 
+use std::fmt::Write as _;
+
 use rustc_hash::FxHashMap;
 use url::Url;
 
@@ -297,19 +299,22 @@ impl<'a> Writer<'a> {
         }
         self.block(1);
         let md = self.md();
-        let marker = match self.list_counters.last_mut() {
+        // The first line's prefix is built in place: no marker string of its own, and no
+        // formatting of the two together.
+        let saved = self.prefix.len();
+        let mut marker_prefix = self.prefix.clone();
+        match self.list_counters.last_mut() {
             Some(Some(n)) => {
                 *n += 1;
-                format!("{n}. ")
+                let _ = write!(marker_prefix, "{n}. ");
             }
-            _ if md => "- ".to_owned(),
-            _ => String::new(),
-        };
-        let saved = self.prefix.len();
-        self.marker_prefix = Some(format!("{}{}", self.prefix, marker));
-        for _ in 0..marker.len() {
+            _ if md => marker_prefix.push_str("- "),
+            _ => {}
+        }
+        for _ in saved..marker_prefix.len() {
             self.prefix.push(' ');
         }
+        self.marker_prefix = Some(marker_prefix);
         self.children(id);
         self.marker_prefix = None;
         self.prefix.truncate(saved);
