@@ -162,16 +162,23 @@ pub(crate) fn may_start_other_space(b: u8) -> bool {
 /// at most 255, so the counts fit a byte each and the loop vectorizes (see `TextSize`):
 /// `pick` must be branch-free. This runs over the text of every page.
 pub(crate) fn any_at(bytes: &[u8], pick: impl Fn(u8, u8, u8) -> bool) -> bool {
+    position_at(bytes, pick).is_some()
+}
+
+/// The first position of `bytes` that starts a sequence `pick` accepts, found as `any_at`
+/// says: blocks are counted whole, and only the block that holds one is read again.
+pub(crate) fn position_at(bytes: &[u8], pick: impl Fn(u8, u8, u8) -> bool) -> Option<usize> {
     let body = bytes.len().saturating_sub(2);
     let (one_on, two_on): (&[u8], &[u8]) = if body > 0 {
         (&bytes[1..], &bytes[2..])
     } else {
         (&[], &[])
     };
-    for ((b0, b1), b2) in bytes[..body]
+    for (block, ((b0, b1), b2)) in bytes[..body]
         .chunks(255)
         .zip(one_on.chunks(255))
         .zip(two_on.chunks(255))
+        .enumerate()
     {
         // Re-sliced to one length, so the indexing below has no bounds checks left.
         let len = b0.len();
@@ -181,12 +188,16 @@ pub(crate) fn any_at(bytes: &[u8], pick: impl Fn(u8, u8, u8) -> bool) -> bool {
             n += u8::from(pick(b0[j], b1[j], b2[j]));
         }
         if n > 0 {
-            return true;
+            return (0..len)
+                .position(|j| pick(b0[j], b1[j], b2[j]))
+                .map(|j| block * 255 + j);
         }
     }
     let mut tail = [b' '; 4];
     tail[..bytes.len() - body].copy_from_slice(&bytes[body..]);
-    (0..bytes.len() - body).any(|i| pick(tail[i], tail[i + 1], tail[i + 2]))
+    (0..bytes.len() - body)
+        .position(|i| pick(tail[i], tail[i + 1], tail[i + 2]))
+        .map(|i| body + i)
 }
 
 /// Whether `s` holds a whitespace character that is not ASCII whitespace: \x0B, U+0085,

@@ -8,6 +8,8 @@
 
 mod table;
 
+use std::fmt::Write as _;
+
 use rustc_hash::FxHashMap;
 use url::Url;
 
@@ -131,23 +133,10 @@ impl<'a> Writer<'a> {
     }
 
     fn text(&mut self, text: &str) {
-        // Most prose is already single-spaced between its words: one copy, no splitting.
         let trimmed = text.trim_ascii();
-        if !trimmed.is_empty() && is_single_spaced(trimmed.as_bytes()) {
+        if !trimmed.is_empty() {
             self.flush();
-            self.out.push_str(trimmed);
-        } else {
-            let mut words = text.split_ascii_whitespace();
-            if let Some(first) = words.next() {
-                self.flush();
-                self.out.push_str(first);
-                // After a word nothing is pending (`flush` cleared it), so the rest is a
-                // space and a word each: no need to go through `flush` per word.
-                for word in words {
-                    self.out.push(' ');
-                    self.out.push_str(word);
-                }
-            }
+            push_single_spaced(&mut self.out, trimmed);
         }
         if text.ends_with(|c: char| c.is_ascii_whitespace()) {
             self.pending_space = true;
@@ -310,19 +299,22 @@ impl<'a> Writer<'a> {
         }
         self.block(1);
         let md = self.md();
-        let marker = match self.list_counters.last_mut() {
+        // The first line's prefix is built in place: no marker string of its own, and no
+        // formatting of the two together.
+        let saved = self.prefix.len();
+        let mut marker_prefix = self.prefix.clone();
+        match self.list_counters.last_mut() {
             Some(Some(n)) => {
                 *n += 1;
-                format!("{n}. ")
+                let _ = write!(marker_prefix, "{n}. ");
             }
-            _ if md => "- ".to_owned(),
-            _ => String::new(),
-        };
-        let saved = self.prefix.len();
-        self.marker_prefix = Some(format!("{}{}", self.prefix, marker));
-        for _ in 0..marker.len() {
+            _ if md => marker_prefix.push_str("- "),
+            _ => {}
+        }
+        for _ in saved..marker_prefix.len() {
             self.prefix.push(' ');
         }
+        self.marker_prefix = Some(marker_prefix);
         self.children(id);
         self.marker_prefix = None;
         self.prefix.truncate(saved);
@@ -643,38 +635,54 @@ fn longest_run(s: &str, ch: char) -> usize {
     best
 }
 
-/// Whether the only ASCII whitespace in `s` is single spaces between other bytes (`s` is
-/// trimmed): writing it word by word with one space between would copy it unchanged.
-fn is_single_spaced(s: &[u8]) -> bool {
-    // Branch-free over blocks (see `dom::any_at`): this reads every text of every rendering.
-    // `any_at` reads a space past the end, which a trimmed `s` never ends in.
-    !crate::dom::any_at(s, |b, next, _| {
+/// Push the words of `text` (trimmed) joined by single spaces. Most prose is that
+/// already: the runs of other whitespace are found in blocks (see `extra_space_at`) and
+/// what lies between them is copied whole, with no splitting into words.
+fn push_single_spaced(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(at) = extra_space_at(rest.as_bytes()) {
+        out.push_str(rest[..at].trim_ascii_end());
+        out.push(' ');
+        rest = rest[at..].trim_ascii_start();
+    }
+    out.push_str(rest);
+}
+
+/// The first ASCII whitespace in `s` (trimmed) that is not a single space between other
+/// bytes: up to there, writing `s` word by word with one space between would copy it
+/// unchanged.
+fn extra_space_at(s: &[u8]) -> Option<usize> {
+    // Branch-free over blocks (see `dom::position_at`): this reads every text of every
+    // rendering. `position_at` reads a space past the end, which a trimmed `s` never ends in.
+    crate::dom::position_at(s, |b, next, _| {
         (b == b' ') & (next == b' ') | (b == b'\t') | (b == b'\n') | (b == b'\r') | (b == b'\x0c')
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::is_single_spaced;
+    use super::push_single_spaced;
 
     #[test]
-    fn single_spaced_text_is_what_joining_its_words_gives() {
+    fn text_is_written_as_its_words_joined_by_single_spaces() {
+        let long = "word ".repeat(300) + "\n\tnext  line " + &"x".repeat(600) + " \r\n end";
         for text in [
             "a",
             "a b",
             "a  b",
             "a\tb",
             "a\nb",
+            "a \n b",
+            "a\x0c\x0cb  \t c",
             "one, two. three",
             "x \u{a0} y",
             "é b",
+            long.as_str(),
         ] {
             let joined = text.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
-            assert_eq!(
-                is_single_spaced(text.as_bytes()),
-                joined == text,
-                "{text:?}"
-            );
+            let mut out = String::new();
+            push_single_spaced(&mut out, text.trim_ascii());
+            assert_eq!(out, joined, "{text:?}");
         }
     }
 }

@@ -15,7 +15,7 @@
 
 use std::sync::LazyLock;
 
-use memchr::{memchr, memmem};
+use memchr::{memchr, memchr2, memmem};
 
 use crate::dom::{Attr, AttrName, Dom, Kind, NONE, Node, NodeId, Span, Tag};
 use crate::entities::decode_into;
@@ -42,6 +42,8 @@ pub(crate) fn parse(html: &str) -> Dom {
         open_foreign: 0,
         src: html.as_bytes(),
         html,
+        special_from: usize::MAX,
+        special: 0,
     };
     p.dom.nodes.push(Node {
         kind: Kind::Document,
@@ -75,6 +77,10 @@ struct Parser<'a> {
     open_foreign: u32,
     src: &'a [u8],
     html: &'a str,
+    /// `src[special_from..special]` holds no byte that decoding changes, and `special` is
+    /// the next such byte (or the end): see `next_special`.
+    special_from: usize,
+    special: usize,
 }
 
 impl Parser<'_> {
@@ -315,7 +321,7 @@ impl Parser<'_> {
             return;
         };
         let start = self.dom.buf.len();
-        decode_into(&self.html[vs..ve], &mut self.dom.buf, true);
+        self.decode(vs, ve, true);
         let value_span = Span {
             start: start as u32,
             len: (self.dom.buf.len() - start) as u32,
@@ -566,7 +572,7 @@ impl Parser<'_> {
         let parent = *self.stack.last().unwrap_or(&0);
         let last = self.dom.nodes[parent as usize].last_child;
         let buf_start = self.dom.buf.len();
-        decode_into(&self.html[start..end], &mut self.dom.buf, false);
+        self.decode(start, end, false);
         let added = (self.dom.buf.len() - buf_start) as u32;
         if last != NONE {
             let prev = &mut self.dom.nodes[last as usize];
@@ -592,6 +598,30 @@ impl Parser<'_> {
             attr_start: 0,
             attr_len: 0,
         });
+    }
+
+    /// Append `src[start..end]` to the buffer with character references decoded. Inlined:
+    /// most calls are a compare and a copy, less than a call's saved registers cost.
+    #[inline(always)]
+    fn decode(&mut self, start: usize, end: usize, in_attribute: bool) {
+        let plain_end = self.next_special(start).min(end);
+        self.dom.buf.push_str(&self.html[start..plain_end]);
+        if plain_end < end {
+            decode_into(&self.html[plain_end..end], &mut self.dom.buf, in_attribute);
+        }
+    }
+
+    /// The first `&` or 0xC2 byte (the only ones decoding changes) at or after `from`, or
+    /// the end. One search serves every text and attribute value up to the byte it finds:
+    /// most texts are whitespace between tags, and a search of their own cost more than
+    /// copying them.
+    fn next_special(&mut self, from: usize) -> usize {
+        if from < self.special_from || from > self.special {
+            self.special_from = from;
+            self.special =
+                memchr2(b'&', 0xC2, &self.src[from..]).map_or(self.src.len(), |o| from + o);
+        }
+        self.special
     }
 
     /// A text child with `src[start..end]` verbatim (no entity decoding): JSON-LD.
@@ -708,6 +738,10 @@ fn find_lt(src: &[u8]) -> Option<usize> {
 }
 
 fn skip_past_gt(src: &[u8], pos: usize) -> usize {
+    // An end tag's name is nearly always followed by its `>`: no search for that one.
+    if src.get(pos) == Some(&b'>') {
+        return pos + 1;
+    }
     let pos = pos.min(src.len());
     memchr(b'>', &src[pos..]).map_or(src.len(), |o| pos + o + 1)
 }
@@ -748,19 +782,27 @@ fn find_end_tag(src: &[u8], from: usize, name: &[u8]) -> usize {
 /// Whether an inline style says `display:none` or `visibility:hidden` (whitespace and case
 /// aside).
 fn style_hides(style: &[u8]) -> bool {
-    let mut compact = Vec::with_capacity(style.len());
-    compact.extend(
-        style
-            .iter()
+    fn squeezed<'s>(bytes: impl Iterator<Item = &'s u8>) -> impl Iterator<Item = u8> {
+        bytes
             .filter(|b| !b.is_ascii_whitespace())
-            .map(u8::to_ascii_lowercase),
-    );
-    // Each phrase holds one colon: looking around each colon of the style finds them
-    // without building a substring searcher per style (tens of thousands of styles).
-    memchr::memchr_iter(b':', &compact).any(|colon| {
-        let (property, value) = (&compact[..colon], &compact[colon + 1..]);
-        property.ends_with(b"display") && value.starts_with(b"none")
-            || property.ends_with(b"visibility") && value.starts_with(b"hidden")
+            .map(|b| b.to_ascii_lowercase())
+    }
+    // Each phrase holds one colon: the bytes on either side of each colon are compared in
+    // place, whitespace skipped, with no compacted copy of the style built (tens of
+    // thousands of styles, some long).
+    memchr::memchr_iter(b':', style).any(|colon| {
+        let (property, value) = (&style[..colon], &style[colon + 1..]);
+        let ends = |word: &[u8]| {
+            squeezed(property.iter().rev())
+                .take(word.len())
+                .eq(word.iter().rev().copied())
+        };
+        let starts = |word: &[u8]| {
+            squeezed(value.iter())
+                .take(word.len())
+                .eq(word.iter().copied())
+        };
+        ends(b"display") && starts(b"none") || ends(b"visibility") && starts(b"hidden")
     })
 }
 
