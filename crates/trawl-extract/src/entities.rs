@@ -4,13 +4,20 @@
 use memchr::memchr2;
 use web_atoms::NAMED_ENTITIES;
 
+/// The offset of the first byte in `bytes` that decoding may change: `&` (a reference) or
+/// 0xC2 (the lead byte of NBSP and the soft hyphen). Before it, decoding is a copy.
+#[inline]
+pub(crate) fn find_special(bytes: &[u8]) -> Option<usize> {
+    memchr2(b'&', 0xC2, bytes)
+}
+
 /// Append `s` to `out` with character references decoded. In text, NBSP becomes a plain
 /// space (the Markdown writer collapses whitespace anyway) and soft hyphens are removed.
 pub(crate) fn decode_into(s: &str, out: &mut String, in_attribute: bool) {
     let bytes = s.as_bytes();
     let mut pos = 0;
     loop {
-        let Some(off) = memchr2(b'&', 0xC2, &bytes[pos..]) else {
+        let Some(off) = find_special(&bytes[pos..]) else {
             out.push_str(&s[pos..]);
             return;
         };

@@ -15,10 +15,10 @@
 
 use std::sync::LazyLock;
 
-use memchr::{memchr, memchr2, memmem};
+use memchr::{memchr, memmem};
 
 use crate::dom::{Attr, AttrName, Dom, Kind, NONE, Node, NodeId, Span, Tag};
-use crate::entities::decode_into;
+use crate::entities::{decode_into, find_special};
 
 /// Deepest element nesting kept; deeper start tags attach to the deepest open element.
 pub(crate) const MAX_DEPTH: usize = 192;
@@ -611,15 +611,14 @@ impl Parser<'_> {
         }
     }
 
-    /// The first `&` or 0xC2 byte (the only ones decoding changes) at or after `from`, or
+    /// The first byte decoding may change (`entities::find_special`) at or after `from`, or
     /// the end. One search serves every text and attribute value up to the byte it finds:
     /// most texts are whitespace between tags, and a search of their own cost more than
     /// copying them.
     fn next_special(&mut self, from: usize) -> usize {
         if from < self.special_from || from > self.special {
             self.special_from = from;
-            self.special =
-                memchr2(b'&', 0xC2, &self.src[from..]).map_or(self.src.len(), |o| from + o);
+            self.special = find_special(&self.src[from..]).map_or(self.src.len(), |o| from + o);
         }
         self.special
     }
