@@ -71,6 +71,13 @@ def main() -> None:
         def median(xs):
             xs = sorted(xs)
             return xs[len(xs) // 2]
+
+        def rss_of(rs):
+            return median(r["maxrss_kib"] for r in rs)
+
+        def anon_of(rs):  # absent from results recorded before it was measured
+            return median(r.get("anon_peak_kib", 0) for r in rs)
+
         print()
         print("Frontier: `trawl crawl --limit 1001 --no-sitemap` of three sites of the same 1,001 pages "
               "(a start page and 1,000 hubs of 100 links each, the same length byte for byte), whose links "
@@ -81,27 +88,27 @@ def main() -> None:
         peer_head = " Scrapy links-only, breadth-first, closed after 1,001 pages: peak RSS MiB (each run) | ÷ its 1,000-URL site |" if peer else ""
         print("| URLs found | pages fetched (each run) | wall s (median) | peak RSS MiB (median; each run) | ÷ the 1,000-URL site | peak anonymous MiB (median; each run) | ÷ the 1,000-URL site |" + peer_head)
         print("|---|---|---|---|---|---|---|" + ("---|---|" if peer else ""))
-        peer_base = median(r["maxrss_kib"] for r in scrapy_sites[sites[0][0]]) if peer else 1
-        base = median(r["maxrss_kib"] for r in sites[0][1])
-        anon_base = median(r.get("anon_peak_kib", 0) for r in sites[0][1]) or 1
+        peer_base = rss_of(scrapy_sites[sites[0][0]]) if peer else 1
+        base = rss_of(sites[0][1])
+        anon_base = anon_of(sites[0][1]) or 1
         for n, rs in sites:
             fetched = ", ".join(str(r["pages_fetched"]) for r in rs)
             wall = median(r["wall_s"] for r in rs)
-            rss = median(r["maxrss_kib"] for r in rs)
+            rss = rss_of(rs)
             each = ", ".join(f"{r['maxrss_kib'] / 1024:.1f}" for r in rs)
-            anon = median(r.get("anon_peak_kib", 0) for r in rs)
+            anon = anon_of(rs)
             anon_each = ", ".join(f"{r.get('anon_peak_kib', 0) / 1024:.1f}" for r in rs)
             peer_cells = ""
             if peer:
                 ps = scrapy_sites[n]
-                p_rss = median(r["maxrss_kib"] for r in ps)
+                p_rss = rss_of(ps)
                 p_each = ", ".join(f"{r['maxrss_kib'] / 1024:.0f}" for r in ps)
                 peer_cells = f" {p_rss / 1024:.0f} ({p_each}) | {p_rss / peer_base:.2f} |"
             print(f"| {n:,} | {fetched} | {wall:.2f} | {rss / 1024:.1f} ({each}) | {rss / base:.2f} "
                   f"| {anon / 1024:.1f} ({anon_each}) | {anon / anon_base:.2f} |" + peer_cells)
         (n0, r0), (n1, r1) = sites[0], sites[-1]
-        grow = median(r["maxrss_kib"] for r in r1) - median(r["maxrss_kib"] for r in r0)
-        anon_grow = median(r.get("anon_peak_kib", 0) for r in r1) - median(r.get("anon_peak_kib", 0) for r in r0)
+        grow = rss_of(r1) - rss_of(r0)
+        anon_grow = anon_of(r1) - anon_of(r0)
         print()
         print(f"With {n1 - n0:,} more URLs waiting: peak RSS {grow / 1024:+.1f} MiB "
               f"({grow * 1024 / (n1 - n0):.0f} bytes a URL), peak anonymous memory {anon_grow / 1024:+.1f} MiB "
@@ -111,13 +118,13 @@ def main() -> None:
             # Beyond the in-memory frontier's cap (4,096-8,192 URLs, crawl's frontier.rs) every
             # further URL waits in the store only: this is the growth the cap does not bound.
             (n_mid, r_mid) = sites[-2]
-            mid_grow = median(r["maxrss_kib"] for r in r1) - median(r["maxrss_kib"] for r in r_mid)
-            mid_anon = median(r.get("anon_peak_kib", 0) for r in r1) - median(r.get("anon_peak_kib", 0) for r in r_mid)
+            mid_grow = rss_of(r1) - rss_of(r_mid)
+            mid_anon = anon_of(r1) - anon_of(r_mid)
             print(f"From {n_mid:,} to {n1:,} URLs (past the in-memory frontier's cap of 4,096-8,192 URLs): "
                   f"peak RSS {mid_grow / 1024:+.1f} MiB ({mid_grow * 1024 / (n1 - n_mid):.0f} bytes a URL), "
                   f"peak anonymous {mid_anon / 1024:+.1f} MiB ({mid_anon * 1024 / (n1 - n_mid):.0f} bytes a URL).")
         if peer:
-            p_grow = median(r["maxrss_kib"] for r in scrapy_sites[n1]) - peer_base
+            p_grow = rss_of(scrapy_sites[n1]) - peer_base
             print(f"Scrapy with the same {n1 - n0:,} more URLs in its scheduler: peak RSS {p_grow / 1024:+.0f} MiB "
                   f"({p_grow * 1024 / (n1 - n0):,.0f} bytes a URL).")
     print()
