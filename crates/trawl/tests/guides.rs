@@ -4,7 +4,9 @@
 //! file or a name defined in one, every `trawl-…` crate named is a workspace member and
 //! every member has its section, and every engine of the engine table and every tool of the
 //! tool table is named. In CONTRIBUTING.md and README.md the repository-rooted paths and
-//! module paths are checked the same way.
+//! module paths are checked the same way; in CONTRIBUTING.md's recipes ("Adding …"), a
+//! file named relative to the code the recipe is in (`docs/mod.rs`, `tools/declare.rs`)
+//! must exist under a directory of a repository path named before it in that recipe.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -42,6 +44,8 @@ struct Span {
     line: usize,
     text: String,
     crate_dir: Option<String>,
+    /// The heading the span is under (empty before the first one).
+    heading: String,
 }
 
 /// A guide read for checking: its inline code spans, and the text crate names are looked
@@ -60,6 +64,7 @@ fn read_guide(doc: &str) -> Guide {
     let mut names_text = String::new();
     let mut fence: Option<bool> = None; // Some(is a diagram: no info string)
     let mut crate_dir: Option<String> = None;
+    let mut heading_text = String::new();
     let mut open: Option<(usize, String)> = None;
     for (i, line) in doc.lines().enumerate() {
         let number = i + 1;
@@ -103,6 +108,7 @@ fn read_guide(doc: &str) -> Guide {
         }
         if heading {
             open = None;
+            heading_text = line.trim_start_matches('#').trim().to_owned();
             crate_dir = in_line.iter().find_map(|(_, t)| {
                 let name = t.strip_prefix("crates/")?.trim_end_matches('/');
                 (!name.is_empty() && !name.contains('/')).then(|| format!("crates/{name}"))
@@ -112,6 +118,7 @@ fn read_guide(doc: &str) -> Guide {
             line,
             text,
             crate_dir: crate_dir.clone(),
+            heading: heading_text.clone(),
         }));
     }
     Guide { spans, names_text }
@@ -273,9 +280,11 @@ fn stale(doc: &str, only_rooted: bool) -> Vec<String> {
     let members = members(&root);
     let made = made_by_runs(&root);
     let guide = read_guide(doc);
-    let mut problems = Vec::new();
+    let mut problems = recipe_problems(&root, &guide);
     for span in &guide.spans {
-        if is_path(&span.text) && (!only_rooted || rooted(&span.text)) {
+        // A recipe's relative names are read by `recipe_problems`.
+        let relative_in_recipe = is_recipe(&span.heading) && !rooted(&span.text);
+        if is_path(&span.text) && (!only_rooted || rooted(&span.text)) && !relative_in_recipe {
             let exists = candidates(&root, span).iter().any(|p| p.exists());
             if !exists && !made.iter().any(|m| span.text.starts_with(m.as_str())) {
                 let under = span.crate_dir.as_deref().unwrap_or(".");
@@ -293,6 +302,65 @@ fn stale(doc: &str, only_rooted: bool) -> Vec<String> {
     for name in crate_names(&guide.names_text) {
         if !members.contains(&name) {
             problems.push(format!("{name} is not a workspace member"));
+        }
+    }
+    problems
+}
+
+/// Whether a heading opens a recipe ("Adding a search engine").
+fn is_recipe(heading: &str) -> bool {
+    heading.starts_with("Adding ")
+}
+
+/// In each recipe, a file named relative to the code it is in (`engines/mojeek.rs`,
+/// `settings/layers.rs`; a placeholder such as `<engine>` is no name) must exist under a
+/// directory, or a parent of one, of a repository-rooted path named earlier in the same
+/// recipe. Rooted paths are checked by [`stale`] itself.
+fn recipe_problems(root: &Path, guide: &Guide) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut anchors: Vec<PathBuf> = Vec::new();
+    let mut heading = None::<&str>;
+    for span in &guide.spans {
+        if heading != Some(span.heading.as_str()) {
+            heading = Some(span.heading.as_str());
+            anchors.clear();
+        }
+        if !is_recipe(&span.heading) {
+            continue;
+        }
+        // A path with a placeholder (`crates/trawl-search/src/engines/<engine>.rs`) still
+        // names the directory before it.
+        let named = span.text.split('<').next().unwrap_or_default();
+        // Data beside the clone (`../shared/fixtures/serp/`) anchors its own directory.
+        if named.starts_with("../") {
+            anchors.push(root.join(named));
+            continue;
+        }
+        if rooted(named) && (is_path(&span.text) || named.len() < span.text.len()) {
+            let mut dir = root.join(named);
+            if !dir.is_dir() {
+                dir.pop();
+            }
+            // The directories from the crate's own down to the named one.
+            while dir.starts_with(root.join("crates")) && dir != root.join("crates") {
+                anchors.push(dir.clone());
+                dir.pop();
+            }
+            continue;
+        }
+        if !is_path(&span.text) || root.join(&span.text).exists() {
+            continue;
+        }
+        if anchors.is_empty() {
+            problems.push(format!(
+                "line {}: `{}` in the recipe \"{}\" comes before any repository path it could be read from",
+                span.line, span.text, span.heading
+            ));
+        } else if !anchors.iter().any(|a| a.join(&span.text).exists()) {
+            problems.push(format!(
+                "line {}: `{}` in the recipe \"{}\" is under no directory the recipe named before it",
+                span.line, span.text, span.heading
+            ));
         }
     }
     problems
@@ -381,6 +449,11 @@ Files: `crates/trawl-fetch/src/fetcher.rs`, `crates/trawl-fetch/src/gone.rs`, `s
 ```json
 { "trawl-http": "a client's name for its server" }
 ```
+
+## Adding a thing
+
+Start in `crates/trawl-extract/src/docs/mod.rs`; then `docs/sheet.rs`, `budget.rs` and
+`docs/nowhere.rs`.
 "#;
     let problems = stale(doc, false);
     let joined = problems.join("\n");
@@ -392,14 +465,84 @@ Files: `crates/trawl-fetch/src/fetcher.rs`, `crates/trawl-fetch/src/gone.rs`, `s
         "trawl-nonexistent is not a workspace member",
         "line 11: `crates/trawl-store/src/lost.rs` does not exist",
         "trawl-indiagram is not a workspace member",
+        "`docs/nowhere.rs` in the recipe \"Adding a thing\" is under no directory",
     ] {
         assert!(joined.contains(expected), "{expected:?} not in:\n{joined}");
     }
-    assert_eq!(problems.len(), 7, "{joined}");
+    assert_eq!(problems.len(), 8, "{joined}");
+    assert!(!joined.contains("docs/sheet.rs"), "{joined}");
+    assert!(!joined.contains("budget.rs"), "{joined}");
     assert!(!joined.contains("trawl-http"), "{joined}");
     // Only what is stale is reported, and the fenced block is not read.
     assert!(!joined.contains("fetcher.rs"), "{joined}");
     assert!(!joined.contains("schema.rs"), "{joined}");
     assert!(!joined.contains("Scrubber"), "{joined}");
     assert!(!joined.contains("fence.rs"), "{joined}");
+}
+
+/// Every file under `crates/` with unsafe code is named in the root `Cargo.toml`'s unsafe
+/// policy, and every crate root forbids unsafe code unless the policy names its crate's
+/// exception (then it denies it).
+#[test]
+fn every_unsafe_block_is_on_the_list() {
+    let root = repo_root();
+    let policy = guide("Cargo.toml");
+    let mut files = Vec::new();
+    let mut stack = vec![root.join("crates")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("crates directory") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let mut unlisted = Vec::new();
+    let mut roots_wrong = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("source file");
+        let rel = path
+            .strip_prefix(&root)
+            .expect("under the root")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let code = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        // Spelled apart so that this file does not name itself.
+        let has_unsafe = [
+            concat!("unsafe", " {"),
+            concat!("unsafe", " fn "),
+            concat!("unsafe", " impl "),
+        ]
+        .iter()
+        .any(|t| code.contains(t));
+        if has_unsafe && !policy.contains(&rel) {
+            unlisted.push(rel.clone());
+        }
+        let is_root = rel.ends_with("/src/lib.rs") || rel.ends_with("/src/main.rs");
+        if is_root && rel.matches('/').count() == 3 {
+            let crate_dir = rel.rsplitn(3, '/').nth(2).expect("crate directory");
+            let excepted = policy
+                .lines()
+                .any(|l| l.starts_with('#') && l.contains(&format!("{crate_dir}/src/")));
+            let wanted = if excepted {
+                "#![deny(unsafe_code)]"
+            } else {
+                "#![forbid(unsafe_code)]"
+            };
+            if !text.contains(wanted) {
+                roots_wrong.push(format!("{rel} lacks {wanted}"));
+            }
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "unsafe code outside the root Cargo.toml's list: {unlisted:?}"
+    );
+    assert!(roots_wrong.is_empty(), "{roots_wrong:?}");
 }
