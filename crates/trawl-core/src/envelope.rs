@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::TrawlError;
+
 /// Version of the JSON contract; bumped only on a breaking change of field names or meaning.
 pub const CONTRACT_VERSION: &str = "1.0";
 
@@ -81,45 +83,6 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// A request-level error: a stable code, a human message, and whether a retry may help.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{code}: {message}")]
-pub struct TrawlError {
-    /// The stable code, part of the contract.
-    pub code: ErrorCode,
-    /// A human-readable message; never contains secrets.
-    pub message: String,
-    /// Whether the same request may succeed later.
-    pub retryable: bool,
-}
-
-impl TrawlError {
-    /// An error with `code`'s default retryability.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        TrawlError {
-            code,
-            message: message.into(),
-            retryable: code.default_retryable(),
-        }
-    }
-
-    /// The same error, saying explicitly whether a retry may help.
-    pub fn with_retryable(mut self, retryable: bool) -> Self {
-        self.retryable = retryable;
-        self
-    }
-
-    /// An `invalid_input` error: the request itself is malformed.
-    pub fn invalid_input(message: impl Into<String>) -> Self {
-        Self::new(ErrorCode::InvalidInput, message)
-    }
-
-    /// An `internal` error: a bug or unexpected state inside trawl.
-    pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(ErrorCode::Internal, message)
-    }
-}
-
 /// The error member of the Envelope.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorBody {
@@ -129,15 +92,29 @@ pub struct ErrorBody {
     pub message: String,
     /// Whether a retry may help.
     pub retryable: bool,
+    /// What led to it, outermost first, each redacted ([`TrawlError::causes`]); left out
+    /// when empty, so answers without causes keep their old shape.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<String>,
 }
 
 impl From<TrawlError> for ErrorBody {
     fn from(e: TrawlError) -> Self {
         ErrorBody {
             code: e.code,
+            causes: e.causes().collect(),
             message: e.message,
             retryable: e.retryable,
         }
+    }
+}
+
+impl From<ErrorBody> for TrawlError {
+    /// The error back from its wire form; its causes come back as text.
+    fn from(body: ErrorBody) -> Self {
+        TrawlError::new(body.code, body.message)
+            .with_retryable(body.retryable)
+            .with_cause_texts(body.causes)
     }
 }
 

@@ -4,7 +4,8 @@ use trawl_store::{Section, SqliteStore, WhenUnwritable};
 
 use crate::cli::CacheCommand;
 use crate::context::{open_choice, open_sqlite, store_choice};
-use crate::output::{print_json, report_error};
+use crate::errors::{print_error, report_error};
+use crate::output::print_json;
 use crate::settings::Settings;
 
 /// `trawl cache stats|clear|prune|doctor`.
@@ -163,10 +164,11 @@ async fn doctor(settings: &Settings, json: bool) -> i32 {
             println!("     {p}");
         }
         if !healthy {
-            eprintln!(
-                "error[internal]: the store is {}",
+            let err = TrawlError::internal(format!(
+                "the store is {}",
                 check.fault.as_deref().unwrap_or("not healthy")
-            );
+            ));
+            print_error(&err, None, None);
         }
     }
     if healthy { 0 } else { 1 }

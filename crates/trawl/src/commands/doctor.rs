@@ -8,7 +8,8 @@ use trawl_store::{RedisStore, StoreConfig, redact_url};
 
 use crate::cli::DoctorArgs;
 use crate::commands::search::build_router;
-use crate::output::{print_json, report_error};
+use crate::errors::{exit_code, print_error, report_error};
+use crate::output::print_json;
 use crate::settings::Settings;
 
 /// The page `doctor` reads to check the fetch path.
@@ -260,12 +261,12 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         println!("healthy");
         0
     } else {
-        eprintln!(
-            "error[upstream]: required checks failed: {}",
-            failed.names.join(", ")
+        let err = TrawlError::new(
+            ErrorCode::Upstream,
+            format!("required checks failed: {}", failed.names.join(", ")),
         );
-        eprintln!("next: {}", failed.action);
-        1
+        print_error(&err, None, Some(&failed.action));
+        exit_code(&err)
     }
 }
 

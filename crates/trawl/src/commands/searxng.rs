@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use trawl_core::{Envelope, Meta, TrawlError};
 
 use crate::cli::{SearxngCommand, SearxngUpArgs};
-use crate::output::{print_json, report_error};
+use crate::errors::report_error;
+use crate::output::print_json;
 use crate::settings::Settings;
 use files::State;
 
