@@ -101,10 +101,10 @@ pub struct ErrorBody {
 impl From<TrawlError> for ErrorBody {
     fn from(e: TrawlError) -> Self {
         ErrorBody {
-            code: e.code,
+            code: e.code(),
             causes: e.causes().collect(),
-            message: e.message,
-            retryable: e.retryable,
+            retryable: e.is_retryable(),
+            message: e.into_message(),
         }
     }
 }

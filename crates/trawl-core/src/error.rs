@@ -17,9 +17,11 @@ type Source = Arc<dyn Error + Send + Sync + 'static>;
 /// A request-level error: a stable code, a human message, whether a retry may help, and
 /// what caused it.
 ///
-/// The causes are kept as `source()` links. Their text may hold what the message never
-/// does (a URL with a token, an upstream's echo of the request), so they are shown only
-/// through [`TrawlError::causes`], which redacts each one; `Debug` shows them that way too.
+/// `code`, `message` and `retryable` stay public fields for the code that builds and
+/// rewords errors (the accessors say the same); the causes are private `source()` links.
+/// Their text may hold what the message never does (a URL with a token, an upstream's
+/// echo of the request), so they are shown only through [`TrawlError::causes`], which
+/// redacts each one; `Debug` shows them that way too.
 #[derive(Clone)]
 pub struct TrawlError {
     /// The stable code, part of the contract.
@@ -73,6 +75,11 @@ impl TrawlError {
         self.retryable
     }
 
+    /// The message, owned.
+    pub fn into_message(self) -> String {
+        self.message
+    }
+
     /// The same error, with `cause` (and its own causes) added after the causes it has.
     pub fn caused_by(mut self, cause: impl Error + Send + Sync + 'static) -> Self {
         self.source = Some(append(self.source.take(), Arc::new(cause)));
@@ -86,6 +93,17 @@ impl TrawlError {
             tried: tried.into(),
             error: earlier,
         })
+    }
+
+    /// The same error, with what caused `e` (its sources, not `e` itself, whose text the
+    /// message is built from) added as causes, as text; a source whose text the message
+    /// already holds is left out.
+    pub fn with_causes_of(self, e: &(dyn Error + 'static)) -> Self {
+        let texts: Vec<String> = std::iter::successors(e.source(), |&e| e.source())
+            .map(|e| e.to_string())
+            .filter(|text| !self.message.contains(text.as_str()))
+            .collect();
+        self.with_cause_texts(texts)
     }
 
     /// The same error, with causes known only as (already redacted) text, e.g. read back
@@ -291,6 +309,20 @@ mod tests {
             "site reader `github` failed first: rate_limited: github answered 429"
         );
         assert_eq!(causes[3], "retry after 60 s");
+    }
+
+    #[test]
+    fn the_causes_of_a_foreign_error_are_kept_unless_the_message_says_them() {
+        let e = Connect(Refused);
+        let kept = TrawlError::new(ErrorCode::Upstream, format!("reader: {e}")).with_causes_of(&e);
+        assert_eq!(kept.causes().count(), 1);
+        assert!(
+            kept.causes()
+                .all(|c| c.starts_with("connection refused by http://****@"))
+        );
+        let said = TrawlError::new(ErrorCode::Upstream, format!("reader: {e}: {}", Refused))
+            .with_causes_of(&e);
+        assert_eq!(said.causes().count(), 0);
     }
 
     #[test]
