@@ -220,4 +220,23 @@ mod tests {
             "{text}"
         );
     }
+
+    #[test]
+    fn a_failure_lists_its_causes_redacted() {
+        let err = TrawlError::new(ErrorCode::HttpError, "HTTP 503 from http://github.com/a/b")
+            .after(
+                "site reader `github`",
+                TrawlError::new(
+                    ErrorCode::RateLimited,
+                    "HTTP 429 from http://api.test/x?access_token=T0KEN-123",
+                ),
+            );
+        let text = failure(&err).content[0].as_text().unwrap().text.clone();
+        assert_eq!(
+            text,
+            "error[http_error]: HTTP 503 from http://github.com/a/b\n\
+             caused by: site reader `github` failed first: rate_limited: HTTP 429 from \
+             http://api.test/x?access_token=****"
+        );
+    }
 }
