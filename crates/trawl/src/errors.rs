@@ -26,6 +26,15 @@ impl ExitStatus {
         }
     }
 
+    /// The status of a check (`doctor`, `cache doctor`): success when healthy.
+    pub fn from_health(healthy: bool) -> Self {
+        if healthy {
+            ExitStatus::Success
+        } else {
+            ExitStatus::Failure
+        }
+    }
+
     /// The number the process exits with.
     pub fn code(self) -> i32 {
         self as i32
@@ -76,5 +85,7 @@ mod tests {
         assert_eq!(ExitStatus::for_error(ErrorCode::Timeout).code(), 1);
         assert_eq!(ExitStatus::for_error(ErrorCode::Internal).code(), 1);
         assert_eq!(ExitStatus::Success.code(), 0);
+        assert_eq!(ExitStatus::from_health(true), ExitStatus::Success);
+        assert_eq!(ExitStatus::from_health(false).code(), 1);
     }
 }

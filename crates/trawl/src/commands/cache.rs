@@ -4,7 +4,7 @@ use trawl_store::{Section, SqliteStore, WhenUnwritable};
 
 use crate::cli::CacheCommand;
 use crate::context::{open_choice, open_sqlite, store_choice};
-use crate::errors::{print_error, report_error};
+use crate::errors::{ExitStatus, print_error, report_error};
 use crate::output::print_json;
 use crate::settings::Settings;
 
@@ -32,7 +32,7 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
         && !confirm_clear(&path)
     {
         eprintln!("nothing removed");
-        return 1;
+        return ExitStatus::Failure.code();
     }
     let result: Result<serde_json::Value, TrawlError> = match cmd {
         CacheCommand::Stats(_) => store
@@ -171,7 +171,7 @@ async fn doctor(settings: &Settings, json: bool) -> i32 {
             print_error(&err, None, None);
         }
     }
-    if healthy { 0 } else { 1 }
+    ExitStatus::from_health(healthy).code()
 }
 
 fn check_store(settings: &Settings) -> StoreCheck {

@@ -8,7 +8,7 @@ use trawl_store::{RedisStore, StoreConfig, redact_url};
 
 use crate::cli::DoctorArgs;
 use crate::commands::search::build_router;
-use crate::errors::{exit_code, print_error, report_error};
+use crate::errors::{ExitStatus, exit_code, print_error, report_error};
 use crate::output::print_json;
 use crate::settings::Settings;
 
@@ -202,7 +202,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
                 meta,
             ));
         }
-        return if healthy { 0 } else { 1 };
+        return ExitStatus::from_health(healthy).code();
     }
     print_engines(&engines);
     if checking_fetch {

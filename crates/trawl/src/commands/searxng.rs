@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use trawl_core::{Envelope, Meta, TrawlError};
 
 use crate::cli::{SearxngCommand, SearxngUpArgs};
-use crate::errors::report_error;
+use crate::errors::{ExitStatus, report_error};
 use crate::output::print_json;
 use crate::settings::Settings;
 use files::State;
@@ -277,7 +277,7 @@ async fn status() -> Result<(Value, i32), TrawlError> {
             "does not answer"
         }
     );
-    let code = if answering { 0 } else { 1 };
+    let code = ExitStatus::from_health(answering).code();
     Ok((
         json!({ "state": state, "answering": answering, "said": said }),
         code,
