@@ -174,7 +174,7 @@ impl PartialEq for TrawlError {
 impl Eq for TrawlError {}
 
 /// A way of reading that failed before the one whose error is returned. Shown as
-/// "site reader `github` failed first: http_error: …"; its source is what caused that
+/// "site reader `github` failed: http_error: …"; its source is what caused that
 /// earlier error, so the chain goes on without saying the earlier error twice.
 #[derive(Debug, Clone)]
 pub struct TriedFirst {
@@ -186,7 +186,7 @@ pub struct TriedFirst {
 
 impl fmt::Display for TriedFirst {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} failed first: {}", self.tried, self.error)
+        write!(f, "{} failed: {}", self.tried, self.error)
     }
 }
 
@@ -306,7 +306,7 @@ mod tests {
         assert_eq!(causes[0], "could not connect");
         assert_eq!(
             causes[2],
-            "site reader `github` failed first: rate_limited: github answered 429"
+            "site reader `github` failed: rate_limited: github answered 429"
         );
         assert_eq!(causes[3], "retry after 60 s");
     }
@@ -335,7 +335,7 @@ mod tests {
         assert_eq!(shown.message(), "key **** refused");
         assert_eq!(
             shown.causes().collect::<Vec<_>>(),
-            ["hosted reader `jina` failed first: blocked: echoed ****"]
+            ["hosted reader `jina` failed: blocked: echoed ****"]
         );
     }
 

@@ -203,7 +203,7 @@ fn a_failed_site_reader_stays_a_cause_when_the_page_fetch_fails_too() {
         }
         run(&mut cmd)
     };
-    let reader_failed = "site reader `github` failed first: rate_limited: HTTP 429";
+    let reader_failed = "site reader `github` failed: rate_limited: HTTP 429";
     let human = read(false);
     assert_eq!(human.code, 1, "{}", human.stderr);
     assert!(

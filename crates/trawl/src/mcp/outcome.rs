@@ -235,7 +235,7 @@ mod tests {
         assert_eq!(
             text,
             "error[http_error]: HTTP 503 from http://github.com/a/b\n\
-             caused by: site reader `github` failed first: rate_limited: HTTP 429 from \
+             caused by: site reader `github` failed: rate_limited: HTTP 429 from \
              http://api.test/x?access_token=****"
         );
     }
