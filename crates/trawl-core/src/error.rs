@@ -8,7 +8,7 @@ use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::envelope::ErrorCode;
+use crate::code::ErrorCode;
 use crate::redact::{Scrubber, redact_text};
 
 /// A link of a cause chain, shared: errors are cloned into answers and attempts.
@@ -107,7 +107,7 @@ impl TrawlError {
     }
 
     /// The same error, with causes known only as (already redacted) text, e.g. read back
-    /// from an [`crate::ErrorBody`].
+    /// from the Envelope's `error.causes`.
     pub fn with_cause_texts(self, texts: impl IntoIterator<Item = String>) -> Self {
         let texts: Vec<String> = texts.into_iter().collect();
         match chain_of_texts(texts, None) {
@@ -337,17 +337,5 @@ mod tests {
             shown.causes().collect::<Vec<_>>(),
             ["hosted reader `jina` failed: blocked: echoed ****"]
         );
-    }
-
-    #[test]
-    fn causes_survive_the_wire_form() {
-        let e = TrawlError::new(ErrorCode::HttpError, "503").after(
-            "site reader `github`",
-            TrawlError::new(ErrorCode::Timeout, "slow"),
-        );
-        let body = crate::ErrorBody::from(e.clone());
-        assert_eq!(body.causes.len(), 1);
-        assert_eq!(TrawlError::from(body), e);
-        assert_ne!(e, TrawlError::new(ErrorCode::HttpError, "503"));
     }
 }

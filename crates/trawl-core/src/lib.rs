@@ -13,6 +13,7 @@
 
 mod canonical;
 pub mod caps;
+mod code;
 mod document;
 mod envelope;
 mod error;
@@ -25,8 +26,9 @@ pub mod vars;
 pub use canonical::{
     canonical_url, credential_params, is_credential_param, is_tracking_param, unwrap_redirect,
 };
+pub use code::ErrorCode;
 pub use document::{Attempt, Document, FetchedVia, PageType};
-pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta};
+pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, Meta};
 pub use error::{TrawlError, TriedFirst};
 pub use handle::{handle_for_url, is_valid_handle};
 pub use redact::{SafeUrl, Scrubber, Secret, error_chain, redact_text, redact_url, scrub};

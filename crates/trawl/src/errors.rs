@@ -1,10 +1,9 @@
 //! How a failed command ends, in one place: the `error[code]: message` line, one line per
-//! cause, an optional `next:` hint, all on stderr; the Envelope on stdout under `--json`;
-//! and the process exit status the error's code maps to ([`ExitStatus`]).
+//! cause and an optional `next:` hint on stderr ([`print_error`]), and the process exit
+//! status the error's code maps to ([`ExitStatus`]). `output::report_error` adds the
+//! Envelope on stdout under `--json`.
 
-use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
-
-use crate::output::print_json;
+use trawl_core::{ErrorCode, TrawlError};
 
 /// The exit status of a `trawl` process. Tests and scripts depend on the numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,16 +62,6 @@ pub fn print_error(err: &TrawlError, subject: Option<&str>, hint: Option<&str>) 
         text.push_str(hint);
     }
     eprintln!("{text}");
-}
-
-/// Report an error: the Envelope on stdout when `json`, always the lines on stderr; the
-/// exit status number to end with.
-pub fn report_error(err: &TrawlError, json: bool, meta: Meta) -> i32 {
-    if json {
-        print_json(&Envelope::<()>::failure(err.clone(), meta));
-    }
-    print_error(err, None, None);
-    exit_code(err)
 }
 
 #[cfg(test)]

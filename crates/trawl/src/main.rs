@@ -21,7 +21,7 @@ use clap::Parser;
 use trawl_core::{Meta, TrawlError};
 
 use crate::cli::{CacheCommand, Cli, Command, ConfigCommand, NetArgs, SearxngCommand};
-use crate::errors::report_error;
+use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {

@@ -1,10 +1,11 @@
-//! Printing answers: the Envelope for `--json`, human text otherwise (errors: `errors.rs`).
+//! Printing answers: the Envelope for `--json`, human text otherwise; errors are said by
+//! `errors.rs`.
 
 use std::io::Write;
 
 use serde::Serialize;
 use trawl_agent::fence::Fence;
-use trawl_core::{Envelope, TrawlError};
+use trawl_core::{Envelope, Meta, TrawlError};
 
 use crate::errors::{ExitStatus, exit_code, print_error};
 
@@ -14,6 +15,16 @@ pub fn print_json<T: Serialize>(envelope: &Envelope<T>) {
     let mut text = serde_json::to_vec_pretty(envelope).unwrap_or_default();
     text.push(b'\n');
     let _ = std::io::stdout().lock().write_all(&text);
+}
+
+/// Report an error: the Envelope on stdout when `json`, always the lines on stderr
+/// ([`print_error`]); the exit status number to end with.
+pub fn report_error(err: &TrawlError, json: bool, meta: Meta) -> i32 {
+    if json {
+        print_json(&Envelope::<()>::failure(err.clone(), meta));
+    }
+    print_error(err, None, None);
+    exit_code(err)
 }
 
 /// Human output: the Markdown `render` makes inside a fresh fence around page text. Without

@@ -4,8 +4,8 @@ use trawl_store::{Section, SqliteStore, WhenUnwritable};
 
 use crate::cli::CacheCommand;
 use crate::context::{open_choice, open_sqlite, store_choice};
-use crate::errors::{ExitStatus, print_error, report_error};
-use crate::output::print_json;
+use crate::errors::{ExitStatus, print_error};
+use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
 /// `trawl cache stats|clear|prune|doctor`.

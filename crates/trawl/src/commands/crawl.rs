@@ -15,9 +15,8 @@ use trawl_crawl::{
 };
 
 use crate::context::build_crawl_agent;
-use crate::errors::report_error;
 use crate::net_args::NetArgs;
-use crate::output::print_json;
+use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
 /// `trawl crawl URL [options]`, `trawl crawl --resume ID`, `trawl crawl list|status|cancel`.

@@ -8,8 +8,8 @@ use trawl_store::{RedisStore, StoreConfig, redact_url};
 
 use crate::cli::DoctorArgs;
 use crate::commands::search::build_router;
-use crate::errors::{ExitStatus, exit_code, print_error, report_error};
-use crate::output::print_json;
+use crate::errors::{ExitStatus, exit_code, print_error};
+use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
 /// The page `doctor` reads to check the fetch path.

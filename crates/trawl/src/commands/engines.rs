@@ -5,8 +5,7 @@ use trawl_search::{EngineInfo, KeyNeed};
 
 use crate::cli::JsonFlag;
 use crate::commands::search::build_router;
-use crate::errors::report_error;
-use crate::output::print_json;
+use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
 /// `trawl engines`: every engine, whether it needs a key and has one, its correlation

@@ -8,9 +8,8 @@ use trawl_core::{Envelope, Meta};
 use trawl_crawl::{DEFAULT_MAP_LIMIT, MapKeeping, MapOptions, SiteMap, map_site_kept};
 
 use crate::context::build_agent;
-use crate::errors::report_error;
 use crate::net_args::NetArgs;
-use crate::output::{print_fenced, print_json};
+use crate::output::{print_fenced, print_json, report_error};
 use crate::settings::Settings;
 
 /// `trawl map URL [--search Q] [--limit N] [--include RE] [--exclude RE] [--subdomains]`.

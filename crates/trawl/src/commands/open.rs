@@ -6,8 +6,7 @@ use trawl_store::{FindScope, UrlState};
 
 use crate::cli::OpenArgs;
 use crate::context::build_agent;
-use crate::errors::report_error;
-use crate::output::{print_fenced, print_json};
+use crate::output::{print_fenced, print_json, report_error};
 use crate::settings::Settings;
 
 /// Passages matching `find` in the pages crawl `id` stored, best first, at most `limit`.

@@ -8,8 +8,8 @@ use trawl_extract::ExtractOptions;
 
 use crate::cli::{ReadArgs, ReadFormat};
 use crate::context::build_agent_with;
-use crate::errors::{exit_code, print_error, report_error};
-use crate::output::{print_fenced, print_json};
+use crate::errors::{exit_code, print_error};
+use crate::output::{print_fenced, print_json, report_error};
 use crate::reader::{self, Input};
 use crate::settings::Settings;
 

@@ -11,8 +11,7 @@ use trawl_store::WhenUnwritable;
 
 use crate::cli::SearchArgs;
 use crate::context::{open_store, search_config, service_client};
-use crate::errors::report_error;
-use crate::output::print_json;
+use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
 /// The search router for the CLI: the settings' proxy and keys, key health in the store

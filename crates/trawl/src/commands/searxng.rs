@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use trawl_core::{Envelope, Meta, TrawlError};
 
 use crate::cli::{SearxngCommand, SearxngUpArgs};
-use crate::errors::{ExitStatus, report_error};
-use crate::output::print_json;
+use crate::errors::ExitStatus;
+use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 use files::State;
 

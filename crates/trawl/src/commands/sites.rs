@@ -5,8 +5,7 @@ use trawl_core::{Envelope, Meta};
 
 use crate::cli::{SitesArgs, SitesCommand};
 use crate::context::build_agent;
-use crate::errors::report_error;
-use crate::output::{print_fenced, print_json};
+use crate::output::{print_fenced, print_json, report_error};
 use crate::settings::Settings;
 
 /// `trawl sites [SITE]`, `trawl sites pin SITE TIER|READER`, `trawl sites reset [SITE]`:
