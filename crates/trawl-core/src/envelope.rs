@@ -1,124 +1,12 @@
-//! The Envelope and the error model shared by every face.
-
-use std::fmt;
+//! The Envelope shared by every face, and the wire form of its error ([`ErrorBody`]).
 
 use serde::{Deserialize, Serialize};
 
+use crate::code::ErrorCode;
+use crate::error::TrawlError;
+
 /// Version of the JSON contract; bumped only on a breaking change of field names or meaning.
 pub const CONTRACT_VERSION: &str = "1.0";
-
-/// Stable error codes. Their snake_case names are part of the contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum ErrorCode {
-    /// The request itself is malformed (bad URL, out-of-range value, …).
-    InvalidInput,
-    /// trawl's own policy refused it (SSRF guard, scheme, private address).
-    BlockedByPolicy,
-    /// The site refused it (anti-bot challenge, WAF block).
-    Blocked,
-    /// The site or engine rate-limited us (HTTP 429 or equivalent).
-    RateLimited,
-    /// A deadline passed (connect, total, or engine deadline).
-    Timeout,
-    /// The resource does not exist (HTTP 404/410, unknown handle).
-    NotFound,
-    /// Any other non-success HTTP status.
-    HttpError,
-    /// The body exceeded the configured size cap.
-    TooLarge,
-    /// The content type is not one trawl can read.
-    UnsupportedContent,
-    /// A PDF holds no text to read: its pages are images (a scan) with no text layer.
-    /// Only OCR can read it; trawl does none. Not retryable.
-    NoTextLayer,
-    /// An upstream service failed (transport error, proxy down, bad response).
-    Upstream,
-    /// trawl's own store (a shared Redis) does not answer; retrying later may work. Also
-    /// a store that cannot be used as it is (its path a directory, a corrupt file, a full
-    /// disk), then not retryable: the message says what to change.
-    StoreUnavailable,
-    /// A bug or unexpected state inside trawl.
-    Internal,
-}
-
-impl ErrorCode {
-    /// The contract name, e.g. `blocked_by_policy`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::InvalidInput => "invalid_input",
-            ErrorCode::BlockedByPolicy => "blocked_by_policy",
-            ErrorCode::Blocked => "blocked",
-            ErrorCode::RateLimited => "rate_limited",
-            ErrorCode::Timeout => "timeout",
-            ErrorCode::NotFound => "not_found",
-            ErrorCode::HttpError => "http_error",
-            ErrorCode::TooLarge => "too_large",
-            ErrorCode::UnsupportedContent => "unsupported_content",
-            ErrorCode::NoTextLayer => "no_text_layer",
-            ErrorCode::Upstream => "upstream",
-            ErrorCode::StoreUnavailable => "store_unavailable",
-            ErrorCode::Internal => "internal",
-        }
-    }
-
-    /// Whether trying the same request again later may succeed.
-    pub fn default_retryable(self) -> bool {
-        matches!(
-            self,
-            ErrorCode::RateLimited
-                | ErrorCode::Timeout
-                | ErrorCode::Upstream
-                | ErrorCode::StoreUnavailable
-        )
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A request-level error: a stable code, a human message, and whether a retry may help.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{code}: {message}")]
-pub struct TrawlError {
-    /// The stable code, part of the contract.
-    pub code: ErrorCode,
-    /// A human-readable message; never contains secrets.
-    pub message: String,
-    /// Whether the same request may succeed later.
-    pub retryable: bool,
-}
-
-impl TrawlError {
-    /// An error with `code`'s default retryability.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        TrawlError {
-            code,
-            message: message.into(),
-            retryable: code.default_retryable(),
-        }
-    }
-
-    /// The same error, saying explicitly whether a retry may help.
-    pub fn with_retryable(mut self, retryable: bool) -> Self {
-        self.retryable = retryable;
-        self
-    }
-
-    /// An `invalid_input` error: the request itself is malformed.
-    pub fn invalid_input(message: impl Into<String>) -> Self {
-        Self::new(ErrorCode::InvalidInput, message)
-    }
-
-    /// An `internal` error: a bug or unexpected state inside trawl.
-    pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(ErrorCode::Internal, message)
-    }
-}
 
 /// The error member of the Envelope.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,15 +17,29 @@ pub struct ErrorBody {
     pub message: String,
     /// Whether a retry may help.
     pub retryable: bool,
+    /// What led to it, outermost first, each redacted ([`TrawlError::causes`]); left out
+    /// when empty, so answers without causes keep their old shape.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<String>,
 }
 
 impl From<TrawlError> for ErrorBody {
     fn from(e: TrawlError) -> Self {
         ErrorBody {
-            code: e.code,
-            message: e.message,
-            retryable: e.retryable,
+            code: e.code(),
+            causes: e.causes().collect(),
+            retryable: e.is_retryable(),
+            message: e.into_message(),
         }
+    }
+}
+
+impl From<ErrorBody> for TrawlError {
+    /// The error back from its wire form; its causes come back as text.
+    fn from(body: ErrorBody) -> Self {
+        TrawlError::new(body.code, body.message)
+            .with_retryable(body.retryable)
+            .with_cause_texts(body.causes)
     }
 }
 
@@ -218,24 +120,23 @@ mod tests {
     }
 
     #[test]
-    fn every_code_serializes_to_its_name() {
-        for code in [
-            ErrorCode::InvalidInput,
-            ErrorCode::BlockedByPolicy,
-            ErrorCode::Blocked,
-            ErrorCode::RateLimited,
-            ErrorCode::Timeout,
-            ErrorCode::NotFound,
-            ErrorCode::HttpError,
-            ErrorCode::TooLarge,
-            ErrorCode::UnsupportedContent,
-            ErrorCode::NoTextLayer,
-            ErrorCode::Upstream,
-            ErrorCode::StoreUnavailable,
-            ErrorCode::Internal,
-        ] {
-            let json = serde_json::to_string(&code).unwrap();
-            assert_eq!(json, format!("\"{}\"", code.as_str()));
-        }
+    fn causes_survive_the_wire_form() {
+        let e = TrawlError::new(ErrorCode::HttpError, "503").after(
+            "site reader `github`",
+            TrawlError::new(ErrorCode::Timeout, "slow"),
+        );
+        let body = ErrorBody::from(e.clone());
+        assert_eq!(body.causes.len(), 1);
+        assert_eq!(TrawlError::from(body), e);
+        assert_ne!(e, TrawlError::new(ErrorCode::HttpError, "503"));
+    }
+
+    #[test]
+    fn an_error_without_causes_keeps_the_old_shape() {
+        let v = serde_json::to_value(ErrorBody::from(TrawlError::internal("x"))).unwrap();
+        assert!(v.get("causes").is_none(), "{v}");
+        let back: ErrorBody =
+            serde_json::from_str(r#"{"code":"internal","message":"x","retryable":false}"#).unwrap();
+        assert!(back.causes.is_empty());
     }
 }

@@ -1,7 +1,8 @@
 //! trawl-core: the contracts every face of trawl speaks.
 //!
 //! The [`Envelope`] wraps every answer (CLI `--json`, MCP, library), [`ErrorCode`] is the
-//! stable list of error codes, [`Document`] is what a read produces, and
+//! stable list of error codes, [`TrawlError`] the error
+//! asked by predicate with its redacted chain of causes, [`Document`] is what a read produces, and
 //! [`handle_for_url`] turns a URL into the short, stable name an agent uses to come back to
 //! it; [`vars`] names and documents every environment variable trawl reads, with how far
 //! each is trusted; [`redact`] is the one place that decides what of a URL, a key or an
@@ -12,8 +13,10 @@
 
 mod canonical;
 pub mod caps;
+mod code;
 mod document;
 mod envelope;
+mod error;
 mod handle;
 pub mod redact;
 mod shared_limit;
@@ -23,9 +26,11 @@ pub mod vars;
 pub use canonical::{
     canonical_url, credential_params, is_credential_param, is_tracking_param, unwrap_redirect,
 };
+pub use code::ErrorCode;
 pub use document::{Attempt, Document, FetchedVia, PageType};
-pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, ErrorCode, Meta, TrawlError};
+pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, Meta};
+pub use error::{TrawlError, TriedFirst};
 pub use handle::{handle_for_url, is_valid_handle};
-pub use redact::{SafeUrl, Scrubber, Secret, error_chain, redact_url, scrub};
+pub use redact::{SafeUrl, Scrubber, Secret, error_chain, redact_text, redact_url, scrub};
 pub use shared_limit::{SharedLimiter, SharedSlot, SlotFuture};
 pub use spoken::spoken_duration;

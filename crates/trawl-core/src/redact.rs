@@ -9,6 +9,7 @@
 //! - [`Scrubber`] (and [`scrub`]) removes known secret values from free text (an upstream's
 //!   error body that echoes the request, a cause chain) in every spelling they take on the
 //!   wire: as is, percent- and form-encoded, JSON-escaped, and inside base64 (Basic auth).
+//! - [`redact_text`] masks every URL inside free text (an error's causes).
 //! - [`error_chain`] puts an error and its causes on one line.
 //!
 //! Query parameters are matched by name parts, not substrings: `api_key` and `accessToken`
@@ -181,6 +182,37 @@ pub fn redact_url(raw: &str) -> String {
         Ok(url) => redacted(&url).unwrap_or_else(|| raw.to_owned()),
         Err(_) => redact_unparsed(raw),
     }
+}
+
+/// Free text (an error's cause, an upstream's message) with every URL in it shown as
+/// [`redact_url`] shows it. A URL starts at its `scheme://` and ends at white space, a
+/// quote, `<`, `>` or `)`.
+pub fn redact_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(sep) = rest.find("://") {
+        let start = rest[..sep]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            .last()
+            .map_or(sep, |(i, _)| i);
+        let after = sep + 3;
+        let end = rest[after..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | ')'))
+            .map_or(rest.len(), |i| after + i);
+        out.push_str(&rest[..start]);
+        if start == sep {
+            // No scheme before `://`: nothing to parse as a URL.
+            out.push_str(&rest[sep..after]);
+            rest = &rest[after..];
+            continue;
+        }
+        out.push_str(&redact_url(&rest[start..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The values hidden by [`redact_url`] in `raw`, for a [`Scrubber`].

@@ -127,6 +127,24 @@ fn secret() -> impl Strategy<Value = String> {
     "[A-Za-z0-9_./+=:~ -]{4,40}|[a-zA-Zé€ß0-9]{4,20}"
 }
 
+#[test]
+fn urls_inside_text_are_redacted_and_the_rest_kept() {
+    let text = "github answered 503 at http://tok:s3cret-pw@127.0.0.1:9/x?access_token=T0K3N&page=2 (after 2 s); see ://odd";
+    let shown = redact_text(text);
+    assert!(
+        !shown.contains("s3cret-pw") && !shown.contains("T0K3N"),
+        "{shown}"
+    );
+    assert!(
+        shown.starts_with(
+            "github answered 503 at http://****@127.0.0.1:9/x?access_token=****&page=2 (after 2 s)"
+        ),
+        "{shown}"
+    );
+    assert!(shown.ends_with("; see ://odd"), "{shown}");
+    assert_eq!(redact_text("no url here"), "no url here");
+}
+
 proptest! {
     #[test]
     fn scrubbed_text_holds_no_spelling(

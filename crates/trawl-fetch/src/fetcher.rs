@@ -175,6 +175,8 @@ impl Fetcher {
         let requested = self.guard.check_raw(raw_url, None)?;
         let mode = self.config.render.mode;
         let mut early = Vec::new();
+        // A render that failed first is kept as a cause if the HTTP tiers fail too.
+        let mut render_failed = None;
         let unconditional = conditional.etag.is_none() && conditional.last_modified.is_none();
         if start == Tier::Render
             && mode != RenderMode::Never
@@ -189,7 +191,10 @@ impl Fetcher {
                     }
                     return Ok(page);
                 }
-                Some(Err(e)) => early.push(attempt("render", &e)),
+                Some(Err(e)) => {
+                    early.push(attempt("render", &e));
+                    render_failed = Some(e);
+                }
                 None => {}
             }
         }
@@ -200,7 +205,11 @@ impl Fetcher {
         };
         let mut page = self
             .fetch_http(raw_url, &requested, conditional, http_start)
-            .await?;
+            .await
+            .map_err(|e| match render_failed {
+                Some(earlier) => e.after("tier `render`", earlier),
+                None => e,
+            })?;
         if !early.is_empty() {
             early.append(&mut page.attempts);
             page.attempts = early;
@@ -295,15 +304,18 @@ impl Fetcher {
         let deadline = self.config.timeout;
         let work = async {
             let requested = requested.clone();
+            let mut impersonate_failed: Option<TrawlError> = None;
             if start == Tier::Impersonate
                 && let Some(tier1) = &self.tier1
             {
-                // On failure the plain tier gets its usual turn below.
-                if let Ok(page) = self
+                // On failure the plain tier gets its usual turn below, and the failure
+                // is kept as a cause should that fail too.
+                match self
                     .fetch_with(tier1.as_ref(), &requested, conditional, None)
                     .await
                 {
-                    return Ok(page);
+                    Ok(page) => return Ok(page),
+                    Err(f) => impersonate_failed = Some(f.into_error()),
                 }
             }
             let first = self
@@ -311,7 +323,12 @@ impl Fetcher {
                 .await;
             let challenge = match &first {
                 Err(Failure::Challenge(e)) => e.clone(),
-                _ => return first.map_err(Failure::into_error),
+                _ => {
+                    return first.map_err(|f| match impersonate_failed {
+                        Some(earlier) => f.into_error().after("tier `impersonate`", earlier),
+                        None => f.into_error(),
+                    });
+                }
             };
             let mut attempts = vec![attempt(self.tier0.name(), &challenge)];
             let Some(tier1) = &self.tier1 else {

@@ -48,13 +48,14 @@ impl PlainTransport {
             // only way out (a dead proxy fails closed; there is no direct fallback).
             .no_proxy();
         if let Some(proxy) = proxy {
-            let p = reqwest::Proxy::all(proxy.as_str())
-                .map_err(|e| TrawlError::invalid_input(format!("invalid proxy: {e}")))?;
+            let p = reqwest::Proxy::all(proxy.as_str()).map_err(|e| {
+                TrawlError::invalid_input(format!("invalid proxy: {e}")).with_causes_of(&e)
+            })?;
             builder = builder.proxy(p);
         }
-        let client = builder
-            .build()
-            .map_err(|e| TrawlError::internal(format!("could not build HTTP client: {e}")))?;
+        let client = builder.build().map_err(|e| {
+            TrawlError::internal(format!("could not build HTTP client: {e}")).with_causes_of(&e)
+        })?;
         Ok(PlainTransport { client })
     }
 }

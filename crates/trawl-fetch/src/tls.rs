@@ -53,7 +53,7 @@ fn build(roots: TlsRoots) -> Result<rustls::ClientConfig, TrawlError> {
     let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
     let mut config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| TrawlError::internal(format!("TLS configuration: {e}")))?
+        .map_err(|e| TrawlError::internal(format!("TLS configuration: {e}")).with_causes_of(&e))?
         .with_root_certificates(store)
         .with_no_client_auth();
     config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];

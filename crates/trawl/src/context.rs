@@ -111,13 +111,14 @@ pub fn service_client(settings: &Settings) -> Result<reqwest::Client, TrawlError
         .no_proxy();
     if let Some(proxy) = settings.proxy.value.as_deref() {
         let url = normalize_proxy(proxy)?;
-        let p = reqwest::Proxy::all(url.as_str())
-            .map_err(|e| TrawlError::invalid_input(format!("invalid proxy: {e}")))?;
+        let p = reqwest::Proxy::all(url.as_str()).map_err(|e| {
+            TrawlError::invalid_input(format!("invalid proxy: {e}")).with_causes_of(&e)
+        })?;
         builder = builder.proxy(p);
     }
-    builder
-        .build()
-        .map_err(|e| TrawlError::internal(format!("could not build HTTP client: {e}")))
+    builder.build().map_err(|e| {
+        TrawlError::internal(format!("could not build HTTP client: {e}")).with_causes_of(&e)
+    })
 }
 
 /// Search settings (with `gh`'s token lent to GitHub when no `GITHUB_TOKEN` is set).

@@ -8,6 +8,7 @@ mod commands;
 mod compat;
 mod context;
 mod dotenv;
+mod errors;
 mod github_token;
 mod mcp;
 mod net_args;
@@ -17,7 +18,7 @@ mod redaction;
 mod settings;
 
 use clap::Parser;
-use trawl_core::Meta;
+use trawl_core::{Meta, TrawlError};
 
 use crate::cli::{CacheCommand, Cli, Command, ConfigCommand, NetArgs, SearxngCommand};
 use crate::output::report_error;
@@ -129,8 +130,8 @@ fn run(cli: Cli) -> i32 {
     let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error[internal]: cannot start the async runtime: {e}");
-            return 1;
+            let err = TrawlError::internal(format!("cannot start the async runtime: {e}"));
+            return report_error(&err, false, Meta::default());
         }
     };
     match &cli.command {

@@ -1,19 +1,13 @@
-//! Printing answers: the Envelope for `--json`, human text otherwise, errors on stderr.
+//! Printing answers: the Envelope for `--json`, human text otherwise; errors are said by
+//! `errors.rs`.
 
 use std::io::Write;
 
 use serde::Serialize;
 use trawl_agent::fence::Fence;
-use trawl_core::{Envelope, ErrorCode, Meta, TrawlError};
+use trawl_core::{Envelope, Meta, TrawlError};
 
-/// Exit status for an error: 2 for bad usage (invalid input), 1 for a request-level error.
-pub fn exit_code(err: &TrawlError) -> i32 {
-    if err.code == ErrorCode::InvalidInput {
-        2
-    } else {
-        1
-    }
-}
+use crate::errors::{ExitStatus, exit_code, print_error};
 
 /// The Envelope, pretty-printed, in one write: stdout is line-buffered, so writing it
 /// straight there cost one system call per line (1,700 for a 20-page batch).
@@ -23,12 +17,13 @@ pub fn print_json<T: Serialize>(envelope: &Envelope<T>) {
     let _ = std::io::stdout().lock().write_all(&text);
 }
 
-/// Report an error: the Envelope on stdout when `json`, always a line on stderr.
+/// Report an error: the Envelope on stdout when `json`, always the lines on stderr
+/// ([`print_error`]); the exit status number to end with.
 pub fn report_error(err: &TrawlError, json: bool, meta: Meta) -> i32 {
     if json {
         print_json(&Envelope::<()>::failure(err.clone(), meta));
     }
-    eprintln!("error[{}]: {}", err.code, err.message);
+    print_error(err, None, None);
     exit_code(err)
 }
 
@@ -38,11 +33,11 @@ pub fn print_fenced(render: impl FnOnce(&Fence) -> String) -> i32 {
     match Fence::new() {
         Ok(fence) => {
             print!("{}", render(&fence));
-            0
+            ExitStatus::Success.code()
         }
         Err(e) => {
             let err = TrawlError::internal(format!("no randomness for the fence: {e}"));
-            eprintln!("error[{}]: {}", err.code, err.message);
+            print_error(&err, None, None);
             exit_code(&err)
         }
     }

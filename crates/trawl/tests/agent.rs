@@ -253,6 +253,71 @@ fn a_challenge_falls_back_to_the_jina_reader_and_a_402_moves_on() {
     );
 }
 
+/// When the page and every hosted reader fail, each failure is kept as a cause of the
+/// error, in the order tried, the reader's key (echoed back by the provider) scrubbed.
+#[test]
+fn every_failed_reader_is_a_cause_when_none_gets_the_page() {
+    let dir = temp_dir();
+    let web = TestServer::start();
+    let target = "http://guarded.trawl-fixture.net/guarded";
+    web.route(
+        target,
+        Reply::status(403, CHALLENGE)
+            .with_header("Server", "cloudflare")
+            .with_header("cf-mitigated", "challenge"),
+    );
+    let readers_base = "http://readers.trawl-fixture.net";
+    web.route(
+        &format!("{readers_base}/tavily/extract"),
+        Reply::status(401, "invalid key tvly-secret-key-123456"),
+    );
+    web.route(
+        &format!("{readers_base}/jina/{target}"),
+        Reply::status(503, "busy"),
+    );
+    let r = run(trawl(&dir)
+        .args(["read", target, "--proxy", &web.base(), "--json"])
+        .env("TRAWL_STORE", dir.join("s.db"))
+        .env("TRAWL_READERS", "tavily,jina")
+        .env("TAVILY_API_KEY", "tvly-secret-key-123456")
+        .env("TRAWL_READER_TAVILY_URL", format!("{readers_base}/tavily/"))
+        .env("TRAWL_READER_JINA_URL", format!("{readers_base}/jina/")));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let error = &r.json()["error"];
+    assert_eq!(error["code"], "blocked", "{error}");
+    let causes: Vec<&str> = error["causes"]
+        .as_array()
+        .expect("causes")
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(causes.len(), 3, "{causes:?}");
+    assert!(
+        causes[0].starts_with("the page fetch failed: blocked: "),
+        "{causes:?}"
+    );
+    assert!(
+        causes[1]
+            .starts_with("hosted reader `tavily` failed: blocked: tavily reader answered HTTP 401"),
+        "{causes:?}"
+    );
+    assert!(
+        causes[2]
+            .starts_with("hosted reader `jina` failed: upstream: jina reader answered HTTP 503"),
+        "{causes:?}"
+    );
+    assert_eq!(
+        r.stderr.matches("\n  caused by: ").count(),
+        3,
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stdout.contains("tvly-secret-key-123456")
+            && !r.stderr.contains("tvly-secret-key-123456")
+    );
+}
+
 #[test]
 fn a_fence_breaking_page_stays_inside_the_fence() {
     let dir = temp_dir();

@@ -177,3 +177,66 @@ fn read_cookies_go_to_their_host_only_never_after_a_redirect_elsewhere() {
     assert!(bad.stderr.contains("line 1"), "{}", bad.stderr);
     assert!(!bad.stderr.contains("S3CRET"), "{}", bad.stderr);
 }
+
+#[test]
+fn a_failed_site_reader_stays_a_cause_when_the_page_fetch_fails_too() {
+    // GitHub's reader (its base moved behind a loopback proxy) is sent on to a signed URL
+    // that rate-limits it, then the page itself answers 503: the error is the page fetch's,
+    // and the reader's failure is kept as its cause, the signature's token masked.
+    let web = TestServer::start();
+    let page = "http://github.com/PyGithub/PyGithub/issues/28";
+    web.route(page, Reply::status(503, "page trouble"));
+    let limited = "http://api.trawl-fixture.net/limited?access_token=S3CRET-T0KEN-77";
+    web.route(
+        "http://api.trawl-fixture.net/api/repos/PyGithub/PyGithub/issues/28",
+        Reply::redirect(302, limited),
+    );
+    web.route(limited, Reply::status(429, "slow down"));
+    let dir = temp_dir();
+    let read = |json: bool| {
+        let mut cmd = trawl(&dir);
+        cmd.env("TRAWL_SITE_GITHUB_URL", "http://api.trawl-fixture.net/api/")
+            .env("TRAWL_READERS", "none")
+            .args(["read", page, "--proxy", &web.base(), "--store", ":memory:"]);
+        if json {
+            cmd.arg("--json");
+        }
+        run(&mut cmd)
+    };
+    let reader_failed = "site reader `github` failed: rate_limited: HTTP 429";
+    let human = read(false);
+    assert_eq!(human.code, 1, "{}", human.stderr);
+    assert!(
+        human
+            .stderr
+            .starts_with("error[http_error]: HTTP 503 from http://github.com/"),
+        "{}",
+        human.stderr
+    );
+    assert!(
+        human
+            .stderr
+            .contains(&format!("\n  caused by: {reader_failed}")),
+        "{}",
+        human.stderr
+    );
+    let out = read(true);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let error = &out.json()["error"];
+    assert_eq!(error["code"], "http_error", "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("HTTP 503"),
+        "{error}"
+    );
+    let causes = error["causes"].as_array().expect("causes");
+    assert_eq!(causes.len(), 1, "{error}");
+    let cause = causes[0].as_str().unwrap();
+    assert!(cause.starts_with(reader_failed), "{cause}");
+    assert!(
+        cause.contains("http://api.trawl-fixture.net/limited?access_token=****"),
+        "{cause}"
+    );
+    for shown in [&human.stderr, &out.stdout, &out.stderr] {
+        assert!(!shown.contains("S3CRET-T0KEN-77"), "{shown}");
+    }
+}

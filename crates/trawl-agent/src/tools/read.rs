@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use trawl_core::{Attempt, Document, ErrorCode, TrawlError, handle_for_url};
+use trawl_core::{Attempt, Document, ErrorCode, TrawlError, TriedFirst, handle_for_url};
 use trawl_extract::extract;
 use trawl_fetch::{Conditional, FetchedPage, Tier};
 use trawl_store::{DocumentRecord, Revalidation};
@@ -242,8 +242,10 @@ impl Agent {
         prefetched: Option<FetchedPage>,
     ) -> Result<DocumentRecord, TrawlError> {
         let mut attempts = Vec::new();
+        // Ways of reading that failed before the last one: causes of the error, if any.
+        let mut failed: Vec<TriedFirst> = Vec::new();
         if let Some(record) = self
-            .site_reader(url, remembered, pinned, &mut attempts)
+            .site_reader(url, remembered, pinned, &mut attempts, &mut failed)
             .await?
         {
             return Ok(record);
@@ -275,11 +277,14 @@ impl Agent {
                     return Ok(self.record(doc, None));
                 }
                 Ok(_) => attempts.push(attempt(reader.kind.name(), "too_thin", None)),
-                Err(e) => attempts.push(attempt(
-                    reader.kind.name(),
-                    e.code.as_str(),
-                    Some(e.message),
-                )),
+                Err(e) => {
+                    attempts.push(attempt(
+                        reader.kind.name(),
+                        e.code.as_str(),
+                        Some(e.message.clone()),
+                    ));
+                    failed.push(hosted_reader_failed(reader.kind, e));
+                }
             }
         }
         let tier = match remembered {
@@ -350,8 +355,12 @@ impl Agent {
             Err(e) => {
                 attempts.push(attempt("http", e.code.as_str(), Some(e.message.clone())));
                 if !worth_a_fallback(e.code) || self.readers.is_empty() {
-                    return Err(e);
+                    return Err(with_failures(e, failed));
                 }
+                failed.push(TriedFirst {
+                    tried: "the page fetch".to_owned(),
+                    error: e,
+                });
                 None
             }
         };
@@ -381,7 +390,10 @@ impl Agent {
                     return Ok(self.record(doc, None));
                 }
                 Ok(_) => attempts.push(attempt(name, "too_thin", None)),
-                Err(e) => attempts.push(attempt(name, e.code.as_str(), Some(e.message))),
+                Err(e) => {
+                    attempts.push(attempt(name, e.code.as_str(), Some(e.message.clone())));
+                    failed.push(hosted_reader_failed(reader.kind, e));
+                }
             }
         }
         match local {
@@ -410,9 +422,12 @@ impl Agent {
                         )
                     })
                     .collect();
-                Err(TrawlError::new(
-                    code,
-                    format!("every reader failed for {url}: {}", summary.join("; ")),
+                Err(with_failures(
+                    TrawlError::new(
+                        code,
+                        format!("every reader failed for {url}: {}", summary.join("; ")),
+                    ),
+                    failed,
                 ))
             }
         }
@@ -513,6 +528,19 @@ impl Agent {
                     ),
                 )
             })
+    }
+}
+
+/// `error`, with the ways of reading that failed before it kept as its causes, in the
+/// order they were tried.
+fn with_failures(error: TrawlError, failed: Vec<TriedFirst>) -> TrawlError {
+    failed.into_iter().fold(error, TrawlError::caused_by)
+}
+
+fn hosted_reader_failed(kind: ReaderKind, error: TrawlError) -> TriedFirst {
+    TriedFirst {
+        tried: format!("hosted reader `{}`", kind.name()),
+        error,
     }
 }
 

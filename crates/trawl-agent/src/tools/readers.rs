@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use trawl_core::{ErrorCode, FetchedVia, TrawlError, credential_params};
+use trawl_core::{ErrorCode, FetchedVia, Scrubber, TrawlError, credential_params};
 use trawl_fetch::Fetcher;
 use url::Url;
 
@@ -251,12 +251,12 @@ async fn read_once(
         .timeout(timeout)
         .send()
         .await
-        .map_err(|e| reader_error(name, e.is_timeout(), &e.to_string(), key))?;
+        .map_err(|e| reader_error(name, &e, key))?;
     let status = response.status().as_u16();
     let body = response
         .bytes()
         .await
-        .map_err(|e| reader_error(name, e.is_timeout(), &e.to_string(), key))?;
+        .map_err(|e| reader_error(name, &e, key))?;
     if !(200..300).contains(&status) {
         let text = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
         let code = match status {
@@ -295,13 +295,17 @@ fn scrub(message: &str, key: Option<&str>) -> String {
     trawl_core::scrub(message, key)
 }
 
-fn reader_error(name: &str, timeout: bool, message: &str, key: Option<&str>) -> TrawlError {
-    let code = if timeout {
+/// A request that got no answer: reqwest's message, and what caused it (a refused
+/// connection, a DNS failure) kept as causes; the key scrubbed from both.
+fn reader_error(name: &str, e: &reqwest::Error, key: Option<&str>) -> TrawlError {
+    let code = if e.is_timeout() {
         ErrorCode::Timeout
     } else {
         ErrorCode::Upstream
     };
-    TrawlError::new(code, scrub(&format!("{name} reader: {message}"), key))
+    TrawlError::new(code, format!("{name} reader: {e}"))
+        .with_causes_of(e)
+        .scrubbed(&Scrubber::new(key))
 }
 
 fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {

@@ -5,7 +5,9 @@
 //! might not (a rate limit, a timeout, an API change) leaves an attempt and the generic
 //! tiers go on; a page the reader refuses (a Reddit listing) is `unsupported_content`.
 
-use trawl_core::{Attempt, Document, ErrorCode, FetchedVia, TrawlError, handle_for_url};
+use trawl_core::{
+    Attempt, Document, ErrorCode, FetchedVia, TrawlError, TriedFirst, handle_for_url,
+};
 use trawl_sites::{SiteClient, SitePage, SiteSpec};
 use trawl_store::DocumentRecord;
 use url::Url;
@@ -37,13 +39,15 @@ impl Agent {
     }
 
     /// Read `url` with its site reader, when one answers for it and the site is not pinned
-    /// elsewhere. `Ok(None)` means the generic tiers read it (`attempts` may say why).
+    /// elsewhere. `Ok(None)` means the generic tiers read it (`attempts` may say why); a
+    /// reader that failed is put in `failed`, to be a cause if the generic tiers fail too.
     pub(super) async fn site_reader(
         &self,
         url: &Url,
         remembered: Option<&str>,
         pinned: bool,
         attempts: &mut Vec<Attempt>,
+        failed: &mut Vec<TriedFirst>,
     ) -> Result<Option<DocumentRecord>, TrawlError> {
         let Some((spec, target)) = trawl_sites::choose(url) else {
             return Ok(None);
@@ -85,7 +89,11 @@ impl Agent {
                 } else {
                     e.code.as_str()
                 };
-                attempts.push(attempt(spec.name, outcome, Some(e.message)));
+                attempts.push(attempt(spec.name, outcome, Some(e.message.clone())));
+                failed.push(TriedFirst {
+                    tried: format!("site reader `{}`", spec.name),
+                    error: e,
+                });
                 Ok(None)
             }
         }

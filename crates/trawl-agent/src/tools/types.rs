@@ -234,7 +234,7 @@ pub(crate) fn store_error(e: trawl_store::Error) -> TrawlError {
     } else {
         ErrorCode::Internal
     };
-    TrawlError::new(code, format!("store: {e}"))
+    TrawlError::new(code, format!("store: {e}")).with_causes_of(&e)
 }
 
 /// A document left out of a batch as a near-duplicate of another.

@@ -247,8 +247,9 @@ fn single_read_failure(out: FetchOut) -> Result<FetchOut, TrawlError> {
             code: ErrorCode::Internal,
             message: "the read failed without saying why".into(),
             retryable: false,
+            causes: Vec::new(),
         });
-        return Err(TrawlError::new(body.code, body.message).with_retryable(body.retryable));
+        return Err(TrawlError::from(body));
     }
     Ok(out)
 }

@@ -4,6 +4,7 @@ use trawl_store::{Section, SqliteStore, WhenUnwritable};
 
 use crate::cli::CacheCommand;
 use crate::context::{open_choice, open_sqlite, store_choice};
+use crate::errors::{ExitStatus, print_error};
 use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
@@ -31,7 +32,7 @@ pub async fn cache(cmd: &CacheCommand, settings: &Settings) -> i32 {
         && !confirm_clear(&path)
     {
         eprintln!("nothing removed");
-        return 1;
+        return ExitStatus::Failure.code();
     }
     let result: Result<serde_json::Value, TrawlError> = match cmd {
         CacheCommand::Stats(_) => store
@@ -163,13 +164,14 @@ async fn doctor(settings: &Settings, json: bool) -> i32 {
             println!("     {p}");
         }
         if !healthy {
-            eprintln!(
-                "error[internal]: the store is {}",
+            let err = TrawlError::internal(format!(
+                "the store is {}",
                 check.fault.as_deref().unwrap_or("not healthy")
-            );
+            ));
+            print_error(&err, None, None);
         }
     }
-    if healthy { 0 } else { 1 }
+    ExitStatus::from_health(healthy).code()
 }
 
 fn check_store(settings: &Settings) -> StoreCheck {

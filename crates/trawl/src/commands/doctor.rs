@@ -8,6 +8,7 @@ use trawl_store::{RedisStore, StoreConfig, redact_url};
 
 use crate::cli::DoctorArgs;
 use crate::commands::search::build_router;
+use crate::errors::{ExitStatus, exit_code, print_error};
 use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 
@@ -201,7 +202,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
                 meta,
             ));
         }
-        return if healthy { 0 } else { 1 };
+        return ExitStatus::from_health(healthy).code();
     }
     print_engines(&engines);
     if checking_fetch {
@@ -260,12 +261,12 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
         println!("healthy");
         0
     } else {
-        eprintln!(
-            "error[upstream]: required checks failed: {}",
-            failed.names.join(", ")
+        let err = TrawlError::new(
+            ErrorCode::Upstream,
+            format!("required checks failed: {}", failed.names.join(", ")),
         );
-        eprintln!("next: {}", failed.action);
-        1
+        print_error(&err, None, Some(&failed.action));
+        exit_code(&err)
     }
 }
 

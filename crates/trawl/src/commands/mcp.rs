@@ -1,8 +1,8 @@
 //! `trawl mcp`: the agent tools over MCP on standard input and output.
 
 use crate::context::build_agent;
+use crate::errors::{exit_code, print_error};
 use crate::mcp::{self, McpArgs};
-use crate::output::exit_code;
 use crate::redaction::known_secrets;
 use crate::settings::Settings;
 
@@ -29,7 +29,7 @@ pub async fn mcp(args: &McpArgs, settings: &Settings) -> i32 {
     let code = match result {
         Ok(()) => 0,
         Err(err) => {
-            eprintln!("error[{}]: {}", err.code, err.message);
+            print_error(&err, None, None);
             exit_code(&err)
         }
     };

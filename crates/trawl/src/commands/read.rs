@@ -8,7 +8,8 @@ use trawl_extract::ExtractOptions;
 
 use crate::cli::{ReadArgs, ReadFormat};
 use crate::context::build_agent_with;
-use crate::output::{exit_code, print_fenced, print_json, report_error};
+use crate::errors::{exit_code, print_error};
+use crate::output::{print_fenced, print_json, report_error};
 use crate::reader::{self, Input};
 use crate::settings::Settings;
 
@@ -58,7 +59,7 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
         .results
         .iter()
         .find_map(|r| r.error.clone())
-        .map(|e| TrawlError::new(e.code, e.message).with_retryable(e.retryable));
+        .map(TrawlError::from);
     // Read while the store did not answer: said in `meta` (and on stderr), since the
     // handles may not open later.
     let store_unavailable = out.results.iter().any(|r| {
@@ -92,7 +93,7 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
         } else {
             print_json(&Envelope::success(&out, meta(started)));
             if let Some(err) = &first_error {
-                eprintln!("error[{}]: {}", err.code, err.message);
+                print_error(err, None, None);
             }
         }
         return first_error.map_or(0, |err| exit_code(&err).max(1));
@@ -109,8 +110,8 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
             );
         }
     } else {
-        for e in out.results.iter().filter_map(|r| r.error.as_ref()) {
-            eprintln!("error[{}]: {}", e.code, e.message);
+        for e in out.results.iter().filter_map(|r| r.error.clone()) {
+            print_error(&TrawlError::from(e), None, None);
         }
     }
     first_error.map_or(0, |err| exit_code(&err).max(1))
@@ -297,7 +298,7 @@ fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
                 first = false;
                 println!("{}", body.trim_end());
             } else if let Some(e) = &item.error {
-                eprintln!("error[{}]: {}: {}", e.code, item.input, e.message);
+                print_error(&TrawlError::from(e.clone()), Some(&item.input), None);
             }
         }
         return;

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use trawl_core::{Envelope, Meta, TrawlError};
 
 use crate::cli::{SearxngCommand, SearxngUpArgs};
+use crate::errors::ExitStatus;
 use crate::output::{print_json, report_error};
 use crate::settings::Settings;
 use files::State;
@@ -276,7 +277,7 @@ async fn status() -> Result<(Value, i32), TrawlError> {
             "does not answer"
         }
     );
-    let code = if answering { 0 } else { 1 };
+    let code = ExitStatus::from_health(answering).code();
     Ok((
         json!({ "state": state, "answering": answering, "said": said }),
         code,

@@ -5,8 +5,8 @@ use trawl_core::{TrawlError, vars};
 
 use crate::commands::mcp::store_file;
 use crate::context::build_server_agent;
+use crate::errors::{exit_code, print_error};
 use crate::mcp::{self, BearerToken, ConnLimits, HttpOptions, ServeArgs};
-use crate::output::exit_code;
 use crate::redaction::known_secrets;
 use crate::settings::Settings;
 
@@ -96,7 +96,7 @@ pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
     match result {
         Ok(()) => 0,
         Err(err) => {
-            eprintln!("error[{}]: {}", err.code, err.message);
+            print_error(&err, None, None);
             exit_code(&err)
         }
     }

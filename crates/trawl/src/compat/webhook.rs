@@ -115,7 +115,7 @@ impl Webhook {
             // The connection uses exactly the addresses the guard checked: no second lookup.
             .resolve_to_addrs(&host, &pinned)
             .build()
-            .map_err(|e| TrawlError::internal(format!("webhook client: {e}")))?;
+            .map_err(|e| TrawlError::internal(format!("webhook client: {e}")).with_causes_of(&e))?;
         Ok(Some(Webhook {
             client,
             url,

@@ -289,7 +289,7 @@ pub async fn serve_http(
     )
     .await;
     flush_log(&state).await;
-    served.map_err(|e| TrawlError::internal(format!("HTTP server failed: {e}")))
+    served.map_err(|e| TrawlError::internal(format!("HTTP server failed: {e}")).with_causes_of(&e))
 }
 
 #[cfg(test)]

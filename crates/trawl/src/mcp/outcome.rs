@@ -88,21 +88,30 @@ fn fence_structured(value: &mut serde_json::Value, fence: &Fence) {
     }
 }
 
-/// An `isError` result: the code and message as text, and the code and whether a retry may
-/// help under `_meta["trawl/error"]` for clients that want them as data. The message is in
-/// the text only: said twice, a long one would cost the client twice. No
-/// `structuredContent`, since it would not match the tool's output schema.
+/// An `isError` result: the code, message and causes (redacted) as text, and the code and
+/// whether a retry may help under `_meta["trawl/error"]` for clients that want them as
+/// data. The message and causes are in the text only: said twice, long ones would cost the
+/// client twice. No `structuredContent`, since it would not match the tool's output schema.
 pub(super) fn failure(err: &TrawlError) -> CallToolResult {
-    let retry = if err.retryable { " (retryable)" } else { "" };
-    let message = clip_echoes(&err.message);
-    let mut result = CallToolResult::error(vec![ContentBlock::text(format!(
-        "error[{}]: {message}{retry}",
-        err.code
-    ))]);
+    let retry = if err.is_retryable() {
+        " (retryable)"
+    } else {
+        ""
+    };
+    let mut text = format!(
+        "error[{}]: {}{retry}",
+        err.code(),
+        clip_echoes(err.message())
+    );
+    for cause in err.causes() {
+        text.push_str("\ncaused by: ");
+        text.push_str(&clip_echoes(&cause));
+    }
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
     let mut meta = rmcp::model::JsonObject::new();
     meta.insert(
         "trawl/error".into(),
-        json!({"code": err.code, "retryable": err.retryable}),
+        json!({"code": err.code(), "retryable": err.is_retryable()}),
     );
     result.meta = Some(MetaObject(meta));
     result
@@ -209,6 +218,25 @@ mod tests {
             text.starts_with("error[invalid_input]: handle: no document")
                 && text.ends_with("(retryable)"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn a_failure_lists_its_causes_redacted() {
+        let err = TrawlError::new(ErrorCode::HttpError, "HTTP 503 from http://github.com/a/b")
+            .after(
+                "site reader `github`",
+                TrawlError::new(
+                    ErrorCode::RateLimited,
+                    "HTTP 429 from http://api.test/x?access_token=T0KEN-123",
+                ),
+            );
+        let text = failure(&err).content[0].as_text().unwrap().text.clone();
+        assert_eq!(
+            text,
+            "error[http_error]: HTTP 503 from http://github.com/a/b\n\
+             caused by: site reader `github` failed: rate_limited: HTTP 429 from \
+             http://api.test/x?access_token=****"
         );
     }
 }

@@ -171,9 +171,16 @@ impl TrawlMcp {
                 }
                 Err(err) => (failure(&err), err.code.as_str().to_owned(), Vec::new()),
             },
-            Ended::Failed(mut err) => {
-                err.message = self.state.secrets.scrub(&err.message);
-                (failure(&err), err.code.as_str().to_owned(), Vec::new())
+            Ended::Failed(err) => {
+                let err = err.scrubbed(&self.state.secrets);
+                // The causes go to the request log too, on one line.
+                let causes: Vec<String> = err.causes().collect();
+                let details = if causes.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![("causes", causes.join("; "))]
+                };
+                (failure(&err), err.code.as_str().to_owned(), details)
             }
             Ended::Refused(refusal) => {
                 metrics.rejected_call(refusal.reason());
