@@ -344,3 +344,19 @@ fn server_settings_come_from_the_file_below_the_environment() {
         resolve_command(file("header_timeout = -1"), &MapEnv::empty(), &["serve"]).unwrap_err();
     assert!(err.message.contains("header_timeout"), "{}", err.message);
 }
+
+#[test]
+fn config_show_names_every_declared_setting() {
+    let s = resolve_command(FileConfig::default(), &MapEnv::empty(), &["serve"]).unwrap();
+    let text = s.to_toml_text();
+    let json = s.redacted_json();
+    for d in table::DECLARED {
+        assert!(
+            text.contains(&format!("\n{} = ", d.name))
+                || text.contains(&format!("# {}: unset", d.name)),
+            "{} missing from:\n{text}",
+            d.name
+        );
+        assert!(json[d.name]["source"].is_string(), "{}", d.name);
+    }
+}
