@@ -1,7 +1,7 @@
 //! Effective settings: every setting is declared once in [`table`] and resolved by one
 //! rule, flags > environment > config file > `.env` (API keys only) > defaults, into
 //! typed values, from which [`produce`] builds the fetcher's, the search router's, the
-//! store's and the agent's configuration.
+//! store's and the agent's configuration (and the commands the MCP servers' options).
 //!
 //! The config file, the real environment and flags are the user's own and may set
 //! anything. A `.env` may come with a cloned repository, so it never widens what trawl may

@@ -1,7 +1,8 @@
 //! Every setting, declared once: its name in the config file, its type, its default (a
 //! named constant below), its doc, and the layers that may set it. To add a setting, add
 //! one line here with its doc comment (and, for a new environment variable, its entry in
-//! `trawl_core::vars`); the file reader, `config show` and the precedence rule follow.
+//! `trawl_core::vars`; for a flag, its clap field parsed with `parse_flag` and handed on in
+//! `setting_flags`); the file reader, `config show` and the precedence rule follow.
 //!
 //! API keys (`[keys]` in the file, the only thing a `.env` may set), routes (`[routes]`)
 //! and the per-provider families (`TRAWL_<ENGINE>_URL`, `TRAWL_<ENGINE>_MIN_INTERVAL_MS`)
