@@ -555,7 +555,7 @@ impl RedisUrl {
 
 impl std::fmt::Display for RedisUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&trawl_store::redact_url(&self.0))
+        f.write_str(&trawl_core::redact_url(&self.0))
     }
 }
 
