@@ -1,11 +1,13 @@
 //! The command line as typed: clap types, and the flags that set settings handed to
-//! `settings` as text (it parses them like the environment's, naming the flag on error).
+//! `settings` as they were parsed (with each setting's own parser).
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use trawl_core::vars;
+use trawl_store::StoreFallback;
+
+use crate::settings::{Flags, RedisUrl, StoreLocation, parse_flag};
 
 pub use crate::net_args::NetArgs;
 
@@ -21,39 +23,38 @@ pub struct Cli {
     pub config: Option<PathBuf>,
 
     /// Store file (default: ~/.cache/trawl/trawl.db; `:memory:` keeps nothing); also TRAWL_STORE.
-    #[arg(long, global = true, value_name = "PATH")]
-    pub store: Option<String>,
+    #[arg(long, global = true, value_name = "PATH", value_parser = parse_flag::<StoreLocation>)]
+    pub store: Option<StoreLocation>,
 
     /// Keep the store in this Redis, shared by every replica (`redis://host:port/db`);
     /// also TRAWL_REDIS_URL (real environment only, never `.env`) or config `redis`.
-    #[arg(long, global = true, value_name = "URL")]
-    pub redis: Option<String>,
+    #[arg(long, global = true, value_name = "URL", value_parser = parse_flag::<RedisUrl>)]
+    pub redis: Option<RedisUrl>,
 
     /// When the Redis does not answer at start: `memory` warns and keeps a store private
     /// to this process; `none` (default) fails naming the URL.
-    #[arg(long, global = true, value_name = "MODE")]
-    pub store_fallback: Option<String>,
+    #[arg(long, global = true, value_name = "MODE", value_parser = parse_flag::<StoreFallback>)]
+    pub store_fallback: Option<StoreFallback>,
 }
 
 impl Cli {
-    /// The flags that set settings, global ones and `net`'s, by flag name.
-    pub fn setting_flags(&self, net: &NetArgs) -> BTreeMap<&'static str, String> {
+    /// The flags that set settings, global ones, `net`'s and the servers', by flag name.
+    pub fn setting_flags(&self, net: &NetArgs) -> Flags {
         let mut flags = net.setting_flags();
-        for (flag, value) in [
-            ("--store", &self.store),
-            ("--redis", &self.redis),
-            ("--store-fallback", &self.store_fallback),
-        ] {
-            if let Some(v) = value {
-                flags.insert(flag, v.clone());
-            }
+        if let Some(store) = &self.store {
+            flags.set("--store", Some(store.clone()));
         }
-        let server = match &self.command {
-            Command::Mcp(a) => Some(&a.server),
-            Command::Serve(a) => Some(&a.server),
-            _ => None,
-        };
-        flags.extend(server.into_iter().flat_map(|s| s.setting_flags()));
+        if let Some(redis) = &self.redis {
+            flags.set("--redis", Some(redis.clone()));
+        }
+        if let Some(fallback) = self.store_fallback {
+            flags.set("--store-fallback", fallback);
+        }
+        match &self.command {
+            Command::Mcp(a) => flags.extend(a.server.setting_flags()),
+            Command::Serve(a) => flags.extend(a.setting_flags()),
+            _ => {}
+        }
         flags
     }
 }

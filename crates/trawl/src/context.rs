@@ -9,10 +9,10 @@ use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
 use trawl_store::{OpenedStore, SqliteStore, StandIn, StoreChoice, WhenUnwritable};
 
-use crate::settings::Settings;
+use crate::settings::{Settings, StoreLocation};
 
 /// The store the settings choose: the shared Redis when one is configured, else the SQLite
-/// file (`:memory:` keeps nothing). The one place the choice is made.
+/// file, or memory (which keeps nothing). The one place the choice is made.
 pub fn store_choice(settings: &Settings) -> Result<StoreChoice, TrawlError> {
     let config = settings.store_config();
     if let Some(url) = settings.redis_url() {
@@ -23,11 +23,12 @@ pub fn store_choice(settings: &Settings) -> Result<StoreChoice, TrawlError> {
             config,
         });
     }
-    let path = settings.store_path()?;
-    Ok(if path == ":memory:" {
-        StoreChoice::Memory { config }
-    } else {
-        StoreChoice::Sqlite { path, config }
+    Ok(match settings.store_location()? {
+        StoreLocation::Memory => StoreChoice::Memory { config },
+        StoreLocation::File(path) => StoreChoice::Sqlite {
+            path: path.to_string_lossy().into_owned(),
+            config,
+        },
     })
 }
 
@@ -76,13 +77,16 @@ pub fn open_choice(
 /// The SQLite file the settings name, opened as it is for `cache doctor`'s checks of the
 /// file itself (integrity, writability); commands open their store with [`open_store`].
 pub fn open_sqlite(settings: &Settings) -> Result<SqliteStore, trawl_store::Error> {
-    let path = settings
-        .store_path()
+    let location = settings
+        .store_location()
         .map_err(|e| trawl_store::Error::Open {
             location: "(no store path)".to_owned(),
             source: e.message.into(),
         })?;
-    SqliteStore::open(&path, settings.store_config())
+    match location {
+        StoreLocation::Memory => SqliteStore::open_in_memory(settings.store_config()),
+        StoreLocation::File(path) => SqliteStore::open(&path, settings.store_config()),
+    }
 }
 
 /// A Redis error on one line, without the URL's credentials: a server (or something

@@ -147,7 +147,7 @@ fn run(cli: Cli) -> i32 {
         Command::Searxng(cmd) => runtime.block_on(commands::searxng(cmd, &settings)),
         Command::Config(ConfigCommand::Show(f)) => commands::config_show(&settings, f.json),
         Command::Config(ConfigCommand::Vars) => commands::config_vars(),
-        Command::Mcp(args) => runtime.block_on(commands::mcp(args, &settings)),
-        Command::Serve(args) => runtime.block_on(commands::serve(args, &settings)),
+        Command::Mcp(_) => runtime.block_on(commands::mcp(&settings)),
+        Command::Serve(_) => runtime.block_on(commands::serve(&settings)),
     }
 }

@@ -204,3 +204,149 @@ fn a_bad_value_names_its_source() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("--render"), "{}", r.stderr);
 }
+
+/// The keys of every setting `trawl serve` has (all of its flags that set settings, its
+/// tool server's and its network flags included), from `trawl serve --help` and the table
+/// as `config show --json` prints it: each flag's setting is named in `config show`.
+#[test]
+fn config_show_names_every_serve_setting() {
+    let dir = temp_dir();
+    let r = run(trawl(&dir).args(["config", "show", "--json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let data = &r.json()["data"];
+    let help = run(trawl(&dir).args(["serve", "--help"]));
+    assert_eq!(help.code, 0, "{}", help.stderr);
+    // Flags of `trawl serve` that set no setting: `--config` chooses the file itself,
+    // `--json` picks a command's output format.
+    let not_settings = ["--config", "--help", "--version", "--json"];
+    let flags: Vec<&str> = help
+        .stdout
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .filter(|w| !not_settings.contains(w))
+        .collect();
+    assert!(flags.contains(&"--max-sessions"), "{}", help.stdout);
+    let text = run(trawl(&dir).args(["config", "show"]));
+    for flag in flags {
+        let key = match flag {
+            "--allow-origin" => "allowed_origins".to_owned(),
+            "--public-host" => "public_hosts".to_owned(),
+            "--allow-host" => "allow_hosts".to_owned(),
+            _ => flag.trim_start_matches("--").replace('-', "_"),
+        };
+        let entry = &data[&key];
+        assert!(
+            entry.get("source").is_some(),
+            "{flag}: no `{key}` in config show --json"
+        );
+        assert!(
+            text.stdout.contains(&format!("{key} = "))
+                || text.stdout.contains(&format!("{key}: unset")),
+            "{flag}: no `{key}` in config show"
+        );
+    }
+    assert_eq!(data["max_sessions"]["value"], 1000);
+    assert_eq!(data["listen"]["value"], "127.0.0.1:8787");
+    assert_eq!(data["listen"]["source"], "default");
+}
+
+/// `max_sessions = 1` in the config file caps `trawl serve`'s sessions: a second
+/// `initialize` ends the first session, which the metrics count as evicted. The listen
+/// address comes from the file too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn max_sessions_from_the_config_file_caps_serve() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let dir = temp_dir();
+    std::fs::write(
+        dir.join("serve.toml"),
+        "max_sessions = 1\nlisten = \"127.0.0.1:0\"\nfetch_only = true\nstore = \":memory:\"\n",
+    )
+    .unwrap();
+    /// The server, killed however the test ends.
+    struct Server(std::process::Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut server = Server(
+        std::process::Command::new(env!("CARGO_BIN_EXE_trawl"))
+            .args(["--config", "serve.toml", "serve"])
+            .current_dir(&dir)
+            .env_clear()
+            .env("HOME", &dir)
+            .env("XDG_CONFIG_HOME", dir.join(".config"))
+            .env("XDG_CACHE_HOME", dir.join(".cache"))
+            .env("TRAWL_READERS", "none")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn trawl serve"),
+    );
+    let mut lines = BufReader::new(server.0.stderr.take().unwrap()).lines();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        while let Some(Ok(line)) = lines.next() {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = String::new();
+    let listening = loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(line) if line.contains("event=listening") => break line,
+            Ok(line) => seen.push_str(&line),
+            Err(_) => panic!("trawl serve did not start: {seen}"),
+        }
+    };
+    let url = listening
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix("url="))
+        .expect("url in the listening line")
+        .to_owned();
+    assert!(listening.contains("max_sessions=1"), "{listening}");
+    let http = reqwest::Client::new();
+    let initialize = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "config-test", "version": "0"}}
+    })
+    .to_string();
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let response = http
+            .post(&url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .body(initialize.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        sessions.push(response.headers()["mcp-session-id"].clone());
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), response.bytes()).await;
+    }
+    assert_ne!(sessions[0], sessions[1]);
+    let metrics = http
+        .get(url.replace("/mcp", "/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    drop(server);
+    let gauge = |name: &str| {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(str::trim)
+            .unwrap_or_else(|| panic!("no {name} in:\n{metrics}"))
+            .to_owned()
+    };
+    assert_eq!(gauge("trawl_live_sessions "), "1", "{metrics}");
+    assert_eq!(gauge("trawl_sessions_evicted_total "), "1", "{metrics}");
+}

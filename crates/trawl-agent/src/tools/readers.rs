@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use trawl_core::{ErrorCode, FetchedVia, Scrubber, TrawlError, credential_params};
+use trawl_core::{ErrorCode, FetchedVia, Scrubber, TrawlError, credential_params, vars};
 use trawl_fetch::Fetcher;
 use url::Url;
 
@@ -62,10 +62,10 @@ impl ReaderKind {
     /// The environment variable holding its key(s), comma-separated.
     pub fn key_var(self) -> &'static str {
         match self {
-            ReaderKind::Jina => "JINA_API_KEY",
-            ReaderKind::Tavily => "TAVILY_API_KEY",
-            ReaderKind::Firecrawl => "FIRECRAWL_API_KEY",
-            ReaderKind::Exa => "EXA_API_KEY",
+            ReaderKind::Jina => vars::JINA_API_KEY,
+            ReaderKind::Tavily => vars::TAVILY_API_KEY,
+            ReaderKind::Firecrawl => vars::FIRECRAWL_API_KEY,
+            ReaderKind::Exa => vars::EXA_API_KEY,
         }
     }
 

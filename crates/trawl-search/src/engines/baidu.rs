@@ -96,7 +96,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "baidu",
     filters: Capabilities::named("site freshness"),
     key: KeyNeed::Required,
-    key_env: "BAIDU_API_KEY",
+    key_env: trawl_core::vars::BAIDU_API_KEY,
     base: "https://qianfan.baidubce.com",
     browser_like: false,
     confidence: "low-medium: no saved response found in public code or test data (only hand-made mocks); request and response fields from the Qianfan AI Search docs and SDK wrappers (2025); tested on a response built from them",

@@ -113,7 +113,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "brave",
     filters: Capabilities::named("all"),
     key: KeyNeed::Required,
-    key_env: "BRAVE_API_KEY",
+    key_env: trawl_core::vars::BRAVE_API_KEY,
     base: "https://api.search.brave.com",
     browser_like: false,
     confidence: "high: official versioned API; real web and news responses ≈2025-01",

@@ -78,7 +78,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "exa",
     filters: Capabilities::named("site freshness region"),
     key: KeyNeed::Required,
-    key_env: "EXA_API_KEY",
+    key_env: trawl_core::vars::EXA_API_KEY,
     base: "https://api.exa.ai",
     browser_like: false,
     confidence: "medium-high: no saved response; tested on a minimal response built from the 2026-07 SDK's fields",

@@ -84,7 +84,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "firecrawl",
     filters: Capabilities::named("site freshness region"),
     key: KeyNeed::Required,
-    key_env: "FIRECRAWL_API_KEY",
+    key_env: trawl_core::vars::FIRECRAWL_API_KEY,
     base: "https://api.firecrawl.dev",
     browser_like: false,
     confidence: "high: real v2 search and scrape responses 2025-10",

@@ -178,7 +178,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "github",
     filters: Capabilities::named("freshness paging"),
     key: KeyNeed::Optional,
-    key_env: "GITHUB_TOKEN",
+    key_env: trawl_core::vars::GITHUB_TOKEN,
     base: "https://api.github.com",
     browser_like: false,
     confidence: "high: stable API; real responses from 2014 (repositories) and 2022 (issues, with rate-limit headers)",

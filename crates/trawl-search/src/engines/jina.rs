@@ -67,7 +67,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "jina",
     filters: Capabilities::named("site"),
     key: KeyNeed::Required,
-    key_env: "JINA_API_KEY",
+    key_env: trawl_core::vars::JINA_API_KEY,
     base: "https://s.jina.ai",
     browser_like: false,
     confidence: "medium: no saved response; tested on a minimal response built from the docs; limits change over time",

@@ -61,7 +61,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "marginalia",
     filters: Capabilities::named("site safesearch paging"),
     key: KeyNeed::Required,
-    key_env: "MARGINALIA_API_KEY",
+    key_env: trawl_core::vars::MARGINALIA_API_KEY,
     base: "https://api2.marginalia-search.com",
     browser_like: false,
     confidence: "medium: no saved response; tested on a minimal response from the ApiSearchResult schema",

@@ -83,7 +83,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "parallel",
     filters: Capabilities::named("site freshness"),
     key: KeyNeed::Required,
-    key_env: "PARALLEL_API_KEY",
+    key_env: trawl_core::vars::PARALLEL_API_KEY,
     base: "https://api.parallel.ai",
     browser_like: false,
     confidence: "medium: no saved response found in public code or test data; request and response fields from Parallel's V1 docs and SDK wrappers (2026); tested on a response built from them",

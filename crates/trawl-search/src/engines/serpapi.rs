@@ -74,7 +74,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "google",
     filters: Capabilities::named("all"),
     key: KeyNeed::Required,
-    key_env: "SERPAPI_API_KEY",
+    key_env: trawl_core::vars::SERPAPI_API_KEY,
     base: "https://serpapi.com",
     browser_like: false,
     confidence: "medium-high: no saved response; tested on a minimal response built from the documented fields",

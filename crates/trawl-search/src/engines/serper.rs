@@ -73,7 +73,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "google",
     filters: Capabilities::named("site freshness language region paging"),
     key: KeyNeed::Required,
-    key_env: "SERPER_API_KEY",
+    key_env: trawl_core::vars::SERPER_API_KEY,
     base: "https://google.serper.dev",
     browser_like: false,
     confidence: "medium-high: one ≈2022 sample (Serper's own docs); simple stable schema",

@@ -93,7 +93,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "stackexchange",
     filters: Capabilities::named("freshness paging"),
     key: KeyNeed::Optional,
-    key_env: "STACKEXCHANGE_KEY",
+    key_env: trawl_core::vars::STACKEXCHANGE_KEY,
     base: "https://api.stackexchange.com",
     browser_like: false,
     confidence: "high: stable API; no saved response, tested on a minimal response built from the documented fields",

@@ -96,7 +96,7 @@ pub const SPEC: EngineSpec = EngineSpec {
     group: "tavily",
     filters: Capabilities::named("site freshness region"),
     key: KeyNeed::Required,
-    key_env: "TAVILY_API_KEY",
+    key_env: trawl_core::vars::TAVILY_API_KEY,
     base: "https://api.tavily.com",
     browser_like: false,
     confidence: "high: three real responses 2026-03; SDK 2026-06",

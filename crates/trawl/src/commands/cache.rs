@@ -132,7 +132,10 @@ struct StoreCheck {
 /// `trawl cache doctor`: open the store, run SQLite's integrity check and FTS5's check of
 /// the passage index, and say whether it can be written. Exits 1 when something is wrong.
 async fn doctor(settings: &Settings, json: bool) -> i32 {
-    let path = settings.store_path().unwrap_or_default();
+    let path = settings
+        .store_location()
+        .map(|l| l.to_string())
+        .unwrap_or_default();
     let probe_settings = settings.clone();
     let check = tokio::task::spawn_blocking(move || check_store(&probe_settings))
         .await
@@ -175,7 +178,10 @@ async fn doctor(settings: &Settings, json: bool) -> i32 {
 }
 
 fn check_store(settings: &Settings) -> StoreCheck {
-    let path = settings.store_path().unwrap_or_default();
+    let path = settings
+        .store_location()
+        .map(|l| l.to_string())
+        .unwrap_or_default();
     let unhealthy = |fault: &str, problems: Vec<String>| StoreCheck {
         path: path.clone(),
         healthy: false,

@@ -113,7 +113,8 @@ async fn check_browser(settings: &Settings, deadline: Duration) -> BrowserCheck 
 /// when something required failed.
 pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
     let started = Instant::now();
-    let deadline = Duration::from_secs_f64(args.net.timeout.unwrap_or(5.0).clamp(0.1, 60.0));
+    let asked = args.net.timeout.map_or(5.0, |d| d.0.as_secs_f64());
+    let deadline = Duration::from_secs_f64(asked.clamp(0.1, 60.0));
     let router = match build_router(settings, None, None) {
         Ok(r) => r,
         Err(err) => return report_error(&err, args.json, Meta::default()),

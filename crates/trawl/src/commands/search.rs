@@ -92,7 +92,7 @@ fn request(args: &SearchArgs) -> Result<SearchRequest, TrawlError> {
     f.language = args.language.clone();
     f.region = args.region.clone();
     f.page = args.page;
-    req.timeout_ms = args.net.timeout.map(|s| (s * 1000.0) as u64);
+    req.timeout_ms = args.net.timeout.map(|d| d.0.as_millis() as u64);
     Ok(req)
 }
 

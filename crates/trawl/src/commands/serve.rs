@@ -1,19 +1,21 @@
 //! `trawl serve`: the agent tools over MCP streamable HTTP at `/mcp`, with `/healthz` and
 //! `/metrics`.
 
+use std::time::Duration;
+
 use trawl_core::{TrawlError, vars};
 
-use crate::commands::mcp::store_file;
+use crate::commands::mcp::{store_file, tool_server_options};
 use crate::context::build_server_agent;
 use crate::errors::{exit_code, print_error};
-use crate::mcp::{self, BearerToken, ConnLimits, HttpOptions, ServeArgs};
+use crate::mcp::{self, BearerToken, ConnLimits, HttpOptions};
 use crate::redaction::known_secrets;
 use crate::settings::Settings;
 
-/// The bearer token: `--token-file` wins over `TRAWL_TOKEN` (environment or the config
-/// file's keys; never a `.env`). An empty token is refused wherever it comes from, even
-/// beside a token file: it would otherwise mean "no auth".
-fn token(args: &ServeArgs, settings: &Settings) -> Result<Option<BearerToken>, TrawlError> {
+/// The bearer token: `token_file` (`--token-file`) wins over `TRAWL_TOKEN` (environment or
+/// the config file's keys; never a `.env`). An empty token is refused wherever it comes
+/// from, even beside a token file: it would otherwise mean "no auth".
+fn token(settings: &Settings) -> Result<Option<BearerToken>, TrawlError> {
     let from_settings = match settings.secret(vars::TOKEN) {
         Some(value) => Some(BearerToken::new(value).map_err(|_| {
             TrawlError::invalid_input(format!(
@@ -23,68 +25,69 @@ fn token(args: &ServeArgs, settings: &Settings) -> Result<Option<BearerToken>, T
         })?),
         None => None,
     };
-    match &args.token_file {
+    match &settings.token_file.value {
         Some(path) => BearerToken::from_file(path).map(Some),
         None => Ok(from_settings),
     }
 }
 
 /// The connection limits, with the descriptor limit raised first so the cap can use it.
-fn limits(args: &ServeArgs) -> Result<ConnLimits, TrawlError> {
-    let header_timeout = mcp::seconds("--header-timeout", args.header_timeout)?;
-    let idle_timeout = mcp::seconds("--idle-timeout", args.idle_timeout)?;
+fn limits(settings: &Settings) -> Result<ConnLimits, TrawlError> {
+    let header_timeout = settings.header_timeout.value.0;
+    let idle_timeout = settings.idle_timeout.value.0;
     if header_timeout.is_zero() {
         return Err(TrawlError::invalid_input(
-            "--header-timeout must be above 0",
+            "header_timeout (--header-timeout) must be above 0",
         ));
     }
     // Answers in progress send a keep-alive every 15 s; a shorter idle timeout would cut
     // them.
-    if idle_timeout <= std::time::Duration::from_secs(15) {
+    if idle_timeout <= KEEP_ALIVE {
         return Err(TrawlError::invalid_input(format!(
-            "--idle-timeout must be above 15 seconds (the keep-alive interval of answers), got {}",
-            args.idle_timeout
+            "idle_timeout (--idle-timeout) must be above 15 seconds (the keep-alive interval \
+             of answers), got {}",
+            idle_timeout.as_secs_f64()
         )));
     }
     let descriptors = mcp::raise_descriptor_limit();
     Ok(ConnLimits {
-        max_connections: mcp::effective_cap(args.max_connections.max(1), descriptors),
+        max_connections: mcp::effective_cap(settings.max_connections.value.max(1), descriptors),
         header_timeout,
         idle_timeout,
     })
 }
 
+/// How often an answer in progress sends a keep-alive.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
 /// Serve until SIGTERM or Ctrl-C.
-pub async fn serve(args: &ServeArgs, settings: &Settings) -> i32 {
+pub async fn serve(settings: &Settings) -> i32 {
     let result = async {
-        let token = token(args, settings)?;
-        mcp::check_bind_policy(args.listen, token.as_ref(), args.insecure_no_auth)?;
+        let token = token(settings)?;
+        let listen = settings.listen.value;
+        mcp::check_bind_policy(listen, token.as_ref(), settings.insecure_no_auth.value)?;
         let agent = build_server_agent(settings)?;
         // One browser for every call; closed when the server stops.
         let fetcher = agent.lazy_fetcher();
+        let server = tool_server_options(settings);
         let prepared = mcp::prepare(
             agent,
-            &args.server,
+            &server,
             store_file(settings),
             "http",
             known_secrets(settings),
         )?;
-        let listener = tokio::net::TcpListener::bind(args.listen)
+        let listener = tokio::net::TcpListener::bind(listen)
             .await
-            .map_err(|e| {
-                TrawlError::invalid_input(format!("cannot listen on {}: {e}", args.listen))
-            })?;
+            .map_err(|e| TrawlError::invalid_input(format!("cannot listen on {listen}: {e}")))?;
         let options = HttpOptions {
             token,
-            public_hosts: args.public_hosts.clone(),
-            allowed_origins: args.allow_origins.clone(),
-            limits: limits(args)?,
-            max_sessions: args.max_sessions.max(1),
-            session_idle_timeout: mcp::seconds(
-                "--session-idle-timeout",
-                args.session_idle_timeout,
-            )?,
-            max_message_bytes: args.server.max_message_bytes,
+            public_hosts: settings.public_hosts.value.0.clone(),
+            allowed_origins: settings.allowed_origins.value.0.clone(),
+            limits: limits(settings)?,
+            max_sessions: settings.max_sessions.value.max(1),
+            session_idle_timeout: settings.session_idle_timeout.value.0,
+            max_message_bytes: server.max_message_bytes,
         };
         let served = mcp::serve_http(prepared, listener, &options).await;
         if let Some(fetcher) = fetcher.built() {

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
-use trawl_core::TrawlError;
+use trawl_core::{TrawlError, vars};
 
 /// The token clients must present as `Authorization: Bearer <token>`.
 ///
@@ -83,8 +83,9 @@ pub fn check_bind_policy(
     }
     Err(TrawlError::invalid_input(format!(
         "refusing to listen on {addr} without a token: anyone who can reach it could use this \
-         server; set TRAWL_TOKEN or --token-file, listen on 127.0.0.1, or pass \
-         --insecure-no-auth if something in front of trawl already authenticates"
+         server; set {} or --token-file, listen on 127.0.0.1, or pass \
+         --insecure-no-auth if something in front of trawl already authenticates",
+        vars::TOKEN
     )))
 }
 

@@ -39,7 +39,7 @@ use tokio_util::sync::CancellationToken;
 use trawl_agent::tools::{Agent, ToolInfo, tools};
 use trawl_core::{ErrorCode, Scrubber, TrawlError};
 
-pub use args::{McpArgs, ServeArgs, ToolServerArgs};
+pub use args::{McpArgs, ServeArgs};
 pub use auth::{BearerToken, check_bind_policy};
 pub use conn::{ConnLimits, effective_cap, raise_descriptor_limit};
 pub use http::HttpOptions;
@@ -49,14 +49,28 @@ use gate::CallGate;
 use log::{LogConfig, RequestLog};
 use metrics::Metrics;
 
-pub fn seconds(name: &str, value: f64) -> Result<Duration, TrawlError> {
-    if (0.0..=86_400.0).contains(&value) {
-        Ok(Duration::from_secs_f64(value))
-    } else {
-        Err(TrawlError::invalid_input(format!(
-            "{name} must be between 0 and 86400 seconds, got {value}"
-        )))
-    }
+/// What the settings tell a tool server, whatever its transport (each field is the setting
+/// of the same name, see `settings/table.rs`).
+#[derive(Debug, Clone)]
+pub struct ToolServerOptions {
+    /// Most tool calls running at once (0 = no limit).
+    pub max_concurrent: usize,
+    /// How long a queued call waits (zero: as long as it takes).
+    pub queue_timeout: Duration,
+    /// How long running calls may take to finish on a shutdown signal.
+    pub shutdown_grace: Duration,
+    /// Serve reading only, even with no usable search engine.
+    pub fetch_only: bool,
+    /// A file the request log is appended to as well.
+    pub log_file: Option<PathBuf>,
+    /// The log file's size at which it is rotated (0 = never).
+    pub log_max_bytes: u64,
+    /// Rotated log files kept.
+    pub log_keep: usize,
+    /// No request log on stderr.
+    pub log_quiet: bool,
+    /// Longest JSON-RPC message accepted.
+    pub max_message_bytes: usize,
 }
 
 /// Which tools to leave out, given the usable engines and what each tool of the table
@@ -102,17 +116,15 @@ pub struct Prepared {
     pub max_message_bytes: usize,
 }
 
-/// Check the flags and the engines, open the request log, and build the handler. No log
-/// line, metric or error result the server gives holds one of `secrets`.
+/// Check the engines, open the request log, and build the handler. No log line, metric or
+/// error result the server gives holds one of `secrets`.
 pub fn prepare(
     agent: Agent,
-    args: &ToolServerArgs,
+    args: &ToolServerOptions,
     store_path: Option<PathBuf>,
     transport: &str,
     secrets: Scrubber,
 ) -> Result<Prepared, TrawlError> {
-    let queue_timeout = seconds("--queue-timeout", args.queue_timeout)?;
-    let grace = seconds("--shutdown-grace", args.shutdown_grace)?;
     let usable = agent.usable_engines()?;
     let hidden = hidden_tools(&usable, args.fetch_only)?;
     let log = RequestLog::open(&LogConfig {
@@ -127,7 +139,7 @@ pub fn prepare(
         TrawlError::invalid_input(format!("log file {}: {e}", path.display()))
     })?;
     let state = Arc::new(ServerState {
-        gate: CallGate::new(args.max_concurrent, queue_timeout),
+        gate: CallGate::new(args.max_concurrent, args.queue_timeout),
         metrics: Metrics::new(secrets.clone()),
         log,
         secrets,
@@ -149,7 +161,7 @@ pub fn prepare(
     Ok(Prepared {
         server,
         state,
-        grace,
+        grace: args.shutdown_grace,
         max_message_bytes: args.max_message_bytes,
     })
 }
@@ -316,12 +328,5 @@ mod tests {
         );
         let web = vec!["duckduckgo".to_owned(), "github".to_owned()];
         assert_eq!(hidden_tools(&web, false).unwrap(), vec!["arxiv"]);
-    }
-
-    #[test]
-    fn durations_are_checked() {
-        assert!(seconds("x", -1.0).is_err());
-        assert!(seconds("x", f64::NAN).is_err());
-        assert_eq!(seconds("x", 0.5).unwrap(), Duration::from_millis(500));
     }
 }

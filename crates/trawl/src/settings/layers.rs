@@ -5,6 +5,7 @@
 //! [`Descriptor`] table the config file, `config show` and the docs read, and the code that
 //! resolves them with [`resolve_one`].
 
+use std::any::Any;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -57,10 +58,42 @@ impl<T> Setting<T> {
     }
 }
 
+/// The flags given that set settings, by flag name, each already parsed by clap into its
+/// setting's type (`--timeout` → `Deadline(12.5 s)`), so a flag's value is never turned
+/// back into text.
+#[derive(Default)]
+pub struct Flags(BTreeMap<&'static str, Box<dyn Any>>);
+
+impl Flags {
+    /// `flag` was given as `value`, of the type of the setting it sets (`Option<T>` for an
+    /// optional setting).
+    pub fn set<T: Any>(&mut self, flag: &'static str, value: T) {
+        self.0.insert(flag, Box::new(value));
+    }
+
+    /// The flags of `other` too (its values win).
+    pub fn extend(&mut self, other: Flags) {
+        self.0.extend(other.0);
+    }
+
+    /// The value of `flag` if it was given: an error when it holds another type than the
+    /// setting's (a flag wired to the wrong setting).
+    fn get<T: Any + Clone>(&self, flag: &str) -> Result<Option<T>, TrawlError> {
+        let Some(value) = self.0.get(flag) else {
+            return Ok(None);
+        };
+        value.downcast_ref::<T>().cloned().map(Some).ok_or_else(|| {
+            TrawlError::internal(format!(
+                "{flag} holds a value of another type than its setting's ({})",
+                std::any::type_name::<T>()
+            ))
+        })
+    }
+}
+
 /// Everything the layers hold, before any of it is resolved.
 pub struct Inputs<'a> {
-    /// Flags as typed, by flag name (`--timeout` → `"12.5"`).
-    pub flags: &'a BTreeMap<&'static str, String>,
+    pub flags: &'a Flags,
     /// The real environment (a `.env` never reaches it).
     pub env: &'a dyn Env,
     pub file: &'a FileConfig,
@@ -72,17 +105,15 @@ pub fn set_var(env: &dyn Env, name: &str) -> Option<String> {
 }
 
 /// The one precedence rule: the highest layer `d` allows that holds a value wins. A value
-/// that does not parse is an error naming where it came from.
-pub fn resolve_one<T: SettingValue>(
+/// that does not parse is an error naming where it came from (a flag's was parsed by clap).
+pub fn resolve_one<T: SettingValue + Any + Clone>(
     d: &Descriptor,
     inputs: &Inputs<'_>,
     default: impl FnOnce() -> T,
 ) -> Result<Setting<T>, TrawlError> {
     if let Some(flag) = d.flag
-        && let Some(raw) = inputs.flags.get(flag)
+        && let Some(value) = inputs.flags.get::<T>(flag)?
     {
-        let value =
-            T::parse(raw).map_err(|e| TrawlError::invalid_input(format!("{flag} {raw:?}: {e}")))?;
         return Ok(Setting::new(value, Source::Flag));
     }
     if let Some(var) = d.env

@@ -1,7 +1,7 @@
 //! Effective settings: every setting is declared once in [`table`] and resolved by one
 //! rule, flags > environment > config file > `.env` (API keys only) > defaults, into
 //! typed values, from which [`produce`] builds the fetcher's, the search router's, the
-//! store's and the agent's configuration.
+//! store's and the agent's configuration (and the commands the MCP servers' options).
 //!
 //! The config file, the real environment and flags are the user's own and may set
 //! anything. A `.env` may come with a cloned repository, so it never widens what trawl may
@@ -30,9 +30,18 @@ use trawl_core::vars;
 use crate::dotenv::{DotEnv, IgnoredLine};
 
 pub use file::FileConfig;
-pub use layers::{Setting, Source};
+pub use layers::{Flags, Setting, Source};
 pub use secrets::mask;
 pub use table::Values;
+pub use value::{
+    CrawlCount, Deadline, HostList, ProxyUrl, RedisUrl, Seconds, SettingValue, StoreLocation, Words,
+};
+
+/// clap's parser for a flag that sets a setting: the setting's own, so the flag's value
+/// reaches the settings typed and is checked as the environment's and the file's are.
+pub fn parse_flag<T: SettingValue>(text: &str) -> Result<T, String> {
+    T::parse(text)
+}
 
 /// Read-only view of the process environment (injectable for tests).
 pub trait Env {
@@ -93,13 +102,13 @@ impl std::ops::Deref for Settings {
 }
 
 impl Settings {
-    /// Resolve every setting. `flags` are the flags that set settings, by flag name, as
-    /// typed (see `Cli::setting_flags`).
+    /// Resolve every setting. `flags` are the flags that set settings, by flag name (see
+    /// `Cli::setting_flags`).
     pub fn resolve(
         file: FileConfig,
         dotenv: &DotEnv,
         env: &dyn Env,
-        flags: &BTreeMap<&'static str, String>,
+        flags: &Flags,
     ) -> Result<Self, TrawlError> {
         let inputs = layers::Inputs {
             flags,
@@ -163,20 +172,18 @@ impl Settings {
         self.secret_values.get(name).map(String::as_str)
     }
 
-    /// The store path: the setting, else the user cache dir.
-    pub fn store_path(&self) -> Result<String, TrawlError> {
-        if let Some(p) = &self.store.value {
-            return Ok(p.clone());
+    /// Where the store lives when it is no Redis: the setting, else a file in the user's
+    /// cache directory.
+    pub fn store_location(&self) -> Result<StoreLocation, TrawlError> {
+        if let Some(location) = &self.store.value {
+            return Ok(location.clone());
         }
         use etcetera::BaseStrategy;
         let base = etcetera::choose_base_strategy()
             .map_err(|e| TrawlError::internal(format!("no cache directory: {e}")))?;
-        Ok(base
-            .cache_dir()
-            .join("trawl")
-            .join("trawl.db")
-            .to_string_lossy()
-            .into_owned())
+        Ok(StoreLocation::File(
+            base.cache_dir().join("trawl").join("trawl.db"),
+        ))
     }
 }
 

@@ -1,12 +1,14 @@
 //! Every setting, declared once: its name in the config file, its type, its default (a
 //! named constant below), its doc, and the layers that may set it. To add a setting, add
 //! one line here with its doc comment (and, for a new environment variable, its entry in
-//! `trawl_core::vars`); the file reader, `config show` and the precedence rule follow.
+//! `trawl_core::vars`; for a flag, its clap field parsed with `parse_flag` and handed on in
+//! `setting_flags`); the file reader, `config show` and the precedence rule follow.
 //!
 //! API keys (`[keys]` in the file, the only thing a `.env` may set), routes (`[routes]`)
 //! and the per-provider families (`TRAWL_<ENGINE>_URL`, `TRAWL_<ENGINE>_MIN_INTERVAL_MS`)
 //! are maps, resolved beside these in [`super::secrets`] and [`super::families`].
 
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -17,7 +19,8 @@ use trawl_fetch::RenderMode;
 use super::declare::{Descriptor, declare_settings};
 use super::layers::{Inputs, Setting, Shown, resolve_one};
 use super::value::{
-    BaseUrl, CrawlCount, Deadline, HostList, Millis, Names, ProxyUrl, Readers, RedisUrl, Tabs, Ttl,
+    BaseUrl, CrawlCount, Deadline, HostList, Millis, Names, ProxyUrl, Readers, RedisUrl, Seconds,
+    StoreLocation, Tabs, Ttl, Words,
 };
 use trawl_store::StoreFallback as Fallback;
 
@@ -39,6 +42,31 @@ pub const DEFAULT_RENDER_TABS: usize = 4;
 pub const DEFAULT_RENDER_TIMEOUT: Duration = Duration::from_secs(20);
 /// Per-engine search deadline (trawl-search's `SearchConfig` default).
 pub const DEFAULT_SEARCH_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// Tool calls an MCP server runs at once.
+pub const DEFAULT_MAX_CONCURRENT: usize = 16;
+/// How long a queued tool call waits for a free slot.
+pub const DEFAULT_QUEUE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long running calls may take to finish once a server is told to stop.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
+/// The request log file's size at which it is rotated.
+pub const DEFAULT_LOG_MAX_BYTES: u64 = 10 * 1024 * 1024;
+/// Rotated request log files kept.
+pub const DEFAULT_LOG_KEEP: usize = 5;
+/// Largest JSON-RPC message accepted.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+/// Where `trawl serve` listens: loopback only, so nothing is open without a token.
+pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, 8787));
+/// HTTP connections open at once.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+/// How long a connection may take to send a request's headers.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection may stay silent.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// MCP sessions alive at once.
+pub const DEFAULT_MAX_SESSIONS: usize = 1000;
+/// How long an MCP session lives without a request.
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
 declare_settings! {
     /// Whole-request deadline per fetch, in seconds (search: per engine).
@@ -66,7 +94,7 @@ declare_settings! {
     tls_system_roots: bool = false,
         flag: None, env: Some(vars::TLS_SYSTEM_ROOTS), file: true;
     /// Store file; `:memory:` keeps nothing (unset: ~/.cache/trawl/trawl.db).
-    store: Option<String> = None,
+    store: Option<StoreLocation> = None,
         flag: Some("--store"), env: Some(vars::STORE), file: true;
     /// A Redis shared by several replicas (`redis://host:port/db`), instead of the file.
     redis: Option<RedisUrl> = None,
@@ -143,6 +171,72 @@ declare_settings! {
     /// A SearXNG instance with `format=json` enabled (`trawl searxng up` writes it).
     searxng_url: Option<BaseUrl> = None,
         flag: None, env: Some(vars::SEARXNG_URL), file: true;
+    /// MCP servers (`trawl mcp`, `trawl serve`): most tool calls running at once; further
+    /// calls queue (0 = no limit).
+    max_concurrent: usize = DEFAULT_MAX_CONCURRENT,
+        flag: Some("--max-concurrent"), env: Some(vars::MAX_CONCURRENT), file: true;
+    /// MCP servers: seconds a queued call waits for a free slot before it is refused as
+    /// busy (0 = as long as it takes).
+    queue_timeout: Seconds = Seconds(DEFAULT_QUEUE_TIMEOUT),
+        flag: Some("--queue-timeout"), env: Some(vars::QUEUE_TIMEOUT), file: true;
+    /// MCP servers: seconds running calls may take to finish on SIGTERM or Ctrl-C.
+    shutdown_grace: Seconds = Seconds(DEFAULT_SHUTDOWN_GRACE),
+        flag: Some("--shutdown-grace"), env: Some(vars::SHUTDOWN_GRACE), file: true;
+    /// MCP servers: serve reading only, starting even when no search engine is usable.
+    fetch_only: bool = false,
+        flag: Some("--fetch-only"), env: Some(vars::FETCH_ONLY), file: true;
+    /// MCP servers: also append the request log (one line per tool call) to this file.
+    log_file: Option<PathBuf> = None,
+        flag: Some("--log-file"), env: Some(vars::LOG_FILE), file: true;
+    /// MCP servers: rotate the log file when it would pass this size, in bytes (0 = never).
+    log_max_bytes: u64 = DEFAULT_LOG_MAX_BYTES,
+        flag: Some("--log-max-bytes"), env: Some(vars::LOG_MAX_BYTES), file: true;
+    /// MCP servers: rotated log files kept (FILE.1 … FILE.N).
+    log_keep: usize = DEFAULT_LOG_KEEP,
+        flag: Some("--log-keep"), env: Some(vars::LOG_KEEP), file: true;
+    /// MCP servers: don't write the request log to stderr.
+    log_quiet: bool = false,
+        flag: Some("--log-quiet"), env: Some(vars::LOG_QUIET), file: true;
+    /// MCP servers: largest JSON-RPC message accepted, in bytes (a stdio line, an HTTP
+    /// request body).
+    max_message_bytes: usize = DEFAULT_MAX_MESSAGE_BYTES,
+        flag: Some("--max-message-bytes"), env: Some(vars::MAX_MESSAGE_BYTES), file: true;
+    /// `trawl serve`: the address to listen on (port 0 picks a free port).
+    listen: SocketAddr = DEFAULT_LISTEN,
+        flag: Some("--listen"), env: Some(vars::LISTEN), file: true;
+    /// `trawl serve`: a file holding the bearer token clients must send (instead of
+    /// TRAWL_TOKEN).
+    token_file: Option<PathBuf> = None,
+        flag: Some("--token-file"), env: Some(vars::TOKEN_FILE), file: true;
+    /// `trawl serve`: allow a non-loopback address without a token (only behind something
+    /// that authenticates).
+    insecure_no_auth: bool = false,
+        flag: Some("--insecure-no-auth"), env: None, file: true;
+    /// `trawl serve`: browser origins allowed to call /mcp besides loopback ones.
+    allowed_origins: Words = Words::default(),
+        flag: Some("--allow-origin"), env: Some(vars::ALLOWED_ORIGINS), file: true;
+    /// `trawl serve`: host names clients use to reach the server, accepted in the Host
+    /// header besides loopback names and the listen address.
+    public_hosts: Words = Words::default(),
+        flag: Some("--public-host"), env: Some(vars::PUBLIC_HOSTS), file: true;
+    /// `trawl serve`: most HTTP connections open at once (a new one replaces the one idle
+    /// longest).
+    max_connections: usize = DEFAULT_MAX_CONNECTIONS,
+        flag: Some("--max-connections"), env: Some(vars::MAX_CONNECTIONS), file: true;
+    /// `trawl serve`: seconds a connection may take to send a request's headers.
+    header_timeout: Seconds = Seconds(DEFAULT_HEADER_TIMEOUT),
+        flag: Some("--header-timeout"), env: Some(vars::HEADER_TIMEOUT), file: true;
+    /// `trawl serve`: seconds a connection may go without a byte before it is closed (more
+    /// than 15, the keep-alive interval of answers).
+    idle_timeout: Seconds = Seconds(DEFAULT_IDLE_TIMEOUT),
+        flag: Some("--idle-timeout"), env: Some(vars::IDLE_TIMEOUT), file: true;
+    /// `trawl serve`: most MCP sessions alive at once; a new session ends the one idle
+    /// longest.
+    max_sessions: usize = DEFAULT_MAX_SESSIONS,
+        flag: Some("--max-sessions"), env: Some(vars::MAX_SESSIONS), file: true;
+    /// `trawl serve`: seconds an MCP session lives without a request.
+    session_idle_timeout: Seconds = Seconds(DEFAULT_SESSION_IDLE_TIMEOUT),
+        flag: Some("--session-idle-timeout"), env: Some(vars::SESSION_IDLE_TIMEOUT), file: true;
 }
 
 #[cfg(test)]

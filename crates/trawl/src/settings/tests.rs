@@ -7,7 +7,7 @@ use trawl_fetch::RenderMode;
 
 use super::value::Readers;
 use super::*;
-use crate::cli::NetArgs;
+use crate::cli::Cli;
 
 struct MapEnv(BTreeMap<String, String>);
 
@@ -43,19 +43,27 @@ fn file(text: &str) -> FileConfig {
     .unwrap()
 }
 
-fn resolve(file: FileConfig, env: &MapEnv, net: &NetArgs) -> Result<Settings, TrawlError> {
-    Settings::resolve(file, &DotEnv::default(), env, &net.setting_flags())
+/// The settings of `trawl <args>` with `file` and `env`; a command line clap refuses is
+/// an error holding clap's message.
+fn resolve_command(file: FileConfig, env: &MapEnv, args: &[&str]) -> Result<Settings, TrawlError> {
+    use clap::Parser;
+    let cli = Cli::try_parse_from(std::iter::once("trawl").chain(args.iter().copied()))
+        .map_err(|e| TrawlError::invalid_input(e.to_string()))?;
+    let (_, net) = crate::json_and_net(&cli.command);
+    Settings::resolve(file, &DotEnv::default(), env, &cli.setting_flags(&net))
+}
+
+/// The settings of `trawl read - <flags>` with `file` and `env`.
+fn resolve(file: FileConfig, env: &MapEnv, flags: &[&str]) -> Result<Settings, TrawlError> {
+    let args: Vec<&str> = ["read", "-"].iter().chain(flags).copied().collect();
+    resolve_command(file, env, &args)
 }
 
 #[test]
 fn layers_in_order() {
     let file = file("timeout = 5.0\nmax_bytes = 100\nproxy = \"http://p:1\"");
     let env = MapEnv::of(&[(vars::MAX_BYTES, "200")]);
-    let net = NetArgs {
-        proxy: Some("socks5h://q:2".into()),
-        ..NetArgs::default()
-    };
-    let s = resolve(file, &env, &net).unwrap();
+    let s = resolve(file, &env, &["--proxy", "socks5h://q:2"]).unwrap();
     assert_eq!(s.timeout.value.0, Duration::from_secs(5));
     assert_eq!(s.timeout.source, Source::File);
     assert_eq!(s.max_bytes.value, 200);
@@ -69,14 +77,11 @@ fn layers_in_order() {
 fn render_mode_layers_and_is_checked() {
     let f = file("render = \"never\"");
     let env = MapEnv::of(&[(vars::RENDER, "always")]);
-    let s = resolve(f.clone(), &env, &NetArgs::default()).unwrap();
+    let s = resolve(f.clone(), &env, &[]).unwrap();
     assert_eq!(s.fetch_config().unwrap().render.mode, RenderMode::Always);
-    let s = resolve(f, &MapEnv::empty(), &NetArgs::default()).unwrap();
+    let s = resolve(f, &MapEnv::empty(), &[]).unwrap();
     assert_eq!(s.fetch_config().unwrap().render.mode, RenderMode::Never);
-    let net = NetArgs {
-        render: Some("sometimes".into()),
-        ..NetArgs::default()
-    };
+    let net = ["--render", "sometimes"];
     let err = resolve(FileConfig::default(), &MapEnv::empty(), &net).unwrap_err();
     assert!(err.message.contains("sometimes"), "{}", err.message);
     assert!(err.message.contains("--render"), "{}", err.message);
@@ -84,12 +89,7 @@ fn render_mode_layers_and_is_checked() {
 
 #[test]
 fn value_errors_name_their_source() {
-    let err = resolve(
-        file("\nrender = \"sometimes\"\n"),
-        &MapEnv::empty(),
-        &NetArgs::default(),
-    )
-    .unwrap_err();
+    let err = resolve(file("\nrender = \"sometimes\"\n"), &MapEnv::empty(), &[]).unwrap_err();
     assert!(
         err.message
             .contains("config file /home/u/.config/trawl/config.toml line 2: render"),
@@ -98,18 +98,13 @@ fn value_errors_name_their_source() {
     );
     assert!(err.message.contains("sometimes"), "{}", err.message);
     let env = MapEnv::of(&[(vars::RENDER, "sometimes")]);
-    let err = resolve(FileConfig::default(), &env, &NetArgs::default()).unwrap_err();
+    let err = resolve(FileConfig::default(), &env, &[]).unwrap_err();
     assert!(err.message.contains(vars::RENDER), "{}", err.message);
     let searxng_spacing = vars::engine_min_interval("searxng");
     let env = MapEnv::of(&[(&searxng_spacing, "soon")]);
-    let err = resolve(FileConfig::default(), &env, &NetArgs::default()).unwrap_err();
+    let err = resolve(FileConfig::default(), &env, &[]).unwrap_err();
     assert!(err.message.contains(&searxng_spacing), "{}", err.message);
-    let err = resolve(
-        file("render_tabs = 99"),
-        &MapEnv::empty(),
-        &NetArgs::default(),
-    )
-    .unwrap_err();
+    let err = resolve(file("render_tabs = 99"), &MapEnv::empty(), &[]).unwrap_err();
     assert!(
         err.message.contains("line 1: render_tabs"),
         "{}",
@@ -120,7 +115,7 @@ fn value_errors_name_their_source() {
 #[test]
 fn secrets_are_masked() {
     let env = MapEnv::of(&[("BRAVE_API_KEY", "sk-very-secret-123")]);
-    let s = resolve(FileConfig::default(), &env, &NetArgs::default()).unwrap();
+    let s = resolve(FileConfig::default(), &env, &[]).unwrap();
     let shown = s.redacted_json().to_string();
     assert!(!shown.contains("sk-very-secret-123"), "{shown}");
     assert!(shown.contains("BRAVE_API_KEY"));
@@ -131,17 +126,11 @@ fn secrets_are_masked() {
 #[test]
 fn bad_values_are_refused() {
     let env = MapEnv::of(&[(vars::TIMEOUT, "soon")]);
-    let err = resolve(FileConfig::default(), &env, &NetArgs::default()).unwrap_err();
+    let err = resolve(FileConfig::default(), &env, &[]).unwrap_err();
     assert!(err.message.contains(vars::TIMEOUT));
-    let net = NetArgs {
-        allow_hosts: vec!["not a host!".into()],
-        ..NetArgs::default()
-    };
+    let net = ["--allow-host", "not a host!"];
     assert!(resolve(FileConfig::default(), &MapEnv::empty(), &net).is_err());
-    let net = NetArgs {
-        proxy: Some("ftp://x".into()),
-        ..NetArgs::default()
-    };
+    let net = ["--proxy", "ftp://x"];
     assert!(resolve(FileConfig::default(), &MapEnv::empty(), &net).is_err());
 }
 
@@ -158,7 +147,7 @@ fn dotenv_gives_keys_only_and_never_enables_a_reader() {
     };
     let env = MapEnv::of(&[("TAVILY_API_KEY", "tv"), (vars::TOKEN, "")]);
     let file = file("[keys]\nEXA_API_KEY = \"exa-from-file\"\n");
-    let s = Settings::resolve(file, &dotenv, &env, &BTreeMap::new()).unwrap();
+    let s = Settings::resolve(file, &dotenv, &env, &Flags::default()).unwrap();
     assert_eq!(s.secret("JINA_API_KEY"), Some("jina-from-dotenv"));
     assert_eq!(s.keys["JINA_API_KEY"].source, Source::Dotenv);
     // The user's own file beats a `.env`.
@@ -175,7 +164,7 @@ fn dotenv_gives_keys_only_and_never_enables_a_reader() {
 
 #[test]
 fn no_reader_by_default() {
-    let s = resolve(FileConfig::default(), &MapEnv::empty(), &NetArgs::default()).unwrap();
+    let s = resolve(FileConfig::default(), &MapEnv::empty(), &[]).unwrap();
     assert!(s.readers.value.0.is_empty());
     assert!(s.readers_query_secrets.value.0.is_empty());
     assert!(s.reader_configs().is_empty());
@@ -192,7 +181,7 @@ fn search_config_gets_bases_keys_deadline_and_spacings() {
         (&vars::engine_min_interval("arxiv"), "1000"),
         (&vars::engine_min_interval("searxng"), "250"),
     ]);
-    let cfg = resolve(FileConfig::default(), &env, &NetArgs::default())
+    let cfg = resolve(FileConfig::default(), &env, &[])
         .unwrap()
         .search_config();
     assert_eq!(cfg.min_interval_for("arxiv"), Some(Duration::from_secs(1)));
@@ -216,7 +205,7 @@ fn search_config_gets_bases_keys_deadline_and_spacings() {
     let cfg = resolve(
         file("searxng_url = \"http://sx.file:8888/\"\nsearch_timeout_ms = 700\ntavily_keyless = true\n"),
         &MapEnv::empty(),
-        &NetArgs::default(),
+        &[],
     )
     .unwrap()
     .search_config();
@@ -233,7 +222,7 @@ fn x_sessions_come_from_the_cookies_files_named() {
     std::fs::write(&good, "auth_token=tok-9; ct0=csrf-8\n").unwrap();
     let files = format!("{},{}", good.display(), dir.join("missing.txt").display());
     let env = MapEnv::of(&[(vars::X_COOKIES_FILE, &files)]);
-    let cfg = resolve(FileConfig::default(), &env, &NetArgs::default())
+    let cfg = resolve(FileConfig::default(), &env, &[])
         .unwrap()
         .search_config();
     let expected = trawl_search::engines::x::cookie_key("auth_token=tok-9; ct0=csrf-8").unwrap();
@@ -252,7 +241,7 @@ fn the_shown_settings_read_back_as_the_same_settings() {
     let first = resolve(
         file("render = \"never\"\nallow_hosts = [\"10.0.0.0/8\"]\n[routes]\nmine = [\"arxiv\"]\n"),
         &env,
-        &NetArgs::default(),
+        &[],
     )
     .unwrap();
     let text = first.to_toml_text();
@@ -261,7 +250,7 @@ fn the_shown_settings_read_back_as_the_same_settings() {
         !text.contains("timeout_secs") && !text.contains("pw-secret"),
         "{text}"
     );
-    let again = resolve(file(&text), &env, &NetArgs::default()).unwrap();
+    let again = resolve(file(&text), &env, &[]).unwrap();
     let settings_only = |t: &str| {
         t.lines()
             .map(|l| l.split("    #").next().unwrap_or(l).to_owned())
@@ -274,4 +263,100 @@ fn the_shown_settings_read_back_as_the_same_settings() {
         first.redis_url(),
         "from the environment again"
     );
+}
+
+/// A value each flag that sets a setting accepts (a new flag needs one here).
+fn sample(flag: &str) -> Option<&'static str> {
+    Some(match flag {
+        "--timeout" | "--queue-timeout" | "--shutdown-grace" | "--header-timeout" => "5",
+        "--idle-timeout" | "--session-idle-timeout" => "20",
+        "--max-bytes" | "--log-max-bytes" | "--max-message-bytes" => "1000",
+        "--max-concurrent" | "--log-keep" | "--max-crawls" | "--max-crawl-pages" => "3",
+        "--max-connections" | "--max-sessions" => "7",
+        "--proxy" => "socks5h://127.0.0.1:9",
+        "--allow-host" => "10.0.0.0/8",
+        "--store" => ":memory:",
+        "--redis" => "redis://127.0.0.1:6379/0",
+        "--store-fallback" => "memory",
+        "--render" => "never",
+        "--cookies" | "--log-file" | "--token-file" => "/tmp/x",
+        "--listen" => "127.0.0.1:0",
+        "--allow-origin" => "https://app.example.com",
+        "--public-host" => "trawl.example.com",
+        "--allow-private-hosts" | "--fetch-only" | "--log-quiet" | "--insecure-no-auth" => {
+            return None;
+        }
+        other => panic!("{other} has no sample value: add one"),
+    })
+}
+
+#[test]
+fn every_flag_reaches_its_setting_typed() {
+    let mut args = vec!["serve"];
+    for d in table::DECLARED {
+        if let Some(flag) = d.flag {
+            args.push(flag);
+            args.extend(sample(flag));
+        }
+    }
+    let s = resolve_command(FileConfig::default(), &MapEnv::empty(), &args).unwrap();
+    for shown in s.values.shown() {
+        if shown.descriptor.flag.is_some() {
+            assert_eq!(shown.source, Source::Flag, "{}", shown.descriptor.name);
+        }
+    }
+    assert_eq!(s.store.value, Some(StoreLocation::Memory));
+    assert_eq!(s.max_sessions.value, 7);
+    assert_eq!(s.session_idle_timeout.value.0, Duration::from_secs(20));
+    assert_eq!(s.listen.value, "127.0.0.1:0".parse().unwrap());
+    assert_eq!(s.public_hosts.value.0, ["trawl.example.com"]);
+    assert_eq!(s.token_file.value.as_deref(), Some(Path::new("/tmp/x")));
+}
+
+#[test]
+fn server_settings_come_from_the_file_below_the_environment() {
+    let f = file(
+        "max_sessions = 1\nqueue_timeout = 0.5\nlisten = \"127.0.0.1:0\"\nstore = \":memory:\"\n\
+         allowed_origins = [\"https://a.example\"]\nlog_file = \"/var/log/trawl.log\"\n",
+    );
+    let env = MapEnv::of(&[(vars::MAX_SESSIONS, "2")]);
+    let s = resolve_command(f.clone(), &env, &["serve"]).unwrap();
+    assert_eq!(
+        (s.max_sessions.value, s.max_sessions.source),
+        (2, Source::Env)
+    );
+    let s = resolve_command(f, &MapEnv::empty(), &["serve", "--max-sessions", "3"]).unwrap();
+    assert_eq!(s.max_sessions.value, 3);
+    assert_eq!(s.queue_timeout.value.0, Duration::from_millis(500));
+    assert_eq!(s.queue_timeout.source, Source::File);
+    assert_eq!(s.listen.value.port(), 0);
+    assert_eq!(s.store_location().unwrap(), StoreLocation::Memory);
+    assert_eq!(s.allowed_origins.value.0, ["https://a.example"]);
+    assert_eq!(
+        s.log_file.value.as_deref(),
+        Some(Path::new("/var/log/trawl.log"))
+    );
+    let s = resolve_command(FileConfig::default(), &MapEnv::empty(), &["serve"]).unwrap();
+    assert_eq!(s.listen.value, table::DEFAULT_LISTEN);
+    assert_eq!(s.max_sessions.value, table::DEFAULT_MAX_SESSIONS);
+    assert_eq!(s.listen.source, Source::Default);
+    let err =
+        resolve_command(file("header_timeout = -1"), &MapEnv::empty(), &["serve"]).unwrap_err();
+    assert!(err.message.contains("header_timeout"), "{}", err.message);
+}
+
+#[test]
+fn config_show_names_every_declared_setting() {
+    let s = resolve_command(FileConfig::default(), &MapEnv::empty(), &["serve"]).unwrap();
+    let text = s.to_toml_text();
+    let json = s.redacted_json();
+    for d in table::DECLARED {
+        assert!(
+            text.contains(&format!("\n{} = ", d.name))
+                || text.contains(&format!("# {}: unset", d.name)),
+            "{} missing from:\n{text}",
+            d.name
+        );
+        assert!(json[d.name]["source"].is_string(), "{}", d.name);
+    }
 }

@@ -2,6 +2,7 @@
 //! flag, as text) and from the config file, and written back the way the file spells it.
 //! Every value is checked here, when it is read, so an error can name where it came from.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -239,6 +240,107 @@ impl SettingValue for CrawlCount {
     }
 }
 
+/// A server's wait or lifetime, in seconds from 0 to a day (`queue_timeout = 30.0`); what
+/// 0 means is the setting's to say.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seconds(pub Duration);
+
+impl Seconds {
+    /// The longest a server setting may say: a day.
+    const MAX_SECS: f64 = 86_400.0;
+
+    fn checked(secs: f64) -> Result<Self, String> {
+        if secs.is_finite() && (0.0..=Self::MAX_SECS).contains(&secs) {
+            Ok(Seconds(Duration::from_secs_f64(secs)))
+        } else {
+            Err(format!("must be between 0 and 86400 seconds, got {secs}"))
+        }
+    }
+}
+
+impl SettingValue for Seconds {
+    fn parse(text: &str) -> Result<Self, String> {
+        Self::checked(seconds_text(text)?)
+    }
+    fn from_toml(value: &toml::Value) -> Result<Self, String> {
+        Self::checked(seconds(value)?)
+    }
+    fn to_toml(&self) -> Option<toml::Value> {
+        Some(toml::Value::Float(self.0.as_secs_f64()))
+    }
+}
+
+impl SettingValue for SocketAddr {
+    fn parse(text: &str) -> Result<Self, String> {
+        text.trim().parse().map_err(|_| {
+            format!(
+                "{:?} is not an address (host:port, e.g. 127.0.0.1:8787)",
+                text.trim()
+            )
+        })
+    }
+    fn to_toml(&self) -> Option<toml::Value> {
+        Some(toml::Value::String(self.to_string()))
+    }
+}
+
+/// Where the store lives when it is not a Redis: a SQLite file, or memory (`:memory:` in
+/// the file, the environment and `--store`), which keeps nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoreLocation {
+    Memory,
+    File(PathBuf),
+}
+
+impl StoreLocation {
+    /// How memory is spelt where a path could be.
+    pub const MEMORY: &str = ":memory:";
+}
+
+impl std::fmt::Display for StoreLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreLocation::Memory => f.write_str(Self::MEMORY),
+            StoreLocation::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+impl SettingValue for StoreLocation {
+    fn parse(text: &str) -> Result<Self, String> {
+        match text.trim() {
+            "" => Err("expected a file path or :memory:".to_owned()),
+            Self::MEMORY => Ok(StoreLocation::Memory),
+            path => Ok(StoreLocation::File(PathBuf::from(path))),
+        }
+    }
+    fn to_toml(&self) -> Option<toml::Value> {
+        Some(toml::Value::String(match self {
+            StoreLocation::Memory => Self::MEMORY.to_owned(),
+            StoreLocation::File(path) => path.to_string_lossy().into_owned(),
+        }))
+    }
+}
+
+/// Words kept as written (origins, host names): comma-separated in the environment, an
+/// array of strings in the file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Words(pub Vec<String>);
+
+impl SettingValue for Words {
+    fn parse(text: &str) -> Result<Self, String> {
+        Ok(Words(split_list(text)))
+    }
+    fn from_toml(value: &toml::Value) -> Result<Self, String> {
+        Ok(Words(
+            list(value)?.into_iter().filter(|s| !s.is_empty()).collect(),
+        ))
+    }
+    fn to_toml(&self) -> Option<toml::Value> {
+        Some(string_array(self.0.clone()))
+    }
+}
+
 /// Pages rendered at the same time: 1 to 32.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tabs(pub usize);
@@ -453,7 +555,7 @@ impl RedisUrl {
 
 impl std::fmt::Display for RedisUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&trawl_store::redact_url(&self.0))
+        f.write_str(&trawl_core::redact_url(&self.0))
     }
 }
 
@@ -545,6 +647,39 @@ mod tests {
         assert_eq!(Readers::parse("none").unwrap(), Readers(Vec::new()));
         assert!(bool::parse("maybe").is_err());
         assert!(u64::from_toml(&toml::Value::Integer(-1)).is_err());
+    }
+
+    #[test]
+    fn server_values_are_checked_and_typed() {
+        assert!(Seconds::parse("-1").is_err() && Seconds::parse("NaN").is_err());
+        assert!(Seconds::parse("86401").is_err());
+        assert_eq!(Seconds::parse("0.5").unwrap().0, Duration::from_millis(500));
+        again_seconds();
+        assert_eq!(
+            StoreLocation::parse(":memory:").unwrap(),
+            StoreLocation::Memory
+        );
+        assert_eq!(
+            StoreLocation::parse("/tmp/t.db").unwrap(),
+            StoreLocation::File(PathBuf::from("/tmp/t.db"))
+        );
+        assert!(StoreLocation::parse(" ").is_err());
+        assert!(SocketAddr::parse("not-an-address").is_err());
+        let words = Words::from_toml(&toml::Value::Array(vec!["a".into(), "b".into()]));
+        assert_eq!(words.unwrap(), Words::parse("a, b").unwrap());
+    }
+
+    fn again_seconds() {
+        let written = Seconds(Duration::from_secs(20)).to_toml().unwrap();
+        assert_eq!(
+            Seconds::from_toml(&written).unwrap(),
+            Seconds(Duration::from_secs(20))
+        );
+        let written = StoreLocation::Memory.to_toml().unwrap();
+        assert_eq!(
+            StoreLocation::from_toml(&written).unwrap(),
+            StoreLocation::Memory
+        );
     }
 
     #[test]
