@@ -14,6 +14,8 @@
 //! - `store_faults`: a store that is a directory, corrupt, read-only or on a full disk.
 //! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
 //!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
+//! - `ecosystem`: the files agent harnesses read (`integrations/`, `server.json`), and
+//!   every stdio entry started for a real MCP handshake.
 //! - `guides`: ARCHITECTURE.md (and the paths CONTRIBUTING.md and README.md give) name
 //!   only files, modules and crates that exist, and every engine and tool.
 
@@ -22,6 +24,7 @@ mod config;
 mod crawl;
 mod crawl_changes;
 mod documents;
+mod ecosystem;
 mod guides;
 mod mcp;
 mod newuser;

@@ -546,3 +546,57 @@ fn every_unsafe_block_is_on_the_list() {
     );
     assert!(roots_wrong.is_empty(), "{roots_wrong:?}");
 }
+
+/// Each crate links into at most one integration test binary (each binary links the whole
+/// crate again, which CI pays for): cargo makes one of every `tests/*.rs` and every
+/// `tests/*/main.rs`, unless the manifest says `autotests = false` and lists `[[test]]`s.
+#[test]
+fn every_crate_has_at_most_one_test_binary() {
+    let root = repo_root();
+    let mut over = Vec::new();
+    for entry in std::fs::read_dir(root.join("crates")).expect("crates directory") {
+        let dir = entry.expect("directory entry").path();
+        let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let manifest: toml::Table = text.parse().expect("member Cargo.toml");
+        // Listed targets by path; an auto-found file a `[[test]]` names is that target.
+        let listed: Vec<PathBuf> = manifest
+            .get("test")
+            .and_then(|t| t.as_array())
+            .map(|targets| {
+                targets
+                    .iter()
+                    .filter_map(|t| t.get("path").and_then(|p| p.as_str()))
+                    .map(|p| dir.join(p))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let auto = manifest["package"]
+            .get("autotests")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true);
+        let found = if auto {
+            std::fs::read_dir(dir.join("tests"))
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .map(|p| if p.is_dir() { p.join("main.rs") } else { p })
+                        .filter(|p| {
+                            p.is_file()
+                                && p.extension().is_some_and(|e| e == "rs")
+                                && !listed.contains(p)
+                        })
+                        .count()
+                })
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        if listed.len() + found > 1 {
+            over.push(format!("{}: {}", dir.display(), listed.len() + found));
+        }
+    }
+    assert!(over.is_empty(), "more than one test binary: {over:?}");
+}

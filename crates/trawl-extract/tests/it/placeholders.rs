@@ -4,7 +4,7 @@
 //! nothing (`content::drop_placeholders`), and the headings over them head nothing once
 //! they are gone; the description, its price and its care notes stay.
 
-mod common;
+use crate::common;
 
 use trawl_core::PageType;
 

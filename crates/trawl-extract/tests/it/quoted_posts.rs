@@ -2,7 +2,7 @@
 //! say that post again, and the post is already there above the reply, so the copy in
 //! the `<blockquote>` goes while the reply's own text and the post itself stay.
 
-mod common;
+use crate::common;
 
 fn read(url: &str, page: &str) -> String {
     common::read_html(url, page).markdown

@@ -3,7 +3,7 @@
 //! page builder leaves as spacers do not make them read as a list of one-liners; and a
 //! `<header>` inside `<main>` is the content's head, not the site's banner.
 
-mod common;
+use crate::common;
 
 fn read(url: &str, page: &str) -> String {
     common::read_html(url, page).markdown

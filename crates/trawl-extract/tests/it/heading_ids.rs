@@ -4,7 +4,7 @@
 //! as a name when its words are the heading's (`names_its_heading` in `boilerplate.rs`); a
 //! heading named otherwise (`comments-title`) still is.
 
-mod common;
+use crate::common;
 
 const PAGE: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Moving house with children | Family Notes</title></head>

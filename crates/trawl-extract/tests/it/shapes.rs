@@ -3,7 +3,7 @@
 //! twenty items, a docs page of short sections, hidden text, inline SVG and MathJax, share
 //! buttons, a product page. Each asserts both what must stay and what must go.
 
-mod common;
+use crate::common;
 
 fn read(url: &str, page: &str) -> String {
     common::read_html(url, page).markdown

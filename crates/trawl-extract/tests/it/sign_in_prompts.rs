@@ -4,7 +4,7 @@
 //! (`content::drop_sign_in_prompts`); a how-to's step "Sign in to the portal" and a FAQ's
 //! answer that names logging in stay.
 
-mod common;
+use crate::common;
 
 const QUESTION: &str = r##"<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Why does my sourdough collapse in the oven? - Baking Q&amp;A</title></head>

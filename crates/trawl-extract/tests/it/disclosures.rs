@@ -4,7 +4,7 @@
 //! its toggle says it opens is folded text from 40 characters (`CONTROLLED_PROSE_CHARS` in
 //! `content/folded.rs`); a hidden block nothing opens still goes.
 
-mod common;
+use crate::common;
 
 fn item(n: u32, question: &str, answer: &str) -> String {
     format!(

@@ -3,7 +3,7 @@
 //! and a heading alone says nothing, so it goes (`content::drop_empty_sections`); the
 //! description's headings and the tabs' titles stay.
 
-mod common;
+use crate::common;
 
 use trawl_core::PageType;
 

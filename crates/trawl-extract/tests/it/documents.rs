@@ -774,13 +774,14 @@ fn bombs_end_in_typed_errors_within_bounded_memory() {
         println!("PEAK_RSS_KIB before={before} after={}", peak_rss_kib());
         return;
     }
+    // The test's name in this binary: its module path without the crate's own name.
+    let name = concat!(
+        module_path!(),
+        "::bombs_end_in_typed_errors_within_bounded_memory"
+    );
+    let name = name.split_once("::").map_or(name, |(_, rest)| rest);
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "bombs_end_in_typed_errors_within_bounded_memory",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
         .env(CHILD, "1")
         .output()
         .unwrap();

@@ -2,7 +2,7 @@
 //! that jumps back up the page moves the reader and says nothing
 //! (`content::drop_jump_links`); the sections stay.
 
-mod common;
+use crate::common;
 
 const GUIDE: &str = r##"<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Home electrical safety | City Utilities</title></head>

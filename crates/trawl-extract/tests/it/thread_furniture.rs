@@ -2,7 +2,7 @@
 //! (title, join date, post count, location), the "last edited" note and the signature under
 //! each post are not the discussion (`NEGATIVE_WORDS` in `boilerplate.rs`).
 
-mod common;
+use crate::common;
 
 fn post(n: u32, name: &str, title: &str, joined: &str, body: &str, signature: &str) -> String {
     format!(

@@ -2,7 +2,7 @@
 //! titles on other sites (a changelog's pull requests) is what the text refers to and
 //! stays, while a rail of links within the site and a list of bare addresses still go.
 
-mod common;
+use crate::common;
 
 fn read(url: &str, page: &str) -> String {
     common::read_html(url, page).markdown

@@ -3,7 +3,7 @@
 //! testimonials are part of the pitch and on an article a box named for the product it
 //! reviews is the article, and both stay (`Pass::reviews_are_comments`).
 
-mod common;
+use crate::common;
 
 use trawl_core::PageType;
 

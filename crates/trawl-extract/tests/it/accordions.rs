@@ -3,7 +3,7 @@
 //! strip of tabs it went whole. A `tablist` with text of its own is content
 //! (`is_accordion` in `content/drops.rs`); a strip of a few words a tab still goes.
 
-mod common;
+use crate::common;
 
 fn panel(n: u32, question: &str, answer: &str) -> String {
     format!(

@@ -1,7 +1,7 @@
 //! Class names whose words say the opposite of what a word list reads in them (test pages
 //! written for trawl; the rules are in `token_signal`, `boilerplate.rs`).
 
-mod common;
+use crate::common;
 
 fn markdown(page: &str, url: &str) -> String {
     common::read_html(url, page).markdown

@@ -1,0 +1,5 @@
+//! trawl-agent's integration tests, one binary: a module per concern.
+
+mod site_cookies;
+mod sites;
+mod tools;
