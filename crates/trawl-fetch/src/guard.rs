@@ -104,6 +104,23 @@ pub trait Lookup: Send + Sync + 'static {
     >;
 }
 
+/// A function from a host name to its addresses is a lookup too, answered at once: the
+/// shape of a fixed table (trawl-testkit's `TestNames` hands its table over this way).
+impl<F> Lookup for F
+where
+    F: Fn(&str) -> std::io::Result<Vec<IpAddr>> + Send + Sync + 'static,
+{
+    fn lookup(
+        &self,
+        host: String,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'static>,
+    > {
+        let answer = self(&host);
+        Box::pin(async move { answer })
+    }
+}
+
 /// The system resolver (getaddrinfo through tokio).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct SystemLookup;

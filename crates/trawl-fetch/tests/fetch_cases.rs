@@ -3,9 +3,7 @@ use std::time::Duration;
 
 use trawl_core::ErrorCode;
 use trawl_fetch::{Conditional, FetchConfig, Fetcher, GuardPolicy, HostRule};
-use trawl_testkit::{Reply, TestServer, minimal_pdf};
-
-use crate::guard_cases::fake;
+use trawl_testkit::{Reply, TestNames, TestServer, minimal_pdf};
 
 fn config(allow: &[&str]) -> FetchConfig {
     FetchConfig {
@@ -183,10 +181,11 @@ async fn a_name_resolving_to_a_private_address_is_refused_at_connect_time() {
     // Literal-IP checks cannot catch this one: the refusal happens in the resolver hook.
     let f = Fetcher::with_lookup(
         config(&[]),
-        fake(&[
+        TestNames::table(&[
             ("intranet.test", &["10.0.0.1"]),
             ("mixed.test", &["93.184.216.34", "10.0.0.7"]),
-        ]),
+        ])
+        .lookup(),
     )
     .unwrap();
     for url in ["http://intranet.test/", "http://mixed.test/"] {
@@ -208,7 +207,7 @@ async fn the_connection_goes_to_the_checked_address() {
     server.route("/", Reply::html(PAGE));
     let f = Fetcher::with_lookup(
         config(&["127.0.0.0/8"]),
-        fake(&[("pinned.test", &["127.0.0.1"])]),
+        TestNames::table(&[("pinned.test", &["127.0.0.1"])]).lookup(),
     )
     .unwrap();
     let url = format!("http://pinned.test:{}/", server.addr().port());
@@ -380,7 +379,7 @@ async fn with_a_proxy_literal_private_ips_are_still_refused_and_names_go_to_the_
     proxy.route("http://example.org/page", Reply::html(PAGE));
     let mut cfg = config(&["127.0.0.1"]);
     cfg.proxy = Some(proxy.base());
-    let f = Fetcher::with_lookup(cfg, fake(&[])).unwrap();
+    let f = Fetcher::with_lookup(cfg, TestNames::table(&[]).lookup()).unwrap();
     let page = f.fetch("http://example.org/page").await.unwrap();
     assert_eq!(page.body.as_ref(), PAGE.as_bytes());
     assert_eq!(proxy.seen()[0].path, "http://example.org/page");

@@ -1,44 +1,11 @@
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::Arc;
-
 use trawl_core::ErrorCode;
-use trawl_fetch::{Guard, GuardPolicy, HostRule, Lookup};
-
-/// Maps names to fixed addresses; panics on unknown names so no real DNS is asked.
-pub struct FakeLookup(pub HashMap<String, Vec<IpAddr>>);
-
-impl Lookup for FakeLookup {
-    fn lookup(
-        &self,
-        host: String,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<Vec<IpAddr>>> + Send>>
-    {
-        let answer = self.0.get(&host).cloned();
-        Box::pin(async move {
-            answer.ok_or_else(|| std::io::Error::other(format!("unknown test name {host}")))
-        })
-    }
-}
-
-pub fn fake(entries: &[(&str, &[&str])]) -> Arc<FakeLookup> {
-    Arc::new(FakeLookup(
-        entries
-            .iter()
-            .map(|(name, ips)| {
-                (
-                    (*name).to_owned(),
-                    ips.iter().map(|ip| ip.parse().unwrap()).collect(),
-                )
-            })
-            .collect(),
-    ))
-}
+use trawl_fetch::{Guard, GuardPolicy, HostRule};
+use trawl_testkit::TestNames;
 
 fn guard(policy: GuardPolicy) -> Guard {
     Guard::with_lookup(
         policy,
-        fake(&[
+        TestNames::table(&[
             ("public.test", &["93.184.216.34"]),
             ("intranet.test", &["10.0.0.1"]),
             ("metadata.test", &["169.254.169.254"]),
@@ -46,7 +13,8 @@ fn guard(policy: GuardPolicy) -> Guard {
             ("v6local.test", &["fd00::1"]),
             ("mapped.test", &["::ffff:127.0.0.1"]),
             ("localhost", &["127.0.0.1"]),
-        ]),
+        ])
+        .lookup(),
     )
 }
 

@@ -11,9 +11,7 @@ use std::time::Duration;
 
 use trawl_core::{ErrorCode, TrawlError};
 use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule, Lookup};
-use trawl_testkit::{Reply, TestServer, ssrf};
-
-use crate::guard_cases::FakeLookup;
+use trawl_testkit::{Reply, TestNames, TestServer, ssrf};
 
 fn config(allow: &[&str]) -> FetchConfig {
     FetchConfig {
@@ -28,18 +26,8 @@ fn config(allow: &[&str]) -> FetchConfig {
 }
 
 /// The table's names, plus `allowed.test` pointing at the page server's address.
-fn lookup() -> Arc<FakeLookup> {
-    let mut map: std::collections::HashMap<String, Vec<IpAddr>> = ssrf::NAMES
-        .iter()
-        .map(|(n, ips)| {
-            (
-                (*n).to_owned(),
-                ips.iter().map(|ip| ip.parse().unwrap()).collect(),
-            )
-        })
-        .collect();
-    map.insert("allowed.test".into(), vec!["127.0.0.2".parse().unwrap()]);
-    Arc::new(FakeLookup(map))
+fn lookup() -> Arc<dyn Lookup> {
+    TestNames::table(&[ssrf::NAMES, &[("allowed.test", &["127.0.0.2"])]].concat()).lookup()
 }
 
 fn assert_refused(result: Result<trawl_fetch::FetchedPage, TrawlError>, what: &str) {

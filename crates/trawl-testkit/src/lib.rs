@@ -7,13 +7,17 @@
 //! [`pdf`] builds PDFs for tests, hostile shapes included (decompression bombs, forms
 //! that draw themselves).
 //!
+//! [`TestNames`] is the tests' one name resolver: fixed addresses, never real DNS.
+//!
 //! [`RedisServer`] starts a private `redis-server` on a free loopback port for the tests
 //! of the shared store.
 
 #![forbid(unsafe_code)]
 
+mod names;
 pub mod pdf;
 mod redis;
+pub use names::TestNames;
 pub use redis::{RedisServer, free_port};
 
 use std::collections::HashMap;

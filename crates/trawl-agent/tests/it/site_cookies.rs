@@ -4,30 +4,15 @@
 //! reader is skipped and the generic tiers read the post's page. Every host is a loopback
 //! server (names mapped to 127.0.0.1 by a fake lookup).
 
-use std::net::{IpAddr, Ipv4Addr};
-use std::sync::Arc;
 use std::time::Duration;
 
 use trawl_agent::tools::{Agent, AgentConfig, Lazy, PageOut, WebFetchArgs};
 use trawl_core::{FetchedVia, TrawlError};
-use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule, Lookup};
+use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
 use trawl_search::{Router, SearchConfig};
 use trawl_sites::{CookieJar, SiteConfig};
 use trawl_store::{SharedStore, SqliteStore, StoreConfig};
-use trawl_testkit::{Reply, TestServer};
-
-struct Loopback;
-
-impl Lookup for Loopback {
-    fn lookup(
-        &self,
-        _host: String,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'static>,
-    > {
-        Box::pin(async { Ok(vec![IpAddr::V4(Ipv4Addr::LOCALHOST)]) })
-    }
-}
+use trawl_testkit::{Reply, TestNames, TestServer};
 
 fn agent(sites: SiteConfig) -> Agent {
     let fetcher = Fetcher::with_lookup(
@@ -39,7 +24,7 @@ fn agent(sites: SiteConfig) -> Agent {
             },
             ..FetchConfig::default()
         },
-        Arc::new(Loopback),
+        TestNames::loopback().lookup(),
     )
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());

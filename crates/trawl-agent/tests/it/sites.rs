@@ -4,32 +4,16 @@
 //! by a fake lookup), fed with the saved real API responses of `crates/trawl-sites`.
 
 use std::collections::BTreeMap;
-use std::net::{IpAddr, Ipv4Addr};
-use std::sync::Arc;
 use std::time::Duration;
 
 use trawl_agent::tools::{Agent, AgentConfig, Lazy, PageOut, SitesAction, SitesArgs, WebFetchArgs};
 use trawl_core::{ErrorCode, FetchedVia, TrawlError};
-use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule, Lookup};
+use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
 use trawl_search::{Router, SearchConfig};
 use trawl_sites::SiteConfig;
 use trawl_store::{SharedStore, SqliteStore, StoreConfig};
-use trawl_testkit::{Reply, TestServer};
+use trawl_testkit::{Reply, TestNames, TestServer};
 use url::Url;
-
-/// Every name is 127.0.0.1: `http://github.com:PORT/` reaches the page server.
-struct Loopback;
-
-impl Lookup for Loopback {
-    fn lookup(
-        &self,
-        _host: String,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'static>,
-    > {
-        Box::pin(async { Ok(vec![IpAddr::V4(Ipv4Addr::LOCALHOST)]) })
-    }
-}
 
 fn fixture(path: &str) -> Vec<u8> {
     std::fs::read(format!(
@@ -49,7 +33,7 @@ fn agent(api: &TestServer, token: Option<&str>) -> Agent {
             },
             ..FetchConfig::default()
         },
-        Arc::new(Loopback),
+        TestNames::loopback().lookup(),
     )
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());

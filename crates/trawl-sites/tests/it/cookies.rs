@@ -3,26 +3,12 @@
 //! for the other host sees no `Cookie` header. Names map to 127.0.0.1 by a fake lookup,
 //! so `site.example` and `elsewhere.example` are two loopback servers.
 
-use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule, Lookup};
+use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
 use trawl_sites::CookieJar;
-use trawl_testkit::{Reply, TestServer};
-
-struct Loopback;
-
-impl Lookup for Loopback {
-    fn lookup(
-        &self,
-        _host: String,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'static>,
-    > {
-        Box::pin(async { Ok(vec![IpAddr::V4(Ipv4Addr::LOCALHOST)]) })
-    }
-}
+use trawl_testkit::{Reply, TestNames, TestServer};
 
 const FILE: &str = "# Netscape HTTP Cookie File\n\
     .site.example\tTRUE\t/\tFALSE\t0\tsession\tS3CRET-SESSION\n\
@@ -38,7 +24,7 @@ fn fetcher(jar: CookieJar) -> Fetcher {
             },
             ..FetchConfig::default()
         },
-        Arc::new(Loopback),
+        TestNames::loopback().lookup(),
     )
     .unwrap();
     let jars = vec![jar];

@@ -2,16 +2,13 @@
 //! cases aim at a decoy on 127.0.0.1; the only opened address is 127.0.0.2; a fake jina
 //! reader stands by to prove a refused URL is never handed to a fallback reader.
 
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use trawl_agent::tools::{Agent, AgentConfig, ReaderConfig, ReaderKind, WebFetchArgs};
-use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule, Lookup};
+use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
 use trawl_search::{Router, SearchConfig};
 use trawl_store::{SharedStore, SqliteStore, StoreConfig};
-use trawl_testkit::{Reply, TestServer, ssrf};
+use trawl_testkit::{Reply, TestNames, TestServer, ssrf};
 
 use crate::util::{Run, run, temp_dir, trawl};
 
@@ -105,32 +102,8 @@ fn trawl_read_refuses_redirect_escapes_and_proxied_private_literals() {
     assert!(n >= 150, "{n}");
 }
 
-/// Names of the table mapped by hand; anything else is unknown (no real DNS).
-struct TableLookup(HashMap<String, Vec<IpAddr>>);
-
-impl Lookup for TableLookup {
-    fn lookup(
-        &self,
-        host: String,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<Vec<IpAddr>>> + Send>>
-    {
-        let answer = self.0.get(&host).cloned();
-        Box::pin(async move { answer.ok_or_else(|| std::io::Error::other("unknown test name")) })
-    }
-}
-
 fn agent(reader: &TestServer) -> Agent {
-    let lookup = TableLookup(
-        ssrf::NAMES
-            .iter()
-            .map(|(n, ips)| {
-                (
-                    (*n).to_owned(),
-                    ips.iter().map(|ip| ip.parse().unwrap()).collect(),
-                )
-            })
-            .collect(),
-    );
+    let lookup = TestNames::table(ssrf::NAMES).lookup();
     let fetcher = Fetcher::with_lookup(
         FetchConfig {
             timeout: Duration::from_secs(5),
@@ -140,7 +113,7 @@ fn agent(reader: &TestServer) -> Agent {
             },
             ..FetchConfig::default()
         },
-        Arc::new(lookup),
+        lookup,
     )
     .unwrap();
     let store = SharedStore::new(SqliteStore::open_in_memory(StoreConfig::default()).unwrap());
