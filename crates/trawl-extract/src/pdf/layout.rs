@@ -16,7 +16,7 @@
 //! drawing order) and its segments are sentences rather than cells (four words or more
 //! on average).
 
-use super::ink::{Glyph, Page, Rule};
+use super::page::{Glyph, Page, Rule};
 
 /// A word: glyphs drawn one after another on one baseline with no gap.
 #[derive(Debug, Clone)]
@@ -442,7 +442,7 @@ fn drawn_together(row: &Row) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ink::Glyph;
+    use super::super::page::Glyph;
     use super::*;
 
     /// A page of words drawn in the order given, each a string of 5-unit glyphs at size 10.

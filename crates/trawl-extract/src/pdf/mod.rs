@@ -22,6 +22,7 @@ mod decode;
 mod forms;
 mod ink;
 mod layout;
+mod page;
 mod render;
 
 use std::collections::HashMap;

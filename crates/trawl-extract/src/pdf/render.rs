@@ -3,8 +3,8 @@
 //! where the baseline jumps, a space where a new string starts past a gap), so its reading
 //! order is the drawing order; each table stands where its first word was drawn.
 
-use super::ink::{Glyph, Page};
 use super::layout::{self, Table};
+use super::page::{Glyph, Page};
 use crate::docs::gfm;
 
 /// Rows and columns of one PDF table shown in full (a page holds far fewer).

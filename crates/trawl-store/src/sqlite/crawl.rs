@@ -4,12 +4,13 @@
 //! Leases have their own table (not columns of `crawl_urls`) for the same reason: a store
 //! made by an older build gets them without an `ALTER TABLE`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::batch::begin;
+use super::schema::once;
 
 use super::SqliteStore;
 use crate::crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
@@ -77,15 +78,6 @@ pub(super) struct Made {
     crawl: AtomicBool,
     leases: AtomicBool,
     pub(super) notes: AtomicBool,
-}
-
-/// Runs `sql` (statements that make tables if absent) once per store.
-pub(super) fn once(flag: &AtomicBool, conn: &Connection, sql: &str) -> Result<()> {
-    if !flag.load(Ordering::Acquire) {
-        conn.execute_batch(sql)?;
-        flag.store(true, Ordering::Release);
-    }
-    Ok(())
 }
 
 impl SqliteStore {

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::batch::begin;
 
 use super::SqliteStore;
-use super::crawl::once;
+use super::schema::once;
 use crate::crawl_notes::{CrawlNotes, PageNotes};
 use crate::{Error, Result};
 

@@ -3,9 +3,21 @@
 //! Migration `i` (0-based) takes a store from version `i` to `i + 1`. Migrations are only
 //! ever appended: a released one is never edited, because stores in the wild already ran it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::{Error, Result};
+
+/// Runs `sql` (statements that make tables if absent, outside the migrations: the crawl
+/// tables a store only needs once it crawls) once per store, `flag` remembering it.
+pub(super) fn once(flag: &AtomicBool, conn: &Connection, sql: &str) -> Result<()> {
+    if !flag.load(Ordering::Acquire) {
+        conn.execute_batch(sql)?;
+        flag.store(true, Ordering::Release);
+    }
+    Ok(())
+}
 
 const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
