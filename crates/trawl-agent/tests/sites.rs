@@ -224,6 +224,52 @@ async fn a_failing_site_api_falls_back_to_the_generic_tiers() {
 }
 
 #[tokio::test]
+async fn a_rate_limited_reader_says_why_in_the_header_when_the_page_is_fetched_instead() {
+    let api = TestServer::start();
+    api.route(
+        ISSUE,
+        Reply::status(429, "slow down").with_header("Retry-After", "5"),
+    );
+    let page = TestServer::start();
+    page.route(
+        "/PyGithub/PyGithub/issues/28",
+        Reply::html(format!(
+            "<html><body><article><p>{}</p></article></body></html>",
+            "Generic text of the issue page. ".repeat(30)
+        )),
+    );
+    let agent = agent(&api, None);
+    let url = format!(
+        "http://github.com:{}/PyGithub/PyGithub/issues/28",
+        page.addr().port()
+    );
+    let out = agent
+        .web_fetch(
+            WebFetchArgs {
+                url: Some(url),
+                ..WebFetchArgs::default()
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    let doc = out.results[0].document.as_ref().unwrap();
+    assert_eq!(doc.fetched_via, FetchedVia::Http);
+    assert_eq!(doc.attempts[0].outcome, "rate_limited");
+    let fence = trawl_agent::fence::Fence::new().unwrap();
+    let text = trawl_agent::tools::render::fetch_markdown(&out, &fence);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("via github reader: "))
+        .unwrap_or_else(|| panic!("no reader line in:\n{text}"));
+    assert!(
+        line.contains("HTTP 429") && line.contains("Retry-After: 5"),
+        "{line}"
+    );
+    assert!(line.ends_with("→ fetched the page instead"), "{line}");
+}
+
+#[tokio::test]
 async fn a_reddit_listing_is_refused_as_unsupported() {
     let api = TestServer::start();
     let agent = agent(&api, None);
