@@ -267,6 +267,27 @@ async fn a_rate_limited_reader_says_why_in_the_header_when_the_page_is_fetched_i
         "{line}"
     );
     assert!(line.ends_with("→ fetched the page instead"), "{line}");
+    // The API's host is remembered as backing off, and `sites` says until when.
+    let sites = agent
+        .sites(SitesArgs {
+            action: Some(SitesAction::List),
+            site: None,
+            reader: None,
+        })
+        .await
+        .unwrap();
+    let backing = &sites.backing_off;
+    assert_eq!(backing.len(), 1, "{backing:?}");
+    assert_eq!(backing[0].host, "127.0.0.1");
+    assert!(
+        backing[0].seconds_left <= 5 && backing[0].until.ends_with(" GMT"),
+        "{backing:?}"
+    );
+    let listed = trawl_agent::tools::render::sites_markdown(&sites, &fence);
+    assert!(
+        listed.contains("Backing off") && listed.contains("- 127.0.0.1: until "),
+        "{listed}"
+    );
 }
 
 #[tokio::test]

@@ -106,7 +106,18 @@ impl SiteClient<'_> {
         headers: &[(&'static str, String)],
     ) -> Result<serde_json::Value, TrawlError> {
         let body = self.get(url, headers).await?;
-        parse_json(&body, url)
+        let value = parse_json(&body, url)?;
+        // Stack Exchange's `backoff`: seconds before the same method may be asked again.
+        if let (Some(secs), Some(host)) = (
+            value.get("backoff").and_then(serde_json::Value::as_u64),
+            url.host_str(),
+        ) {
+            let wait = std::time::Duration::from_secs(secs);
+            self.fetcher
+                .backoff()
+                .note(host, wait, std::time::SystemTime::now());
+        }
+        Ok(value)
     }
 }
 

@@ -432,6 +432,18 @@ pub fn sites_markdown(data: &SitesOut, fence: &Fence) -> String {
     if data.sites.is_empty() && data.forgotten.is_none() {
         out.push_str("No site is remembered.\n");
     }
+    if !data.backing_off.is_empty() {
+        out.push_str("Backing off (requests wait, or are refused past the timeout):\n");
+        for b in &data.backing_off {
+            let _ = writeln!(
+                out,
+                "- {}: until {} ({} s from now)",
+                one_line(&b.host, fence),
+                b.until,
+                b.seconds_left
+            );
+        }
+    }
     if !data.readers.is_empty() {
         // trawl's own table, not page text: outside the fence.
         out.push_str(
