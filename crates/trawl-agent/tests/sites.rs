@@ -291,6 +291,31 @@ async fn a_rate_limited_reader_says_why_in_the_header_when_the_page_is_fetched_i
 }
 
 #[tokio::test]
+async fn a_login_page_instead_of_the_api_or_the_page_is_a_login_wall_not_content() {
+    // Built in the shape of a login page (no saved one found).
+    let login = "<!DOCTYPE html><html><head><title>Log in to continue</title></head><body>\
+        <h1>Log in to continue</h1><form action=\"/session\" method=\"post\">\
+        <input name=\"login\"><input type=\"password\" name=\"password\">\
+        <button>Sign in</button></form></body></html>";
+    let api = TestServer::start();
+    api.route(ISSUE, Reply::html(login));
+    let page = TestServer::start();
+    page.route("/PyGithub/PyGithub/issues/28", Reply::html(login));
+    let agent = agent(&api, None);
+    let url = format!(
+        "http://github.com:{}/PyGithub/PyGithub/issues/28",
+        page.addr().port()
+    );
+    let err = read(&agent, &url, false).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Blocked);
+    assert!(
+        err.message.contains("login wall (sign-in form)"),
+        "{}",
+        err.message
+    );
+}
+
+#[tokio::test]
 async fn a_reddit_listing_is_refused_as_unsupported() {
     let api = TestServer::start();
     let agent = agent(&api, None);

@@ -106,6 +106,18 @@ impl SiteClient<'_> {
         headers: &[(&'static str, String)],
     ) -> Result<serde_json::Value, TrawlError> {
         let body = self.get(url, headers).await?;
+        // A login or consent page instead of the API's answer: a wall, not a format change.
+        if let Some(wall) = crate::walls::login_wall(url, &body)
+            && serde_json::from_slice::<serde_json::Value>(&body).is_err()
+        {
+            return Err(TrawlError::new(
+                ErrorCode::Blocked,
+                format!(
+                    "blocked: login wall ({wall}) at {} instead of the API's answer",
+                    trawl_core::redact_url(url.as_str())
+                ),
+            ));
+        }
         let value = parse_json(&body, url)?;
         // Stack Exchange's `backoff`: seconds before the same method may be asked again.
         if let (Some(secs), Some(host)) = (
