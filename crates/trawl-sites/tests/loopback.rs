@@ -74,7 +74,7 @@ async fn a_github_issue_is_read_with_its_comments_and_the_token_goes_to_the_api_
     assert_eq!(seen.len(), 2);
     assert_eq!(
         seen[1].path,
-        "/api/repos/PyGithub/PyGithub/issues/28/comments?per_page=100"
+        "/api/repos/PyGithub/PyGithub/issues/28/comments?per_page=100&page=1"
     );
     for s in &seen {
         assert_eq!(
