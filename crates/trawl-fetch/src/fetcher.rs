@@ -2,6 +2,7 @@
 //! a streamed body cap, and anti-bot detection.
 
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
@@ -9,6 +10,7 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use trawl_core::{Attempt, ErrorCode, TrawlError};
 use url::Url;
 
+use crate::backoff::{HostBackoff, requested_wait};
 use crate::block::{self, Block};
 use crate::config::{FetchConfig, RenderMode, normalize_proxy};
 use crate::escalate;
@@ -33,6 +35,8 @@ pub struct Fetcher {
     redirect_scope: Option<RedirectScope>,
     /// The user's cookies, asked for on every hop trawl follows itself.
     cookies: Option<CookieSource>,
+    /// Hosts that asked to be left alone for a while; shared by every clone.
+    backoff: HostBackoff,
 }
 
 /// Decides whether a redirect from the first URL to the second may be followed; an `Err`
@@ -107,6 +111,7 @@ impl Fetcher {
             config: Arc::new(config),
             redirect_scope: None,
             cookies: None,
+            backoff: HostBackoff::default(),
         })
     }
 
@@ -128,6 +133,39 @@ impl Fetcher {
             cookies: Some(source),
             ..self.clone()
         }
+    }
+
+    /// The hosts backing off (from `Retry-After`, `x-ratelimit-reset`, or what a reader
+    /// noted), shared by every clone of this fetcher.
+    pub fn backoff(&self) -> &HostBackoff {
+        &self.backoff
+    }
+
+    /// Before a request to `url`: wait out its host's back-off when that fits in the
+    /// timeout, else refuse with a retryable `rate_limited` that says until when.
+    async fn respect_backoff(&self, url: &Url) -> Result<(), TrawlError> {
+        let Some(host) = url.host_str() else {
+            return Ok(());
+        };
+        let now = SystemTime::now();
+        let Some(until) = self.backoff.until(host, now) else {
+            return Ok(());
+        };
+        let wait = until.duration_since(now).unwrap_or_default();
+        if wait < self.config.timeout {
+            tokio::time::sleep(wait).await;
+            return Ok(());
+        }
+        Err(TrawlError::new(
+            ErrorCode::RateLimited,
+            format!(
+                "{host} asked to be left alone until {} ({} from now, past the {} timeout); not sent",
+                crate::backoff::http_date(until),
+                trawl_core::spoken_duration(wait),
+                trawl_core::spoken_duration(self.config.timeout)
+            ),
+        )
+        .with_retryable(true))
     }
 
     /// The guard every hop passes.
@@ -434,6 +472,7 @@ impl Fetcher {
                     extra.insert(name, v);
                 }
             }
+            self.respect_backoff(&current).await?;
             let answer = transport.get(&current, extra).await?;
             if let Some(landed) = answer.final_url.clone() {
                 // The transport followed redirects itself (each hop through the guard).
@@ -531,9 +570,27 @@ impl Fetcher {
                 .map_err(|r| crate::encoding::error(r, || too_large(cap, &final_url)))?
                 .into()
         };
+        let now = SystemTime::now();
+        if let Some(wait) = requested_wait(status, &headers, now)
+            && !wait.is_zero()
+            && let Some(host) = final_url.host_str()
+        {
+            self.backoff.note(host, wait, now);
+        }
         let block = block::detect(status, &headers, &body);
         if let Some(failure) = status_failure(status, &headers, block, &final_url) {
-            return Err(failure);
+            return Err(match (failure, api_error_message(&body)) {
+                // An API's own words on a refusal (Stack Exchange's throttle, GitHub's rate
+                // limit) say more than the status.
+                (Failure::Final(e), Some(said)) => {
+                    let retryable = e.retryable;
+                    Failure::Final(
+                        TrawlError::new(e.code, format!("{}: {said}", e.message))
+                            .with_retryable(retryable),
+                    )
+                }
+                (failure, _) => failure,
+            });
         }
         Ok(FetchedPage {
             requested_url: requested,
@@ -587,6 +644,28 @@ fn too_large(cap: u64, url: &Url) -> TrawlError {
         ErrorCode::TooLarge,
         format!("body of {url} exceeds the {cap}-byte cap (raise it with --max-bytes; 0 = no cap)"),
     )
+}
+
+/// The message a JSON API put in its error answer (`error_message` from Stack Exchange,
+/// `message` from GitHub), on one line and at most 200 characters.
+fn api_error_message(body: &[u8]) -> Option<String> {
+    let first = body.iter().find(|b| !b.is_ascii_whitespace())?;
+    if *first != b'{' {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let said = ["error_message", "message"]
+        .iter()
+        .find_map(|k| value.get(*k).and_then(serde_json::Value::as_str))?;
+    let said: String = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    if said.is_empty() {
+        return None;
+    }
+    Some(if said.chars().count() > 200 {
+        format!("{}…", said.chars().take(200).collect::<String>())
+    } else {
+        said
+    })
 }
 
 /// Turn a non-success status (or a detected block) into a failure; `None` means success.

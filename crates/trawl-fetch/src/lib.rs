@@ -12,6 +12,7 @@
 
 #![deny(unsafe_code)] // allowed only in render::browser (process control: prctl, waitpid, kill)
 
+mod backoff;
 mod block;
 mod config;
 mod encoding;
@@ -29,6 +30,7 @@ mod resolver;
 mod tls;
 mod transport;
 
+pub use backoff::{HostBackoff, MAX_BACKOFF, http_date, requested_wait};
 pub use block::{Block, Vendor, detect as detect_block};
 pub use config::{
     DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, RenderConfig, RenderMode, normalize_proxy,

@@ -236,13 +236,65 @@ async fn maps_statuses_to_error_codes() {
     assert_eq!(c, ErrorCode::NotFound);
     let (c, _, _) = code(f.fetch(&server.url("/410")).await.unwrap_err());
     assert_eq!(c, ErrorCode::NotFound);
-    let (c, retry, msg) = code(f.fetch(&server.url("/429")).await.unwrap_err());
-    assert_eq!(c, ErrorCode::RateLimited);
-    assert!(retry && msg.contains("Retry-After: 120"), "{msg}");
     let (c, retry, _) = code(f.fetch(&server.url("/500")).await.unwrap_err());
     assert_eq!((c, retry), (ErrorCode::HttpError, true));
     let (c, retry, _) = code(f.fetch(&server.url("/451")).await.unwrap_err());
     assert_eq!((c, retry), (ErrorCode::HttpError, false));
+    // Last: the host then backs off for 120 s (see the back-off test below).
+    let (c, retry, msg) = code(f.fetch(&server.url("/429")).await.unwrap_err());
+    assert_eq!(c, ErrorCode::RateLimited);
+    assert!(retry && msg.contains("Retry-After: 120"), "{msg}");
+}
+
+#[tokio::test]
+async fn a_host_that_asked_to_wait_is_waited_for_or_not_asked_again() {
+    let server = TestServer::start();
+    server.route(
+        "/limited",
+        Reply::status(429, "slow down").with_header("Retry-After", "1"),
+    );
+    server.route("/page", Reply::html("<p>hello</p>"));
+    let f = fetcher(&["127.0.0.1"]);
+    let err = f.fetch(&server.url("/limited")).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::RateLimited);
+    assert!(
+        f.backoff()
+            .until("127.0.0.1", std::time::SystemTime::now())
+            .is_some()
+    );
+    // Within the 5 s timeout: the next request to the host waits the second out.
+    let started = std::time::Instant::now();
+    f.fetch(&server.url("/page")).await.unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(server.hits("/page"), 1);
+
+    // Past the timeout: refused at once, retryable, saying until when; nothing is sent.
+    server.route(
+        "/long",
+        Reply::status(429, "slow down").with_header("Retry-After", "60"),
+    );
+    f.fetch(&server.url("/long")).await.unwrap_err();
+    let started = std::time::Instant::now();
+    let err = f.fetch(&server.url("/page")).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!((err.code, err.retryable), (ErrorCode::RateLimited, true));
+    assert!(
+        err.message
+            .contains("127.0.0.1 asked to be left alone until"),
+        "{}",
+        err.message
+    );
+    assert_eq!(server.hits("/page"), 1);
+    // A clone (a reader's fetcher, a page fetcher with cookies) shares the table.
+    let clone = f.with_cookies(std::sync::Arc::new(|_| None));
+    assert_eq!(
+        clone.fetch(&server.url("/page")).await.unwrap_err().code,
+        ErrorCode::RateLimited
+    );
 }
 
 #[tokio::test]
@@ -533,4 +585,71 @@ async fn impersonation_obeys_the_guard_too() {
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::BlockedByPolicy, "{}", err.message);
+}
+
+#[tokio::test]
+async fn an_api_refusal_keeps_the_apis_own_words_and_its_rate_limit_reset() {
+    // Built from the documented shapes (no recording found): GitHub's exhausted rate limit
+    // (403, `x-ratelimit-remaining: 0`, `message`) and Stack Exchange's throttle (400,
+    // `error_message`).
+    let reset = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 600;
+    let server = TestServer::start();
+    server.route(
+        "/repos/a/b",
+        Reply::status(
+            403,
+            r#"{"message":"API rate limit exceeded for 203.0.113.10.","documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}"#,
+        )
+        .with_header("Content-Type", "application/json")
+        .with_header("x-ratelimit-remaining", "0")
+        .with_header("x-ratelimit-reset", &reset.to_string()),
+    );
+    let f = fetcher(&["127.0.0.1"]);
+    let url = url::Url::parse(&server.url("/repos/a/b")).unwrap();
+    let err = f
+        .fetch_api(&url, reqwest::header::HeaderMap::new())
+        .await
+        .unwrap_err();
+    assert!(
+        err.message
+            .ends_with(": API rate limit exceeded for 203.0.113.10."),
+        "{}",
+        err.message
+    );
+    let until = f
+        .backoff()
+        .until("127.0.0.1", std::time::SystemTime::now())
+        .expect("backing off");
+    let left = until
+        .duration_since(std::time::SystemTime::now())
+        .unwrap()
+        .as_secs();
+    assert!((590..=600).contains(&left), "{left}");
+
+    let server = TestServer::start();
+    server.route(
+        "/2.3/questions/1",
+        Reply::status(
+            400,
+            r#"{"error_id":502,"error_message":"too many requests from this IP, more requests available in 82089 seconds","error_name":"throttle_violation"}"#,
+        )
+        .with_header("Content-Type", "application/json; charset=utf-8"),
+    );
+    let url = url::Url::parse(&server.url("/2.3/questions/1")).unwrap();
+    let err = fetcher(&["127.0.0.1"])
+        .fetch_api(&url, reqwest::header::HeaderMap::new())
+        .await
+        .unwrap_err();
+    assert!(
+        err.message.contains("HTTP 400")
+            && err
+                .message
+                .contains("more requests available in 82089 seconds"),
+        "{}",
+        err.message
+    );
 }

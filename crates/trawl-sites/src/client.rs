@@ -106,7 +106,30 @@ impl SiteClient<'_> {
         headers: &[(&'static str, String)],
     ) -> Result<serde_json::Value, TrawlError> {
         let body = self.get(url, headers).await?;
-        parse_json(&body, url)
+        // A login or consent page instead of the API's answer: a wall, not a format change.
+        if let Some(wall) = crate::walls::login_wall(url, &body)
+            && serde_json::from_slice::<serde_json::Value>(&body).is_err()
+        {
+            return Err(TrawlError::new(
+                ErrorCode::Blocked,
+                format!(
+                    "blocked: login wall ({wall}) at {} instead of the API's answer",
+                    trawl_core::redact_url(url.as_str())
+                ),
+            ));
+        }
+        let value = parse_json(&body, url)?;
+        // Stack Exchange's `backoff`: seconds before the same method may be asked again.
+        if let (Some(secs), Some(host)) = (
+            value.get("backoff").and_then(serde_json::Value::as_u64),
+            url.host_str(),
+        ) {
+            let wait = std::time::Duration::from_secs(secs);
+            self.fetcher
+                .backoff()
+                .note(host, wait, std::time::SystemTime::now());
+        }
+        Ok(value)
     }
 }
 

@@ -144,13 +144,29 @@ pub async fn read(client: &SiteClient<'_>, target: &Target) -> Result<SitePage, 
             let issue = client
                 .get_json(&endpoint(&base, &issue_path)?, &json)
                 .await?;
-            let comments = client
-                .get_json(
-                    &endpoint(&base, &format!("{issue_path}/comments?per_page=100"))?,
-                    &json,
-                )
-                .await?;
-            thread_page(&issue, &comments)
+            // A page holds at most 100 comments: read pages up to the thread bound.
+            let mut comments = Vec::new();
+            let pages = client.config.bounds.comments.div_ceil(PER_PAGE).max(1);
+            for page in 1..=pages {
+                let answer = client
+                    .get_json(
+                        &endpoint(
+                            &base,
+                            &format!("{issue_path}/comments?per_page={PER_PAGE}&page={page}"),
+                        )?,
+                        &json,
+                    )
+                    .await?;
+                let got = answer
+                    .as_array()
+                    .ok_or_else(|| shape("a list of comments"))?;
+                let full = got.len() == PER_PAGE;
+                comments.extend(got.iter().cloned());
+                if !full {
+                    break;
+                }
+            }
+            thread_page(&issue, &Value::Array(comments))
         }
         Target::Blob {
             owner,
@@ -176,6 +192,9 @@ pub async fn read(client: &SiteClient<'_>, target: &Target) -> Result<SitePage, 
         }
     }
 }
+
+/// Comments GitHub sends a page at most.
+const PER_PAGE: usize = 100;
 
 /// One path segment, percent-encoded.
 fn seg(s: impl AsRef<str>) -> String {
@@ -240,6 +259,14 @@ pub fn repo_page(about: &Value, readme: Option<&Value>) -> Result<SitePage, Traw
     match readme {
         Some(r) => {
             let readme = decode_content(r)?;
+            let readme = match r
+                .get("html_url")
+                .and_then(Value::as_str)
+                .and_then(|u| Url::parse(u).ok())
+            {
+                Some(at) => absolute_links(&readme, &at),
+                None => readme,
+            };
             let _ = writeln!(md, "---\n\n{}", readme.trim());
         }
         None => md.push_str("_This repository has no README._\n"),
@@ -254,6 +281,31 @@ pub fn repo_page(about: &Value, readme: Option<&Value>) -> Result<SitePage, Traw
         published: text(about, "created_at"),
         note: None,
     })
+}
+
+/// Markdown links and images (`](target)`) relative to the README made absolute against
+/// where GitHub shows it (`html_url`), so `docs/guide.md` still leads somewhere when read
+/// elsewhere. Anchors (`#…`) and links with a scheme stay as written.
+fn absolute_links(md: &str, at: &Url) -> String {
+    let mut out = String::with_capacity(md.len());
+    let mut rest = md;
+    while let Some(open) = rest.find("](") {
+        let (before, after) = rest.split_at(open + 2);
+        out.push_str(before);
+        let end = after.find([')', ' ']).unwrap_or(after.len());
+        let target = &after[..end];
+        let relative = !target.is_empty()
+            && !target.starts_with('#')
+            && !target.contains("://")
+            && !target.starts_with("mailto:");
+        match at.join(target).ok().filter(|_| relative) {
+            Some(url) => out.push_str(url.as_str()),
+            None => out.push_str(target),
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The text of a contents answer (`content`, base64 with line breaks).
@@ -307,7 +359,11 @@ pub fn thread_page(issue: &Value, comments: &Value) -> Result<SitePage, TrawlErr
     if !list.is_empty() {
         let _ = writeln!(md, "\n## Comments ({})\n", list.len());
     }
+    let page = text(issue, "html_url")
+        .and_then(|u| Url::parse(&u).ok())
+        .unwrap_or_else(|| Url::parse("https://github.com/").expect("a URL"));
     for c in list {
+        let body = text(c, "body").unwrap_or_default();
         let _ = writeln!(
             md,
             "### {}{}\n\n{}\n",
@@ -315,7 +371,18 @@ pub fn thread_page(issue: &Value, comments: &Value) -> Result<SitePage, TrawlErr
             text(c, "created_at")
                 .map(|d| format!(" · {d}"))
                 .unwrap_or_default(),
-            text(c, "body").unwrap_or_default()
+            html_as_markdown(&body, &page)
+        );
+    }
+    // GitHub counts the comments on the issue; fewer came (deleted since, or past the
+    // pages read).
+    if let Some(counted) = issue.get("comments").and_then(Value::as_u64)
+        && counted > list.len() as u64
+    {
+        let _ = writeln!(
+            md,
+            "_GitHub counts {counted} comments; {} shown, the rest not loaded._",
+            list.len()
         );
     }
     Ok(SitePage {
@@ -325,6 +392,21 @@ pub fn thread_page(issue: &Value, comments: &Value) -> Result<SitePage, TrawlErr
         published: opened,
         note: None,
     })
+}
+
+/// A comment body that is mostly HTML (a bot's report tables, `<details>` boxes) as
+/// Markdown; a body written in Markdown stays as it is.
+fn html_as_markdown(body: &str, page: &Url) -> String {
+    const TAGS: &[&str] = &[
+        "<table", "<tr", "<td", "<th", "<details", "<summary", "<div", "<p>", "<br",
+    ];
+    let tags: usize = TAGS.iter().map(|t| body.matches(t).count()).sum();
+    if tags < 5 {
+        return body.to_owned();
+    }
+    trawl_extract::fragment_to_markdown(body, page)
+        .trim()
+        .to_owned()
 }
 
 /// A raw file: Markdown as it is, anything else fenced with its extension as the language.

@@ -67,6 +67,7 @@ fn comment(v: &Value) -> Comment {
         markdown: html(v),
         replies: children(v),
         not_sent: 0,
+        continues: false,
     }
 }
 

@@ -92,9 +92,12 @@ fn field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
-fn comments(listing: Option<&Value>) -> (Vec<Comment>, u64) {
+/// A listing's comments, the replies its `more` stubs stand for, and whether one of them
+/// is a "continue this thread" stub (count 0, no children: replies deeper, count unknown).
+fn comments(listing: Option<&Value>) -> (Vec<Comment>, u64, bool) {
     let mut out = Vec::new();
     let mut not_sent = 0;
+    let mut continues = false;
     let children = listing
         .and_then(|l| l.pointer("/data/children"))
         .and_then(Value::as_array);
@@ -102,7 +105,8 @@ fn comments(listing: Option<&Value>) -> (Vec<Comment>, u64) {
         let data = &child["data"];
         match field(child, "kind") {
             Some("t1") => {
-                let (replies, more) = comments(data.get("replies").filter(|r| r.is_object()));
+                let (replies, more, deeper) =
+                    comments(data.get("replies").filter(|r| r.is_object()));
                 out.push(Comment {
                     author: format!("u/{}", field(data, "author").unwrap_or("[deleted]")),
                     score: data.get("score").and_then(Value::as_i64),
@@ -113,13 +117,25 @@ fn comments(listing: Option<&Value>) -> (Vec<Comment>, u64) {
                     markdown: field(data, "body").unwrap_or("").to_owned(),
                     replies,
                     not_sent: more,
+                    continues: deeper,
                 });
             }
-            Some("more") => not_sent += data.get("count").and_then(Value::as_u64).unwrap_or(0),
+            Some("more") => {
+                // `count` is often 0 while `children` lists the hidden replies' ids.
+                let count = data.get("count").and_then(Value::as_u64).unwrap_or(0);
+                let listed = data
+                    .get("children")
+                    .and_then(Value::as_array)
+                    .map_or(0, |c| c.len() as u64);
+                match count.max(listed) {
+                    0 => continues = true,
+                    n => not_sent += n,
+                }
+            }
             _ => {}
         }
     }
-    (out, not_sent)
+    (out, not_sent, continues)
 }
 
 /// A permalink's `.json` answer (the post listing, then the comments listing).
@@ -166,7 +182,7 @@ pub fn parse(answer: &Value, bounds: Bounds) -> Result<SitePage, TrawlError> {
     if let Some(text) = field(post, "selftext").filter(|t| !t.trim().is_empty()) {
         let _ = writeln!(md, "{}\n", text.trim());
     }
-    let (tree, not_sent) = comments(parts.get(1));
+    let (tree, not_sent, _) = comments(parts.get(1));
     if !tree.is_empty() || not_sent > 0 {
         md.push_str("## Comments\n\n");
         md.push_str(&thread::render(&tree, not_sent, bounds));
@@ -264,5 +280,43 @@ mod tests {
         let md = parse(&answer, Bounds::default()).unwrap().markdown;
         assert!(md.contains("  - _… 4 more repl(ies) not loaded"), "{md}");
         assert!(md.contains("\n- _… 3 more repl(ies) not loaded"), "{md}");
+    }
+
+    #[test]
+    fn stubs_counted_by_their_children_and_continue_stubs_are_markers_and_the_bound_keeps_them() {
+        // Built from Reddit's documented `more` shapes (PRAW's docs; no recording with
+        // them was found): a "load more" stub with `count: 0` and two children ids, and a
+        // "continue this thread" stub (`id: "_"`, no children).
+        let answer = serde_json::json!([
+            {"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"title": "T", "author": "op", "score": 1, "num_comments": 9, "is_self": true, "selftext": "hi"}}]}},
+            {"kind": "Listing", "data": {"children": [
+                {"kind": "t1", "data": {"author": "a", "score": 2, "body": "first", "replies": {"kind": "Listing", "data": {"children": [
+                    {"kind": "more", "data": {"count": 0, "name": "t1__", "id": "_", "parent_id": "t1_a", "depth": 1, "children": []}}
+                ]}}}},
+                {"kind": "t1", "data": {"author": "b", "score": 1, "body": "second"}},
+                {"kind": "more", "data": {"count": 0, "name": "t1_x1", "id": "x1", "parent_id": "t3_p", "depth": 0, "children": ["x1", "x2"]}}
+            ]}}
+        ]);
+        let md = parse(&answer, Bounds::default()).unwrap().markdown;
+        assert!(md.contains("\n- _… 2 more repl(ies) not loaded"), "{md}");
+        assert!(
+            md.contains("  - _… the thread continues below this comment"),
+            "{md}"
+        );
+        // With the comment bound hit, the level's own stub is still written.
+        let md = parse(
+            &answer,
+            Bounds {
+                comments: 1,
+                depth: 8,
+            },
+        )
+        .unwrap()
+        .markdown;
+        assert!(
+            md.contains("- _… 1 more comment(s) not loaded (limit 1)_"),
+            "{md}"
+        );
+        assert!(md.contains("\n- _… 2 more repl(ies) not loaded"), "{md}");
     }
 }

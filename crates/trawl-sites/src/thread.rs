@@ -32,6 +32,9 @@ pub(crate) struct Comment {
     pub replies: Vec<Comment>,
     /// Replies the site itself did not send (Reddit's `more` stubs).
     pub not_sent: u64,
+    /// The thread goes on below this comment past what the site sent, count unknown
+    /// (Reddit's "continue this thread" stub).
+    pub continues: bool,
 }
 
 impl Comment {
@@ -69,7 +72,8 @@ impl Writer {
                     "{indent}- _… {rest} more comment(s) not loaded (limit {})_",
                     self.bounds.comments
                 );
-                return;
+                // The level's own stubs are still said below.
+                break;
             }
             self.left -= 1;
             let mut head = format!("**{}**", c.author);
@@ -87,7 +91,7 @@ impl Writer {
                     let _ = writeln!(self.out, "{indent}  {line}");
                 }
             }
-            if c.replies.is_empty() && c.not_sent == 0 {
+            if c.replies.is_empty() && c.not_sent == 0 && !c.continues {
                 continue;
             }
             if depth + 1 >= self.bounds.depth {
@@ -101,6 +105,12 @@ impl Writer {
                 continue;
             }
             self.level(&c.replies, c.not_sent, depth + 1);
+            if c.continues {
+                let _ = writeln!(
+                    self.out,
+                    "{indent}  - _… the thread continues below this comment (not loaded)_"
+                );
+            }
         }
         if not_sent > 0 {
             let _ = writeln!(

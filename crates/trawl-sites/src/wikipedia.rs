@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use scraper::{ElementRef, Html, Node, Selector};
+use scraper::{Html, Selector};
 use serde_json::Value;
 use trawl_core::{ErrorCode, TrawlError};
 use url::Url;
@@ -13,6 +13,8 @@ use url::Url;
 use crate::client::{SiteClient, endpoint};
 use crate::page::SitePage;
 use crate::spec::{self, SiteSpec, Target as SiteTarget};
+
+mod infobox;
 
 /// The reader's row in the table.
 pub const SPEC: SiteSpec = SiteSpec {
@@ -22,8 +24,8 @@ pub const SPEC: SiteSpec = SiteSpec {
     reads: "the article with its sections as headings, the infobox as a table and the references as a list",
     needs: "nothing",
     base: "https://LANG.wikipedia.org/",
-    confidence: "high: stable documented API; no saved parse answer with an infobox found, tested on one built from the parse API's documented output (formatversion=2) and Wikipedia's infobox markup",
-    fixtures: "crates/trawl-sites/fixtures/wikipedia (built from the MediaWiki API help)",
+    confidence: "high: stable documented API; tested on a real species infobox (Dormouse, saved 2026) and on an answer built from the parse API's documented output (formatversion=2)",
+    fixtures: "crates/trawl-sites/fixtures/wikipedia (one real article body, one built from the MediaWiki API help)",
     route,
 };
 
@@ -98,20 +100,14 @@ fn select(s: &str) -> Selector {
     Selector::parse(s).expect("a valid selector")
 }
 
-/// A cell's text on one line, `<br>` as "; ".
-fn cell_text(cell: ElementRef<'_>) -> String {
-    let mut out = String::new();
-    for node in cell.descendants() {
-        match node.value() {
-            Node::Text(t) => out.push_str(t),
-            Node::Element(e) if e.name() == "br" => out.push_str("; "),
-            _ => {}
+/// Detach every element of `doc` that `selector` matches.
+fn remove(doc: &mut Html, selector: &str) {
+    let ids: Vec<_> = doc.select(&select(selector)).map(|e| e.id()).collect();
+    for id in ids {
+        if let Some(mut node) = doc.tree.get_mut(id) {
+            node.detach();
         }
     }
-    out.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace('|', "\\|")
 }
 
 /// A parse answer as Markdown; `article` is the page's URL (links are made absolute to it).
@@ -143,32 +139,24 @@ pub fn parse(answer: &Value, article: &Url) -> Result<SitePage, TrawlError> {
         .and_then(|t| t.as_str().or_else(|| t.get("*").and_then(Value::as_str)))
         .unwrap_or("");
     let mut doc = Html::parse_fragment(html);
-    let mut infobox = String::new();
-    if let Some(table) = doc.select(&select("table.infobox")).next() {
-        let th = select("th");
-        let td = select("td");
-        let _ = writeln!(infobox, "| | |\n|---|---|");
-        for row in table.select(&select("tr")) {
-            if let (Some(k), Some(v)) = (row.select(&th).next(), row.select(&td).next()) {
-                let _ = writeln!(infobox, "| {} | {} |", cell_text(k), cell_text(v));
-            }
-        }
-    }
-    // Not article text: the infobox (written above as a table), navigation boxes,
-    // styles, edit links, hidden short descriptions and the references' back-links.
-    let drop = select(
-        "table.infobox, .navbox, style, .mw-editsection, .shortdescription, .mw-cite-backlink, .mw-empty-elt",
+    remove(&mut doc, infobox::DECORATION);
+    // Every box (a species box, then an audio box, say), each rendered before it leaves
+    // the body.
+    let infoboxes: Vec<String> = doc
+        .select(&select("table.infobox"))
+        .filter_map(|table| infobox::render(table, article))
+        .collect();
+    // Not article text: the infoboxes (written above as tables), navigation boxes, the
+    // table of contents, styles, edit links, hidden short descriptions and the
+    // references' back-links.
+    remove(
+        &mut doc,
+        "table.infobox, .navbox, #toc, .toc, meta[property=\"mw:PageProp/toc\"], style, .mw-editsection, .shortdescription, .mw-cite-backlink, .mw-empty-elt",
     );
-    let ids: Vec<_> = doc.select(&drop).map(|e| e.id()).collect();
-    for id in ids {
-        if let Some(mut node) = doc.tree.get_mut(id) {
-            node.detach();
-        }
-    }
     let body = trawl_extract::fragment_to_markdown(&doc.root_element().inner_html(), article);
     let mut md = format!("# {title}\n\n");
-    if !infobox.is_empty() {
-        let _ = writeln!(md, "{infobox}");
+    for table in &infoboxes {
+        let _ = writeln!(md, "{table}");
     }
     md.push_str(body.trim());
     md.push('\n');
@@ -238,6 +226,138 @@ mod tests {
         assert_eq!(md.matches("Marylebone").count(), 1);
         assert!(!md.contains("Navigation box") && !md.contains("reflist{"));
         assert!(!md.contains("English mathematician (1815"));
+    }
+
+    fn dormouse() -> (Value, Url) {
+        // Real: the Dormouse article's body as Wikipedia served it (see PROVENANCE.md).
+        let path = format!(
+            "{}/fixtures/wikipedia/parse-dormouse-2026.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let answer: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        (
+            answer,
+            Url::parse("https://en.wikipedia.org/wiki/Dormouse").unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_species_box_keeps_its_taxonomy_header_rows_images_and_lists() {
+        let (answer, article) = dormouse();
+        let md = parse(&answer, &article).unwrap().markdown;
+        for row in [
+            "| Kingdom | Animalia |",
+            "| Phylum | Chordata |",
+            "| Class | Mammalia |",
+            "| Order | Rodentia |",
+            "| Suborder | Sciuromorpha |",
+            "| Family | Gliridae; Muirhead in Brewster, 1819 |",
+            "| **Scientific classification** | |",
+            "| **Type genus** | |",
+            "| Glis; Brisson, 1762 | |",
+            "| African dormouse, Graphiurus sp. | |",
+            "| Gliridae distribution | |",
+        ] {
+            assert!(md.contains(row), "{row} missing from:\n{md}");
+        }
+        assert!(
+            md.contains("| ![Graphiurus_spec_-murinus-1.jpg](https://upload.wikimedia.org/wikipedia/commons/thumb/4/43/Graphiurus_spec_-murinus-1.jpg/250px-Graphiurus_spec_-murinus-1.jpg) | |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("Graphiurinae; Graphiurus; Leithiinae; Chaetocauda; Dryomys"),
+            "{md}"
+        );
+        // The timeline bar's period letters and the edit pencil are decoration.
+        assert!(
+            !md.contains("Pg; N") && !md.contains("Edit this classification"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| **Dormice; Temporal range: Early Eocene"),
+            "{md}"
+        );
+        // The box is written once, before the text; the text follows.
+        assert!(md.contains("A **dormouse** is a [rodent]"), "{md}");
+        assert!(md.contains("## Etymology"), "{md}");
+    }
+
+    #[test]
+    fn the_site_reader_keeps_every_infobox_word_the_generic_reader_keeps() {
+        let (answer, article) = dormouse();
+        let site = parse(&answer, &article).unwrap().markdown;
+        let html = answer
+            .pointer("/parse/text")
+            .and_then(Value::as_str)
+            .unwrap();
+        let page = format!(
+            "<html><head><title>Dormouse</title></head><body><main>{html}</main></body></html>"
+        );
+        let generic = trawl_extract::extract(
+            page.as_bytes(),
+            Some("text/html"),
+            &article,
+            &trawl_extract::ExtractOptions::default(),
+        )
+        .unwrap()
+        .markdown;
+        let words = [
+            "Animalia",
+            "Chordata",
+            "Mammalia",
+            "Rodentia",
+            "Sciuromorpha",
+            "Gliridae",
+            "Muirhead",
+            "Brisson",
+            "Graphiurinae",
+            "Leithiinae",
+            "Glirinae",
+            "Selevinia",
+            "Glirulus",
+            "African dormouse",
+            "Gliridae distribution",
+            "Type genus",
+        ];
+        let kept_by_generic: Vec<_> = words.iter().filter(|w| generic.contains(*w)).collect();
+        assert!(
+            !kept_by_generic.is_empty(),
+            "the generic reader kept none: {generic}"
+        );
+        for word in kept_by_generic {
+            assert!(
+                site.contains(word),
+                "{word} kept by the generic reader, lost by the site reader:\n{site}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_infobox_is_written_and_the_table_of_contents_is_not() {
+        // Shapes from Wikipedia's markup, built here: a second box (an audio box) after the
+        // first, a `td`+`td` row, a caption, and an old-style table of contents.
+        let html = r#"<table class="infobox"><caption>Lion</caption><tr><th>Status</th><td>Vulnerable</td></tr></table>
+<table class="infobox"><tr><th colspan="2">Lion roar</th></tr><tr><td>Duration:</td><td>0:12</td></tr></table>
+<div id="toc" class="toc"><h2>Contents</h2><ul><li>1 Etymology</li></ul></div><p>The lion is a cat.</p>"#;
+        let answer = serde_json::json!({"parse": {"title": "Lion", "text": html}});
+        let md = parse(
+            &answer,
+            &Url::parse("https://en.wikipedia.org/wiki/Lion").unwrap(),
+        )
+        .unwrap()
+        .markdown;
+        assert!(
+            md.contains("| **Lion** | |\n| Status | Vulnerable |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| **Lion roar** | |\n| Duration | 0:12 |"),
+            "{md}"
+        );
+        assert!(
+            !md.contains("Contents") && md.contains("The lion is a cat."),
+            "{md}"
+        );
     }
 
     #[test]

@@ -122,8 +122,11 @@ struct Post {
     date: Option<String>,
     text: String,
     likes: Option<i64>,
+    /// How many replies X counts for it (more than an answer carries).
+    replies: Option<u64>,
     reply_to: Option<String>,
-    alt_texts: Vec<String>,
+    /// One Markdown marker per photo, video or GIF: its alt text, else its kind and link.
+    media: Vec<String>,
     quoted: Option<Box<Post>>,
 }
 
@@ -145,32 +148,58 @@ fn post(result: &Value) -> Option<Post> {
         .unwrap_or(&handle)
         .to_owned();
     let legacy = &t["legacy"];
-    let text = t["note_tweet"]["note_tweet_results"]["result"]["text"]
-        .as_str()
-        .or(legacy["full_text"].as_str())
-        .unwrap_or("")
-        .to_owned();
-    let media = legacy["extended_entities"]["media"]
+    let note = &t["note_tweet"]["note_tweet_results"]["result"];
+    let (mut text, links) = match note["text"].as_str() {
+        Some(long) => (long.to_owned(), &note["entity_set"]["urls"]),
+        None => (
+            legacy["full_text"].as_str().unwrap_or("").to_owned(),
+            &legacy["entities"]["urls"],
+        ),
+    };
+    // t.co links as what they stand for (X sends both).
+    for link in links.as_array().into_iter().flatten() {
+        if let (Some(short), Some(long)) = (link["url"].as_str(), link["expanded_url"].as_str()) {
+            text = text.replace(short, long);
+        }
+    }
+    let media_items = legacy["extended_entities"]["media"]
         .as_array()
         .or(legacy["entities"]["media"].as_array());
-    let alt_texts = media
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m["ext_alt_text"].as_str())
-        .filter(|a| !a.trim().is_empty())
-        .map(str::to_owned)
-        .collect();
+    let mut media = Vec::new();
+    for m in media_items.into_iter().flatten() {
+        // The media's own t.co link in the text stands for the marker below.
+        if let Some(short) = m["url"].as_str() {
+            text = text.replace(short, "");
+        }
+        let link = m["expanded_url"]
+            .as_str()
+            .or(m["media_url_https"].as_str())
+            .unwrap_or("");
+        let marker = match (
+            m["ext_alt_text"].as_str().map(str::trim),
+            m["type"].as_str(),
+        ) {
+            (Some(alt), _) if !alt.is_empty() => format!("[image: {alt}]"),
+            (_, Some("video")) => format!("[video]({link})"),
+            (_, Some("animated_gif")) => format!("[GIF]({link})"),
+            _ => format!("[photo]({link})"),
+        };
+        if !media.contains(&marker) {
+            media.push(marker);
+        }
+    }
     Some(Post {
         id: t["rest_id"].as_str()?.to_owned(),
         handle,
         name,
-        date: legacy["created_at"].as_str().map(str::to_owned),
+        date: legacy["created_at"].as_str().map(iso_date),
         text,
         likes: legacy["favorite_count"].as_i64(),
+        replies: legacy["reply_count"].as_u64(),
         reply_to: legacy["in_reply_to_status_id_str"]
             .as_str()
             .map(str::to_owned),
-        alt_texts,
+        media,
         quoted: t
             .get("quoted_status_result")
             .and_then(|q| q.get("result"))
@@ -179,11 +208,25 @@ fn post(result: &Value) -> Option<Post> {
     })
 }
 
-/// The post's text with its media's alt text, as Markdown.
+/// X's date (`Thu Apr 20 23:21:13 +0000 2023`) as ISO 8601 UTC; kept as sent if it
+/// does not parse.
+fn iso_date(raw: &str) -> String {
+    chrono::DateTime::parse_from_str(raw, "%a %b %d %H:%M:%S %z %Y")
+        .map(|t| {
+            t.with_timezone(&chrono::Utc)
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        })
+        .unwrap_or_else(|_| raw.to_owned())
+}
+
+/// The post's text with a marker for each of its media, as Markdown.
 fn body(p: &Post) -> String {
     let mut md = p.text.trim().to_owned();
-    for alt in &p.alt_texts {
-        let _ = write!(md, "\n\n[image: {}]", alt.trim());
+    for marker in &p.media {
+        if !md.is_empty() {
+            md.push_str("\n\n");
+        }
+        md.push_str(marker);
     }
     md
 }
@@ -295,6 +338,25 @@ pub fn parse(answer: &Value, id: u64) -> Result<SitePage, TrawlError> {
             depth: Bounds::default().depth,
         };
         md.push_str(&thread::render(&replies, 0, bounds));
+    }
+    // X sends replies a page at a time: say when there are more than this answer holds.
+    let in_answer: usize = replies.iter().map(Comment::size).sum();
+    let more_pages = instructions
+        .iter()
+        .filter_map(|i| i["entries"].as_array())
+        .flatten()
+        .any(|e| e["content"]["cursorType"].as_str() == Some("Bottom"));
+    match focal.replies {
+        Some(total) if total as usize > in_answer || more_pages => {
+            let _ = writeln!(
+                md,
+                "- _… X counts {total} replies; {in_answer} are in this answer, the rest not loaded_"
+            );
+        }
+        None if more_pages => {
+            md.push_str("- _… more replies on X not loaded_\n");
+        }
+        _ => {}
     }
     Ok(SitePage {
         title: Some(format!("{} on X", byline(&focal))),

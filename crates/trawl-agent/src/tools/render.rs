@@ -72,9 +72,43 @@ pub fn search_markdown(data: &SearchData, fence: &Fence) -> String {
     out
 }
 
+/// One line per site reader that failed before the page was fetched another way, so the
+/// reason (a rate limit, an expired session, a changed API) is seen, not only the page:
+/// `via reddit reader: rate_limited: HTTP 429 … → fetched the page instead`.
+fn reader_fallbacks(out: &mut String, doc: &PageOut, fence: &Fence) {
+    if doc.fetched_via == trawl_core::FetchedVia::Site {
+        return;
+    }
+    for failed in site_reader_failures(&doc.attempts) {
+        let reason = match &failed.detail {
+            Some(detail) if !detail.starts_with(&failed.outcome) => {
+                format!("{}: {detail}", failed.outcome)
+            }
+            Some(detail) => detail.clone(),
+            None => failed.outcome.clone(),
+        };
+        let _ = writeln!(
+            out,
+            "via {} reader: {} → fetched the page instead",
+            failed.reader,
+            one_line(&reason, fence)
+        );
+    }
+}
+
+/// The attempts of site readers (`trawl sites`) that were sent and failed.
+pub fn site_reader_failures(
+    attempts: &[trawl_core::Attempt],
+) -> impl Iterator<Item = &trawl_core::Attempt> {
+    attempts.iter().filter(|a| {
+        trawl_sites::by_name(&a.reader).is_some()
+            && !matches!(a.outcome.as_str(), "ok" | "not_sent")
+    })
+}
+
 /// trawl's own header of a page: its handle, URL and figures. The title is the page's
 /// words, so it opens the fenced text instead ([`fenced_page`]).
-fn page_header(out: &mut String, doc: &PageOut) {
+fn page_header(out: &mut String, doc: &PageOut, fence: &Fence) {
     let _ = writeln!(out, "# {}", doc.handle);
     let _ = writeln!(out, "url: {}", doc.final_url);
     let _ = writeln!(
@@ -90,6 +124,7 @@ fn page_header(out: &mut String, doc: &PageOut) {
             .unwrap_or_default(),
         doc.quality_score
     );
+    reader_fallbacks(out, doc, fence);
 }
 
 /// What the page says of itself, shown above its text: title, author and date.
@@ -170,7 +205,7 @@ pub fn fetch_markdown_as(out_data: &FetchOut, fence: &Fence, voice: Voice) -> St
                 tracked_document(&mut out, doc, fence, voice)
             }
             (Some(doc), _) => {
-                page_header(&mut out, doc);
+                page_header(&mut out, doc, fence);
                 out.push_str(&fenced_page(Masthead::of(doc), &doc.markdown, fence));
                 page_footer(&mut out, &doc.handle, doc.page, doc.pages, voice);
             }
@@ -212,6 +247,7 @@ fn focused_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice
         via(doc),
         doc.quality_score
     );
+    reader_fallbacks(out, doc, fence);
     if !focus.matched {
         out.push_str("No passage holds a word of the query: the document's opening is given.\n");
     }
@@ -259,6 +295,7 @@ fn tracked_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice
         doc.word_count,
         via(doc)
     );
+    reader_fallbacks(out, doc, fence);
     match changes.change_status {
         super::ChangeStatus::New => {
             let _ = writeln!(
@@ -394,6 +431,18 @@ pub fn sites_markdown(data: &SitesOut, fence: &Fence) -> String {
     // After a reset the list is what is left of the site reset, not the whole memory.
     if data.sites.is_empty() && data.forgotten.is_none() {
         out.push_str("No site is remembered.\n");
+    }
+    if !data.backing_off.is_empty() {
+        out.push_str("Backing off (requests wait, or are refused past the timeout):\n");
+        for b in &data.backing_off {
+            let _ = writeln!(
+                out,
+                "- {}: until {} ({} s from now)",
+                one_line(&b.host, fence),
+                b.until,
+                b.seconds_left
+            );
+        }
     }
     if !data.readers.is_empty() {
         // trawl's own table, not page text: outside the fence.

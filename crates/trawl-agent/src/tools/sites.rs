@@ -182,6 +182,21 @@ pub struct SitesOut {
     /// that answer for it). Pinning a site to a tier (`http`) reads it generically.
     #[serde(default)]
     pub readers: Vec<SiteReaderOut>,
+    /// Hosts that asked to be left alone (`Retry-After`, an exhausted rate limit, Stack
+    /// Exchange's `backoff`) and until when; requests to them wait or are refused.
+    #[serde(default)]
+    pub backing_off: Vec<BackoffOut>,
+}
+
+/// One host backing off.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct BackoffOut {
+    /// The host.
+    pub host: String,
+    /// When requests to it go out again (an HTTP date).
+    pub until: String,
+    /// Seconds from now until then.
+    pub seconds_left: u64,
 }
 
 /// The store's key for a site: the lowercase host, from a bare host or a URL.
@@ -346,11 +361,25 @@ impl Agent {
                 confidence: spec.confidence.to_owned(),
             })
             .collect();
+        let now = std::time::SystemTime::now();
+        let backing_off = self
+            .fetcher()?
+            .backoff()
+            .active(now)
+            .into_iter()
+            .filter(|(host, _)| shown_site.as_deref().is_none_or(|want| want == host))
+            .map(|(host, until)| BackoffOut {
+                host,
+                until: trawl_fetch::http_date(until),
+                seconds_left: until.duration_since(now).unwrap_or_default().as_secs(),
+            })
+            .collect();
         Ok(SitesOut {
             action,
             sites,
             forgotten,
             readers,
+            backing_off,
         })
     }
 }

@@ -208,6 +208,98 @@ async fn a_failing_site_api_falls_back_to_the_generic_tiers() {
 }
 
 #[tokio::test]
+async fn a_rate_limited_reader_says_why_in_the_header_when_the_page_is_fetched_instead() {
+    let api = TestServer::start();
+    api.route(
+        ISSUE,
+        Reply::status(429, "slow down").with_header("Retry-After", "5"),
+    );
+    let page = TestServer::start();
+    page.route(
+        "/PyGithub/PyGithub/issues/28",
+        Reply::html(format!(
+            "<html><body><article><p>{}</p></article></body></html>",
+            "Generic text of the issue page. ".repeat(30)
+        )),
+    );
+    let agent = agent(&api, None);
+    let url = format!(
+        "http://github.com:{}/PyGithub/PyGithub/issues/28",
+        page.addr().port()
+    );
+    let out = agent
+        .web_fetch(
+            WebFetchArgs {
+                url: Some(url),
+                ..WebFetchArgs::default()
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    let doc = out.results[0].document.as_ref().unwrap();
+    assert_eq!(doc.fetched_via, FetchedVia::Http);
+    assert_eq!(doc.attempts[0].outcome, "rate_limited");
+    let fence = trawl_agent::fence::Fence::new().unwrap();
+    let text = trawl_agent::tools::render::fetch_markdown(&out, &fence);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("via github reader: "))
+        .unwrap_or_else(|| panic!("no reader line in:\n{text}"));
+    assert!(
+        line.contains("HTTP 429") && line.contains("Retry-After: 5"),
+        "{line}"
+    );
+    assert!(line.ends_with("→ fetched the page instead"), "{line}");
+    // The API's host is remembered as backing off, and `sites` says until when.
+    let sites = agent
+        .sites(SitesArgs {
+            action: Some(SitesAction::List),
+            site: None,
+            reader: None,
+        })
+        .await
+        .unwrap();
+    let backing = &sites.backing_off;
+    assert_eq!(backing.len(), 1, "{backing:?}");
+    assert_eq!(backing[0].host, "127.0.0.1");
+    assert!(
+        backing[0].seconds_left <= 5 && backing[0].until.ends_with(" GMT"),
+        "{backing:?}"
+    );
+    let listed = trawl_agent::tools::render::sites_markdown(&sites, &fence);
+    assert!(
+        listed.contains("Backing off") && listed.contains("- 127.0.0.1: until "),
+        "{listed}"
+    );
+}
+
+#[tokio::test]
+async fn a_login_page_instead_of_the_api_or_the_page_is_a_login_wall_not_content() {
+    // Built in the shape of a login page (no saved one found).
+    let login = "<!DOCTYPE html><html><head><title>Log in to continue</title></head><body>\
+        <h1>Log in to continue</h1><form action=\"/session\" method=\"post\">\
+        <input name=\"login\"><input type=\"password\" name=\"password\">\
+        <button>Sign in</button></form></body></html>";
+    let api = TestServer::start();
+    api.route(ISSUE, Reply::html(login));
+    let page = TestServer::start();
+    page.route("/PyGithub/PyGithub/issues/28", Reply::html(login));
+    let agent = agent(&api, None);
+    let url = format!(
+        "http://github.com:{}/PyGithub/PyGithub/issues/28",
+        page.addr().port()
+    );
+    let err = read(&agent, &url, false).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Blocked);
+    assert!(
+        err.message.contains("login wall (sign-in form)"),
+        "{}",
+        err.message
+    );
+}
+
+#[tokio::test]
 async fn a_reddit_listing_is_refused_as_unsupported() {
     let api = TestServer::start();
     let agent = agent(&api, None);

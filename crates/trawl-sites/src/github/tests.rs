@@ -113,3 +113,50 @@ fn the_token_goes_to_github_or_loopback_only() {
     assert!(!ok("https://api.github.com.evil.example/"));
     assert!(!ok("https://example.com/"));
 }
+
+#[test]
+fn fewer_comments_than_github_counts_are_said() {
+    // Real: issue 28 counts 3 comments (2025), its saved comments answer holds 2 (2012).
+    let page = thread_page(
+        &fixture("issue-28-pygithub-2025.json"),
+        &fixture("issue-28-comments-pygithub-2012.json"),
+    )
+    .unwrap();
+    assert!(
+        page.markdown
+            .contains("_GitHub counts 3 comments; 2 shown, the rest not loaded._"),
+        "{}",
+        page.markdown
+    );
+}
+
+#[test]
+fn a_bots_html_table_becomes_markdown_and_a_markdown_comment_stays() {
+    // Built in the shape of a coverage bot's comment (no saved one found): HTML table rows.
+    let bot = "<h3>Coverage report</h3>\n<table><tr><th>File</th><th>Cover</th></tr>\
+        <tr><td>a.py</td><td>91%</td></tr><tr><td>b.py</td><td>75%</td></tr></table>\n\
+        <details><summary>Details</summary><p>All good</p></details>";
+    let comments = serde_json::json!([
+        {"user": {"login": "codecov[bot]", "type": "Bot"}, "created_at": "2025-01-01T00:00:00Z", "body": bot},
+        {"user": {"login": "dev"}, "created_at": "2025-01-02T00:00:00Z", "body": "Looks **fine**, see <br> below"}
+    ]);
+    let md = thread_page(&fixture("issue-28-pygithub-2025.json"), &comments)
+        .unwrap()
+        .markdown;
+    assert!(md.contains("| a.py | 91% |"), "{md}");
+    assert!(!md.contains("<td>") && !md.contains("<table>"), "{md}");
+    assert!(md.contains("Looks **fine**, see <br> below"), "{md}");
+}
+
+#[test]
+fn readme_relative_links_point_at_github() {
+    let at = Url::parse("https://github.com/o/r/blob/main/README.md").unwrap();
+    let md = "See [the guide](docs/guide.md), ![logo](./img/logo.png), [top](#usage) \
+              and [site](https://example.org/x).";
+    assert_eq!(
+        absolute_links(md, &at),
+        "See [the guide](https://github.com/o/r/blob/main/docs/guide.md), \
+         ![logo](https://github.com/o/r/blob/main/img/logo.png), [top](#usage) \
+         and [site](https://example.org/x)."
+    );
+}

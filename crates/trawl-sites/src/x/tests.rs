@@ -49,10 +49,7 @@ fn a_reply_chain_is_nested_and_bounded_at_twenty() {
     );
     assert!(md.contains("Today, we are deprecating our Premium v1.1 API, including Premium Search and Account Activity API."));
     assert_eq!(page.byline.as_deref(), Some("@XDevelopers"));
-    assert_eq!(
-        page.published.as_deref(),
-        Some("Thu Apr 20 23:21:13 +0000 2023")
-    );
+    assert_eq!(page.published.as_deref(), Some("2023-04-20T23:21:13Z"));
     // The first module is @XDevelopers' own chain: each post under the one it answers.
     let chain = md
         .find("- **@XDevelopers**")
@@ -70,6 +67,41 @@ fn a_reply_chain_is_nested_and_bounded_at_twenty() {
     assert!(md.contains("## Replies (36 in this answer)"), "{md}");
     assert_eq!(md.matches("- **@").count(), MAX_REPLIES, "{md}");
     assert!(md.contains("more comment(s) not loaded (limit 20)"), "{md}");
+}
+
+#[test]
+fn links_are_expanded_media_marked_and_more_replies_said() {
+    let md = parse(&fixture(), FOCAL).unwrap().markdown;
+    // The chain's third post: its t.co link as the URL it stands for.
+    assert!(md.contains("https://shorturl.at/uwAKZ"), "{md}");
+    assert!(!md.contains("https://t.co/A2FQP2DWuy"), "{md}");
+    // X's reply_count (93) against the replies in this answer (36), a Bottom cursor present.
+    assert!(
+        md.contains("- _… X counts 93 replies; 36 are in this answer, the rest not loaded_"),
+        "{md}"
+    );
+    // A reply whose text is only a video's t.co link reads as a video marker.
+    let mut answer = fixture();
+    let entries = answer
+        .pointer_mut("/data/threaded_conversation_with_injections_v2/instructions/1/entries")
+        .unwrap()
+        .as_array_mut()
+        .unwrap();
+    // Real replies, moved first so the 20-reply bound keeps them: the video-only one and the
+    // one with an animated GIF.
+    let wanted = ["1649204618902097920", "1649263296434806785"];
+    entries[1..].sort_by_key(|e| !wanted.iter().any(|id| e.to_string().contains(id)));
+    let md = parse(&answer, FOCAL).unwrap().markdown;
+    assert!(
+        md.contains("[video](https://x.com/Mentor_0x39/status/1649204618902097920/video/1)"),
+        "{md}"
+    );
+    assert!(!md.contains("https://t.co/bmpJzs74Ug"), "{md}");
+    // The GIF's own t.co link gives way to its alt text.
+    assert!(
+        md.contains("[image: James Franco Omg GIF]") && !md.contains("https://t.co/3cSSGEQgiJ"),
+        "{md}"
+    );
 }
 
 #[test]

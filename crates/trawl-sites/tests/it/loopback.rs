@@ -74,7 +74,7 @@ async fn a_github_issue_is_read_with_its_comments_and_the_token_goes_to_the_api_
     assert_eq!(seen.len(), 2);
     assert_eq!(
         seen[1].path,
-        "/api/repos/PyGithub/PyGithub/issues/28/comments?per_page=100"
+        "/api/repos/PyGithub/PyGithub/issues/28/comments?per_page=100&page=1"
     );
     for s in &seen {
         assert_eq!(
@@ -283,4 +283,53 @@ async fn an_api_error_keeps_its_code() {
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound);
+}
+
+#[tokio::test]
+async fn stack_exchanges_backoff_is_remembered_for_its_host() {
+    // The built question answer with the wrapper's documented `backoff` (seconds) added.
+    let mut question: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(format!(
+            "{}/fixtures/stackexchange/question-built.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    question["backoff"] = serde_json::json!(60);
+    let api = TestServer::start();
+    api.route(
+        "/api/questions/1001?site=stackoverflow&filter=withbody",
+        Reply::ok("application/json", question.to_string()),
+    );
+    api.route(
+        "/api/questions/1001/answers?site=stackoverflow&filter=withbody&sort=votes&order=desc&pagesize=100",
+        json("stackexchange/answers-built.json"),
+    );
+    let fetcher = fetcher();
+    let config = config("stackexchange", &api, None);
+    let client = SiteClient {
+        fetcher: &fetcher,
+        config: &config,
+        comments: false,
+    };
+    let started = std::time::Instant::now();
+    let err = read(
+        &client,
+        &target("https://stackoverflow.com/questions/1001/x"),
+    )
+    .await
+    .unwrap_err();
+    // The answers call comes after the question's `backoff: 60`, past the fetcher's 30 s
+    // timeout: refused at once, retryable, not sent.
+    assert_eq!(err.code, ErrorCode::RateLimited, "{}", err.message);
+    assert!(err.retryable);
+    assert!(started.elapsed() < std::time::Duration::from_secs(3));
+    assert_eq!(api.seen().len(), 1);
+    assert!(
+        fetcher
+            .backoff()
+            .until("127.0.0.1", std::time::SystemTime::now())
+            .is_some()
+    );
 }

@@ -61,6 +61,41 @@ pub(super) fn note_store_unavailable(result: &mut CallToolResult) {
     }
 }
 
+/// Names each site reader that failed before a page was fetched another way under
+/// `_meta["trawl/site_readers_failed"]` (reader, outcome, detail), so a client sees the
+/// reader's reason (a rate limit, an expired session) without reading every attempt.
+pub(super) fn note_site_reader_failures(result: &mut CallToolResult) {
+    let Some(structured) = &result.structured_content else {
+        return;
+    };
+    let documents: Vec<&Value> = match structured.get("results").and_then(Value::as_array) {
+        Some(items) => items.iter().filter_map(|i| i.get("document")).collect(),
+        None => Vec::new(),
+    };
+    let mut failed = Vec::new();
+    for doc in documents {
+        if doc.get("fetched_via").and_then(Value::as_str) == Some("site") {
+            continue;
+        }
+        let attempts: Vec<trawl_core::Attempt> = doc
+            .get("attempts")
+            .cloned()
+            .and_then(|a| serde_json::from_value(a).ok())
+            .unwrap_or_default();
+        for a in trawl_agent::tools::render::site_reader_failures(&attempts) {
+            failed.push(json!({"reader": a.reader, "outcome": a.outcome, "detail": a.detail}));
+        }
+    }
+    if failed.is_empty() {
+        return;
+    }
+    let meta = result
+        .meta
+        .get_or_insert_with(|| MetaObject(JsonObject::new()));
+    meta.0
+        .insert("trawl/site_readers_failed".into(), Value::Array(failed));
+}
+
 /// Structured content is an agent face too: page bodies (`markdown`), found passages
 /// (`text`) and change diffs (`diff`) are wrapped in the same fence as the text content;
 /// other strings from the web (titles, snippets, previews, passages' headings) have marker
@@ -186,6 +221,29 @@ pub(super) fn refusal_error(refusal: Refusal) -> TrawlError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_site_reader_is_named_in_meta_when_the_page_was_fetched_instead() {
+        let answer = json!({"results": [{"document": {
+            "fetched_via": "http",
+            "attempts": [
+                {"reader": "github", "outcome": "rate_limited", "detail": "HTTP 429 Too Many Requests (Retry-After: 5)"},
+                {"reader": "http", "outcome": "ok", "detail": null}
+            ]
+        }}]});
+        let mut result = success(&answer, |_, _| String::new()).unwrap();
+        note_site_reader_failures(&mut result);
+        let meta = result.meta.expect("meta");
+        let failed = &meta.0["trawl/site_readers_failed"];
+        assert_eq!(failed[0]["reader"], "github");
+        assert_eq!(failed[0]["outcome"], "rate_limited");
+        assert!(failed.as_array().unwrap().len() == 1, "{failed}");
+        // A page the reader read itself carries no such note.
+        let read = json!({"results": [{"document": {"fetched_via": "site", "attempts": [{"reader": "github", "outcome": "ok"}]}}]});
+        let mut result = success(&read, |_, _| String::new()).unwrap();
+        note_site_reader_failures(&mut result);
+        assert!(result.meta.is_none());
+    }
 
     #[test]
     fn echoed_values_are_cut_and_short_messages_kept() {

@@ -167,6 +167,7 @@ impl TrawlMcp {
             Ended::Done(value) => match success(&value, present) {
                 Ok(mut result) => {
                     super::outcome::note_store_unavailable(&mut result);
+                    super::outcome::note_site_reader_failures(&mut result);
                     (result, "ok".to_owned(), describe(&value, metrics))
                 }
                 Err(err) => (failure(&err), err.code.as_str().to_owned(), Vec::new()),
