@@ -32,6 +32,10 @@ pub struct EngineCheck {
     /// Where its parser's test fixtures come from (`not tested on a real saved response: …` when no real response
     /// was found to test on).
     pub fixtures: &'static str,
+    /// Which transport answers after the probe, for engines with two (DuckDuckGo: html,
+    /// or lite when html refused).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transport: Option<&'static str>,
 }
 
 impl EngineCheck {
@@ -81,6 +85,7 @@ impl Router {
                     hint: hint(&o, info.and_then(|i| i.key_env)),
                     confidence: info.map_or("", |i| i.confidence),
                     fixtures: info.map_or("", |i| i.fixtures),
+                    transport: self.engine(&o.engine).and_then(|e| e.transport()),
                     outcome: o,
                 }
             })

@@ -590,6 +590,22 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn classify_status(&self, _status: u16) -> Option<ParseError> {
         None
     }
+    /// A second transport the router asks, in the same search, when this one refuses
+    /// (blocked or rate limited): DuckDuckGo's lite endpoint. The default has none.
+    fn fallback(&self) -> Option<std::sync::Arc<dyn Engine>> {
+        None
+    }
+    /// Whether a refusal is remembered, so the fallback is asked first for now.
+    fn fallback_first(&self) -> bool {
+        false
+    }
+    /// This transport refused: remember it for a while (see [`Engine::fallback_first`]).
+    fn refused(&self) {}
+    /// Which transport answers now, when the engine has more than one (`trawl engines`
+    /// and `doctor` show it).
+    fn transport(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// An engine that is only its description: request builder and parser from the table,

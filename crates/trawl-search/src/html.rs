@@ -116,6 +116,9 @@ const BLOCK_PHRASES: &[&str] = &[
     "429 too many requests",
 ];
 
+/// The query box of an engine's search form (`q` almost everywhere, Yahoo's `p`).
+const SEARCH_BOX: &str = "form input[name=q], form input[name=p]";
+
 /// `Err(Blocked)` when the page carries a captcha or anomaly marker.
 pub(crate) fn check_blocked(doc: &Html) -> Result<(), ParseError> {
     for m in BLOCK_MARKERS {
@@ -166,6 +169,13 @@ pub(crate) fn empty_page(
         .unwrap_or_default();
     if phrases.iter().any(|p| body.contains(p)) {
         return Ok(());
+    }
+    // A search box and no result container is the engine's home page served instead of
+    // results: a refusal (DuckDuckGo answers so when it will not search for this client).
+    if doc.select(&sel(SEARCH_BOX)).next().is_some() {
+        return Err(ParseError::Blocked(
+            "served a search form with no results (its home page), not results".into(),
+        ));
     }
     if doc.select(&sel("body *")).next().is_none() {
         return Err(ParseError::Malformed("not an HTML results page".into()));

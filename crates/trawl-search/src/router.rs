@@ -110,6 +110,9 @@ pub struct EngineInfo {
     pub fixtures: &'static str,
     /// Routes it belongs to right now.
     pub routes: Vec<&'static str>,
+    /// Which transport answers now, for engines with two (DuckDuckGo: html or lite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transport: Option<&'static str>,
 }
 
 /// Sends searches to engines and fuses the answers.
@@ -212,6 +215,7 @@ impl Router {
                     .filter(|(_, names)| names.contains(&e.name()))
                     .map(|(r, _)| *r)
                     .collect(),
+                transport: e.transport(),
             })
             .collect()
     }
@@ -247,11 +251,15 @@ impl Router {
             None => req,
         };
         let (run, mut outcomes) = self.select(&selection.asked);
+        // A spaced engine asked alone has no other engine to answer in its place: it waits
+        // for its slot (within the deadline) instead of being skipped as busy.
+        let sole = run.len() == 1;
         let mut calls = Vec::new();
         for (qi, q) in queries.iter().enumerate() {
             let qidx = expanded.then_some(qi as u32);
             for e in &run {
-                calls.push(self.run_engine(e.clone(), q, req, deadline, qidx));
+                let waits = sole || qidx.is_some_and(|q| q > 0);
+                calls.push(self.run_engine(e.clone(), q, req, deadline, qidx, waits));
             }
         }
         let results = join_all(calls).await;
@@ -404,17 +412,19 @@ impl Router {
         req: &SearchRequest,
         deadline: Duration,
         qidx: Option<u32>,
+        waits: bool,
     ) -> (EngineOutcome, Arc<dyn Engine>, Vec<RawItem>) {
         let start = Instant::now();
         let unsupported = engine.capabilities().unsupported(&req.filters);
-        // An `--expand` phrasing past the first waits (within the deadline) for the slot
-        // the request's own first phrasing holds, instead of being skipped as busy.
-        let waits = qidx.is_some_and(|q| q > 0);
+        // `waits`: an `--expand` phrasing past the first (the slot is its own request's),
+        // or the only engine asked; either waits within the deadline instead of skipping.
+        let mut slept = false;
         let slot = if self.config.rate_limits {
             loop {
                 match self.acquire_slot(engine.name()).await {
                     Ok(g) => break Some(g),
                     Err(_) if waits && start.elapsed() + SLOT_POLL < deadline => {
+                        slept = true;
                         tokio::time::sleep(SLOT_POLL).await;
                     }
                     Err(why) => {
@@ -430,7 +440,12 @@ impl Router {
         } else {
             None
         };
-        let attempt = match tokio::time::timeout(deadline, self.attempt(&engine, query, req)).await
+        let waited = start.elapsed();
+        let attempt = match tokio::time::timeout(
+            deadline.saturating_sub(waited),
+            self.attempt_with_fallback(&engine, query, req),
+        )
+        .await
         {
             Ok(a) => a,
             Err(_) => Attempt::fail(
@@ -440,6 +455,13 @@ impl Router {
         };
         drop(slot);
         let mut attempt = attempt;
+        if slept {
+            let note = format!("waited {} ms for its rate-limit slot", waited.as_millis());
+            attempt.detail = Some(match attempt.detail.take() {
+                Some(d) => format!("{note}; {d}"),
+                None => note,
+            });
+        }
         let mut items = std::mem::take(&mut attempt.items);
         // `--site` is also enforced here, so an engine that cannot restrict by site (or
         // ignores it) does not put other sites' pages into a site-restricted answer.
@@ -504,6 +526,59 @@ impl Router {
             detail,
             query: qidx,
         }
+    }
+
+    /// One engine call, and when the engine refuses (blocked or rate limited) and has a
+    /// second transport, that transport in the same search; a remembered refusal sends
+    /// the call to the second transport first.
+    async fn attempt_with_fallback(
+        &self,
+        engine: &Arc<dyn Engine>,
+        query: &str,
+        req: &SearchRequest,
+    ) -> Attempt {
+        // The second transport only where the first is the engine's own: a first
+        // transport moved by `TRAWL_<ENGINE>_URL` (a mirror, a test server) is not
+        // followed to the real second endpoint unless that is moved too.
+        let moved = |e: &dyn Engine| {
+            self.config.base_for(e).map(|u| u.to_string()) != Some(format!("{}/", e.default_base()))
+        };
+        let alt = engine
+            .fallback()
+            .filter(|alt| !moved(engine.as_ref()) || moved(alt.as_ref()));
+        let Some(alt) = alt else {
+            return self.attempt(engine, query, req).await;
+        };
+        let note = if engine.fallback_first() {
+            format!(
+                "asked {} (the first transport refused recently)",
+                alt.name()
+            )
+        } else {
+            let first = self.attempt(engine, query, req).await;
+            if !matches!(first.kind, OutcomeKind::Blocked | OutcomeKind::RateLimited) {
+                return first;
+            }
+            engine.refused();
+            format!(
+                "refused ({}), so asked {}",
+                first.detail.as_deref().unwrap_or("no detail"),
+                alt.name()
+            )
+        };
+        let mut a = self.attempt(&alt, query, req).await;
+        if !matches!(a.kind, OutcomeKind::Ok | OutcomeKind::Empty) {
+            a.detail = Some(format!(
+                "{}: {}",
+                alt.name(),
+                a.detail.as_deref().unwrap_or("no detail")
+            ));
+        }
+        a.detail = Some(match a.detail.take() {
+            Some(d) => format!("{note}; {d}"),
+            None => note,
+        });
+        a
     }
 
     /// One engine call, with key rotation: a key that is rate limited, out of quota or

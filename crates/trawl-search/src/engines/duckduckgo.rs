@@ -9,12 +9,23 @@ use crate::types::SafeSearch;
 /// The DuckDuckGo html-endpoint engine. It keeps the `vqd` token of each query's last
 /// page for an hour (as SearXNG does), because asking for page 2 without it looks like a
 /// bot to DuckDuckGo.
+///
+/// When the html endpoint refuses (202, a challenge, its bare home page), the router asks
+/// the lite endpoint ([`lite`]) in the same search, and this engine remembers the refusal
+/// for [`LITE_MEMORY`], asking lite first meanwhile (as site memory does for read tiers).
 #[derive(Debug, Default)]
 pub struct DuckDuckGo {
     vqd: std::sync::Mutex<std::collections::HashMap<String, (String, std::time::Instant)>>,
+    /// When the html endpoint last refused.
+    refused_at: std::sync::Mutex<Option<std::time::Instant>>,
 }
 
+pub mod lite;
+
 const VQD_TTL: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// How long a refusal of the html endpoint sends searches to the lite endpoint first.
+pub const LITE_MEMORY: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 fn region_code(req: &SearchRequest) -> String {
     let f = &req.filters;
@@ -113,6 +124,24 @@ impl Engine for DuckDuckGo {
     fn classify_status(&self, status: u16) -> Option<ParseError> {
         // DDG answers 202 with an anomaly page when it rate-limits an IP.
         (status == 202).then(|| ParseError::RateLimited("answered 202 (anomaly page)".into()))
+    }
+    fn fallback(&self) -> Option<std::sync::Arc<dyn Engine>> {
+        Some(std::sync::Arc::new(crate::engine::Described(&lite::SPEC)))
+    }
+    fn fallback_first(&self) -> bool {
+        let at = self.refused_at.lock().unwrap_or_else(|e| e.into_inner());
+        at.is_some_and(|t| t.elapsed() < LITE_MEMORY)
+    }
+    fn refused(&self) {
+        let mut at = self.refused_at.lock().unwrap_or_else(|e| e.into_inner());
+        *at = Some(std::time::Instant::now());
+    }
+    fn transport(&self) -> Option<&'static str> {
+        Some(if self.fallback_first() {
+            "lite (html refused recently)"
+        } else {
+            "html"
+        })
     }
 }
 

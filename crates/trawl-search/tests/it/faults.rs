@@ -203,20 +203,24 @@ async fn unconfigured_and_unknown_engines_are_listed() {
 #[tokio::test]
 async fn busy_rate_limit_slot_skips_instead_of_queueing() {
     let ax = serve(|_| Reply::ok(fixture("arxiv/query-missing-id-2025-11-new-format.xml"))).await;
+    let ddg = serve(|_| Reply::ok(fixture("duckduckgo/html-openclaw.html"))).await;
     let mut cfg = crate::config();
     cfg.rate_limits = true;
     cfg.set_base("arxiv", ax.url());
+    cfg.set_base("duckduckgo", ddg.url());
     let router = crate::router(cfg);
-    // Two requests at once: the one that finds the slot taken is skipped, not queued.
+    // Two fan-outs at once: the one that finds arXiv's slot taken skips it, not queues
+    // (an engine asked alone waits instead: answering::a_spaced_engine_asked_alone_…).
     let mut a = SearchRequest::new("a");
-    a.engines = vec!["arxiv".into()];
+    a.engines = vec!["arxiv".into(), "duckduckgo".into()];
     let mut b = SearchRequest::new("b");
-    b.engines = vec!["arxiv".into()];
+    b.engines = vec!["arxiv".into(), "duckduckgo".into()];
     let (first, second) = tokio::join!(router.search(&a), router.search(&b));
     let kinds: Vec<_> = first
         .engines
         .iter()
         .chain(&second.engines)
+        .filter(|o| o.engine == "arxiv")
         .map(|o| o.outcome)
         .collect();
     assert!(kinds.contains(&OutcomeKind::Ok), "{kinds:?}");

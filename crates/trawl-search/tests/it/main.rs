@@ -19,6 +19,9 @@ mod keys;
 // --record / --replay.
 mod replay;
 
+// DuckDuckGo's lite fallback and waiting for a spaced engine asked alone.
+mod answering;
+
 // Properties of fusion and parsers over generated inputs.
 mod props;
 

@@ -341,8 +341,12 @@ fn print_engines(engines: &[EngineCheck]) {
         } else {
             ""
         };
+        let transport = c
+            .transport
+            .map(|t| format!("  (transport: {t})"))
+            .unwrap_or_default();
         println!(
-            "{} {:<14} {:<18} {:>6} ms{hint}{untested}",
+            "{} {:<14} {:<18} {:>6} ms{hint}{untested}{transport}",
             mark(c),
             c.engine,
             what(c),

@@ -50,6 +50,9 @@ pub fn engines(args: &JsonFlag, settings: &Settings) -> i32 {
     for i in &infos {
         println!("  {:<14} {}", i.name, i.confidence);
         println!("  {:<14} {}", "", i.fixtures);
+        if let Some(t) = i.transport {
+            println!("  {:<14} transport in use: {t}", "");
+        }
     }
     0
 }

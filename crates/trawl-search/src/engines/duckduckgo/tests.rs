@@ -118,3 +118,84 @@ fn page_two_carries_the_remembered_vqd() {
     };
     assert!(!other.iter().any(|(k, _)| k == "vqd"));
 }
+
+/// A saved page vendored in this crate (tests/fixtures/duckduckgo, PROVENANCE.md there).
+fn vendored(name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/tests/fixtures/duckduckgo/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {path}: {e}"))
+}
+
+// A real lite page (2026, query "zeta"): all ten results, snippets from the row after
+// each link, entities decoded.
+#[test]
+fn lite_page_parses_all_its_results() {
+    let items = lite::parse(&vendored("lite-zeta-2026.html")).unwrap();
+    assert_eq!(items.len(), 10, "{items:#?}");
+    assert_eq!(items[0].url, "https://zeta-ai.io/en/login");
+    assert_eq!(items[0].title, "Login / Sign up - zeta");
+    assert!(
+        items[0].snippet.starts_with("The No.1 AI chat!"),
+        "{}",
+        items[0].snippet
+    );
+    assert!(items[3].snippet.contains("ZETA's"), "{}", items[3].snippet);
+    assert_eq!(
+        items[4].url,
+        "https://play.google.com/store/apps/details?id=com.scatterlab.messenger&hl=en-US"
+    );
+    assert!(
+        items
+            .iter()
+            .all(|i| !i.snippet.is_empty() && !i.title.is_empty())
+    );
+    // The html parser finds nothing it knows on this page: it is not an html-endpoint page.
+    assert!(parse(&vendored("lite-zeta-2026.html")).is_err());
+}
+
+// A real anomaly page (2026-09, trimmed by its source): blocked on both transports.
+#[test]
+fn challenge_page_is_blocked_on_both_transports() {
+    let body = vendored("html-anomaly-challenge-2026-09.html");
+    assert!(matches!(parse(&body), Err(ParseError::Blocked(_))));
+    assert!(matches!(lite::parse(&body), Err(ParseError::Blocked(_))));
+}
+
+// A page with the search form and no result container is the home page served instead
+// of results: a refusal, not a markup change. The real lite page with its result rows
+// removed is that shape (the page itself keeps only its search forms).
+#[test]
+fn a_search_form_without_results_is_blocked() {
+    let page = String::from_utf8(vendored("lite-zeta-2026.html")).unwrap();
+    let start = page.find("<!-- Web results are present -->").unwrap();
+    let end = page
+        .rfind("<p class='extra'>&nbsp;</p>\n\n  <form")
+        .unwrap();
+    let home = format!("{}{}", &page[..start], &page[end..]);
+    assert!(matches!(
+        lite::parse(home.as_bytes()),
+        Err(ParseError::Blocked(_))
+    ));
+    assert!(matches!(
+        parse(home.as_bytes()),
+        Err(ParseError::Blocked(_))
+    ));
+}
+
+#[test]
+fn the_lite_request_posts_the_form() {
+    let base = url::Url::parse("http://127.0.0.1:9/").unwrap();
+    let ctx = RequestContext {
+        base: &base,
+        key: None,
+    };
+    let r = lite::request("rust", &SearchRequest::new("rust"), &ctx);
+    assert_eq!(r.url.path(), "/lite/");
+    let Some(Body::Form(form)) = r.body else {
+        panic!("a form body")
+    };
+    assert!(form.contains(&("q".into(), "rust".into())));
+    assert!(form.contains(&("kl".into(), "wt-wt".into())));
+}
