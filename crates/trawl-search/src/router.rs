@@ -250,6 +250,7 @@ impl Router {
             }
             None => req,
         };
+        let started = Instant::now();
         let (run, mut outcomes) = self.select(&selection.asked);
         // A spaced engine asked alone has no other engine to answer in its place: it waits
         // for its slot (within the deadline) instead of being skipped as busy.
@@ -262,10 +263,36 @@ impl Router {
                 calls.push(self.run_engine(e.clone(), q, req, deadline, qidx, waits));
             }
         }
-        let results = join_all(calls).await;
+        let mut results = join_all(calls).await;
+        // Every engine that ran failed, and some were skipped only because their slot was
+        // busy: those are now the only way to answer, so they are asked again, waiting for
+        // their slot within what is left of the deadline.
+        let answered = results
+            .iter()
+            .any(|(o, _, items, _)| o.outcome == OutcomeKind::Ok && !items.is_empty());
+        let busy: Vec<usize> = (0..results.len())
+            .filter(|&i| results[i].0.outcome == OutcomeKind::Skipped && results[i].3)
+            .collect();
+        let left = deadline.saturating_sub(started.elapsed());
+        if !answered && !busy.is_empty() && !left.is_zero() {
+            let again = busy.iter().map(|&i| {
+                let (outcome, engine, _, _) = &results[i];
+                let query = queries[outcome.query.unwrap_or(0) as usize];
+                self.run_engine(engine.clone(), query, req, left, outcome.query, true)
+            });
+            let again = join_all(again.collect::<Vec<_>>()).await;
+            for (i, (mut outcome, engine, items, busy_still)) in busy.into_iter().zip(again) {
+                let note = "asked again after every other engine failed";
+                outcome.detail = Some(match outcome.detail.take() {
+                    Some(d) => format!("{note}; {d}"),
+                    None => note.to_owned(),
+                });
+                results[i] = (outcome, engine, items, busy_still);
+            }
+        }
         let mut lists = Vec::new();
         let mut more = false;
-        for (outcome, engine, items) in results {
+        for (outcome, engine, items, _) in results {
             if outcome.outcome == OutcomeKind::Ok && engine.capabilities().paging {
                 more = true;
             }
@@ -413,7 +440,7 @@ impl Router {
         deadline: Duration,
         qidx: Option<u32>,
         waits: bool,
-    ) -> (EngineOutcome, Arc<dyn Engine>, Vec<RawItem>) {
+    ) -> (EngineOutcome, Arc<dyn Engine>, Vec<RawItem>, bool) {
         let start = Instant::now();
         let unsupported = engine.capabilities().unsupported(&req.filters);
         // `waits`: an `--expand` phrasing past the first (the slot is its own request's),
@@ -428,11 +455,13 @@ impl Router {
                         tokio::time::sleep(SLOT_POLL).await;
                     }
                     Err(why) => {
+                        // Skipped only because the slot was busy (the last field).
                         let a = Attempt::fail(OutcomeKind::Skipped, why);
                         return (
                             self.outcome(&engine, a, &unsupported, start, qidx),
                             engine,
                             Vec::new(),
+                            true,
                         );
                     }
                 }
@@ -491,7 +520,7 @@ impl Router {
         }
         let mut outcome = self.outcome(&engine, attempt, &unsupported, start, qidx);
         outcome.count = items.len();
-        (outcome, engine, items)
+        (outcome, engine, items, false)
     }
 
     fn outcome(

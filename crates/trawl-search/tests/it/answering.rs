@@ -137,3 +137,36 @@ async fn a_spaced_engine_in_a_fan_out_is_skipped_and_named() {
     assert!(arxiv.detail.as_deref().unwrap().contains("rate-limit"));
     assert_eq!(ax.hits(), 1);
 }
+
+/// In a fan-out whose other engines all fail, the spaced engine skipped as busy is the
+/// only way left to answer: it is asked again, waiting for its slot within the deadline.
+#[tokio::test]
+async fn a_spaced_engine_is_waited_for_when_every_other_engine_failed() {
+    let ax = serve(|_| Reply::ok(fixture("arxiv/query-missing-id-2025-11-new-format.xml"))).await;
+    let ddg = serve(|_| Reply::status(503, b"down".to_vec())).await;
+    let mut cfg = crate::config();
+    cfg.rate_limits = true;
+    cfg.set_base("arxiv", ax.url());
+    cfg.set_base("duckduckgo", ddg.url());
+    cfg.set_base("duckduckgo_lite", ddg.url());
+    cfg.set_min_interval("arxiv", std::time::Duration::from_millis(300));
+    cfg.timeout = std::time::Duration::from_secs(30);
+    let router = crate::router(cfg);
+    let mut req = SearchRequest::new("q");
+    req.engines = vec!["arxiv".into(), "duckduckgo".into()];
+    let first = router.search(&req).await;
+    let second = router.search(&req).await;
+    let ddg_outcome = second
+        .engines
+        .iter()
+        .find(|o| o.engine == "duckduckgo")
+        .unwrap();
+    assert_ne!(ddg_outcome.outcome, OutcomeKind::Ok, "{ddg_outcome:?}");
+    let arxiv = second.engines.iter().find(|o| o.engine == "arxiv").unwrap();
+    assert_eq!(arxiv.outcome, OutcomeKind::Ok, "{arxiv:?}");
+    let detail = arxiv.detail.as_deref().unwrap_or_default();
+    assert!(detail.contains("asked again"), "{detail}");
+    assert!(detail.contains("waited"), "{detail}");
+    assert!(!second.hits.is_empty());
+    assert_eq!(ax.hits(), 2, "{:?}", first.engines);
+}
