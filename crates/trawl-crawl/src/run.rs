@@ -566,9 +566,9 @@ async fn fetched(
                 record.document.markdown.clone(),
             );
             let handle = record.handle().to_owned();
-            let diff = trawl_agent::cpu::run(move || {
+            let diff = trawl_text::cpu::run(move || {
                 let (before, now) = (format!("{handle} (before)"), format!("{handle} (now)"));
-                trawl_agent::diff::unified(&old, &new, &before, &now)
+                trawl_text::diff::unified(&old, &new, &before, &now)
             })
             .await;
             c.lines_added = u32::try_from(diff.added).unwrap_or(u32::MAX);

@@ -95,7 +95,7 @@ pub struct AgentConfig {
     /// Extraction options for every read.
     pub extract: ExtractOptions,
     /// What the extraction jobs of this agent may hold at once, by estimated memory
-    /// ([`crate::cpu::DEFAULT_EXTRACT_MEMORY_BYTES`]; 0: no limit): a job waits until its
+    /// ([`trawl_text::cpu::DEFAULT_EXTRACT_MEMORY_BYTES`]; 0: no limit): a job waits until its
     /// cost is free, so concurrent PDFs cannot add up past it.
     pub extract_memory_bytes: u64,
 }
@@ -110,7 +110,7 @@ impl Default for AgentConfig {
             bypass_search_cache: false,
             reader_timeout: read::DEFAULT_READER_TIMEOUT,
             extract: ExtractOptions::default(),
-            extract_memory_bytes: crate::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
+            extract_memory_bytes: trawl_text::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
         }
     }
 }
@@ -130,7 +130,7 @@ pub struct Agent {
     http: Lazy<reqwest::Client>,
     config: Arc<AgentConfig>,
     /// Admits extraction jobs by estimated memory (one per agent, so one per server).
-    memory: crate::cpu::MemoryGate,
+    memory: trawl_text::cpu::MemoryGate,
     /// Set when the store in use stands in for one that could not be written: every read
     /// carries this note.
     store_note: Option<NotStored>,
@@ -199,7 +199,7 @@ impl Agent {
             router,
             readers: Arc::new(readers.into_iter().filter(ReaderConfig::usable).collect()),
             http,
-            memory: crate::cpu::MemoryGate::new(config.extract_memory_bytes),
+            memory: trawl_text::cpu::MemoryGate::new(config.extract_memory_bytes),
             config: Arc::new(config),
             store_note: None,
             usable_engines: None,

@@ -17,7 +17,7 @@ use super::{
 };
 use trawl_store::DocumentRecord;
 use crate::fence::Fence;
-use crate::neardup::{self, Candidate};
+use trawl_text::neardup::{self, Candidate};
 
 /// Read one page, a batch, or a stored handle, and return one page of its Markdown.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
