@@ -8,8 +8,8 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use trawl_agent::tools::{Agent, AgentConfig, Lazy, PageOut, WebFetchArgs};
-use trawl_core::{FetchedVia, TrawlError};
+use trawl_agent::tools::{Agent, AgentConfig, PageOut, WebFetchArgs};
+use trawl_core::{FetchedVia, Lazy, TrawlError};
 use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule, Lookup};
 use trawl_search::{Router, SearchConfig};
 use trawl_sites::{CookieJar, SiteConfig};

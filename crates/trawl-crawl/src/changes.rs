@@ -18,12 +18,13 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use flate2::{Compress, Compression, FlushCompress, Status};
 
 use serde::{Deserialize, Serialize};
-use trawl_agent::tools::ChangeStatus;
 use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Conditional;
 use trawl_store::{CrawlUrl, DocumentRecord, PageNotes, SharedStore, UrlState};
+use trawl_text::diff::ChangeStatus;
 use url::Url;
 
+use crate::change_summary::{ChangeSummary, RemovedPage};
 use crate::journal::{Journal, store_error};
 use crate::links::{Link, PageLinks};
 use crate::model::{CrawlEvent, CrawlPage, Crawler, Observer, State};
@@ -110,42 +111,6 @@ impl PageChange {
             why: None,
         }
     }
-}
-
-/// A removed page named in a summary.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct RemovedPage {
-    /// Its URL.
-    pub url: String,
-    /// Its stored copy's handle (still there: `open` it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub handle: Option<String>,
-    /// Gone from the site (404/410) or no longer reached, and how.
-    pub why: String,
-}
-
-/// What changed since the crawl compared with.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ChangeSummary {
-    /// The crawl compared with.
-    pub compared_with: String,
-    /// Pages not in it.
-    pub new: u64,
-    /// Pages unchanged.
-    pub same: u64,
-    /// Pages whose Markdown changed.
-    pub changed: u64,
-    /// Its pages gone or no longer reached.
-    pub removed: u64,
-    /// The changed pages' URLs (the first 100).
-    pub changed_urls: Vec<String>,
-    /// The removed pages (the first 100).
-    pub removed_pages: Vec<RemovedPage>,
-    /// Its pages that could not be read now for another reason than a 404/410 (a 5xx, a
-    /// timeout): how they changed is not known; their stored copies stay.
-    pub unknown: u64,
 }
 
 impl Baseline {

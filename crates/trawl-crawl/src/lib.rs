@@ -18,6 +18,8 @@
 
 #![forbid(unsafe_code)]
 
+mod answers;
+mod change_summary;
 mod changes;
 mod committer;
 mod crawler;
@@ -41,16 +43,21 @@ mod service;
 mod shared;
 pub mod traps;
 
-pub use changes::{ChangeSummary, PageChange, RemovedPage, page_changes};
+pub use answers::{CrawlState, CrawledPage, MapOut, MapUrl};
+pub use change_summary::{ChangeSummary, RemovedPage};
+pub use changes::{PageChange, page_changes};
 pub use crawler::RunningCrawl;
 pub use journal::{CrawlStatus, cancel, list, pages, status};
 pub use model::{
     CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, DEFAULT_LEASE, Observer,
 };
 pub use options::{
-    CrawlOptions, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, MAX_CONCURRENCY, MAX_LIMIT,
+    CrawlOptions, CrawlRequest, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH,
+    MAX_CONCURRENCY, MAX_LIMIT,
 };
-pub use service::{CrawlLimits, CrawlService, DEFAULT_MAX_CRAWL_PAGES, DEFAULT_MAX_CRAWLS};
+pub use service::{
+    CrawlLimits, CrawlService, DEFAULT_MAX_CRAWL_PAGES, DEFAULT_MAX_CRAWLS, PagesProgress,
+};
 pub use trawl_store::{CrawlUrl, UrlState};
 
 pub use map::{

@@ -12,7 +12,8 @@ use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
 use trawl_store::SharedStore;
 
-use crate::changes::{Baseline, ChangeSummary, PageChange};
+use crate::change_summary::ChangeSummary;
+use crate::changes::{Baseline, PageChange};
 use crate::dedup::Folder;
 use crate::frontier::{Frontier, Seen};
 use crate::journal::Journal;

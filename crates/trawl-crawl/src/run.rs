@@ -9,10 +9,10 @@ use std::time::{Instant, SystemTime};
 
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
-use trawl_agent::tools::ChangeStatus;
 use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Fetcher;
 use trawl_store::{CrawlUrl, PageNotes, SharedStore, UrlOutcome, UrlState};
+use trawl_text::diff::ChangeStatus;
 use url::Url;
 
 use crate::changes::{self, Baseline, PageChange};

@@ -1,5 +1,5 @@
-//! The crawler as the agent tools see it: [`CrawlService`] implements trawl-agent's
-//! [`SiteCrawls`] for `web_map` and `web_crawl`. Crawls it starts run in the background and
+//! The crawler as a service, for the agent tools `web_map` and `web_crawl`: [`CrawlService`]
+//! maps sites and starts, shows, pages through, cancels and lists crawls. Crawls it starts run in the background and
 //! outlive the call; their state lives in the store, so status, pages and cancel work for a
 //! crawl whichever process started it. The limits (crawls running at once in this process,
 //! pages per crawl) are the server's settings.
@@ -13,25 +13,24 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
-use trawl_agent::tools::{
-    CrawlState, CrawledPage, Lazy, MapOut, MapUrl, Progress, SiteCrawls, WebCrawlArgs, WebMapArgs,
-};
-use trawl_core::{ErrorCode, SharedLimiter, TrawlError};
+use trawl_core::{ErrorCode, Lazy, SharedLimiter, TrawlError};
 use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
 use trawl_store::{SharedStore, UrlState};
 
+use crate::answers::{CrawlState, CrawledPage, MapOut, MapUrl};
 use crate::journal::{self, CrawlStatus};
 use crate::map::{MapOptions, SiteMap};
 use crate::map_kept::{MapKeeping, map_site_kept};
 use crate::model::{CrawlEvent, Crawler, DEFAULT_LEASE, Observer};
-use crate::options::{CrawlOptions, DEFAULT_LIMIT};
+use crate::options::{CrawlOptions, CrawlRequest, DEFAULT_LIMIT};
 use crate::pace::Pacer;
 
 /// How often a server looks for shared crawls to join.
 const JOIN_EVERY: Duration = Duration::from_secs(1);
+
+/// Told (pages stored, limit) as a started crawl stores pages.
+pub type PagesProgress = Arc<dyn Fn(usize, usize) + Send + Sync>;
 
 /// Crawls one process runs at once when not configured.
 pub const DEFAULT_MAX_CRAWLS: usize = 4;
@@ -211,7 +210,7 @@ impl CrawlService {
         crate::lock(&self.running).len()
     }
 
-    fn options(&self, args: &WebCrawlArgs) -> Result<CrawlOptions, TrawlError> {
+    fn options(&self, args: &CrawlRequest) -> Result<CrawlOptions, TrawlError> {
         let url = args
             .url
             .clone()
@@ -238,7 +237,7 @@ impl CrawlService {
     /// A changes-crawl's options: the old crawl's own, within this server's page bound.
     async fn changes_options(
         &self,
-        args: &WebCrawlArgs,
+        args: &CrawlRequest,
     ) -> Result<Option<CrawlOptions>, TrawlError> {
         let Some(old) = &args.changes else {
             return Ok(None);
@@ -270,10 +269,12 @@ impl CrawlService {
         Ok(Some(options))
     }
 
-    async fn start_crawl(
-        self,
-        args: WebCrawlArgs,
-        progress: Option<Progress>,
+    /// Starts a crawl and answers at once; `progress` is told (pages done, limit) as
+    /// pages are stored, until the crawl ends. The crawl outlives the call.
+    pub async fn start(
+        &self,
+        args: CrawlRequest,
+        progress: Option<PagesProgress>,
     ) -> Result<CrawlState, TrawlError> {
         let options = match self.changes_options(&args).await? {
             Some(options) => options,
@@ -391,94 +392,72 @@ fn map_out(map: SiteMap) -> MapOut {
     }
 }
 
-impl SiteCrawls for CrawlService {
-    fn map(&self, args: WebMapArgs) -> BoxFuture<'static, Result<MapOut, TrawlError>> {
-        let fetcher = self.fetcher.clone();
-        let store = self.store.clone();
+/// What the tools ask of the crawler; every answer is read from the store, so it holds
+/// whichever process runs the crawl.
+impl CrawlService {
+    /// A site's URLs without reading its pages; with `fresh` false a map kept in the store
+    /// younger than the map TTL answers at once.
+    pub async fn map(&self, options: MapOptions, fresh: bool) -> Result<MapOut, TrawlError> {
         let keeping = MapKeeping {
             ttl: self.map_ttl,
-            fresh: args.fresh.unwrap_or(false),
+            fresh,
         };
-        async move {
-            let options = MapOptions {
-                url: args.url,
-                search: args.search,
-                limit: args.limit.unwrap_or(trawl_agent::tools::DEFAULT_MAP_URLS),
-                include: args.include.unwrap_or_default(),
-                exclude: args.exclude.unwrap_or_default(),
-                subdomains: args.subdomains.unwrap_or(false),
-            };
-            Ok(map_out(
-                map_site_kept(fetcher.get()?, &store, &options, keeping).await?,
-            ))
-        }
-        .boxed()
+        Ok(map_out(
+            map_site_kept(self.fetcher.get()?, &self.store, &options, keeping).await?,
+        ))
     }
 
-    fn start(
+    /// How far a kept crawl got.
+    pub async fn status(&self, id: &str) -> Result<CrawlState, TrawlError> {
+        Ok(state_of(journal::status(&self.store, id).await?))
+    }
+
+    /// A page of a crawl's stored pages, in the order they were found.
+    pub async fn pages(
         &self,
-        args: WebCrawlArgs,
-        progress: Option<Progress>,
-    ) -> BoxFuture<'static, Result<CrawlState, TrawlError>> {
-        self.clone().start_crawl(args, progress).boxed()
-    }
-
-    fn status(&self, id: String) -> BoxFuture<'static, Result<CrawlState, TrawlError>> {
-        let store = self.store.clone();
-        async move { Ok(state_of(journal::status(&store, &id).await?)) }.boxed()
-    }
-
-    fn pages(
-        &self,
-        id: String,
+        id: &str,
         offset: usize,
         limit: usize,
-    ) -> BoxFuture<'static, Result<Vec<CrawledPage>, TrawlError>> {
-        let store = self.store.clone();
-        async move {
-            let rows = journal::pages(&store, &id, &[UrlState::Done], offset, limit).await?;
-            // A changes-crawl's pages say how they changed (its removed pages are in its
-            // state's `changes`).
-            let keys = rows.iter().map(|r| r.key.clone()).collect();
-            let mut changes = crate::changes::page_changes(&store, &id, keys).await?;
-            Ok(rows
-                .into_iter()
-                .filter_map(|r| {
-                    let change = changes.remove(&r.key);
-                    let changed = change
-                        .as_ref()
-                        .filter(|c| c.lines_added + c.lines_removed > 0);
-                    Some(CrawledPage {
-                        handle: r.handle?,
-                        url: r.url,
-                        title: r.title,
-                        words: r.words,
-                        depth: r.depth,
-                        change_status: change.as_ref().map(|c| c.change_status.as_str().to_owned()),
-                        lines_added: changed.map(|c| c.lines_added),
-                        lines_removed: changed.map(|c| c.lines_removed),
-                        previous_version: change.as_ref().and_then(|c| c.previous_version),
-                    })
+    ) -> Result<Vec<CrawledPage>, TrawlError> {
+        let store = &self.store;
+        let rows = journal::pages(store, id, &[UrlState::Done], offset, limit).await?;
+        // A changes-crawl's pages say how they changed (its removed pages are in its
+        // state's `changes`).
+        let keys = rows.iter().map(|r| r.key.clone()).collect();
+        let mut changes = crate::changes::page_changes(store, id, keys).await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| {
+                let change = changes.remove(&r.key);
+                let changed = change
+                    .as_ref()
+                    .filter(|c| c.lines_added + c.lines_removed > 0);
+                Some(CrawledPage {
+                    handle: r.handle?,
+                    url: r.url,
+                    title: r.title,
+                    words: r.words,
+                    depth: r.depth,
+                    change_status: change.as_ref().map(|c| c.change_status.as_str().to_owned()),
+                    lines_added: changed.map(|c| c.lines_added),
+                    lines_removed: changed.map(|c| c.lines_removed),
+                    previous_version: change.as_ref().and_then(|c| c.previous_version),
                 })
-                .collect())
-        }
-        .boxed()
+            })
+            .collect())
     }
 
-    fn cancel(&self, id: String) -> BoxFuture<'static, Result<(), TrawlError>> {
-        let store = self.store.clone();
-        async move { journal::cancel(&store, &id).await }.boxed()
+    /// Asks a crawl to stop (whichever process runs it).
+    pub async fn cancel(&self, id: &str) -> Result<(), TrawlError> {
+        journal::cancel(&self.store, id).await
     }
 
-    fn list(&self) -> BoxFuture<'static, Result<Vec<CrawlState>, TrawlError>> {
-        let store = self.store.clone();
-        async move {
-            Ok(journal::list(&store)
-                .await?
-                .into_iter()
-                .map(state_of)
-                .collect())
-        }
-        .boxed()
+    /// Every kept crawl, newest first.
+    pub async fn list(&self) -> Result<Vec<CrawlState>, TrawlError> {
+        Ok(journal::list(&self.store)
+            .await?
+            .into_iter()
+            .map(state_of)
+            .collect())
     }
 }

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use trawl_agent::tools::{Agent, AgentConfig, Lazy, NotStored, ReaderConfig, StoredKeyStates};
-use trawl_core::{ErrorCode, TrawlError};
+use trawl_agent::tools::{Agent, AgentConfig, NotStored, ReaderConfig, StoredKeyStates};
+use trawl_core::{ErrorCode, Lazy, TrawlError};
 use trawl_crawl::CrawlService;
 use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
@@ -344,7 +344,7 @@ fn build(
     );
     let agent = agent
         .with_usable_engines(usable)
-        .with_crawls(Arc::new(crawls))
+        .with_crawls(crawls)
         .with_sites(site_config(settings)?, site_github_token(settings));
     let agent = match store_note {
         Some(note) => agent.with_store_note(note),

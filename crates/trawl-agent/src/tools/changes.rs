@@ -12,7 +12,8 @@ use trawl_store::{DocumentRecord, Revalidation};
 
 use super::read::{Read, attempt};
 use super::types::store_error;
-use super::{Agent, ChangeStatus, ChangesOut, NotStored};
+use super::{Agent, ChangesOut, NotStored};
+use trawl_text::diff::ChangeStatus;
 use trawl_text::{cpu, diff, pager, passages};
 
 /// A change-tracking read: the document as it now stands and what changed.

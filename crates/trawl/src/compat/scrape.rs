@@ -11,10 +11,11 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
-use trawl_agent::tools::{Agent, ChangeStatus, FetchOut, PageOut, WebFetchArgs};
+use trawl_agent::tools::{Agent, FetchOut, PageOut, WebFetchArgs};
 use trawl_core::{Document, TrawlError};
 use trawl_extract::{ExtractOptions, decode_html, extract};
 use trawl_fetch::{Conditional, Tier};
+use trawl_text::diff::ChangeStatus;
 
 use super::error::json_ok;
 use super::types::{
