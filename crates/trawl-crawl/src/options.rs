@@ -59,7 +59,7 @@ pub struct CrawlOptions {
     pub frontier_memory: usize,
 }
 
-/// A crawl asked of the [`CrawlService`](crate::CrawlService) (by `web_crawl`): what is left
+/// A crawl asked of the crawl service (`CrawlService::start`, by `web_crawl`): what is left
 /// out takes the server's defaults, and a changes-crawl takes the old crawl's options.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CrawlRequest {

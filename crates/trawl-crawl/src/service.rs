@@ -19,12 +19,13 @@ use trawl_fetch::Fetcher;
 use trawl_store::{SharedStore, UrlState};
 
 use crate::answers::{CrawlState, CrawledPage, MapOut, MapUrl};
+use crate::crawler::{Crawler, DEFAULT_LEASE, RunningCrawl};
 use crate::journal::{self, CrawlStatus};
 use crate::map::{MapOptions, SiteMap};
 use crate::map_kept::{MapKeeping, map_site_kept};
-use crate::model::{CrawlEvent, Crawler, DEFAULT_LEASE, Observer};
 use crate::options::{CrawlOptions, CrawlRequest, DEFAULT_LIMIT};
 use crate::pace::Pacer;
+use crate::report::{CrawlEvent, Observer};
 
 /// How often a server looks for shared crawls to join.
 const JOIN_EVERY: Duration = Duration::from_secs(1);
@@ -148,7 +149,7 @@ impl CrawlService {
                 continue;
             }
             {
-                let mut running = crate::lock(&self.running);
+                let mut running = crate::lock::lock(&self.running);
                 if running.contains(&id) {
                     continue;
                 }
@@ -164,7 +165,7 @@ impl CrawlService {
             match joined {
                 Ok(crawl) => self.forget_when_done(crawl),
                 Err(_) => {
-                    crate::lock(&self.running).remove(&id);
+                    crate::lock::lock(&self.running).remove(&id);
                 }
             }
         }
@@ -183,12 +184,12 @@ impl CrawlService {
     }
 
     /// Takes a crawl off the running set when it ends (its outcome is in the store).
-    fn forget_when_done(&self, crawl: crate::RunningCrawl) {
+    fn forget_when_done(&self, crawl: RunningCrawl) {
         let running = self.running.clone();
         let finished = crawl.id.clone();
         tokio::spawn(async move {
             let _ = crawl.wait().await;
-            crate::lock(&running).remove(&finished);
+            crate::lock::lock(&running).remove(&finished);
         });
     }
 
@@ -207,7 +208,7 @@ impl CrawlService {
 
     /// Crawls running in this process now.
     pub fn running(&self) -> usize {
-        crate::lock(&self.running).len()
+        crate::lock::lock(&self.running).len()
     }
 
     fn options(&self, args: &CrawlRequest) -> Result<CrawlOptions, TrawlError> {
@@ -288,7 +289,7 @@ impl CrawlService {
         // Claimed before starting so two calls at once cannot both pass the bound.
         let claim = format!("starting-{}", claim_number());
         {
-            let mut running = crate::lock(&self.running);
+            let mut running = crate::lock::lock(&self.running);
             if running.len() >= self.limits.max_crawls {
                 return Err(TrawlError::new(
                     ErrorCode::RateLimited,
@@ -303,7 +304,7 @@ impl CrawlService {
             running.insert(claim.clone());
         }
         let release = |key: &str| {
-            crate::lock(&self.running).remove(key);
+            crate::lock::lock(&self.running).remove(key);
         };
         let crawler = match self.crawler() {
             Ok(c) => c,
@@ -329,7 +330,7 @@ impl CrawlService {
         };
         let id = started.id.clone();
         {
-            let mut running = crate::lock(&self.running);
+            let mut running = crate::lock::lock(&self.running);
             running.remove(&claim);
             running.insert(id.clone());
         }

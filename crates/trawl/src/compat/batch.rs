@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::error::json_ok;
 use super::scrape::scrape;
-use super::types::{FcDocument, ScrapeOptions};
+use super::types::{FcDocument, ScrapeOptions, job_id};
 use super::webhook::Webhook;
 use super::{Compat, CompatError, base_url, body};
 
@@ -74,11 +74,6 @@ struct BatchRequest {
     webhook: Option<Value>,
     #[serde(flatten)]
     options: ScrapeOptions,
-}
-
-/// A random UUID (v4), as Firecrawl's job ids are.
-pub fn job_id() -> String {
-    uuid::Uuid::new_v4().to_string()
 }
 
 pub async fn start_v2(

@@ -8,6 +8,11 @@ use serde_json::{Map, Value};
 
 use super::CompatError;
 
+/// A random UUID (v4), as Firecrawl's job ids are.
+pub fn job_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
 /// One entry of `formats`: `"markdown"` or `{"type": "markdown", …}` (v2 allows both).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
