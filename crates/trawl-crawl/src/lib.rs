@@ -56,7 +56,7 @@ pub use options::{
 };
 pub use report::{CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Observer};
 pub use service::{
-    CrawlLimits, CrawlService, DEFAULT_MAX_CRAWL_PAGES, DEFAULT_MAX_CRAWLS, PagesProgress,
+    CrawlConfig, CrawlService, DEFAULT_MAX_CRAWL_PAGES, DEFAULT_MAX_CRAWLS, PagesProgress,
 };
 pub use trawl_store::{CrawlUrl, UrlState};
 

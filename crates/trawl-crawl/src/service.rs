@@ -1,8 +1,9 @@
 //! The crawler as a service, for the agent tools `web_map` and `web_crawl`: [`CrawlService`]
 //! maps sites and starts, shows, pages through, cancels and lists crawls. Crawls it starts run in the background and
 //! outlive the call; their state lives in the store, so status, pages and cancel work for a
-//! crawl whichever process started it. The limits (crawls running at once in this process,
-//! pages per crawl) are the server's settings.
+//! crawl whichever process started it. What it reads from the server's settings is one
+//! value, [`CrawlConfig`]: the limits (crawls running at once in this process, pages per
+//! crawl), the lease, how pages are extracted, how long a map is kept.
 //!
 //! All crawls of one service share one per-host pace ([`Pacer`]). On a store that shares
 //! work (Redis), [`CrawlService::join_shared_crawls`] makes a server join every running
@@ -38,23 +39,30 @@ pub const DEFAULT_MAX_CRAWLS: usize = 4;
 /// Most pages one crawl started by a tool may store when not configured.
 pub const DEFAULT_MAX_CRAWL_PAGES: usize = 1_000;
 
-/// The server's bounds on crawls started through the tools.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CrawlLimits {
+/// What the crawl service takes from the server's settings, built there in one piece.
+#[derive(Debug, Clone)]
+pub struct CrawlConfig {
     /// Crawls running at once in this process.
     pub max_crawls: usize,
-    /// Most pages one crawl stores.
+    /// Most pages one crawl started through the tools stores.
     pub max_pages: usize,
     /// How long a URL claimed from a shared crawl stays leased without a renewal.
     pub lease: Duration,
+    /// How long a `web_map` answer is kept and answered from the store (the read TTL,
+    /// `document_ttl`, by default; zero: until the cache is cleared).
+    pub map_ttl: Duration,
+    /// Extraction options for every crawled page.
+    pub extract: ExtractOptions,
 }
 
-impl Default for CrawlLimits {
+impl Default for CrawlConfig {
     fn default() -> Self {
-        CrawlLimits {
+        CrawlConfig {
             max_crawls: DEFAULT_MAX_CRAWLS,
             max_pages: DEFAULT_MAX_CRAWL_PAGES,
             lease: DEFAULT_LEASE,
+            map_ttl: trawl_store::StoreConfig::default().document_ttl,
+            extract: ExtractOptions::default(),
         }
     }
 }
@@ -64,10 +72,7 @@ impl Default for CrawlLimits {
 pub struct CrawlService {
     fetcher: Lazy<Fetcher>,
     store: SharedStore,
-    extract: ExtractOptions,
-    limits: CrawlLimits,
-    /// How long a map answers from the store.
-    map_ttl: Duration,
+    config: CrawlConfig,
     /// Ids of the crawls this process runs now.
     running: Arc<Mutex<HashSet<String>>>,
     /// The per-host gates of every crawl of this service.
@@ -75,33 +80,35 @@ pub struct CrawlService {
 }
 
 impl CrawlService {
-    /// A service fetching with `fetcher` (built on first use) and keeping pages and crawl
-    /// state in `store`.
-    pub fn new(fetcher: Lazy<Fetcher>, store: SharedStore, limits: CrawlLimits) -> Self {
+    /// A service configured by `config`, fetching with `fetcher` (built on first use) and
+    /// keeping pages and crawl state in `store`. With `shared`, per-host politeness holds
+    /// across processes too: each request also takes the host's slot from it (see
+    /// [`Crawler::with_shared_limiter`]).
+    pub fn new(
+        config: CrawlConfig,
+        fetcher: Lazy<Fetcher>,
+        store: SharedStore,
+        shared: Option<Arc<dyn SharedLimiter>>,
+    ) -> Self {
+        let pacer = match shared {
+            Some(shared) => Pacer::with_shared(shared),
+            None => Pacer::default(),
+        };
         CrawlService {
             fetcher,
             store,
-            extract: ExtractOptions::default(),
-            limits,
-            map_ttl: trawl_store::StoreConfig::default().document_ttl,
+            config,
             running: Arc::default(),
-            pacer: Arc::default(),
+            pacer: Arc::new(pacer),
         }
-    }
-
-    /// Per-host politeness across processes too: each request also takes the host's
-    /// slot from `shared` (see [`Crawler::with_shared_limiter`]).
-    pub fn with_shared_limiter(mut self, shared: Arc<dyn SharedLimiter>) -> Self {
-        self.pacer = Arc::new(Pacer::with_shared(shared));
-        self
     }
 
     fn crawler(&self) -> Result<Crawler, TrawlError> {
         Ok(
             Crawler::new(self.fetcher.get()?.clone(), self.store.clone())
-                .with_extract_options(self.extract.clone())
+                .with_extract_options(self.config.extract.clone())
                 .with_pacer(self.pacer.clone())
-                .with_lease(self.limits.lease),
+                .with_lease(self.config.lease),
         )
     }
 
@@ -153,7 +160,7 @@ impl CrawlService {
                 if running.contains(&id) {
                     continue;
                 }
-                if running.len() >= self.limits.max_crawls {
+                if running.len() >= self.config.max_crawls {
                     return Ok(());
                 }
                 running.insert(id.clone());
@@ -193,19 +200,6 @@ impl CrawlService {
         });
     }
 
-    /// How long a `web_map` answer is kept and answered from the store (the read TTL,
-    /// `document_ttl`, by default; zero: until the cache is cleared).
-    pub fn with_map_ttl(mut self, ttl: Duration) -> Self {
-        self.map_ttl = ttl;
-        self
-    }
-
-    /// Extraction options for every crawled page.
-    pub fn with_extract_options(mut self, options: ExtractOptions) -> Self {
-        self.extract = options;
-        self
-    }
-
     /// Crawls running in this process now.
     pub fn running(&self) -> usize {
         crate::lock::lock(&self.running).len()
@@ -216,7 +210,7 @@ impl CrawlService {
             .url
             .clone()
             .ok_or_else(|| TrawlError::invalid_input("url: needed to start a crawl"))?;
-        let max = self.limits.max_pages;
+        let max = self.config.max_pages;
         let limit = args.limit.unwrap_or(DEFAULT_LIMIT.min(max));
         if limit > max {
             return Err(TrawlError::invalid_input(format!(
@@ -260,7 +254,7 @@ impl CrawlService {
             .crawler()?
             .changes_options(old, args.url.as_deref())
             .await?;
-        let max = self.limits.max_pages;
+        let max = self.config.max_pages;
         if options.limit > max {
             return Err(TrawlError::invalid_input(format!(
                 "changes: crawl {old} could store {} pages, and this server allows at most {max} per crawl",
@@ -290,7 +284,7 @@ impl CrawlService {
         let claim = format!("starting-{}", claim_number());
         {
             let mut running = crate::lock::lock(&self.running);
-            if running.len() >= self.limits.max_crawls {
+            if running.len() >= self.config.max_crawls {
                 return Err(TrawlError::new(
                     ErrorCode::RateLimited,
                     format!(
@@ -400,7 +394,7 @@ impl CrawlService {
     /// younger than the map TTL answers at once.
     pub async fn map(&self, options: MapOptions, fresh: bool) -> Result<MapOut, TrawlError> {
         let keeping = MapKeeping {
-            ttl: self.map_ttl,
+            ttl: self.config.map_ttl,
             fresh,
         };
         Ok(map_out(
