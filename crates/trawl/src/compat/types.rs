@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::CompatError;
+use super::error::CompatError;
 
 /// A random UUID (v4), as Firecrawl's job ids are.
 pub fn job_id() -> String {

@@ -20,7 +20,7 @@ use trawl_core::TrawlError;
 use trawl_fetch::Guard;
 use url::Url;
 
-use super::CompatError;
+use super::error::CompatError;
 use super::types::job_id;
 
 /// How long one delivery may take; a receiver that does not answer in time misses it.
