@@ -8,6 +8,11 @@
 //! - Every request goes through trawl-fetch's [`Fetcher`](trawl_fetch::Fetcher), so the
 //!   SSRF guard checks every URL and every redirect hop.
 //!
+//! - [`CrawlService`] is what the agent tools `web_map` and `web_crawl` call, with typed
+//!   requests ([`MapOptions`], [`CrawlRequest`]) and answers ([`MapOut`], [`CrawlState`],
+//!   [`CrawledPage`]); it is built from one [`CrawlConfig`]. The crawler is below the
+//!   agent: this crate knows nothing of MCP.
+//!
 //! The pieces are plain and tested on their own: [`discover`] parses sitemaps, feeds and
 //! llms.txt, [`links`] reads a page's links, [`robots`] applies RFC 9309, [`scope`] keeps a
 //! crawl on its site, [`rank`] scores URLs against a query.

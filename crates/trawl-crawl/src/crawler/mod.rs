@@ -21,7 +21,7 @@ use crate::report::{CrawlSummary, Observer};
 mod run;
 
 /// How long a URL claimed from a shared crawl stays leased without a renewal; a live
-/// worker renews its leases every [`CHECK_EVERY`].
+/// worker renews its leases every second (`run::CHECK_EVERY`).
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
 /// Crawls sites into a store.
