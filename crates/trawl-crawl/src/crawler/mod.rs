@@ -27,13 +27,13 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 /// Crawls sites into a store.
 #[derive(Debug, Clone)]
 pub struct Crawler {
-    pub(crate) fetcher: Fetcher,
-    pub(crate) store: SharedStore,
-    pub(crate) extract: ExtractOptions,
+    fetcher: Fetcher,
+    store: SharedStore,
+    extract: ExtractOptions,
     /// The per-host gates, shared by every crawl this crawler (and its clones) runs.
-    pub(crate) pacer: Arc<Pacer>,
+    pacer: Arc<Pacer>,
     /// How long a claimed URL stays leased (shared crawls).
-    pub(crate) lease: Duration,
+    lease: Duration,
 }
 
 /// A crawl running in the background ([`Crawler::start`]).
