@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use trawl_agent::pager::{Pages, paginate};
+use trawl_text::pager::{Pages, paginate};
 
 fuzz_target!(|data: &[u8]| {
     let Some((budget, rest)) = data.split_first() else {

@@ -8,14 +8,14 @@
 //!     cargo run --locked -p trawl-agent --example focus_bench -- GROUND_TRUTH HTML_DIR [BUDGET ...]
 //!
 //! `bench/14-query.sh` runs it on wcxb-dev. Tokens are trawl's estimate
-//! ([`trawl_agent::pager::estimate_tokens`]), as the budget counts them.
+//! ([`trawl_text::pager::estimate_tokens`]), as the budget counts them.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use trawl_agent::focus::focus;
-use trawl_agent::pager::{DEFAULT_PAGE_TOKENS, Pages, estimate_tokens};
 use trawl_extract::{ExtractOptions, extract};
+use trawl_text::pager::{DEFAULT_PAGE_TOKENS, Pages, estimate_tokens};
 
 /// Words too common to be worth a query (a short English list is enough here).
 const STOP: &[&str] = &[

@@ -5,9 +5,10 @@
 
 use std::time::{Instant, SystemTime};
 
-use trawl_agent::{fence, neardup, pager, passages};
+use trawl_agent::fence;
 use trawl_core::Document;
 use trawl_store::{DocumentRecord, FindScope, SqliteStore, Store, StoreConfig};
+use trawl_text::{neardup, pager, passages};
 
 fn synthetic_markdown(sections: usize, seed: usize) -> String {
     let mut md = String::new();

@@ -12,8 +12,8 @@
 //!
 //! The budget covers the whole answer, markers included, as [`estimate_tokens`] counts it.
 
-use crate::pager::{DEFAULT_PAGE_TOKENS, estimate_tokens};
-use crate::passages::{self, Passage};
+use trawl_text::pager::{DEFAULT_PAGE_TOKENS, estimate_tokens};
+use trawl_text::passages::{self, Passage};
 
 /// One passage of a focused read.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,6 +9,9 @@
 //! row ([`PageNotes`]); a page the old crawl kept no links for is fetched in full. Each
 //! page's change is kept beside its row too, so a resumed changes-crawl, and every worker
 //! of a shared one, counts the same.
+//!
+//! Here is what is kept and compared (the old crawl's pages, the notes, the counts);
+//! `compare.rs` is the crawl loop's part, `Crawler::changes_options` sets one up.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -18,17 +21,15 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use flate2::{Compress, Compression, FlushCompress, Status};
 
 use serde::{Deserialize, Serialize};
-use trawl_agent::tools::ChangeStatus;
-use trawl_core::{ErrorCode, TrawlError, canonical_url};
+use trawl_core::{ErrorCode, TrawlError};
 use trawl_fetch::Conditional;
 use trawl_store::{CrawlUrl, DocumentRecord, PageNotes, SharedStore, UrlState};
+use trawl_text::diff::ChangeStatus;
 use url::Url;
 
-use crate::journal::{Journal, store_error};
+use crate::change_summary::{ChangeSummary, RemovedPage};
+use crate::journal::store_error;
 use crate::links::{Link, PageLinks};
-use crate::model::{CrawlEvent, CrawlPage, Crawler, Observer, State};
-use crate::options::CrawlOptions;
-use crate::page::{Keep, Read};
 
 /// Links kept per page (the rest are left to the full fetch a later crawl makes when the
 /// page changes).
@@ -110,42 +111,6 @@ impl PageChange {
             why: None,
         }
     }
-}
-
-/// A removed page named in a summary.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct RemovedPage {
-    /// Its URL.
-    pub url: String,
-    /// Its stored copy's handle (still there: `open` it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub handle: Option<String>,
-    /// Gone from the site (404/410) or no longer reached, and how.
-    pub why: String,
-}
-
-/// What changed since the crawl compared with.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ChangeSummary {
-    /// The crawl compared with.
-    pub compared_with: String,
-    /// Pages not in it.
-    pub new: u64,
-    /// Pages unchanged.
-    pub same: u64,
-    /// Pages whose Markdown changed.
-    pub changed: u64,
-    /// Its pages gone or no longer reached.
-    pub removed: u64,
-    /// The changed pages' URLs (the first 100).
-    pub changed_urls: Vec<String>,
-    /// The removed pages (the first 100).
-    pub removed_pages: Vec<RemovedPage>,
-    /// Its pages that could not be read now for another reason than a 404/410 (a 5xx, a
-    /// timeout): how they changed is not known; their stored copies stay.
-    pub unknown: u64,
 }
 
 impl Baseline {
@@ -427,102 +392,8 @@ pub async fn page_changes(
         .collect())
 }
 
-impl Crawler {
-    /// The options of a changes-crawl against crawl `old`: its own (start URL, scope,
-    /// limit, depth, filters, query…) naming it as the crawl compared with. `url`, when
-    /// given, must be where `old` started. Refuses a crawl unknown or not ended.
-    pub async fn changes_options(
-        &self,
-        old: &str,
-        url: Option<&str>,
-    ) -> Result<CrawlOptions, TrawlError> {
-        let journal = Journal::new(self.store.clone(), old.to_owned());
-        if !journal.kept() {
-            return Err(TrawlError::invalid_input(
-                "this store does not keep crawls, so none can be compared",
-            ));
-        }
-        let record = journal.record().await?.ok_or_else(|| {
-            TrawlError::new(
-                ErrorCode::NotFound,
-                format!("changes: no crawl with id {old:?} (see `trawl crawl list`)"),
-            )
-        })?;
-        if record.status == "running" {
-            return Err(TrawlError::invalid_input(format!(
-                "changes: crawl {old} has not ended (it is running, or was stopped mid-way:                  `trawl crawl --resume {old}` finishes it); compare with an ended crawl"
-            )));
-        }
-        let mut options: CrawlOptions = serde_json::from_value(record.options)
-            .map_err(|e| TrawlError::internal(format!("crawl {old}: stored options: {e}")))?;
-        if let Some(url) = url {
-            let given = self.fetcher.guard().check_raw(url, None)?;
-            let start = self.fetcher.guard().check_raw(&options.url, None)?;
-            if canonical_url(&given) != canonical_url(&start) {
-                return Err(TrawlError::invalid_input(format!(
-                    "changes: crawl {old} started at {start}, not {given}; give that URL, or none"
-                )));
-            }
-        }
-        options.changes_of = Some(old.to_owned());
-        Ok(options)
-    }
-}
-
-/// A changes-crawl's end: the old crawl's pages not read again are removed (only once the
-/// crawl is done: a stopped one has not looked everywhere yet), then the counts, from
-/// the changes kept beside the rows (so every worker and every resumption counts the same).
-pub(crate) async fn compare_end(
-    st: &mut State,
-    observer: &Option<Observer>,
-    done: bool,
-) -> Result<(), TrawlError> {
-    let Some(baseline) = st.baseline.clone() else {
-        return Ok(());
-    };
-    let rows = st.journal.urls().await?;
-    if done {
-        let removed = unreached(&baseline, &rows, st.summary.limit_reached);
-        let notes = removed
-            .iter()
-            .map(|(row, change)| change_note(&row.key, &row.url, row.handle.as_deref(), change))
-            .collect();
-        st.journal
-            .add(removed.iter().map(|(row, _)| row.clone()).collect())
-            .await?;
-        st.journal.notes(notes).await?;
-        for (row, change) in removed {
-            let page = CrawlPage {
-                url: row.url,
-                final_url: None,
-                handle: row.handle,
-                title: None,
-                words: 0,
-                depth: row.depth,
-                http_status: None,
-                status: "skipped",
-                detail: row.detail,
-                change: Some(change),
-                diff: None,
-            };
-            let p = st.progress(0);
-            crate::run::emit(observer, CrawlEvent::Page(&page, &p));
-        }
-    } else {
-        st.summary.notes.push(
-            "the crawl did not finish: pages of the old crawl not read yet are not counted as removed"
-                .into(),
-        );
-    }
-    let notes = st.journal.all_notes().await?;
-    let mut summary = summarize(&baseline.id, &notes);
-    summary.unknown = unknown(&baseline, &rows, &notes);
-    st.summary.changes = Some(summary);
-    Ok(())
-}
-
 /// How many of the old crawl's pages failed now with no change noted (not a 404/410).
-fn unknown(baseline: &Baseline, rows: &[CrawlUrl], notes: &[PageNotes]) -> u64 {
+pub(crate) fn unknown(baseline: &Baseline, rows: &[CrawlUrl], notes: &[PageNotes]) -> u64 {
     let noted: HashSet<&str> = notes
         .iter()
         .filter(|n| n.change.is_some())
@@ -535,23 +406,6 @@ fn unknown(baseline: &Baseline, rows: &[CrawlUrl], notes: &[PageNotes]) -> u64 {
                 && !noted.contains(r.key.as_str())
         })
         .count() as u64
-}
-
-/// How a page read by a changes-crawl compares with the old crawl's copy, and so how it
-/// is kept; a plain crawl stores it.
-pub(crate) fn compared(st: &State, key: &str, read: &Read) -> (Keep, Option<PageChange>) {
-    let Some(baseline) = &st.baseline else {
-        return (Keep::Store, None);
-    };
-    let (how, status) = match &read.previous {
-        _ if read.not_modified => (Keep::Revalidate, ChangeStatus::Same),
-        Some(p) if p.content_hash == read.record.content_hash => (Keep::Store, ChangeStatus::Same),
-        Some(p) => (Keep::Replace(p.clone()), ChangeStatus::Changed),
-        // Its copy is no longer in the store: nothing to compare with.
-        None if baseline.contains(key) => (Keep::Store, ChangeStatus::Changed),
-        None => (Keep::Store, ChangeStatus::New),
-    };
-    (how, Some(PageChange::new(status)))
 }
 
 #[cfg(test)]

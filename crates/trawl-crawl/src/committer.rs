@@ -54,7 +54,7 @@ impl Committer {
                 let _ = d.send(r);
             }
             (None, Err(e)) => {
-                let mut f = crate::lock(&failures);
+                let mut f = crate::lock::lock(&failures);
                 f.get_or_insert(e.to_string());
             }
             (None, Ok(())) => {}
@@ -143,13 +143,13 @@ impl Committer {
     }
 
     fn fail(&self, message: String) {
-        let mut failed = crate::lock(&self.failed);
+        let mut failed = crate::lock::lock(&self.failed);
         failed.get_or_insert(message);
     }
 
     /// The first error of a queued call, if one failed.
     pub(crate) fn failure(&self) -> Option<String> {
-        crate::lock(&self.failed).clone()
+        crate::lock::lock(&self.failed).clone()
     }
 }
 

@@ -3,7 +3,7 @@
 //! and not stored again (a print view, a URL with a parameter that changes nothing, the
 //! same article at two paths).
 //!
-//! The test is trawl-agent's [`neardup`](trawl_agent::neardup), the one that folds
+//! The test is trawl-text's [`neardup`](trawl_text::neardup), the one that folds
 //! multi-document answers: equal Markdown (the store's content hash), or MinHash
 //! signatures of the word 4-gram shingles estimating a Jaccard similarity of at least
 //! [`NEAR_DUPLICATE_JACCARD`]. A crawl compares each page with thousands, not tens, so
@@ -18,7 +18,7 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
 use sha2::{Digest, Sha256};
-use trawl_agent::neardup::{NEAR_DUPLICATE_JACCARD, PERMUTATIONS, Signature};
+use trawl_text::neardup::{NEAR_DUPLICATE_JACCARD, PERMUTATIONS, Signature};
 
 /// Bands the signature is cut into for the index.
 const BANDS: usize = 16;

@@ -8,6 +8,11 @@
 //! - Every request goes through trawl-fetch's [`Fetcher`](trawl_fetch::Fetcher), so the
 //!   SSRF guard checks every URL and every redirect hop.
 //!
+//! - [`CrawlService`] is what the agent tools `web_map` and `web_crawl` call, with typed
+//!   requests ([`MapOptions`], [`CrawlRequest`]) and answers ([`MapOut`], [`CrawlState`],
+//!   [`CrawledPage`]); it is built from one [`CrawlConfig`]. The crawler is below the
+//!   agent: this crate knows nothing of MCP.
+//!
 //! The pieces are plain and tested on their own: [`discover`] parses sitemaps, feeds and
 //! llms.txt, [`links`] reads a page's links, [`robots`] applies RFC 9309, [`scope`] keeps a
 //! crawl on its site, [`rank`] scores URLs against a query.
@@ -18,49 +23,49 @@
 
 #![forbid(unsafe_code)]
 
+mod answers;
+mod change_summary;
 mod changes;
 mod committer;
+mod compare;
 mod crawler;
 mod dedup;
 pub mod discover;
 mod frontier;
 mod journal;
 pub mod links;
+mod lock;
 mod map;
 mod map_kept;
-mod model;
 mod options;
 mod pace;
 mod page;
 pub mod rank;
+mod report;
 mod resume;
 pub mod robots;
-mod run;
+mod run_state;
 pub mod scope;
 mod service;
 mod shared;
 pub mod traps;
 
-pub use changes::{ChangeSummary, PageChange, RemovedPage, page_changes};
-pub use crawler::RunningCrawl;
+pub use answers::{CrawlState, CrawledPage, MapOut, MapUrl};
+pub use change_summary::{ChangeSummary, RemovedPage};
+pub use changes::{PageChange, page_changes};
+pub use crawler::{Crawler, DEFAULT_LEASE, RunningCrawl};
 pub use journal::{CrawlStatus, cancel, list, pages, status};
-pub use model::{
-    CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Crawler, DEFAULT_LEASE, Observer,
-};
 pub use options::{
-    CrawlOptions, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, MAX_CONCURRENCY, MAX_LIMIT,
+    CrawlOptions, CrawlRequest, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH,
+    MAX_CONCURRENCY, MAX_LIMIT,
 };
-pub use service::{CrawlLimits, CrawlService, DEFAULT_MAX_CRAWL_PAGES, DEFAULT_MAX_CRAWLS};
+pub use report::{CrawlEvent, CrawlPage, CrawlProgress, CrawlSummary, Observer};
+pub use service::{
+    CrawlConfig, CrawlService, DEFAULT_MAX_CRAWL_PAGES, DEFAULT_MAX_CRAWLS, PagesProgress,
+};
 pub use trawl_store::{CrawlUrl, UrlState};
 
 pub use map::{
     DEFAULT_MAP_LIMIT, MAX_SITEMAP_FILES, MapOptions, MappedUrl, SiteMap, UrlSource, map_site,
 };
 pub use map_kept::{MapKeeping, map_site_kept};
-
-/// A mutex's guard whether or not a thread panicked while holding it: the crawl's shared
-/// state (its writer's first error, the running crawls, URLs waiting for their rows) stays
-/// usable after a task's panic, which is reported where it happened.
-pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}

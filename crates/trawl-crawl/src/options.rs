@@ -59,6 +59,28 @@ pub struct CrawlOptions {
     pub frontier_memory: usize,
 }
 
+/// A crawl asked of the crawl service (`CrawlService::start`, by `web_crawl`): what is left
+/// out takes the server's defaults, and a changes-crawl takes the old crawl's options.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CrawlRequest {
+    /// Where it starts; a changes-crawl may leave it out (given, it must be the old one's).
+    pub url: Option<String>,
+    /// Best-first by this query ([`CrawlOptions::query`]).
+    pub query: Option<String>,
+    /// Most pages stored ([`DEFAULT_LIMIT`], within the server's bound).
+    pub limit: Option<usize>,
+    /// Most links followed from the start ([`DEFAULT_MAX_DEPTH`]).
+    pub max_depth: Option<u32>,
+    /// Paths to crawl only ([`CrawlOptions::include`]).
+    pub include: Option<Vec<String>>,
+    /// Paths to leave out ([`CrawlOptions::exclude`]).
+    pub exclude: Option<Vec<String>>,
+    /// Subdomains belong to the site (default false).
+    pub subdomains: Option<bool>,
+    /// A changes-crawl: the id of the ended crawl to compare with.
+    pub changes: Option<String>,
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }

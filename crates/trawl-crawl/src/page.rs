@@ -6,11 +6,11 @@
 
 use std::time::SystemTime;
 
-use trawl_agent::{cpu, pager, passages};
 use trawl_core::{Document, TrawlError, handle_for_url};
 use trawl_extract::{ExtractOptions, extract_with_anchors};
 use trawl_fetch::{Conditional, Fetcher, Tier};
 use trawl_store::{DocumentRecord, SharedStore};
+use trawl_text::{cpu, pager, passages};
 use url::Url;
 
 use crate::changes::Previous;
@@ -25,7 +25,7 @@ pub(crate) struct Read {
     pub(crate) record: DocumentRecord,
     pub(crate) links: PageLinks,
     /// Its main content's MinHash signature, for near-duplicate folding (`dedup.rs`).
-    pub(crate) signature: Option<Box<trawl_agent::neardup::Signature>>,
+    pub(crate) signature: Option<Box<trawl_text::neardup::Signature>>,
     /// A changes-crawl: what the old crawl stored of this page.
     pub(crate) previous: Option<Box<DocumentRecord>>,
     /// The origin answered 304: `record` is the stored copy, revalidated.

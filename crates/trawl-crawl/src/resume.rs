@@ -9,14 +9,14 @@ use trawl_core::TrawlError;
 use trawl_store::{CrawlUrl, SharedStore, UrlOutcome, UrlState};
 use url::Url;
 
-use crate::model::{Crawler, State};
+use crate::run_state::State;
 
 /// Rows left `queued` or `fetching` by a crawl that was killed: those whose document this
 /// crawl already stored are done (the kill came between storing and marking); the rest
 /// go back to the frontier.
 pub(crate) async fn restore(
     st: &mut State,
-    crawler: &Crawler,
+    store: &SharedStore,
     rows: Vec<CrawlUrl>,
     created: SystemTime,
 ) -> Result<(), TrawlError> {
@@ -25,8 +25,7 @@ pub(crate) async fn restore(
         .filter(|r| r.state == UrlState::Fetching)
         .map(|r| (r.key.clone(), r.url.clone()))
         .collect();
-    let stored: Vec<(String, UrlOutcome)> = crawler
-        .store()
+    let stored: Vec<(String, UrlOutcome)> = store
         .run(move |s| {
             let mut out = Vec::new();
             for (key, url) in fetching {
@@ -91,7 +90,7 @@ pub(crate) async fn restore(
         st.seen.insert(row.key, state);
     }
     st.forget_written();
-    refold(st, crawler.store()).await
+    refold(st, store).await
 }
 
 /// The pages a resumed crawl stored before it stopped join its near-duplicate index again

@@ -1,8 +1,9 @@
-//! The crawler as the agent tools see it: [`CrawlService`] implements trawl-agent's
-//! [`SiteCrawls`] for `web_map` and `web_crawl`. Crawls it starts run in the background and
+//! The crawler as a service, for the agent tools `web_map` and `web_crawl`: [`CrawlService`]
+//! maps sites and starts, shows, pages through, cancels and lists crawls. Crawls it starts run in the background and
 //! outlive the call; their state lives in the store, so status, pages and cancel work for a
-//! crawl whichever process started it. The limits (crawls running at once in this process,
-//! pages per crawl) are the server's settings.
+//! crawl whichever process started it. What it reads from the server's settings is one
+//! value, [`CrawlConfig`]: the limits (crawls running at once in this process, pages per
+//! crawl), the lease, how pages are extracted, how long a map is kept.
 //!
 //! All crawls of one service share one per-host pace ([`Pacer`]). On a store that shares
 //! work (Redis), [`CrawlService::join_shared_crawls`] makes a server join every running
@@ -13,48 +14,55 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::FutureExt;
-use futures_util::future::BoxFuture;
-use trawl_agent::tools::{
-    CrawlState, CrawledPage, Lazy, MapOut, MapUrl, Progress, SiteCrawls, WebCrawlArgs, WebMapArgs,
-};
-use trawl_core::{ErrorCode, SharedLimiter, TrawlError};
+use trawl_core::{ErrorCode, Lazy, SharedLimiter, TrawlError};
 use trawl_extract::ExtractOptions;
 use trawl_fetch::Fetcher;
 use trawl_store::{SharedStore, UrlState};
 
+use crate::answers::{CrawlState, CrawledPage, MapOut, MapUrl};
+use crate::crawler::{Crawler, DEFAULT_LEASE, RunningCrawl};
 use crate::journal::{self, CrawlStatus};
 use crate::map::{MapOptions, SiteMap};
 use crate::map_kept::{MapKeeping, map_site_kept};
-use crate::model::{CrawlEvent, Crawler, DEFAULT_LEASE, Observer};
-use crate::options::{CrawlOptions, DEFAULT_LIMIT};
+use crate::options::{CrawlOptions, CrawlRequest, DEFAULT_LIMIT};
 use crate::pace::Pacer;
+use crate::report::{CrawlEvent, Observer};
 
 /// How often a server looks for shared crawls to join.
 const JOIN_EVERY: Duration = Duration::from_secs(1);
+
+/// Told (pages stored, limit) as a started crawl stores pages.
+pub type PagesProgress = Arc<dyn Fn(usize, usize) + Send + Sync>;
 
 /// Crawls one process runs at once when not configured.
 pub const DEFAULT_MAX_CRAWLS: usize = 4;
 /// Most pages one crawl started by a tool may store when not configured.
 pub const DEFAULT_MAX_CRAWL_PAGES: usize = 1_000;
 
-/// The server's bounds on crawls started through the tools.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CrawlLimits {
+/// What the crawl service takes from the server's settings, built there in one piece.
+#[derive(Debug, Clone)]
+pub struct CrawlConfig {
     /// Crawls running at once in this process.
     pub max_crawls: usize,
-    /// Most pages one crawl stores.
+    /// Most pages one crawl started through the tools stores.
     pub max_pages: usize,
     /// How long a URL claimed from a shared crawl stays leased without a renewal.
     pub lease: Duration,
+    /// How long a `web_map` answer is kept and answered from the store (the read TTL,
+    /// `document_ttl`, by default; zero: until the cache is cleared).
+    pub map_ttl: Duration,
+    /// Extraction options for every crawled page.
+    pub extract: ExtractOptions,
 }
 
-impl Default for CrawlLimits {
+impl Default for CrawlConfig {
     fn default() -> Self {
-        CrawlLimits {
+        CrawlConfig {
             max_crawls: DEFAULT_MAX_CRAWLS,
             max_pages: DEFAULT_MAX_CRAWL_PAGES,
             lease: DEFAULT_LEASE,
+            map_ttl: trawl_store::StoreConfig::default().document_ttl,
+            extract: ExtractOptions::default(),
         }
     }
 }
@@ -64,10 +72,7 @@ impl Default for CrawlLimits {
 pub struct CrawlService {
     fetcher: Lazy<Fetcher>,
     store: SharedStore,
-    extract: ExtractOptions,
-    limits: CrawlLimits,
-    /// How long a map answers from the store.
-    map_ttl: Duration,
+    config: CrawlConfig,
     /// Ids of the crawls this process runs now.
     running: Arc<Mutex<HashSet<String>>>,
     /// The per-host gates of every crawl of this service.
@@ -75,33 +80,35 @@ pub struct CrawlService {
 }
 
 impl CrawlService {
-    /// A service fetching with `fetcher` (built on first use) and keeping pages and crawl
-    /// state in `store`.
-    pub fn new(fetcher: Lazy<Fetcher>, store: SharedStore, limits: CrawlLimits) -> Self {
+    /// A service configured by `config`, fetching with `fetcher` (built on first use) and
+    /// keeping pages and crawl state in `store`. With `shared`, per-host politeness holds
+    /// across processes too: each request also takes the host's slot from it (see
+    /// [`Crawler::with_shared_limiter`]).
+    pub fn new(
+        config: CrawlConfig,
+        fetcher: Lazy<Fetcher>,
+        store: SharedStore,
+        shared: Option<Arc<dyn SharedLimiter>>,
+    ) -> Self {
+        let pacer = match shared {
+            Some(shared) => Pacer::with_shared(shared),
+            None => Pacer::default(),
+        };
         CrawlService {
             fetcher,
             store,
-            extract: ExtractOptions::default(),
-            limits,
-            map_ttl: trawl_store::StoreConfig::default().document_ttl,
+            config,
             running: Arc::default(),
-            pacer: Arc::default(),
+            pacer: Arc::new(pacer),
         }
-    }
-
-    /// Per-host politeness across processes too: each request also takes the host's
-    /// slot from `shared` (see [`Crawler::with_shared_limiter`]).
-    pub fn with_shared_limiter(mut self, shared: Arc<dyn SharedLimiter>) -> Self {
-        self.pacer = Arc::new(Pacer::with_shared(shared));
-        self
     }
 
     fn crawler(&self) -> Result<Crawler, TrawlError> {
         Ok(
             Crawler::new(self.fetcher.get()?.clone(), self.store.clone())
-                .with_extract_options(self.extract.clone())
+                .with_extract_options(self.config.extract.clone())
                 .with_pacer(self.pacer.clone())
-                .with_lease(self.limits.lease),
+                .with_lease(self.config.lease),
         )
     }
 
@@ -149,11 +156,11 @@ impl CrawlService {
                 continue;
             }
             {
-                let mut running = crate::lock(&self.running);
+                let mut running = crate::lock::lock(&self.running);
                 if running.contains(&id) {
                     continue;
                 }
-                if running.len() >= self.limits.max_crawls {
+                if running.len() >= self.config.max_crawls {
                     return Ok(());
                 }
                 running.insert(id.clone());
@@ -165,7 +172,7 @@ impl CrawlService {
             match joined {
                 Ok(crawl) => self.forget_when_done(crawl),
                 Err(_) => {
-                    crate::lock(&self.running).remove(&id);
+                    crate::lock::lock(&self.running).remove(&id);
                 }
             }
         }
@@ -184,39 +191,26 @@ impl CrawlService {
     }
 
     /// Takes a crawl off the running set when it ends (its outcome is in the store).
-    fn forget_when_done(&self, crawl: crate::RunningCrawl) {
+    fn forget_when_done(&self, crawl: RunningCrawl) {
         let running = self.running.clone();
         let finished = crawl.id.clone();
         tokio::spawn(async move {
             let _ = crawl.wait().await;
-            crate::lock(&running).remove(&finished);
+            crate::lock::lock(&running).remove(&finished);
         });
-    }
-
-    /// How long a `web_map` answer is kept and answered from the store (the read TTL,
-    /// `document_ttl`, by default; zero: until the cache is cleared).
-    pub fn with_map_ttl(mut self, ttl: Duration) -> Self {
-        self.map_ttl = ttl;
-        self
-    }
-
-    /// Extraction options for every crawled page.
-    pub fn with_extract_options(mut self, options: ExtractOptions) -> Self {
-        self.extract = options;
-        self
     }
 
     /// Crawls running in this process now.
     pub fn running(&self) -> usize {
-        crate::lock(&self.running).len()
+        crate::lock::lock(&self.running).len()
     }
 
-    fn options(&self, args: &WebCrawlArgs) -> Result<CrawlOptions, TrawlError> {
+    fn options(&self, args: &CrawlRequest) -> Result<CrawlOptions, TrawlError> {
         let url = args
             .url
             .clone()
             .ok_or_else(|| TrawlError::invalid_input("url: needed to start a crawl"))?;
-        let max = self.limits.max_pages;
+        let max = self.config.max_pages;
         let limit = args.limit.unwrap_or(DEFAULT_LIMIT.min(max));
         if limit > max {
             return Err(TrawlError::invalid_input(format!(
@@ -238,7 +232,7 @@ impl CrawlService {
     /// A changes-crawl's options: the old crawl's own, within this server's page bound.
     async fn changes_options(
         &self,
-        args: &WebCrawlArgs,
+        args: &CrawlRequest,
     ) -> Result<Option<CrawlOptions>, TrawlError> {
         let Some(old) = &args.changes else {
             return Ok(None);
@@ -260,7 +254,7 @@ impl CrawlService {
             .crawler()?
             .changes_options(old, args.url.as_deref())
             .await?;
-        let max = self.limits.max_pages;
+        let max = self.config.max_pages;
         if options.limit > max {
             return Err(TrawlError::invalid_input(format!(
                 "changes: crawl {old} could store {} pages, and this server allows at most {max} per crawl",
@@ -270,10 +264,12 @@ impl CrawlService {
         Ok(Some(options))
     }
 
-    async fn start_crawl(
-        self,
-        args: WebCrawlArgs,
-        progress: Option<Progress>,
+    /// Starts a crawl and answers at once; `progress` is told (pages done, limit) as
+    /// pages are stored, until the crawl ends. The crawl outlives the call.
+    pub async fn start(
+        &self,
+        args: CrawlRequest,
+        progress: Option<PagesProgress>,
     ) -> Result<CrawlState, TrawlError> {
         let options = match self.changes_options(&args).await? {
             Some(options) => options,
@@ -287,8 +283,8 @@ impl CrawlService {
         // Claimed before starting so two calls at once cannot both pass the bound.
         let claim = format!("starting-{}", claim_number());
         {
-            let mut running = crate::lock(&self.running);
-            if running.len() >= self.limits.max_crawls {
+            let mut running = crate::lock::lock(&self.running);
+            if running.len() >= self.config.max_crawls {
                 return Err(TrawlError::new(
                     ErrorCode::RateLimited,
                     format!(
@@ -302,7 +298,7 @@ impl CrawlService {
             running.insert(claim.clone());
         }
         let release = |key: &str| {
-            crate::lock(&self.running).remove(key);
+            crate::lock::lock(&self.running).remove(key);
         };
         let crawler = match self.crawler() {
             Ok(c) => c,
@@ -328,7 +324,7 @@ impl CrawlService {
         };
         let id = started.id.clone();
         {
-            let mut running = crate::lock(&self.running);
+            let mut running = crate::lock::lock(&self.running);
             running.remove(&claim);
             running.insert(id.clone());
         }
@@ -391,94 +387,72 @@ fn map_out(map: SiteMap) -> MapOut {
     }
 }
 
-impl SiteCrawls for CrawlService {
-    fn map(&self, args: WebMapArgs) -> BoxFuture<'static, Result<MapOut, TrawlError>> {
-        let fetcher = self.fetcher.clone();
-        let store = self.store.clone();
+/// What the tools ask of the crawler; every answer is read from the store, so it holds
+/// whichever process runs the crawl.
+impl CrawlService {
+    /// A site's URLs without reading its pages; with `fresh` false a map kept in the store
+    /// younger than the map TTL answers at once.
+    pub async fn map(&self, options: MapOptions, fresh: bool) -> Result<MapOut, TrawlError> {
         let keeping = MapKeeping {
-            ttl: self.map_ttl,
-            fresh: args.fresh.unwrap_or(false),
+            ttl: self.config.map_ttl,
+            fresh,
         };
-        async move {
-            let options = MapOptions {
-                url: args.url,
-                search: args.search,
-                limit: args.limit.unwrap_or(trawl_agent::tools::DEFAULT_MAP_URLS),
-                include: args.include.unwrap_or_default(),
-                exclude: args.exclude.unwrap_or_default(),
-                subdomains: args.subdomains.unwrap_or(false),
-            };
-            Ok(map_out(
-                map_site_kept(fetcher.get()?, &store, &options, keeping).await?,
-            ))
-        }
-        .boxed()
+        Ok(map_out(
+            map_site_kept(self.fetcher.get()?, &self.store, &options, keeping).await?,
+        ))
     }
 
-    fn start(
+    /// How far a kept crawl got.
+    pub async fn status(&self, id: &str) -> Result<CrawlState, TrawlError> {
+        Ok(state_of(journal::status(&self.store, id).await?))
+    }
+
+    /// A page of a crawl's stored pages, in the order they were found.
+    pub async fn pages(
         &self,
-        args: WebCrawlArgs,
-        progress: Option<Progress>,
-    ) -> BoxFuture<'static, Result<CrawlState, TrawlError>> {
-        self.clone().start_crawl(args, progress).boxed()
-    }
-
-    fn status(&self, id: String) -> BoxFuture<'static, Result<CrawlState, TrawlError>> {
-        let store = self.store.clone();
-        async move { Ok(state_of(journal::status(&store, &id).await?)) }.boxed()
-    }
-
-    fn pages(
-        &self,
-        id: String,
+        id: &str,
         offset: usize,
         limit: usize,
-    ) -> BoxFuture<'static, Result<Vec<CrawledPage>, TrawlError>> {
-        let store = self.store.clone();
-        async move {
-            let rows = journal::pages(&store, &id, &[UrlState::Done], offset, limit).await?;
-            // A changes-crawl's pages say how they changed (its removed pages are in its
-            // state's `changes`).
-            let keys = rows.iter().map(|r| r.key.clone()).collect();
-            let mut changes = crate::changes::page_changes(&store, &id, keys).await?;
-            Ok(rows
-                .into_iter()
-                .filter_map(|r| {
-                    let change = changes.remove(&r.key);
-                    let changed = change
-                        .as_ref()
-                        .filter(|c| c.lines_added + c.lines_removed > 0);
-                    Some(CrawledPage {
-                        handle: r.handle?,
-                        url: r.url,
-                        title: r.title,
-                        words: r.words,
-                        depth: r.depth,
-                        change_status: change.as_ref().map(|c| c.change_status.as_str().to_owned()),
-                        lines_added: changed.map(|c| c.lines_added),
-                        lines_removed: changed.map(|c| c.lines_removed),
-                        previous_version: change.as_ref().and_then(|c| c.previous_version),
-                    })
+    ) -> Result<Vec<CrawledPage>, TrawlError> {
+        let store = &self.store;
+        let rows = journal::pages(store, id, &[UrlState::Done], offset, limit).await?;
+        // A changes-crawl's pages say how they changed (its removed pages are in its
+        // state's `changes`).
+        let keys = rows.iter().map(|r| r.key.clone()).collect();
+        let mut changes = crate::changes::page_changes(store, id, keys).await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| {
+                let change = changes.remove(&r.key);
+                let changed = change
+                    .as_ref()
+                    .filter(|c| c.lines_added + c.lines_removed > 0);
+                Some(CrawledPage {
+                    handle: r.handle?,
+                    url: r.url,
+                    title: r.title,
+                    words: r.words,
+                    depth: r.depth,
+                    change_status: change.as_ref().map(|c| c.change_status.as_str().to_owned()),
+                    lines_added: changed.map(|c| c.lines_added),
+                    lines_removed: changed.map(|c| c.lines_removed),
+                    previous_version: change.as_ref().and_then(|c| c.previous_version),
                 })
-                .collect())
-        }
-        .boxed()
+            })
+            .collect())
     }
 
-    fn cancel(&self, id: String) -> BoxFuture<'static, Result<(), TrawlError>> {
-        let store = self.store.clone();
-        async move { journal::cancel(&store, &id).await }.boxed()
+    /// Asks a crawl to stop (whichever process runs it).
+    pub async fn cancel(&self, id: &str) -> Result<(), TrawlError> {
+        journal::cancel(&self.store, id).await
     }
 
-    fn list(&self) -> BoxFuture<'static, Result<Vec<CrawlState>, TrawlError>> {
-        let store = self.store.clone();
-        async move {
-            Ok(journal::list(&store)
-                .await?
-                .into_iter()
-                .map(state_of)
-                .collect())
-        }
-        .boxed()
+    /// Every kept crawl, newest first.
+    pub async fn list(&self) -> Result<Vec<CrawlState>, TrawlError> {
+        Ok(journal::list(&self.store)
+            .await?
+            .into_iter()
+            .map(state_of)
+            .collect())
     }
 }

@@ -8,10 +8,11 @@
 use std::time::{Duration, SystemTime};
 
 use trawl_core::TrawlError;
-use trawl_store::{ClaimedUrl, UrlOutcome, UrlState};
+use trawl_store::{ClaimedUrl, SharedStore, UrlOutcome, UrlState};
 
 use crate::journal::store_error;
-use crate::model::{CrawlPage, Crawler, State};
+use crate::report::CrawlPage;
+use crate::run_state::State;
 
 /// How long a worker that found nothing to claim waits before it asks again (others may
 /// be adding links, or a lease may run out).
@@ -53,7 +54,7 @@ pub(crate) async fn count_all(st: &mut State) -> Result<(), TrawlError> {
 /// was stored, so nothing is lost.
 pub(crate) async fn stored_already(
     st: &mut State,
-    crawler: &Crawler,
+    store: &SharedStore,
     claimed: &ClaimedUrl,
     created: SystemTime,
 ) -> Result<Option<CrawlPage>, TrawlError> {
@@ -61,8 +62,7 @@ pub(crate) async fn stored_already(
         return Ok(None);
     }
     let url = claimed.url.url.clone();
-    let record = crawler
-        .store()
+    let record = store
         .run(move |s| s.get_document_by_url(&url))
         .await
         .map_err(store_error)?;

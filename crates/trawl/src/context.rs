@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use trawl_agent::tools::{Agent, AgentConfig, Lazy, NotStored, ReaderConfig, StoredKeyStates};
-use trawl_core::{ErrorCode, TrawlError};
+use trawl_agent::tools::{Agent, AgentConfig, NotStored, ReaderConfig, StoredKeyStates};
+use trawl_core::{ErrorCode, Lazy, TrawlError};
 use trawl_crawl::CrawlService;
 use trawl_fetch::{Fetcher, Guard, normalize_proxy};
 use trawl_search::{Router, SearchConfig};
@@ -318,18 +318,19 @@ fn build(
             Ok(router.build())
         })
     };
+    let crawl_config = settings.crawl_config(config.extract.clone());
     let config = settings.agent_config(config);
     let fetcher = Lazy::new(move || Fetcher::new(fetch_config));
     // A replica killed mid-request holds its per-host slots until they lapse: as long as
     // the URLs it had claimed (a request outliving it only lifts the cap a little early;
     // the spacing between starts still holds).
-    let crawl_slots = opened.shared_limiter(settings.crawl_limits().lease);
-    let mut crawls = CrawlService::new(fetcher.clone(), store.clone(), settings.crawl_limits())
-        .with_extract_options(config.extract.clone())
-        .with_map_ttl(settings.store_config().document_ttl);
-    if let Some(slots) = &crawl_slots {
-        crawls = crawls.with_shared_limiter(slots.clone());
-    }
+    let crawl_slots = opened.shared_limiter(crawl_config.lease);
+    let crawls = CrawlService::new(
+        crawl_config,
+        fetcher.clone(),
+        store.clone(),
+        crawl_slots.clone(),
+    );
     if serving {
         crawls.join_shared_crawls();
     }
@@ -344,7 +345,7 @@ fn build(
     );
     let agent = agent
         .with_usable_engines(usable)
-        .with_crawls(Arc::new(crawls))
+        .with_crawls(crawls)
         .with_sites(site_config(settings)?, site_github_token(settings));
     let agent = match store_note {
         Some(note) => agent.with_store_note(note),

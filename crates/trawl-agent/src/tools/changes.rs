@@ -12,8 +12,9 @@ use trawl_store::{DocumentRecord, Revalidation};
 
 use super::read::{Read, attempt};
 use super::types::store_error;
-use super::{Agent, ChangeStatus, ChangesOut, NotStored};
-use crate::{cpu, diff, pager, passages};
+use super::{Agent, ChangesOut, NotStored};
+use trawl_text::diff::ChangeStatus;
+use trawl_text::{cpu, diff, pager, passages};
 
 /// A change-tracking read: the document as it now stands and what changed.
 pub(crate) struct Tracked {

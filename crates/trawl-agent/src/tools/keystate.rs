@@ -4,7 +4,7 @@
 use trawl_search::{KeyState, KeyStateStore};
 use trawl_store::SharedStore;
 
-use crate::cpu::blocking_in_place;
+use trawl_text::cpu::blocking_in_place;
 
 /// [`KeyStateStore`] over the store. Calls are short single-row SQLite reads and writes
 /// that the router makes synchronously once per engine call; they run through

@@ -5,16 +5,13 @@
 //! Each tool is one file: its argument type (whose JSON Schema, bounds included, is its MCP
 //! input schema and its check, see [`bounds`]), its [`Agent`] method, and a unit struct
 //! implementing [`Tool`] (name, description, hints, what it needs, how a call is logged).
-//! (`web_map` and `web_crawl` keep their argument types in `crawls.rs`, beside the
-//! [`SiteCrawls`] trait that takes them.) The table below lists them once; the MCP server,
+//! `web_map` and `web_crawl` call trawl-crawl's [`CrawlService`]. The table below lists them once; the MCP server,
 //! the tool names, the tools that need search and the argument checks all come from it.
 
 mod bounds;
 mod changes;
-mod crawls;
 mod declare;
 mod keystate;
-mod lazy;
 mod page;
 mod read;
 pub mod readers;
@@ -27,23 +24,19 @@ mod types;
 use std::sync::Arc;
 use std::time::Duration;
 
-use trawl_core::TrawlError;
+use trawl_core::{Lazy, TrawlError};
+use trawl_crawl::CrawlService;
 use trawl_extract::ExtractOptions;
 use trawl_fetch::{Fetcher, Guard};
 use trawl_search::Router;
 use trawl_store::SharedStore;
 
 pub use bounds::{Bound, CHECKED_KEYWORDS, Counted, ToolArgs, check, checked, input_schema};
-pub use crawls::{
-    CrawlChanges, CrawlState, CrawledPage, MapOut, MapUrl, RemovedPage, SiteCrawls, WebCrawlArgs,
-    WebMapArgs,
-};
 pub use declare::{
     Asked, CheckFn, Details, Hints, Needs, Tool, ToolInfo, VisitTools, find_tool, parse_arguments,
     tools,
 };
 pub use keystate::StoredKeyStates;
-pub use lazy::Lazy;
 pub use read::STORE_UNAVAILABLE;
 pub use readers::{ReaderConfig, ReaderKind};
 pub use search::SearchAnswer;
@@ -95,7 +88,7 @@ pub struct AgentConfig {
     /// Extraction options for every read.
     pub extract: ExtractOptions,
     /// What the extraction jobs of this agent may hold at once, by estimated memory
-    /// ([`crate::cpu::DEFAULT_EXTRACT_MEMORY_BYTES`]; 0: no limit): a job waits until its
+    /// ([`trawl_text::cpu::DEFAULT_EXTRACT_MEMORY_BYTES`]; 0: no limit): a job waits until its
     /// cost is free, so concurrent PDFs cannot add up past it.
     pub extract_memory_bytes: u64,
 }
@@ -110,7 +103,7 @@ impl Default for AgentConfig {
             bypass_search_cache: false,
             reader_timeout: read::DEFAULT_READER_TIMEOUT,
             extract: ExtractOptions::default(),
-            extract_memory_bytes: crate::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
+            extract_memory_bytes: trawl_text::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
         }
     }
 }
@@ -130,15 +123,15 @@ pub struct Agent {
     http: Lazy<reqwest::Client>,
     config: Arc<AgentConfig>,
     /// Admits extraction jobs by estimated memory (one per agent, so one per server).
-    memory: crate::cpu::MemoryGate,
+    memory: trawl_text::cpu::MemoryGate,
     /// Set when the store in use stands in for one that could not be written: every read
     /// carries this note.
     store_note: Option<NotStored>,
     /// The usable engines' names, when something cheaper than the router can tell them
     /// (see [`Agent::with_usable_engines`]).
     usable_engines: Option<Lazy<Vec<String>>>,
-    /// Maps and crawls sites for `web_map` and `web_crawl` (see [`SiteCrawls`]).
-    crawls: Option<Arc<dyn SiteCrawls>>,
+    /// Maps and crawls sites for `web_map` and `web_crawl`.
+    crawls: Option<CrawlService>,
     /// The site readers' bases and bounds (no token: asking `gh` is left to `github_token`).
     sites: Lazy<trawl_sites::SiteConfig>,
     /// GitHub's token for the GitHub site reader, asked for on its first read.
@@ -199,7 +192,7 @@ impl Agent {
             router,
             readers: Arc::new(readers.into_iter().filter(ReaderConfig::usable).collect()),
             http,
-            memory: crate::cpu::MemoryGate::new(config.extract_memory_bytes),
+            memory: trawl_text::cpu::MemoryGate::new(config.extract_memory_bytes),
             config: Arc::new(config),
             store_note: None,
             usable_engines: None,
@@ -236,13 +229,13 @@ impl Agent {
     }
 
     /// Gives `web_map` and `web_crawl` their crawler.
-    pub fn with_crawls(mut self, crawls: Arc<dyn SiteCrawls>) -> Self {
+    pub fn with_crawls(mut self, crawls: CrawlService) -> Self {
         self.crawls = Some(crawls);
         self
     }
 
     /// The crawler, or why `web_map` and `web_crawl` cannot run.
-    fn crawls(&self) -> Result<&Arc<dyn SiteCrawls>, TrawlError> {
+    fn crawls(&self) -> Result<&CrawlService, TrawlError> {
         self.crawls
             .as_ref()
             .ok_or_else(|| TrawlError::invalid_input("mapping and crawling are not available here"))

@@ -3,8 +3,9 @@
 use trawl_core::TrawlError;
 
 use super::{FocusOut, PageOut, invalid};
-use crate::pager::{DEFAULT_PAGE_TOKENS, Pages};
-use crate::{cpu, focus};
+use crate::focus;
+use trawl_text::cpu;
+use trawl_text::pager::{DEFAULT_PAGE_TOKENS, Pages};
 
 /// One page of a stored document.
 pub(crate) fn page_out(

@@ -12,7 +12,7 @@ use url::Url;
 use super::readers::{self, ReaderKind};
 use super::types::store_error;
 use super::{Agent, NotStored};
-use crate::{cpu, pager, passages};
+use trawl_text::{cpu, pager, passages};
 
 /// A document as the tools use it, and whether it came from the store without a request.
 pub(crate) struct Read {
@@ -320,7 +320,7 @@ impl Agent {
             let mut doc = cpu::run(move || {
                 // Held until the job ends, even if the call that asked for it is gone.
                 let _admitted = admitted;
-                cpu::test_hold(&final_url);
+                test_hold(&final_url);
                 extract(&body, content_type.as_deref(), &final_url, &options)
             })
             .await?;
@@ -550,3 +550,19 @@ fn error_code(name: &str) -> Option<ErrorCode> {
 
 /// How long a hosted reader may take.
 pub(crate) const DEFAULT_READER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Test hook, in debug builds only (the ones `cargo test` runs): when
+/// `TRAWL_TEST_HOLD_EXTRACT` names a FIFO and the page's path contains `hold`, that
+/// extraction blocks until a writer has opened the FIFO and closed it again. Tests use it
+/// to hold one extraction in place (no timer) and check that the server still answers
+/// everything else. A release build has no such hook.
+fn test_hold(url: &url::Url) {
+    #[cfg(debug_assertions)]
+    if url.path().contains("hold")
+        && let Some(fifo) = std::env::var_os(trawl_core::vars::TEST_HOLD_EXTRACT)
+    {
+        let _ = std::fs::read(fifo);
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = url;
+}

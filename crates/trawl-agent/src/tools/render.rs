@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use trawl_search::{OutcomeKind, Provenance, SearchData};
+use trawl_text::diff::ChangeStatus;
 
 use super::{FetchOut, OpenOut, PageOut, SitesOut};
 use crate::fence::{Fence, neutralize};
@@ -297,7 +298,7 @@ fn tracked_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice
     );
     reader_fallbacks(out, doc, fence);
     match changes.change_status {
-        super::ChangeStatus::New => {
+        ChangeStatus::New => {
             let _ = writeln!(
                 out,
                 "First read of this page: stored as version {}.",
@@ -306,21 +307,21 @@ fn tracked_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice
             out.push_str(&fenced_page(Masthead::of(doc), &doc.markdown, fence));
             page_footer(out, handle, doc.page, doc.pages, voice);
         }
-        super::ChangeStatus::Same => {
+        ChangeStatus::Same => {
             let _ = writeln!(
                 out,
                 "Unchanged since the stored copy; read it with {}.",
                 open(None)
             );
         }
-        super::ChangeStatus::Removed => {
+        ChangeStatus::Removed => {
             let _ = writeln!(
                 out,
                 "The page is gone (404 or 410); the stored copy stays: {}.",
                 open(None)
             );
         }
-        super::ChangeStatus::Changed => {
+        ChangeStatus::Changed => {
             let _ = writeln!(
                 out,
                 "Changed: {} line(s) added, {} removed. The diff (stored copy → new copy):",

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use trawl_core::{Attempt, ErrorBody, ErrorCode, FetchedVia, PageType, TrawlError};
+use trawl_text::diff::ChangeStatus;
 
 /// Largest batch `web_fetch` takes in one call.
 pub const MAX_BATCH: usize = 20;
@@ -129,32 +130,6 @@ impl FocusOut {
                     cut: p.cut,
                 })
                 .collect(),
-        }
-    }
-}
-
-/// How a page changed since the copy trawl had stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ChangeStatus {
-    /// Not stored before: read and stored now.
-    New,
-    /// The origin says (304) or shows (same Markdown) that nothing changed.
-    Same,
-    /// The Markdown differs; the stored copy was kept as an older version.
-    Changed,
-    /// The origin answers 404 or 410; the stored copy is kept.
-    Removed,
-}
-
-impl ChangeStatus {
-    /// The name shown and serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChangeStatus::New => "new",
-            ChangeStatus::Same => "same",
-            ChangeStatus::Changed => "changed",
-            ChangeStatus::Removed => "removed",
         }
     }
 }

@@ -1,22 +1,95 @@
 //! `web_crawl`: starts a crawl that outlives the call and answers its id at once; called with
 //! that id it answers how far the crawl got and a page of the pages stored so far; with
 //! `cancel` it stops it; with neither a URL nor an id it lists the crawls. The work is
-//! trawl-crawl's, reached through [`SiteCrawls`](super::SiteCrawls).
+//! trawl-crawl's [`CrawlService`](trawl_crawl::CrawlService).
 
 use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use trawl_core::TrawlError;
+use trawl_crawl::{CrawlRequest, CrawlState, CrawledPage, MAX_LIMIT};
 
-use super::bounds::checked;
-use super::crawls::{CrawlState, CrawledPage, WebCrawlArgs};
+use super::bounds::{ToolArgs, checked, describe};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::{Agent, Progress, invalid};
 use crate::fence::Fence;
 
 /// Stored pages answered per call when no page size is given.
 pub const DEFAULT_CRAWL_PAGE_SIZE: usize = 50;
+
+/// Start a crawl, see one, cancel one, or list them.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = describe)]
+pub struct WebCrawlArgs {
+    /// Start a crawl here (same host by default). Give either url or id.
+    #[schemars(length(min = 1, max = 4096))]
+    pub url: Option<String>,
+    /// A crawl's id (from starting it): answers its progress and a page of its stored pages.
+    #[schemars(length(min = 1, max = 100))]
+    pub id: Option<String>,
+    /// With id: stop that crawl after the pages in flight (what it stored stays).
+    pub cancel: Option<bool>,
+    /// Best-first: follow the links most relevant to these words first (breadth-first
+    /// without).
+    #[schemars(length(max = 500))]
+    pub query: Option<String>,
+    /// Most pages stored (default 100; the server may allow fewer).
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
+    pub limit: Option<usize>,
+    /// Most links followed from the start page (default 5).
+    #[schemars(range(min = 0, max = 100))]
+    pub max_depth: Option<u32>,
+    /// Crawl only paths matching one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub include: Option<Vec<String>>,
+    /// Leave out paths matching one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub exclude: Option<Vec<String>>,
+    /// Subdomains of the start host belong to the site (default false).
+    pub subdomains: Option<bool>,
+    /// With id: skip this many stored pages (default 0).
+    #[schemars(range(min = 0, max = 1000000))]
+    pub offset: Option<usize>,
+    /// With id: at most this many stored pages (default 50).
+    #[schemars(range(min = 1, max = 500))]
+    pub page_size: Option<usize>,
+    /// The id of an ended crawl: crawl its site again with its options, as a new crawl
+    /// that says for every page new, same, changed (lines added and removed, the old copy
+    /// kept as a version) or removed since then. url may be left out (given, it must be
+    /// that crawl's start URL); the other options are that crawl's.
+    #[schemars(length(min = 1, max = 100))]
+    pub changes: Option<String>,
+}
+
+impl ToolArgs for WebCrawlArgs {
+    fn normalized(mut self) -> Self {
+        let trim = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+        self.url = trim(self.url);
+        self.id = trim(self.id);
+        self.query = trim(self.query);
+        self.changes = trim(self.changes);
+        self
+    }
+}
+
+impl WebCrawlArgs {
+    /// The crawl to start, as the crawler takes it (what is left out stays left out: the
+    /// server's defaults fill it in).
+    pub fn crawl_request(&self) -> CrawlRequest {
+        CrawlRequest {
+            url: self.url.clone(),
+            query: self.query.clone(),
+            limit: self.limit,
+            max_depth: self.max_depth,
+            include: self.include.clone(),
+            exclude: self.exclude.clone(),
+            subdomains: self.subdomains,
+            changes: self.changes.clone(),
+        }
+    }
+}
 
 /// What `web_crawl` answers.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
@@ -56,23 +129,23 @@ impl Agent {
             (true, None) if cancel => Err(invalid("cancel", "needs the id of a crawl")),
             (true, None) => Ok(CrawlOut {
                 action: "started".into(),
-                crawl: Some(crawls.start(args, progress).await?),
+                crawl: Some(crawls.start(args.crawl_request(), progress).await?),
                 ..CrawlOut::default()
             }),
             (false, Some(id)) if cancel => {
-                crawls.cancel(id.clone()).await?;
+                crawls.cancel(&id).await?;
                 Ok(CrawlOut {
                     action: "cancelled".into(),
-                    crawl: Some(crawls.status(id).await?),
+                    crawl: Some(crawls.status(&id).await?),
                     ..CrawlOut::default()
                 })
             }
             (false, Some(id)) => {
-                let crawl = crawls.status(id.clone()).await?;
+                let crawl = crawls.status(&id).await?;
                 let offset = args.offset.unwrap_or(0);
                 let size = args.page_size.unwrap_or(DEFAULT_CRAWL_PAGE_SIZE);
                 // One more than asked tells whether there are more.
-                let mut pages = crawls.pages(id, offset, size + 1).await?;
+                let mut pages = crawls.pages(&id, offset, size + 1).await?;
                 let more = pages.len() > size;
                 pages.truncate(size);
                 let next_offset = (more || crawl.status == "running").then(|| offset + pages.len());

@@ -12,12 +12,13 @@ use super::bounds::{ToolArgs, checked, describe};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::page::{focused_page_out, page_out};
 use super::{
-    Agent, ChangeStatus, DEFAULT_PAGE_TOKENS, FetchItem, FetchOut, FoldedOut, MAX_BATCH,
+    Agent, DEFAULT_PAGE_TOKENS, FetchItem, FetchOut, FoldedOut, MAX_BATCH,
     NotStored, PageOut, Progress, invalid, render,
 };
 use trawl_store::DocumentRecord;
 use crate::fence::Fence;
-use crate::neardup::{self, Candidate};
+use trawl_text::neardup::{self, Candidate};
+use trawl_text::diff::ChangeStatus;
 
 /// Read one page, a batch, or a stored handle, and return one page of its Markdown.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]

@@ -1,13 +1,15 @@
 //! `web_map`: a site's URLs without reading its pages (robots.txt, sitemaps, llms.txt, feeds,
-//! the start page), ranked by relevance when given a search. The work is trawl-crawl's,
-//! reached through [`SiteCrawls`](super::SiteCrawls).
+//! the start page), ranked by relevance when given a search. The work is trawl-crawl's
+//! [`CrawlService`](trawl_crawl::CrawlService).
 
 use std::fmt::Write;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use trawl_core::TrawlError;
+use trawl_crawl::{MapOptions, MapOut};
 
-use super::bounds::checked;
-use super::crawls::{MapOut, WebMapArgs};
+use super::bounds::{ToolArgs, checked, describe};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::{Agent, Progress};
 use crate::fence::Fence;
@@ -15,11 +17,68 @@ use crate::fence::Fence;
 /// URLs answered when no limit is given.
 pub const DEFAULT_MAP_URLS: usize = 100;
 
+/// List a site's URLs.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = describe)]
+pub struct WebMapArgs {
+    /// The site's start URL.
+    #[schemars(length(min = 1, max = 4096))]
+    pub url: String,
+    /// Rank the URLs by relevance to these words (path words, sitemap and feed titles,
+    /// link text).
+    #[schemars(length(max = 500))]
+    pub search: Option<String>,
+    /// At most this many URLs (default 100).
+    #[schemars(range(min = 1, max = 5000))]
+    pub limit: Option<usize>,
+    /// Keep only URLs whose path matches one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub include: Option<Vec<String>>,
+    /// Leave out URLs whose path matches one of these regular expressions.
+    #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
+    pub exclude: Option<Vec<String>>,
+    /// Subdomains of the start host belong to the site (default false).
+    pub subdomains: Option<bool>,
+    /// Map again even when the store holds a map of this site younger than its TTL
+    /// (default false: such a map answers at once).
+    pub fresh: Option<bool>,
+}
+
+impl ToolArgs for WebMapArgs {
+    fn normalized(mut self) -> Self {
+        self.url = self.url.trim().to_owned();
+        self.search = self
+            .search
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty());
+        self
+    }
+}
+
+impl WebMapArgs {
+    /// The crawler's map options, with the tool's default limit; and whether to map again
+    /// rather than answer a kept map.
+    pub fn map_options(self) -> (MapOptions, bool) {
+        let options = MapOptions {
+            url: self.url,
+            search: self.search,
+            limit: self.limit.unwrap_or(DEFAULT_MAP_URLS),
+            include: self.include.unwrap_or_default(),
+            exclude: self.exclude.unwrap_or_default(),
+            subdomains: self.subdomains.unwrap_or(false),
+        };
+        (options, self.fresh.unwrap_or(false))
+    }
+}
+
+
 impl Agent {
     /// A site's URLs, through the crawler this agent was given.
     pub async fn web_map(&self, args: WebMapArgs) -> Result<MapOut, TrawlError> {
         let args = checked(args)?;
-        self.crawls()?.map(args).await
+        let (options, fresh) = args.map_options();
+        self.crawls()?.map(options, fresh).await
     }
 }
 

@@ -14,7 +14,7 @@ use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::search::{SearchAnswer, engine_outcomes, no_engine_answered, search_details};
 use super::{Agent, Progress, invalid, render};
 use crate::fence::Fence;
-use crate::passages;
+use trawl_text::passages;
 
 /// Search the web with many engines at once; hits are fused and de-duplicated.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
@@ -244,9 +244,9 @@ impl Agent {
                         let markdown = read.record.document.markdown.clone();
                         let query = query.to_owned();
                         Some((
-                            crate::cpu::run(move || {
+                            trawl_text::cpu::run(move || {
                                 let parts =
-                                    passages::split(&markdown, crate::pager::DEFAULT_PAGE_TOKENS);
+                                    passages::split(&markdown, trawl_text::pager::DEFAULT_PAGE_TOKENS);
                                 passages::preview(&parts, &query, None, 600)
                             })
                             .await,

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use trawl_agent::tools::{Agent, AgentConfig, Lazy, PageOut, WebFetchArgs};
-use trawl_core::{FetchedVia, TrawlError};
+use trawl_agent::tools::{Agent, AgentConfig, PageOut, WebFetchArgs};
+use trawl_core::{FetchedVia, Lazy, TrawlError};
 use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
 use trawl_search::{Router, SearchConfig};
 use trawl_sites::{CookieJar, SiteConfig};

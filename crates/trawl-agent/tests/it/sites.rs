@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use trawl_agent::tools::{Agent, AgentConfig, Lazy, PageOut, SitesAction, SitesArgs, WebFetchArgs};
-use trawl_core::{ErrorCode, FetchedVia, TrawlError};
+use trawl_agent::tools::{Agent, AgentConfig, PageOut, SitesAction, SitesArgs, WebFetchArgs};
+use trawl_core::{ErrorCode, FetchedVia, Lazy, TrawlError};
 use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
 use trawl_search::{Router, SearchConfig};
 use trawl_sites::SiteConfig;

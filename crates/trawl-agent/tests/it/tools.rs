@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use trawl_agent::tools::{
-    Agent, AgentConfig, ReaderConfig, ReaderKind, WebFetchArgs, WebOpenArgs, WebSearchArgs,
+    Agent, AgentConfig, ReaderConfig, ReaderKind, WebCrawlArgs, WebFetchArgs, WebOpenArgs,
+    WebSearchArgs, input_schema,
 };
 use trawl_core::ErrorCode;
 use trawl_fetch::{FetchConfig, Fetcher, GuardPolicy, HostRule};
@@ -520,4 +521,18 @@ async fn pins_are_limited_in_number() {
         .sites(pin("one-too-many.example".into(), "http"))
         .await
         .expect("a reset makes room");
+}
+
+/// The crawl limit `tools/list` publishes for `web_crawl` is the crawler's own bound, so
+/// changing one changes the other.
+#[test]
+fn web_crawl_limit_maximum_is_the_crawlers() {
+    let schema = input_schema::<WebCrawlArgs>().to_value();
+    let limit = &schema["properties"]["limit"];
+    assert_eq!(
+        limit["maximum"].as_u64(),
+        Some(trawl_crawl::MAX_LIMIT as u64),
+        "{limit}"
+    );
+    assert_eq!(limit["minimum"].as_u64(), Some(1), "{limit}");
 }

@@ -13,6 +13,7 @@ use trawl_crawl::{
     ChangeSummary, CrawlEvent, CrawlOptions, CrawlPage, CrawlSummary, Crawler, DEFAULT_CONCURRENCY,
     DEFAULT_LIMIT, DEFAULT_MAX_DEPTH, Observer,
 };
+use trawl_extract::ExtractOptions;
 
 use crate::context::build_crawl_agent;
 use crate::net_args::NetArgs;
@@ -193,8 +194,9 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
         Ok(f) => f.clone(),
         Err(e) => return report_error(&e, args.json, meta(started)),
     };
-    let mut crawler =
-        Crawler::new(fetcher, store.clone()).with_lease(settings.crawl_limits().lease);
+    // The command's crawler extracts with the default options, as it always has.
+    let lease = settings.crawl_config(ExtractOptions::default()).lease;
+    let mut crawler = Crawler::new(fetcher, store.clone()).with_lease(lease);
     if let Some(slots) = host_slots {
         crawler = crawler.with_shared_limiter(slots);
     }

@@ -3,7 +3,6 @@
 //! Jobs live in this process's memory (the most recent [`MAX_JOBS`]): a batch is a
 //! short-lived fan-out, its pages are in the store either way.
 
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
@@ -16,54 +15,18 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use super::error::CompatError;
 use super::error::json_ok;
+use super::request::{base_url, body};
 use super::scrape::scrape;
-use super::types::{FcDocument, ScrapeOptions};
+use super::state::{Compat, Job};
+use super::types::{FcDocument, ScrapeOptions, job_id};
 use super::webhook::Webhook;
-use super::{Compat, CompatError, base_url, body};
 
-/// Batches kept for polling; the oldest is forgotten first.
-pub const MAX_JOBS: usize = 256;
 /// Most URLs in one batch.
 pub const MAX_URLS: usize = 1_000;
 /// Documents per answer of a status poll; the rest are behind `next`.
 pub const PAGE: usize = 100;
-
-/// One batch's progress.
-struct Job {
-    id: String,
-    urls: Vec<String>,
-    results: Mutex<Vec<Option<Result<FcDocument, String>>>>,
-    cancel: CancellationToken,
-    finished: Mutex<bool>,
-    created: SystemTime,
-}
-
-/// The batches of this server.
-#[derive(Default)]
-pub struct Batches {
-    jobs: Mutex<VecDeque<Arc<Job>>>,
-}
-
-impl Batches {
-    fn add(&self, job: Arc<Job>) {
-        let mut jobs = self.jobs.lock().unwrap_or_else(PoisonError::into_inner);
-        if jobs.len() >= MAX_JOBS {
-            jobs.pop_front();
-        }
-        jobs.push_back(job);
-    }
-
-    fn get(&self, id: &str) -> Result<Arc<Job>, CompatError> {
-        self.jobs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-            .find(|j| j.id == id)
-            .cloned()
-            .ok_or_else(|| CompatError::not_found(format!("no batch scrape job with id {id:?}")))
-    }
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -74,11 +37,6 @@ struct BatchRequest {
     webhook: Option<Value>,
     #[serde(flatten)]
     options: ScrapeOptions,
-}
-
-/// A random UUID (v4), as Firecrawl's job ids are.
-pub fn job_id() -> String {
-    uuid::Uuid::new_v4().to_string()
 }
 
 pub async fn start_v2(

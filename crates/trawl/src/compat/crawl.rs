@@ -3,8 +3,7 @@
 //! reads what any replica wrote), its pages served from the store; an opt-in webhook
 //! hears of each page.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::PoisonError;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -16,15 +15,13 @@ use trawl_agent::tools::WebFetchArgs;
 use trawl_crawl::{CrawlOptions, CrawlUrl, Crawler, UrlState};
 
 use super::batch::{PAGE, iso, skip_of};
+use super::error::CompatError;
 use super::error::json_ok;
+use super::request::{base_url, body};
 use super::scrape::from_page;
+use super::state::Compat;
 use super::types::{FcDocument, Formats, ScrapeOptions, check_other};
 use super::webhook::Webhook;
-use super::{Compat, CompatError, base_url, body};
-
-/// The formats each crawl of this process was asked for (markdown when unknown).
-#[derive(Default)]
-pub struct CrawlFormats(Mutex<HashMap<String, Formats>>);
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -12,10 +12,11 @@ use futures_util::StreamExt;
 use serde_json::json;
 use trawl_agent::tools::WebSearchArgs;
 
+use super::error::CompatError;
 use super::error::json_ok;
 use super::scrape::scrape;
+use super::state::Compat;
 use super::types::{FormatSpec, ScrapeOptions};
-use super::{Compat, CompatError};
 
 fn text_header(headers: &HeaderMap, name: &str) -> Option<String> {
     headers

@@ -8,9 +8,11 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use trawl_crawl::{MapOptions, SiteMap, UrlSource, map_site};
 
+use super::error::CompatError;
 use super::error::json_ok;
+use super::request::body;
+use super::state::Compat;
 use super::types::check_other;
-use super::{Compat, CompatError, body};
 
 /// The body of `/map` (both versions' spellings).
 #[derive(Debug, Deserialize)]
@@ -104,7 +106,7 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<SiteMap, CompatError> {
         Ok::<_, CompatError>(map)
     };
     compat
-        .gated(super::within(
+        .gated(super::request::within(
             request.timeout,
             || "the map".to_owned(),
             work,

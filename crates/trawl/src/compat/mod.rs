@@ -19,69 +19,22 @@ mod crawl;
 mod error;
 mod jina;
 mod map;
+mod request;
 mod scrape;
 mod search;
+mod state;
 mod types;
 mod webhook;
 
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::http::{HeaderMap, header};
 use axum::routing::{get, post};
-use serde::de::DeserializeOwned;
 use trawl_agent::tools::Agent;
 
 use crate::mcp::server::ServerState;
 
-pub use error::CompatError;
-
-/// What every route works with.
-#[derive(Clone)]
-pub struct Compat {
-    agent: Agent,
-    server: Arc<ServerState>,
-    batches: Arc<batch::Batches>,
-    crawl_formats: Arc<crawl::CrawlFormats>,
-}
-
-impl Compat {
-    /// Runs `work` holding one of the server's call slots, as an MCP tool call does.
-    async fn gated<T>(
-        &self,
-        work: impl Future<Output = Result<T, CompatError>>,
-    ) -> Result<T, CompatError> {
-        let _permit = self
-            .server
-            .gate
-            .enter()
-            .await
-            .map_err(|refusal| CompatError::busy(refusal.reason()))?;
-        work.await
-    }
-}
-
-/// `work` within a request's `timeout` (milliseconds; none: unbounded), else a `timeout`
-/// error saying which work (`what`) ran out.
-async fn within<T>(
-    timeout_ms: Option<u64>,
-    what: impl FnOnce() -> String,
-    work: impl Future<Output = Result<T, CompatError>>,
-) -> Result<T, CompatError> {
-    match timeout_ms {
-        Some(ms) => tokio::time::timeout(std::time::Duration::from_millis(ms), work)
-            .await
-            .unwrap_or_else(|_| {
-                Err(trawl_core::TrawlError::new(
-                    trawl_core::ErrorCode::Timeout,
-                    format!("{} took longer than timeout ({ms} ms)", what()),
-                )
-                .into())
-            }),
-        None => work.await,
-    }
-}
+use state::Compat;
 
 /// Is `path` one of this module's routes (for the request counter's route label)?
 pub fn is_compat_path(path: &str) -> bool {
@@ -141,31 +94,6 @@ pub fn router<S: Clone + Send + Sync + 'static>(
         .route("/v2/team/credit-usage", get(credit_usage))
         .route("/v1/team/credit-usage", get(credit_usage))
         .with_state(compat)
-}
-
-/// A body read as `T`, or Firecrawl's 400 naming the field that did not fit.
-fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, CompatError> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path == "." || path.is_empty() {
-            CompatError::bad_request(format!(
-                "the request body is not valid JSON for this route: {inner}"
-            ))
-        } else {
-            CompatError::bad_request(format!("{path}: {inner}"))
-        }
-    })
-}
-
-/// `http://host` as the client reached this server, for the `url` and `next` links.
-fn base_url(headers: &HeaderMap) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("localhost");
-    format!("http://{host}")
 }
 
 /// A self-hosted server has no credits; SDK helpers that ask get a plain answer.

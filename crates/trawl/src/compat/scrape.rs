@@ -11,16 +11,19 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
-use trawl_agent::tools::{Agent, ChangeStatus, FetchOut, PageOut, WebFetchArgs};
+use trawl_agent::tools::{Agent, FetchOut, PageOut, WebFetchArgs};
 use trawl_core::{Document, TrawlError};
 use trawl_extract::{ExtractOptions, decode_html, extract};
 use trawl_fetch::{Conditional, Tier};
+use trawl_text::diff::ChangeStatus;
 
+use super::error::CompatError;
 use super::error::json_ok;
+use super::request::body;
+use super::state::Compat;
 use super::types::{
     ChangeTracking, FcChangeTracking, FcDiff, FcDocument, Formats, Metadata, ScrapeOptions,
 };
-use super::{Compat, CompatError, body};
 
 /// The body of `/scrape`: the URL and the scrape options beside it.
 #[derive(Debug, Deserialize)]
@@ -62,7 +65,7 @@ pub async fn scrape(
 ) -> Result<FcDocument, CompatError> {
     let formats = options.check(&[])?;
     let work = scrape_unbounded(agent, url, options, formats);
-    super::within(options.timeout, || format!("the scrape of {url}"), work).await
+    super::request::within(options.timeout, || format!("the scrape of {url}"), work).await
 }
 
 async fn scrape_unbounded(

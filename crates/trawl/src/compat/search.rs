@@ -11,10 +11,12 @@ use serde_json::{Map, Value, json};
 use trawl_agent::tools::WebSearchArgs;
 use trawl_search::Freshness;
 
+use super::error::CompatError;
 use super::error::json_ok;
+use super::request::body;
 use super::scrape::scrape;
+use super::state::Compat;
 use super::types::{ScrapeOptions, check_other};
-use super::{Compat, CompatError, body};
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -173,7 +175,7 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<Vec<Value>, CompatError> 
         Ok(read)
     };
     compat
-        .gated(super::within(
+        .gated(super::request::within(
             request.timeout,
             || "the search".to_owned(),
             work,

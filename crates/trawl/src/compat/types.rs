@@ -6,7 +6,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::CompatError;
+use super::error::CompatError;
+
+/// A random UUID (v4), as Firecrawl's job ids are.
+pub fn job_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
 
 /// One entry of `formats`: `"markdown"` or `{"type": "markdown", …}` (v2 allows both).
 #[derive(Debug, Clone, Deserialize)]

@@ -20,7 +20,8 @@ use trawl_core::TrawlError;
 use trawl_fetch::Guard;
 use url::Url;
 
-use super::CompatError;
+use super::error::CompatError;
+use super::types::job_id;
 
 /// How long one delivery may take; a receiver that does not answer in time misses it.
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -123,7 +124,7 @@ impl Webhook {
             metadata,
             events,
             kind,
-            webhook_id: super::batch::job_id(),
+            webhook_id: job_id(),
         }))
     }
 

@@ -127,12 +127,16 @@ impl Settings {
             .collect()
     }
 
-    /// The bounds on crawls started through `web_crawl`.
-    pub fn crawl_limits(&self) -> trawl_crawl::CrawlLimits {
-        trawl_crawl::CrawlLimits {
+    /// The crawl service's configuration: the bounds on crawls started through
+    /// `web_crawl`, the lease of a shared crawl's URLs, how long a map is kept (the read
+    /// TTL), and the extraction bounds the settings name over `base_extract`.
+    pub fn crawl_config(&self, base_extract: ExtractOptions) -> trawl_crawl::CrawlConfig {
+        trawl_crawl::CrawlConfig {
             max_crawls: self.max_crawls.value.0,
             max_pages: self.max_crawl_pages.value.0,
             lease: self.crawl_lease.value.0,
+            map_ttl: self.store_config().document_ttl,
+            extract: self.extract_options(base_extract),
         }
     }
 

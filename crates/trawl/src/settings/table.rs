@@ -152,7 +152,7 @@ declare_settings! {
     pdf_max_time: Deadline = Deadline(trawl_extract::DEFAULT_PDF_MAX_TIME),
         flag: None, env: Some(vars::PDF_MAX_TIME), file: true;
     /// Estimated bytes the extractions running at once may hold (a server waits past it).
-    extract_memory_bytes: u64 = trawl_agent::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
+    extract_memory_bytes: u64 = trawl_text::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
         flag: None, env: Some(vars::EXTRACT_MEMORY_BYTES), file: true;
     /// Crawls `web_crawl` runs at once in one server.
     max_crawls: CrawlCount = CrawlCount(trawl_crawl::DEFAULT_MAX_CRAWLS),

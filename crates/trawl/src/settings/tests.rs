@@ -215,6 +215,25 @@ fn search_config_gets_bases_keys_deadline_and_spacings() {
 }
 
 #[test]
+fn crawl_config_gets_bounds_lease_map_ttl_and_extraction() {
+    let env = MapEnv::of(&[
+        (vars::MAX_CRAWLS, "2"),
+        (vars::MAX_CRAWL_PAGES, "30"),
+        (vars::CRAWL_LEASE, "7"),
+        (vars::DOCUMENT_TTL, "600"),
+        (vars::PDF_MAX_TIME, "3"),
+    ]);
+    let cfg = resolve(FileConfig::default(), &env, &[])
+        .unwrap()
+        .crawl_config(trawl_extract::ExtractOptions::default());
+    assert_eq!(cfg.max_crawls, 2);
+    assert_eq!(cfg.max_pages, 30);
+    assert_eq!(cfg.lease, Duration::from_secs(7));
+    assert_eq!(cfg.map_ttl, Duration::from_secs(600));
+    assert_eq!(cfg.extract.pdf.max_time, Duration::from_secs(3));
+}
+
+#[test]
 fn x_sessions_come_from_the_cookies_files_named() {
     let dir = std::env::temp_dir().join(format!("trawl-settings-x-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// Default [`crate::AgentConfig::extract_memory_bytes`]: what the extraction jobs of one
+/// Default `AgentConfig::extract_memory_bytes` (trawl-agent): what the extraction jobs of one
 /// process may hold at once, by their estimated cost (1 GiB).
 pub const DEFAULT_EXTRACT_MEMORY_BYTES: u64 = 1 << 30;
 
@@ -71,22 +71,6 @@ where
         Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
         Err(e) => panic!("a CPU job was cancelled: {e}"),
     }
-}
-
-/// Test hook, in debug builds only (the ones `cargo test` runs): when
-/// `TRAWL_TEST_HOLD_EXTRACT` names a FIFO and the page's path contains `hold`, that
-/// extraction blocks until a writer has opened the FIFO and closed it again. Tests use it
-/// to hold one extraction in place (no timer) and check that the server still answers
-/// everything else. A release build has no such hook.
-pub(crate) fn test_hold(url: &url::Url) {
-    #[cfg(debug_assertions)]
-    if url.path().contains("hold")
-        && let Some(fifo) = std::env::var_os(trawl_core::vars::TEST_HOLD_EXTRACT)
-    {
-        let _ = std::fs::read(fifo);
-    }
-    #[cfg(not(debug_assertions))]
-    let _ = url;
 }
 
 /// Run a synchronous store call from async code without stalling the worker it is on: on

@@ -1,76 +1,31 @@
-//! The crawler: one coordinating loop that owns the frontier and the seen set, and tasks
-//! that fetch, extract and store pages. Breadth-first by default, best-first with a query.
-//! Every decision about a URL (on the site, wanted by the filters, within depth, seen,
-//! a trap, allowed by robots.txt) is made once, when it is first found, and kept. The types
-//! are in `model.rs`, the loop in `run.rs`; here is how a crawl is set up and its state kept.
+//! The coordinating loop's view of a crawl ([`State`]): its frontier and seen set, the
+//! decision made once about every URL found (on the site, wanted by the filters, within
+//! depth, seen, a trap, allowed by robots.txt), its near-duplicate index and its summary.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use tokio_util::sync::CancellationToken;
-use trawl_core::{SharedLimiter, TrawlError, canonical_url};
-use trawl_extract::ExtractOptions;
+use trawl_core::{TrawlError, canonical_url};
 use trawl_fetch::Fetcher;
-use trawl_store::{CrawlRecord, CrawlUrl, SharedStore, UrlOutcome, UrlState};
+use trawl_store::{CrawlRecord, CrawlUrl, UrlOutcome, UrlState};
 use url::Url;
 
+use crate::changes::Baseline;
+use crate::dedup::Folder;
 use crate::frontier::{Frontier, MEMORY_CAP, Seen, Waiting};
 use crate::journal::Journal;
 use crate::map::{Collected, read_sitemaps, robots_name};
-use crate::model::{
-    CrawlPage, CrawlProgress, CrawlSummary, Crawler, DEFAULT_LEASE, Observer, State,
-};
 use crate::options::CrawlOptions;
 use crate::pace::Pacer;
 use crate::rank::Query;
+use crate::report::{CrawlPage, CrawlProgress, CrawlSummary};
 use crate::robots::Robots;
 use crate::scope::Scope;
 use crate::traps;
 
 /// Trap reports kept in a summary (the count covers all of them).
 const TRAP_EXAMPLES: usize = 10;
-
-/// A crawl running in the background ([`Crawler::start`]).
-#[derive(Debug)]
-pub struct RunningCrawl {
-    /// Its id.
-    pub id: String,
-    cancel: CancellationToken,
-    task: tokio::task::JoinHandle<Result<CrawlSummary, TrawlError>>,
-}
-
-impl RunningCrawl {
-    /// Stops it after the pages in flight.
-    pub fn cancel(&self) {
-        self.cancel.cancel();
-    }
-
-    /// Stops it at once, as a killed process would: pages in flight are dropped and
-    /// whatever was written stays (a resume takes it from there).
-    pub fn abort(&self) {
-        self.task.abort();
-    }
-
-    /// Waits for its end.
-    pub async fn wait(self) -> Result<CrawlSummary, TrawlError> {
-        match self.task.await {
-            Ok(r) => r,
-            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-            Err(e) => Err(TrawlError::internal(format!("the crawl task ended: {e}"))),
-        }
-    }
-}
-
-fn new_id() -> Result<String, TrawlError> {
-    let mut bytes = [0u8; 6];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| TrawlError::internal(format!("no randomness for a crawl id: {e}")))?;
-    Ok(format!(
-        "c-{}",
-        bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
-    ))
-}
 
 fn key_of(url: &Url) -> String {
     canonical_url(url).to_string()
@@ -80,203 +35,38 @@ fn host_of(url: &Url) -> String {
     url.host_str().unwrap_or("").to_ascii_lowercase()
 }
 
-impl Crawler {
-    /// A crawler that fetches with `fetcher` and keeps pages (and, when the backend can,
-    /// the crawl's state) in `store`.
-    pub fn new(fetcher: Fetcher, store: SharedStore) -> Self {
-        Crawler {
-            fetcher,
-            store,
-            extract: ExtractOptions::default(),
-            pacer: Arc::new(Pacer::default()),
-            lease: DEFAULT_LEASE,
-        }
-    }
-
-    /// Politeness per host across processes: every request also takes the host's slot
-    /// from `shared` (the Redis store's slots), so the host's concurrency and delay hold
-    /// for every process on that Redis together.
-    pub fn with_shared_limiter(mut self, shared: Arc<dyn SharedLimiter>) -> Self {
-        self.pacer = Arc::new(Pacer::with_shared(shared));
-        self
-    }
-
-    /// How long a URL claimed from a shared crawl stays leased to this process without a
-    /// renewal (renewed every second while it is fetched): a process killed mid-crawl
-    /// gives its URLs back after this.
-    pub fn with_lease(mut self, lease: Duration) -> Self {
-        self.lease = lease.max(Duration::from_millis(100));
-        self
-    }
-
-    pub(crate) fn with_pacer(mut self, pacer: Arc<Pacer>) -> Self {
-        self.pacer = pacer;
-        self
-    }
-
-    pub(crate) fn pacer(&self) -> &Arc<Pacer> {
-        &self.pacer
-    }
-
-    /// Extraction options for every page.
-    pub fn with_extract_options(mut self, options: ExtractOptions) -> Self {
-        self.extract = options;
-        self
-    }
-
-    /// The store pages are kept in.
-    pub fn store(&self) -> &SharedStore {
-        &self.store
-    }
-
-    /// Starts a new crawl in the background; its id is known at once.
-    pub async fn start(
-        &self,
-        options: CrawlOptions,
-        observer: Option<Observer>,
-    ) -> Result<RunningCrawl, TrawlError> {
-        options.validate()?;
-        let start = self.fetcher.guard().check_raw(&options.url, None)?;
-        let id = new_id()?;
-        let journal = Journal::new(self.store.clone(), id.clone());
-        let now = SystemTime::now();
-        journal
-            .put(CrawlRecord {
-                id: id.clone(),
-                start_url: start.to_string(),
-                status: "running".into(),
-                options: serde_json::to_value(&options).unwrap_or_default(),
-                summary: serde_json::Value::Null,
-                created_at: now,
-                updated_at: now,
-                cancel_requested: false,
-            })
-            .await?;
-        Ok(self.spawn(id, options, now, Begin::New, observer))
-    }
-
-    /// Joins a running shared crawl (one kept in a store several processes work on) with
-    /// this process's own fetches: it claims URLs from the store until the crawl ends.
-    pub async fn join(
-        &self,
-        id: &str,
-        observer: Option<Observer>,
-    ) -> Result<RunningCrawl, TrawlError> {
-        let journal = Journal::new(self.store.clone(), id.to_owned());
-        if !journal.shared() {
-            return Err(TrawlError::invalid_input(
-                "only a crawl in a shared store (Redis) can be joined",
-            ));
-        }
-        let (options, created) = self.kept_options(&journal, id).await?;
-        Ok(self.spawn(id.to_owned(), options, created, Begin::Join, observer))
-    }
-
-    async fn kept_options(
-        &self,
-        journal: &Journal,
-        id: &str,
-    ) -> Result<(CrawlOptions, SystemTime), TrawlError> {
-        let record = journal.record().await?.ok_or_else(|| {
-            TrawlError::new(
-                trawl_core::ErrorCode::NotFound,
-                format!("no crawl with id {id:?} (see `trawl crawl list`)"),
-            )
-        })?;
-        let options: CrawlOptions = serde_json::from_value(record.options.clone())
-            .map_err(|e| TrawlError::internal(format!("crawl {id}: stored options: {e}")))?;
-        Ok((options, record.created_at))
-    }
-
-    /// Resumes a kept crawl in the background: nothing it stored is fetched again.
-    pub async fn resume_in_background(
-        &self,
-        id: &str,
-        observer: Option<Observer>,
-    ) -> Result<RunningCrawl, TrawlError> {
-        let journal = Journal::new(self.store.clone(), id.to_owned());
-        if !journal.kept() {
-            return Err(TrawlError::invalid_input(
-                "this store does not keep crawls, so none can be resumed",
-            ));
-        }
-        let record = journal.record().await?.ok_or_else(|| {
-            TrawlError::new(
-                trawl_core::ErrorCode::NotFound,
-                format!("no crawl with id {id:?} (see `trawl crawl list`)"),
-            )
-        })?;
-        let options: CrawlOptions = serde_json::from_value(record.options.clone())
-            .map_err(|e| TrawlError::internal(format!("crawl {id}: stored options: {e}")))?;
-        // A shared crawl is resumed by joining it: the rows stay in the store, claimed from
-        // there; URLs a killed process held come back when their leases run out.
-        let begin = if journal.shared() {
-            Begin::Join
-        } else {
-            Begin::Resume(journal.urls().await?)
-        };
-        let mut record = record;
-        record.status = "running".into();
-        record.updated_at = SystemTime::now();
-        let created = record.created_at;
-        journal.put(record).await?;
-        journal.clear_cancel().await?;
-        Ok(self.spawn(id.to_owned(), options, created, begin, observer))
-    }
-
-    /// Runs a new crawl to its end.
-    pub async fn run(
-        &self,
-        options: CrawlOptions,
-        observer: Option<Observer>,
-    ) -> Result<CrawlSummary, TrawlError> {
-        self.start(options, observer).await?.wait().await
-    }
-
-    /// Resumes a kept crawl and runs it to its end.
-    pub async fn resume(
-        &self,
-        id: &str,
-        observer: Option<Observer>,
-    ) -> Result<CrawlSummary, TrawlError> {
-        self.resume_in_background(id, observer).await?.wait().await
-    }
-
-    fn spawn(
-        &self,
-        id: String,
-        options: CrawlOptions,
-        created: SystemTime,
-        begin: Begin,
-        observer: Option<Observer>,
-    ) -> RunningCrawl {
-        let cancel = CancellationToken::new();
-        let this = self.clone();
-        let token = cancel.clone();
-        let crawl_id = id.clone();
-        let task = tokio::spawn(async move {
-            crate::run::drive(this, crawl_id, options, created, begin, observer, token).await
-        });
-        RunningCrawl { id, cancel, task }
-    }
-
-    pub(crate) fn fetcher(&self) -> &Fetcher {
-        &self.fetcher
-    }
-
-    pub(crate) fn extract_options(&self) -> &ExtractOptions {
-        &self.extract
-    }
-}
-
-/// How a run of a crawl begins.
-pub(crate) enum Begin {
-    /// A new crawl: seed it.
-    New,
-    /// A kept crawl (not shared): its rows, read back.
-    Resume(Vec<CrawlUrl>),
-    /// A shared crawl other processes work on: claim from the store.
-    Join,
+/// The coordinating loop's view of the crawl; see `run.rs`.
+pub(crate) struct State {
+    pub(crate) id: String,
+    pub(crate) options: CrawlOptions,
+    pub(crate) scope: Scope,
+    pub(crate) query: Option<Query>,
+    pub(crate) frontier: Frontier,
+    pub(crate) seen: Seen,
+    /// Queued URLs whose rows are (or are about to be) in the store, to leave the seen set
+    /// once those rows are written (see [`State::forget_written`]).
+    pub(crate) to_forget: Vec<String>,
+    /// Some URL this crawl has seen is in the store only: a URL not in `seen` may still be
+    /// known, and the store is asked (see [`State::ask_store`]).
+    pub(crate) forgets: bool,
+    /// The keys the store knew of, among those of the page being taken.
+    pub(crate) stored_only: HashSet<String>,
+    /// URLs that left the seen set whose rows the committer holds, not yet committed: known
+    /// without asking the store, until their batch is written.
+    pub(crate) unwritten: Arc<std::sync::Mutex<HashSet<String>>>,
+    pub(crate) folder: Folder,
+    pub(crate) robots: HashMap<String, Arc<Robots>>,
+    pub(crate) pacer: Arc<Pacer>,
+    pub(crate) journal: Journal,
+    pub(crate) summary: CrawlSummary,
+    pub(crate) started: Instant,
+    /// Its URLs are claimed from the store rather than popped from `frontier` (several
+    /// processes work on it; see `Journal::shared`).
+    pub(crate) shared: bool,
+    /// Queued URLs in the store, as last counted (shared crawls).
+    pub(crate) store_queued: u64,
+    /// A changes-crawl: the pages of the crawl it compares with.
+    pub(crate) baseline: Option<Arc<Baseline>>,
 }
 
 impl State {
@@ -471,11 +261,11 @@ impl State {
         }
         // Their rows may still wait in the committer: held as known until written.
         let unwritten = self.unwritten.clone();
-        crate::lock(&unwritten).extend(waiting.iter().cloned());
+        crate::lock::lock(&unwritten).extend(waiting.iter().cloned());
         let written = self.journal.once_written();
         tokio::spawn(async move {
             written.await;
-            let mut held = crate::lock(&unwritten);
+            let mut held = crate::lock::lock(&unwritten);
             for k in &waiting {
                 held.remove(k);
             }
@@ -504,7 +294,7 @@ impl State {
         // Rows queued and not yet committed are known from memory; the rest are asked of
         // what is committed, without waiting for the committer's next batch.
         let (held, ask): (Vec<String>, Vec<String>) = {
-            let unwritten = crate::lock(&self.unwritten);
+            let unwritten = crate::lock::lock(&self.unwritten);
             keys.into_iter().partition(|k| unwritten.contains(k))
         };
         self.stored_only = held.into_iter().collect();
@@ -603,5 +393,5 @@ impl State {
 }
 
 #[cfg(test)]
-#[path = "crawler_tests.rs"]
+#[path = "run_state_tests.rs"]
 mod tests;

@@ -1,9 +1,12 @@
 //! What changed between two copies of a document: a unified diff of their Markdown, by
 //! line, through the `similar` crate (Myers' algorithm with a deadline, after which it
-//! settles for a coarser but still correct diff, so a huge page cannot hold a worker).
+//! settles for a coarser but still correct diff, so a huge page cannot hold a worker), and
+//! how a page changed since its stored copy ([`ChangeStatus`]).
 
 use std::time::Duration;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
 
 /// Lines of context around each change.
@@ -47,6 +50,32 @@ pub fn unified(old: &str, new: &str, old_name: &str, new_name: &str) -> Diff {
         unified,
         added,
         removed,
+    }
+}
+
+/// How a page changed since the copy trawl had stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeStatus {
+    /// Not stored before: read and stored now.
+    New,
+    /// The origin says (304) or shows (same Markdown) that nothing changed.
+    Same,
+    /// The Markdown differs; the stored copy was kept as an older version.
+    Changed,
+    /// The origin answers 404 or 410; the stored copy is kept.
+    Removed,
+}
+
+impl ChangeStatus {
+    /// The name shown and serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeStatus::New => "new",
+            ChangeStatus::Same => "same",
+            ChangeStatus::Changed => "changed",
+            ChangeStatus::Removed => "removed",
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Parts of the agent built on first use.
+//! Parts of the agent and the crawler built on first use.
 //!
 //! A command that only opens a stored document needs no HTTP client, no TLS
 //! configuration and no search engines; building them anyway was most of what a short
@@ -8,7 +8,7 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use trawl_core::TrawlError;
+use crate::TrawlError;
 
 type Build<T> = Box<dyn FnOnce() -> Result<T, TrawlError> + Send>;
 

@@ -5,27 +5,32 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
-use trawl_agent::tools::ChangeStatus;
 use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Fetcher;
 use trawl_store::{CrawlUrl, PageNotes, SharedStore, UrlOutcome, UrlState};
+use trawl_text::diff::ChangeStatus;
 use url::Url;
 
+use super::{Begin, Crawler};
 use crate::changes::{self, Baseline, PageChange};
-use crate::crawler::Begin;
+use crate::compare::{compare_end, compared};
 use crate::frontier::Waiting;
 use crate::journal::{Journal, settle_in, skipped_row};
-use crate::model::{CHECK_EVERY, CrawlEvent, CrawlPage, CrawlSummary, Crawler, Observer, State};
 use crate::page::{self, Keep, Read};
+use crate::report::{CrawlEvent, CrawlPage, CrawlSummary, Observer, emit};
 use crate::resume::{refold, restore};
+use crate::run_state::State;
 use crate::scope::Scope;
 use crate::{shared, traps};
 
 /// Most pages in flight at once, whatever the number of hosts.
+/// How often a running crawl writes its summary and looks for a cancel request.
+pub(crate) const CHECK_EVERY: Duration = Duration::from_secs(1);
+
 const MAX_IN_FLIGHT: usize = 32;
 
 enum Output {
@@ -36,12 +41,6 @@ enum Output {
 
 fn key_of(url: &Url) -> String {
     canonical_url(url).to_string()
-}
-
-pub(crate) fn emit(observer: &Option<Observer>, event: CrawlEvent<'_>) {
-    if let Some(o) = observer {
-        o(event);
-    }
 }
 
 /// A fetcher that refuses redirect hops off the crawl's site before they are sent.
@@ -174,7 +173,7 @@ pub(crate) async fn drive(
         let new_rows = match begin {
             Begin::New => st.seed(&fetcher, &start).await,
             Begin::Resume(rows) => {
-                restore(&mut st, &crawler, rows, created).await?;
+                restore(&mut st, crawler.store(), rows, created).await?;
                 st.learn_hosts(&fetcher, &[&start]).await;
                 Vec::new()
             }
@@ -212,7 +211,7 @@ pub(crate) async fn drive(
         st.summary.notes.push(format!("stopped: {}", e.message));
     }
     if st.baseline.is_some() {
-        changes::compare_end(&mut st, &observer, matches!(outcome, Ok(false))).await?;
+        compare_end(&mut st, &observer, matches!(outcome, Ok(false))).await?;
     }
     if !st.shared {
         journal.put(st.record(status)).await?;
@@ -268,7 +267,9 @@ async fn crawl_loop(
                     next_claim = tokio::time::Instant::now() + shared::CLAIM_AGAIN;
                 }
                 for c in claimed {
-                    if let Some(page) = shared::stored_already(st, crawler, &c, created).await? {
+                    if let Some(page) =
+                        shared::stored_already(st, crawler.store(), &c, created).await?
+                    {
                         let p = st.progress(tasks.len());
                         emit(observer, CrawlEvent::Page(&page, &p));
                         continue;
@@ -539,7 +540,7 @@ async fn fetched(
     // Kept for a later changes-crawl, which goes on from them after a 304.
     let validated = read.record.etag.is_some() || read.record.last_modified.is_some();
     let links = changes::links_note(&read.links, validated, |u| st.scope.on_site(u));
-    let (how, change) = changes::compared(st, &w.key, &read);
+    let (how, change) = compared(st, &w.key, &read);
     let alias_new: Vec<CrawlUrl> = alias_rows
         .iter()
         .map(|k| skipped_row(k.clone(), k.clone(), w.depth, handle.clone(), same.clone()))
@@ -566,9 +567,9 @@ async fn fetched(
                 record.document.markdown.clone(),
             );
             let handle = record.handle().to_owned();
-            let diff = trawl_agent::cpu::run(move || {
+            let diff = trawl_text::cpu::run(move || {
                 let (before, now) = (format!("{handle} (before)"), format!("{handle} (now)"));
-                trawl_agent::diff::unified(&old, &new, &before, &now)
+                trawl_text::diff::unified(&old, &new, &before, &now)
             })
             .await;
             c.lines_added = u32::try_from(diff.added).unwrap_or(u32::MAX);

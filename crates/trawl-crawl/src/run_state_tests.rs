@@ -2,6 +2,7 @@
 //! near-duplicate index after a resume.
 
 use super::*;
+use trawl_store::SharedStore;
 use trawl_store::{SqliteStore, StoreConfig};
 
 fn state(cap: usize) -> State {
@@ -152,12 +153,12 @@ async fn urls_forgotten_before_their_rows_are_committed_are_still_known() {
     release.send(()).unwrap();
     st.journal.once_written().await;
     for _ in 0..100 {
-        if crate::lock(&st.unwritten).is_empty() {
+        if crate::lock::lock(&st.unwritten).is_empty() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(crate::lock(&st.unwritten).is_empty());
+    assert!(crate::lock::lock(&st.unwritten).is_empty());
     st.ask_store(&again).await.unwrap();
     let twice = (0..1_000)
         .filter_map(|i| st.consider(leaf(i), 3, 0, -3.0, false))

@@ -1,29 +1,12 @@
-//! The crawler's types, shared by `crawler.rs` (how a crawl is set up, started and its
-//! state kept) and `run.rs` (the coordinating loop): the crawler itself, what a crawl
-//! reports, and the loop's state. Their methods live in `crawler.rs`; this file imports
-//! neither, so the two do not import each other.
+//! What a crawl reports: each page's outcome, the counts as it runs, its summary at the
+//! end, and the events an observer (a progress bar, JSON lines, MCP progress) receives.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use trawl_extract::ExtractOptions;
-use trawl_fetch::Fetcher;
-use trawl_store::SharedStore;
 
-use crate::changes::{Baseline, ChangeSummary, PageChange};
-use crate::dedup::Folder;
-use crate::frontier::{Frontier, Seen};
-use crate::journal::Journal;
-use crate::options::CrawlOptions;
-use crate::pace::Pacer;
-use crate::rank::Query;
-use crate::robots::Robots;
-use crate::scope::Scope;
-
-/// How often a running crawl writes its summary and looks for a cancel request.
-pub(crate) const CHECK_EVERY: Duration = Duration::from_secs(1);
+use crate::change_summary::ChangeSummary;
+use crate::changes::PageChange;
 
 /// One page's outcome, as it is stored (or not).
 #[derive(Debug, Clone, Serialize)]
@@ -134,52 +117,9 @@ pub enum CrawlEvent<'a> {
 /// Receives a crawl's events (a progress bar, JSON lines, MCP progress notifications).
 pub type Observer = Arc<dyn Fn(CrawlEvent<'_>) + Send + Sync>;
 
-/// How long a URL claimed from a shared crawl stays leased without a renewal; a live
-/// worker renews its leases every [`CHECK_EVERY`].
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
-
-/// Crawls sites into a store.
-#[derive(Debug, Clone)]
-pub struct Crawler {
-    pub(crate) fetcher: Fetcher,
-    pub(crate) store: SharedStore,
-    pub(crate) extract: ExtractOptions,
-    /// The per-host gates, shared by every crawl this crawler (and its clones) runs.
-    pub(crate) pacer: Arc<Pacer>,
-    /// How long a claimed URL stays leased (shared crawls).
-    pub(crate) lease: Duration,
-}
-
-/// The coordinating loop's view of the crawl; see `run.rs`.
-pub(crate) struct State {
-    pub(crate) id: String,
-    pub(crate) options: CrawlOptions,
-    pub(crate) scope: Scope,
-    pub(crate) query: Option<Query>,
-    pub(crate) frontier: Frontier,
-    pub(crate) seen: Seen,
-    /// Queued URLs whose rows are (or are about to be) in the store, to leave the seen set
-    /// once those rows are written (see [`State::forget_written`]).
-    pub(crate) to_forget: Vec<String>,
-    /// Some URL this crawl has seen is in the store only: a URL not in `seen` may still be
-    /// known, and the store is asked (see [`State::ask_store`]).
-    pub(crate) forgets: bool,
-    /// The keys the store knew of, among those of the page being taken.
-    pub(crate) stored_only: HashSet<String>,
-    /// URLs that left the seen set whose rows the committer holds, not yet committed: known
-    /// without asking the store, until their batch is written.
-    pub(crate) unwritten: Arc<std::sync::Mutex<HashSet<String>>>,
-    pub(crate) folder: Folder,
-    pub(crate) robots: HashMap<String, Arc<Robots>>,
-    pub(crate) pacer: Arc<Pacer>,
-    pub(crate) journal: Journal,
-    pub(crate) summary: CrawlSummary,
-    pub(crate) started: Instant,
-    /// Its URLs are claimed from the store rather than popped from `frontier` (several
-    /// processes work on it; see `Journal::shared`).
-    pub(crate) shared: bool,
-    /// Queued URLs in the store, as last counted (shared crawls).
-    pub(crate) store_queued: u64,
-    /// A changes-crawl: the pages of the crawl it compares with.
-    pub(crate) baseline: Option<Arc<Baseline>>,
+/// Hands `event` to the observer, if there is one.
+pub(crate) fn emit(observer: &Option<Observer>, event: CrawlEvent<'_>) {
+    if let Some(o) = observer {
+        o(event);
+    }
 }
