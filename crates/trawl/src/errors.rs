@@ -45,13 +45,19 @@ pub fn exit_code(err: &TrawlError) -> i32 {
     ExitStatus::for_error(err.code()).code()
 }
 
+/// The one spelling of an error's head line, `error[code]: message`, for stderr, the MCP
+/// error text and a search hit that could not be read.
+pub fn error_line(code: impl std::fmt::Display, message: &str) -> String {
+    format!("error[{code}]: {message}")
+}
+
 /// Say `err` on stderr: `error[code]: message` (with `subject`, the input it is about,
 /// before the message in a batch), then `  caused by: …` per cause (redacted), then the
 /// `hint` as `next: …`.
 pub fn print_error(err: &TrawlError, subject: Option<&str>, hint: Option<&str>) {
     let mut text = match subject {
-        Some(subject) => format!("error[{}]: {subject}: {}", err.code(), err.message()),
-        None => format!("error[{}]: {}", err.code(), err.message()),
+        Some(subject) => error_line(err.code(), &format!("{subject}: {}", err.message())),
+        None => error_line(err.code(), err.message()),
     };
     for cause in err.causes() {
         text.push_str("\n  caused by: ");

@@ -213,7 +213,10 @@ fn print_human(data: &SearchData, verbose: bool) {
             let _ = writeln!(body, "    preview: {}", shorten(&one_line(preview), 400));
         }
         if let Some((code, message)) = read_error(h) {
-            println!("    not read: error[{code}]: {}", shorten(message, 400));
+            println!(
+                "    not read: {}",
+                crate::errors::error_line(code, &shorten(message, 400))
+            );
         }
     }
     let unread = data.hits.iter().filter(|h| read_error(h).is_some()).count();

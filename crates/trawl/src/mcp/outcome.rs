@@ -133,10 +133,9 @@ pub(super) fn failure(err: &TrawlError) -> CallToolResult {
     } else {
         ""
     };
-    let mut text = format!(
-        "error[{}]: {}{retry}",
+    let mut text = crate::errors::error_line(
         err.code(),
-        clip_echoes(err.message())
+        &format!("{}{retry}", clip_echoes(err.message())),
     );
     for cause in err.causes() {
         text.push_str("\ncaused by: ");
