@@ -259,6 +259,47 @@ impl Action {
         }
     }
 
+    /// The JSON shape of this action (what MCP and the compatible API take).
+    pub fn to_json(&self) -> ActionJson {
+        let mut json = ActionJson {
+            kind: self.name().to_owned(),
+            milliseconds: None,
+            selector: None,
+            all: None,
+            text: None,
+            key: None,
+            direction: None,
+            times: None,
+            to_end: None,
+            full_page: None,
+            quality: None,
+            script: None,
+        };
+        match self {
+            Action::Wait(WaitFor::Millis(ms)) => json.milliseconds = Some(*ms),
+            Action::Wait(WaitFor::Selector(s)) => json.selector = Some(s.clone()),
+            Action::Click { selector, all } => {
+                json.selector = Some(selector.clone());
+                json.all = Some(*all);
+            }
+            Action::Write { text, selector } => {
+                json.text = Some(text.clone());
+                json.selector = selector.clone();
+            }
+            Action::Press { key } => json.key = Some(key.clone()),
+            Action::Scroll { down, amount } => {
+                json.direction = Some(if *down { "down" } else { "up" }.to_owned());
+                match amount {
+                    ScrollAmount::Screens(n) => json.times = Some(*n),
+                    ScrollAmount::ToEnd => json.to_end = Some(true),
+                }
+            }
+            Action::Screenshot { full_page } => json.full_page = Some(*full_page),
+            Action::Scrape => {}
+        }
+        json
+    }
+
     /// The name used in notes and errors.
     pub fn name(&self) -> &'static str {
         match self {
@@ -277,7 +318,7 @@ impl Action {
 /// and fields (`wait {milliseconds | selector}`, `click {selector, all}`, `write {text}`,
 /// `press {key}`, `scroll {direction}`, `screenshot {fullPage}`, `scrape`), plus trawl's
 /// `times`/`toEnd` on scroll and `selector` on write.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ActionJson {
     /// wait, click, write, press, scroll, screenshot, scrape.
@@ -621,6 +662,20 @@ mod tests {
         let e = parse(serde_json::json!({"type": "wait"})).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidInput);
         assert!(parse(serde_json::json!({"type": "click", "selektor": "x"})).is_err());
+        for spec in [
+            "wait:.x",
+            "wait:20",
+            "click-all:.a",
+            "write:#q=>hi",
+            "press:Enter",
+            "scroll:up:2",
+            "scroll:end",
+            "screenshot:full",
+            "scrape",
+        ] {
+            let action = Action::parse_spec(spec).unwrap();
+            assert_eq!(action.to_json().into_action().unwrap(), action, "{spec}");
+        }
     }
 
     #[test]

@@ -338,6 +338,7 @@ impl Fetcher {
                 .map_err(Failure::into_error)?;
             return Ok(Browsed { page, extras });
         }
+        let _ = requested;
         Err(TrawlError::internal("browse: no browser tier"))
     }
 
