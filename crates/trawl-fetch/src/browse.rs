@@ -274,6 +274,7 @@ impl Action {
             full_page: None,
             quality: None,
             script: None,
+            viewport: None,
         };
         match self {
             Action::Wait(WaitFor::Millis(ms)) => json.milliseconds = Some(*ms),
@@ -320,6 +321,7 @@ impl Action {
 /// `times`/`toEnd` on scroll and `selector` on write.
 #[derive(Debug, Clone, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(transform = no_implicit_minimums)]
 pub struct ActionJson {
     /// wait, click, write, press, scroll, screenshot, scrape.
     #[serde(rename = "type")]
@@ -357,12 +359,20 @@ pub struct ActionJson {
     /// Firecrawl's `executeJavascript` script: always refused by name.
     #[serde(default)]
     pub script: Option<String>,
+    /// Firecrawl's per-screenshot window: refused when set (the window is the call's).
+    #[serde(default)]
+    pub viewport: Option<serde_json::Value>,
 }
 
 impl ActionJson {
     /// The action, checked.
     pub fn into_action(self) -> Result<Action, TrawlError> {
         let kind = self.kind.as_str();
+        if self.viewport.as_ref().is_some_and(|v| !v.is_null()) {
+            return Err(invalid(
+                "an action's viewport is not supported: the window is set once for the call (viewport, or the screenshot format's viewport)".into(),
+            ));
+        }
         let need = |field: Option<String>, name: &str| {
             field.ok_or_else(|| invalid(format!("action `{kind}` needs `{name}`")))
         };
@@ -427,6 +437,24 @@ impl ActionJson {
             }
         };
         action.checked()
+    }
+}
+
+/// Unsigned fields get an implicit `minimum: 0` in the schema; deserializing already
+/// refuses a negative number, and the tools' argument check enforces only the bounds trawl
+/// declares itself, so the implicit ones are left out of what clients see.
+fn no_implicit_minimums(schema: &mut schemars::Schema) {
+    if let Some(properties) = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for property in properties.values_mut() {
+            if let Some(map) = property.as_object_mut()
+                && map.get("minimum").and_then(serde_json::Value::as_f64) == Some(0.0)
+            {
+                map.remove("minimum");
+            }
+        }
     }
 }
 

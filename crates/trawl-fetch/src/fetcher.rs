@@ -356,6 +356,12 @@ impl Fetcher {
         None
     }
 
+    /// Why no browser can be used here right now (rendering not compiled in, turned off,
+    /// no browser found, or its start failed), or `None` when one can.
+    pub fn browser_unavailable(&self) -> Option<TrawlError> {
+        self.render_unavailable()
+    }
+
     /// Why the browser tier cannot run (not compiled in, turned off, no browser found).
     fn render_unavailable(&self) -> Option<TrawlError> {
         #[cfg(feature = "render")]

@@ -102,6 +102,7 @@ impl Agent {
                 action: scrape.action + 1,
                 url: scrape.url.to_string(),
                 markdown: scraped.markdown,
+                html: scrape.html.clone(),
             });
         }
         let screenshots = browsed
@@ -135,6 +136,7 @@ impl Agent {
                 done: browsed.extras.done,
                 screenshots,
                 scrapes,
+                html: String::from_utf8_lossy(&browsed.page.body).into_owned(),
             },
         })
     }

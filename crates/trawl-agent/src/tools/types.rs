@@ -84,6 +84,11 @@ pub struct BrowserOut {
     /// The Markdown of the page at each `scrape` action.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scrapes: Vec<ScrapeOut>,
+    /// The final page's HTML as the browser had it (the compatible API's `rawHtml`,
+    /// `links` and selectors read it; never in the JSON).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub html: String,
 }
 
 /// One screenshot.
@@ -119,6 +124,10 @@ pub struct ScrapeOut {
     pub url: String,
     /// Its Markdown (fenced as untrusted on agent faces).
     pub markdown: String,
+    /// Its HTML as the browser had it (the compatible API answers it; never in the JSON).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub html: String,
 }
 
 /// What a query-focused read gave of a document and what it left out.
