@@ -191,6 +191,21 @@ async fn web_fetch_with_actions_answers_a_screenshot_as_an_image_block() {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let be = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
     assert_eq!((be(16), be(20)), (800, 600));
+    // The call is over: its tab (its own browser context and renderer) is gone.
+    let mut renderers = Vec::new();
+    for _ in 0..50 {
+        renderers = descendants(server.child.id())
+            .into_iter()
+            .filter(|(_, cmd)| {
+                cmd.contains("--type=renderer") && !cmd.contains("--top-chrome-webui")
+            })
+            .collect();
+        if renderers.len() <= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(renderers.len() <= 1, "tabs left after the call: {renderers:#?}");
     // A script action is refused by name, before any browser work.
     let refused = client
         .call_tool(call(
