@@ -19,6 +19,16 @@ use crate::page::{Conditional, FetchedPage};
 use crate::plain::PlainTransport;
 use crate::transport::{Answer, Transport};
 
+/// A page read in the browser after a [`BrowseTask`](crate::browse::BrowseTask), with its
+/// screenshots and scrapes.
+#[derive(Debug)]
+pub struct Browsed {
+    /// The page as it stood after the last action.
+    pub page: FetchedPage,
+    /// Screenshots, scrapes and the actions done.
+    pub extras: crate::browse::BrowseExtras,
+}
+
 /// The safe fetcher.
 #[derive(Clone)]
 pub struct Fetcher {
@@ -287,6 +297,51 @@ impl Fetcher {
         }
     }
 
+    /// Load `raw_url` in the browser and carry out `task` (viewport, actions, screenshots)
+    /// within its budget: the page as it stands at the end, and what the task collected.
+    ///
+    /// The caller asked for a browser, so there is no falling back to HTTP: with rendering
+    /// off, not compiled in, or no browser found, the error says which (not retryable).
+    /// Every request the page makes, clicks and navigations included, passes the guard.
+    pub async fn browse(
+        &self,
+        raw_url: &str,
+        task: &crate::browse::BrowseTask,
+    ) -> Result<Browsed, TrawlError> {
+        task.validate()?;
+        let requested = self.guard.check_raw(raw_url, None)?;
+        if let Some(why) = self.render_unavailable() {
+            return Err(TrawlError::new(
+                why.code,
+                format!(
+                    "this needs a browser, and none can be used: {}",
+                    why.message
+                ),
+            )
+            .with_retryable(false));
+        }
+        #[cfg(feature = "render")]
+        if let Some(tier2) = &self.tier2 {
+            self.respect_backoff(&requested).await?;
+            let mut rendered = tier2.browse(&requested, task).await?;
+            let extras = std::mem::take(&mut rendered.extras);
+            let landed = rendered.final_url.clone();
+            let page = self
+                .finish(
+                    tier2.as_ref(),
+                    requested,
+                    landed,
+                    Vec::new(),
+                    rendered.into_answer(),
+                )
+                .await
+                .map_err(Failure::into_error)?;
+            return Ok(Browsed { page, extras });
+        }
+        let _ = requested;
+        Err(TrawlError::internal("browse: no browser tier"))
+    }
+
     /// Render `url` in the browser tier; `None` when that tier is off or not compiled in.
     async fn render(&self, url: &Url) -> Option<Result<FetchedPage, TrawlError>> {
         #[cfg(feature = "render")]
@@ -299,6 +354,12 @@ impl Fetcher {
         }
         let _ = url;
         None
+    }
+
+    /// Why no browser can be used here right now (rendering not compiled in, turned off,
+    /// no browser found, or its start failed), or `None` when one can.
+    pub fn browser_unavailable(&self) -> Option<TrawlError> {
+        self.render_unavailable()
     }
 
     /// Why the browser tier cannot run (not compiled in, turned off, no browser found).

@@ -14,6 +14,7 @@
 
 mod backoff;
 mod block;
+pub mod browse;
 mod config;
 mod encoding;
 pub mod escalate;
@@ -36,7 +37,7 @@ pub use config::{
     DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, RenderConfig, RenderMode, normalize_proxy,
 };
 pub use fetcher::{
-    CookieSource, Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, RedirectScope, Tier,
+    Browsed, CookieSource, Fetcher, IMPERSONATION_AVAILABLE, RENDER_AVAILABLE, RedirectScope, Tier,
 };
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;

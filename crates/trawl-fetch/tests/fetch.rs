@@ -8,7 +8,10 @@
 //!   behind every redirect status, through proxies, and a rebinding resolver.
 //! - `render_cases` (feature `render`): tier 2 in Debian's chromium: script-built pages,
 //!   the guard proxy against private and metadata addresses, deadlines, popups, downloads.
+//! - `browse_cases` (feature `render`): screenshots and actions (`Fetcher::browse`).
 
+#[cfg(feature = "render")]
+mod browse_cases;
 mod faults;
 mod fetch_cases;
 mod guard_cases;

@@ -288,6 +288,24 @@ pub struct ReadArgs {
     /// Print page text without the untrusted-content fence.
     #[arg(long)]
     pub raw: bool,
+    /// Read in the browser and save a PNG screenshot of the page (after any --action) to
+    /// FILE; screenshots taken by actions go beside it as FILE-actionN.png.
+    #[arg(long, value_name = "FILE", help_heading = "Browser")]
+    pub screenshot: Option<std::path::PathBuf>,
+    /// With --screenshot: the whole page, not only the window (cut at 8,000 px, said so).
+    #[arg(long, requires = "screenshot", help_heading = "Browser")]
+    pub full_page: bool,
+    /// The browser window for --screenshot and --action, WIDTHxHEIGHT (default 1280x800).
+    #[arg(long, value_name = "WxH", help_heading = "Browser")]
+    pub viewport: Option<String>,
+    /// A browser step before reading, repeatable, done in order: wait:MS, wait:SELECTOR,
+    /// click:SELECTOR, click-all:SELECTOR, write:TEXT, write:SELECTOR=>TEXT, press:KEY,
+    /// scroll:down[:N], scroll:up[:N], scroll:end, screenshot[:full], scrape. No JavaScript.
+    #[arg(long = "action", value_name = "STEP", help_heading = "Browser")]
+    pub actions: Vec<String>,
+    /// Read in the browser once an element matches SELECTOR (--action wait:SELECTOR).
+    #[arg(long, value_name = "SELECTOR", help_heading = "Browser")]
+    pub wait_for: Option<String>,
     #[command(flatten)]
     pub net: NetArgs,
 }

@@ -20,6 +20,7 @@
 //!   only files, modules and crates that exist, and every engine and tool.
 
 mod agent;
+mod browser;
 mod config;
 mod crawl;
 mod crawl_changes;

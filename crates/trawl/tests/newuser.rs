@@ -681,7 +681,7 @@ fn state_and_parent(pid: u32) -> Option<(char, u32)> {
 }
 
 /// Running (not zombie) descendants of `root`, with their command lines.
-fn descendants(root: u32) -> Vec<(u32, String)> {
+pub(crate) fn descendants(root: u32) -> Vec<(u32, String)> {
     let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
@@ -711,7 +711,7 @@ fn descendants(root: u32) -> Vec<(u32, String)> {
 }
 
 /// Whether `pid` still runs: a zombie is gone but for its exit status.
-fn alive(pid: u32) -> bool {
+pub(crate) fn alive(pid: u32) -> bool {
     state_and_parent(pid).is_some_and(|(state, _)| state != 'Z')
 }
 

@@ -127,6 +127,24 @@ await check("scrape changeTracking (git-diff): new, then same", async () => {
   expect(typeof second.changeTracking.previousScrapeAt === "string", JSON.stringify(second.changeTracking));
 });
 
+function pngSize(dataUrl) {
+  const prefix = "data:image/png;base64,";
+  expect(typeof dataUrl === "string" && dataUrl.startsWith(prefix), String(dataUrl).slice(0, 60));
+  const png = Buffer.from(dataUrl.slice(prefix.length), "base64");
+  expect(png.subarray(1, 4).toString() === "PNG", "a PNG");
+  return [png.readUInt32BE(16), png.readUInt32BE(20)];
+}
+
+await check("scrape the screenshot format with a viewport, after a click", async () => {
+  const doc = await app.scrape(`${site}/tabs`, {
+    formats: ["markdown", { type: "screenshot", viewport: { width: 800, height: 600 } }],
+    actions: [{ type: "click", selector: "#t2" }, { type: "wait", milliseconds: 100 }],
+  });
+  const [w, h] = pngSize(doc.screenshot);
+  expect(w === 800 && h === 600, `${w}x${h}`);
+  expect(doc.markdown.includes("37 grey seals"), doc.markdown);
+});
+
 await check("an unsupported format is refused with Firecrawl's error", async () => {
   let error;
   try {

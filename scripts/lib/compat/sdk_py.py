@@ -145,6 +145,46 @@ def _():
     expect(app.get_batch_scrape_status(started.id).status == "cancelled", "status is cancelled")
 
 
+def png_of(data_url):
+    import base64
+    prefix = "data:image/png;base64,"
+    expect(data_url and data_url.startswith(prefix), (data_url or "")[:60])
+    png = base64.b64decode(data_url[len(prefix):])
+    expect(png[:8] == b"\x89PNG\r\n\x1a\n", png[:8])
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+@check("scrape the screenshot format (read in the browser)")
+def _():
+    doc = app.scrape(f"{SITE}/tabs", formats=["markdown", "screenshot"])
+    expect(png_of(doc.screenshot) == (1280, 800), "a PNG of the default window")
+    expect("overview of the seal survey" in doc.markdown, doc.markdown)
+
+
+@check("scrape with actions: click, then scrape and a screenshot")
+def _():
+    doc = app.scrape(
+        f"{SITE}/tabs",
+        formats=["markdown"],
+        actions=[{"type": "click", "selector": "#t2"}, {"type": "scrape"},
+                 {"type": "screenshot", "full_page": True}],
+    )
+    expect("412 harbour seals" in doc.markdown, doc.markdown)
+    expect("412 harbour seals" in doc.actions["scrapes"][0]["html"], doc.actions)
+    expect(png_of(doc.actions["screenshots"][0])[0] == 1280, "a full-page PNG")
+
+
+@check("executeJavascript is refused by name")
+def _():
+    try:
+        app.scrape(f"{SITE}/tabs", formats=["markdown"],
+                   actions=[{"type": "executeJavascript", "script": "1"}])
+    except Exception as e:  # the SDK's own error type for a 400
+        expect("executeJavascript" in str(e), str(e))
+        return
+    raise AssertionError("executeJavascript was not refused")
+
+
 @check("an unsupported format is refused with Firecrawl's error")
 def _():
     try:

@@ -8,7 +8,8 @@
 - `/search`: a real saved SearXNG answer (FIXTURE, JSON) with every hit's `https://HOST/PATH`
   rewritten to `http://127.0.0.1:PORT/ext/HOST/PATH`, so a search's `scrapeOptions` reads
   pages this server answers and nothing leaves the machine;
-- `/ext/<host>/<path>`: an article named after the hit it stands for.
+- `/ext/<host>/<path>`: an article named after the hit it stands for;
+- `/tabs`: a page whose second tab's text appears only after a click (actions, screenshot).
 """
 import http.server
 import json
@@ -30,6 +31,15 @@ def article(title, links=(), paragraphs=8):
     body += [f'<li><a href="{href}">{text}</a></li>' for href, text in links]
     body.append("</ul></article><footer>Seal site footer</footer></body></html>")
     return "\n".join(body).encode()
+
+
+TABS = b"""<html><head><title>Seal survey tabs</title></head>
+<body style="background:#ff0000"><h1>Seal survey</h1><button id="t2">Counts</button>
+<div id="panel">The overview of the seal survey on the sandbanks at low tide.</div>
+<script>document.getElementById('t2').onclick = function () {
+  document.getElementById('panel').textContent =
+    'Counts: 412 harbour seals and 37 grey seals were on the sandbanks this August.'; };</script>
+</body></html>"""
 
 
 class Site(http.server.BaseHTTPRequestHandler):
@@ -64,6 +74,8 @@ class Site(http.server.BaseHTTPRequestHandler):
             port = self.server.server_address[1]
             body = self.fixture.replace(b"https://", f"http://127.0.0.1:{port}/ext/".encode())
             return self.reply(200, "application/json", body)
+        if path == "/tabs":
+            return self.reply(200, html, TABS)
         if path.startswith("/ext/"):
             return self.reply(200, html, article(f"Hit {path[5:]}", (), 4))
         self.reply(404, "text/plain", b"not found")

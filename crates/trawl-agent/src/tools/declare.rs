@@ -116,6 +116,12 @@ pub trait Tool: 'static {
     /// What was used and found, for the request log.
     fn details(out: &Self::Out) -> Details;
 
+    /// PNG images the answer carries besides its text (screenshots), in order: an MCP
+    /// client gets each as an `image` content block.
+    fn images(_out: &Self::Out) -> Vec<Vec<u8>> {
+        Vec::new()
+    }
+
     /// Whether this call reports progress (a batch read).
     fn reports_progress(_args: &Self::Args) -> bool {
         false

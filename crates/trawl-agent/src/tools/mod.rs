@@ -9,6 +9,7 @@
 //! the tool names, the tools that need search and the argument checks all come from it.
 
 mod bounds;
+mod browse;
 mod changes;
 mod declare;
 mod keystate;
@@ -32,6 +33,7 @@ use trawl_search::Router;
 use trawl_store::SharedStore;
 
 pub use bounds::{Bound, CHECKED_KEYWORDS, Counted, ToolArgs, check, checked, input_schema};
+pub use browse::{BrowserAsk, BrowserRead};
 pub use declare::{
     Asked, CheckFn, Details, Hints, Needs, Tool, ToolInfo, VisitTools, find_tool, parse_arguments,
     tools,

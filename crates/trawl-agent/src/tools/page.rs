@@ -51,6 +51,7 @@ pub(crate) fn page_out(
         markdown: this.text.to_owned(),
         focus: None,
         changes: None,
+        browser: None,
     })
 }
 

@@ -233,6 +233,45 @@ impl Agent {
         Ok(record)
     }
 
+    /// A fetched page as a Document: a login wall is refused, not read; extraction (PDF
+    /// text included) is CPU work, run off the async workers within the memory budget.
+    pub(crate) async fn extract_fetched(
+        &self,
+        url: &Url,
+        page: &FetchedPage,
+    ) -> Result<Document, TrawlError> {
+        // A login or "open in app" wall is not the page's content.
+        if let Some(wall) = trawl_sites::login_wall(&page.final_url, &page.body) {
+            return Err(TrawlError::new(
+                ErrorCode::Blocked,
+                format!("blocked: login wall ({wall}) at {}", page.final_url),
+            ));
+        }
+        let (body, content_type, final_url) = (
+            page.body.clone(),
+            page.content_type.clone(),
+            page.final_url.clone(),
+        );
+        let options = self.config.extract.clone();
+        let cost = trawl_extract::estimated_memory(&body, content_type.as_deref(), &options);
+        let admitted = self.memory.admit(cost).await;
+        let mut doc = cpu::run(move || {
+            // Held until the job ends, even if the call that asked for it is gone.
+            let _admitted = admitted;
+            test_hold(&final_url);
+            extract(&body, content_type.as_deref(), &final_url, &options)
+        })
+        .await?;
+        doc.url = url.to_string();
+        doc.final_url = page.final_url.to_string();
+        doc.handle = handle_for_url(&page.final_url);
+        doc.status = Some(page.status);
+        doc.fetched_via = page.via;
+        doc.content_type = page.content_type.clone();
+        doc.with_comments = self.config.extract.include_comments;
+        Ok(doc)
+    }
+
     /// Fetch and extract, then fall back to hosted readers when that failed or is thin.
     async fn read_pipeline(
         &self,
@@ -301,36 +340,7 @@ impl Agent {
                         .await?
                 }
             };
-            // A login or "open in app" wall is not the page's content.
-            if let Some(wall) = trawl_sites::login_wall(&page.final_url, &page.body) {
-                return Err(TrawlError::new(
-                    ErrorCode::Blocked,
-                    format!("blocked: login wall ({wall}) at {}", page.final_url),
-                ));
-            }
-            // Extraction (PDF text included) is CPU work: off the async workers.
-            let (body, content_type, final_url) = (
-                page.body.clone(),
-                page.content_type.clone(),
-                page.final_url.clone(),
-            );
-            let options = self.config.extract.clone();
-            let cost = trawl_extract::estimated_memory(&body, content_type.as_deref(), &options);
-            let admitted = self.memory.admit(cost).await;
-            let mut doc = cpu::run(move || {
-                // Held until the job ends, even if the call that asked for it is gone.
-                let _admitted = admitted;
-                test_hold(&final_url);
-                extract(&body, content_type.as_deref(), &final_url, &options)
-            })
-            .await?;
-            doc.url = url.to_string();
-            doc.final_url = page.final_url.to_string();
-            doc.handle = handle_for_url(&page.final_url);
-            doc.status = Some(page.status);
-            doc.fetched_via = page.via;
-            doc.content_type = page.content_type.clone();
-            doc.with_comments = self.config.extract.include_comments;
+            let doc = self.extract_fetched(url, &page).await?;
             Ok((doc, page))
         }
         .await;

@@ -126,6 +126,47 @@ fn page_header(out: &mut String, doc: &PageOut, fence: &Fence) {
         doc.quality_score
     );
     reader_fallbacks(out, doc, fence);
+    browser_lines(out, doc, fence);
+}
+
+/// A read in the browser: the actions done and the screenshots taken (trawl's words),
+/// then each `scrape` action's page, fenced like the page itself.
+fn browser_lines(out: &mut String, doc: &PageOut, fence: &Fence) {
+    let Some(browser) = &doc.browser else { return };
+    if !browser.done.is_empty() {
+        let _ = writeln!(
+            out,
+            "browser: {}",
+            one_line(&browser.done.join("; "), fence)
+        );
+    }
+    for shot in &browser.screenshots {
+        let _ = write!(
+            out,
+            "screenshot: {}x{} PNG, {} bytes{}",
+            shot.width,
+            shot.height,
+            shot.bytes,
+            if shot.full_page { ", full page" } else { "" }
+        );
+        if let Some(height) = shot.cut_from {
+            let _ = write!(out, " (cut at {} of {height} px)", shot.height);
+        }
+        if let Some(action) = shot.action {
+            let _ = write!(out, " · action {action}");
+        }
+        out.push('\n');
+    }
+    for scrape in &browser.scrapes {
+        let _ = writeln!(
+            out,
+            "scrape at action {}: {}",
+            scrape.action,
+            one_line(&scrape.url, fence)
+        );
+        out.push_str(&fence.wrap(&scrape.markdown));
+        out.push('\n');
+    }
 }
 
 /// What the page says of itself, shown above its text: title, author and date.

@@ -69,6 +69,65 @@ pub struct PageOut {
     /// Set for a change-tracking read: how the page changed since the stored copy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changes: Option<ChangesOut>,
+    /// Set for a read done in the browser with actions or a screenshot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser: Option<BrowserOut>,
+}
+
+/// What a read in the browser did and saw besides the final page.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct BrowserOut {
+    /// One line per action done, in order.
+    pub done: Vec<String>,
+    /// Screenshots (PNG); on MCP each is an `image` content block, in this order.
+    pub screenshots: Vec<ScreenshotOut>,
+    /// The Markdown of the page at each `scrape` action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scrapes: Vec<ScrapeOut>,
+    /// The final page's HTML as the browser had it (the compatible API's `rawHtml`,
+    /// `links` and selectors read it; never in the JSON).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub html: String,
+}
+
+/// One screenshot.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct ScreenshotOut {
+    /// Pixels across.
+    pub width: u32,
+    /// Pixels down.
+    pub height: u32,
+    /// Whether it shows the whole page.
+    pub full_page: bool,
+    /// The page's height when a full-page shot was cut (at 8,000 px).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_from: Option<u32>,
+    /// The action (from 1) that took it; none for the one after every action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<usize>,
+    /// Size of the PNG.
+    pub bytes: usize,
+    /// The PNG itself: sent as an image (MCP), written to a file (CLI) or base64 (the
+    /// compatible API), never inside the JSON text.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub png: Vec<u8>,
+}
+
+/// The page as a `scrape` action found it.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ScrapeOut {
+    /// Which action (from 1).
+    pub action: usize,
+    /// The page's address then.
+    pub url: String,
+    /// Its Markdown (fenced as untrusted on agent faces).
+    pub markdown: String,
+    /// Its HTML as the browser had it (the compatible API answers it; never in the JSON).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub html: String,
 }
 
 /// What a query-focused read gave of a document and what it left out.

@@ -12,7 +12,7 @@ use super::bounds::{ToolArgs, checked, describe};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::page::{focused_page_out, page_out};
 use super::{
-    Agent, DEFAULT_PAGE_TOKENS, FetchItem, FetchOut, FoldedOut, MAX_BATCH,
+    Agent, BrowserAsk, DEFAULT_PAGE_TOKENS, FetchItem, FetchOut, FoldedOut, MAX_BATCH,
     NotStored, PageOut, Progress, invalid, render,
 };
 use trawl_store::DocumentRecord;
@@ -51,6 +51,18 @@ pub struct WebFetchArgs {
     /// same, changed (with a unified diff) or removed; the stored copy is kept as an older
     /// version (web_open version=N).
     pub changes: Option<bool>,
+    /// Browser steps before reading (one url only), e.g. [{"type":"click","selector":"#more"},
+    /// {"type":"wait","selector":".item"}]: wait {milliseconds|selector}, click {selector,
+    /// all}, write {text, selector}, press {key}, scroll {direction, times|toEnd},
+    /// screenshot {fullPage}, scrape. No JavaScript.
+    #[schemars(with = "Option<Vec<trawl_fetch::browse::ActionJson>>")]
+    pub actions: Option<Vec<trawl_fetch::browse::ActionJson>>,
+    /// Also return a PNG screenshot of the page (as an image) after any actions.
+    pub screenshot: Option<bool>,
+    /// With screenshot: the whole page (cut at 8,000 px), not only the viewport.
+    pub full_page: Option<bool>,
+    /// Browser window size for actions and screenshots, WIDTHxHEIGHT (default 1280x800).
+    pub viewport: Option<String>,
 }
 
 impl ToolArgs for WebFetchArgs {
@@ -232,6 +244,14 @@ timeout, blocked_by_policy, …).";
         details
     }
 
+    fn images(out: &FetchOut) -> Vec<Vec<u8>> {
+        out.results
+            .iter()
+            .filter_map(|r| r.document.as_ref()?.browser.as_ref())
+            .flat_map(|b| b.screenshots.iter().map(|s| s.png.clone()))
+            .collect()
+    }
+
     fn reports_progress(args: &WebFetchArgs) -> bool {
         args.urls.as_ref().is_some_and(|u| u.len() > 1)
     }
@@ -277,6 +297,16 @@ impl Agent {
             return Err(TrawlError::invalid_input(
                 "give exactly one of url, urls or handle",
             ));
+        }
+        let ask = BrowserAsk {
+            actions_json: args.actions.clone().unwrap_or_default(),
+            screenshot: args.screenshot.unwrap_or(false),
+            full_page: args.full_page.unwrap_or(false),
+            viewport: args.viewport.clone(),
+            actions: Vec::new(),
+        };
+        if ask.wanted() || ask.full_page || ask.viewport.is_some() {
+            return self.web_fetch_in_browser(&args, &ask, &shape).await;
         }
         if let Some(handle) = args.handle {
             if !is_valid_handle(&handle) {
@@ -360,6 +390,40 @@ impl Agent {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .take(),
+        })
+    }
+
+    /// `web_fetch` of one URL in the browser, after its actions, with its screenshots.
+    async fn web_fetch_in_browser(
+        &self,
+        args: &WebFetchArgs,
+        ask: &BrowserAsk,
+        shape: &Shape,
+    ) -> Result<FetchOut, TrawlError> {
+        let Some(url) = &args.url else {
+            return Err(invalid(
+                "actions",
+                "actions, screenshot and viewport apply to one url (not urls or handle)",
+            ));
+        };
+        if matches!(shape, Shape::Changes { .. }) {
+            return Err(TrawlError::invalid_input(
+                "give changes or browser steps (actions, screenshot), not both",
+            ));
+        }
+        let task = ask.task()?;
+        let read = self.browse(url, &task).await?;
+        let mut out = shape.answer(&read.record, false).await?;
+        out.browser = Some(read.browser);
+        Ok(FetchOut {
+            results: vec![FetchItem {
+                input: url.clone(),
+                ok: true,
+                document: Some(out),
+                error: None,
+            }],
+            folded: Vec::new(),
+            not_stored: read.not_stored,
         })
     }
 

@@ -63,7 +63,7 @@ pub(crate) struct Running {
 }
 
 impl Running {
-    pub(crate) async fn launch(executable: &Path, load_media: bool) -> Result<Self, TrawlError> {
+    pub(crate) async fn launch(executable: &Path) -> Result<Self, TrawlError> {
         let profile = tempfile::Builder::new()
             .prefix("trawl-browser-")
             .tempdir()
@@ -110,9 +110,8 @@ impl Running {
         .to_vec();
         args.push(format!("--proxy-server={}", default_proxy.url()));
         args.push(format!("--user-data-dir={}", profile.path().display()));
-        if !load_media {
-            args.push("--blink-settings=imagesEnabled=false".into());
-        }
+        // Images are refused per page at request interception (page.rs), not for the
+        // whole browser: a page asked for a screenshot loads them, the others do not.
         args.push("about:blank".into());
         let mut cmd = tokio::process::Command::new(executable);
         cmd.args(&args)

@@ -12,6 +12,7 @@
 //! processes grew past the memory cap; [`RenderTransport::shutdown`] (and dropping) kills
 //! every process it started.
 
+mod actions;
 mod browser;
 mod page;
 mod proxy;
@@ -24,6 +25,7 @@ use tokio::sync::{Mutex, Semaphore};
 use trawl_core::{ErrorCode, FetchedVia, TrawlError};
 use url::Url;
 
+use crate::browse::BrowseTask;
 use crate::config::{FetchConfig, RenderConfig};
 use crate::guard::Guard;
 use crate::transport::{AnswerFuture, Transport};
@@ -139,7 +141,7 @@ impl RenderTransport {
                 return Err(e);
             }
         };
-        let running = match browser::Running::launch(&executable, self.config.load_media).await {
+        let running = match browser::Running::launch(&executable).await {
             Ok(r) => Arc::new(r),
             Err(e) => {
                 slot.failed = Some(e.clone());
@@ -151,22 +153,52 @@ impl RenderTransport {
         Ok(running)
     }
 
-    async fn render(&self, url: &Url) -> Result<page::Rendered, TrawlError> {
+    /// Load `url`, carry out `task` (viewport, actions, screenshots) within its budget,
+    /// and hand back the page as it stands at the end, with what the task collected.
+    pub(crate) async fn browse(
+        &self,
+        url: &Url,
+        task: &BrowseTask,
+    ) -> Result<page::Rendered, TrawlError> {
+        self.upstream_usable()?;
+        self.render(url, Some(task)).await
+    }
+
+    /// The browser must not go around the user's proxy: only an http proxy can carry it.
+    fn upstream_usable(&self) -> Result<(), TrawlError> {
+        match &self.upstream {
+            Some(proxy) if proxy.scheme() != "http" => Err(TrawlError::new(
+                ErrorCode::Upstream,
+                format!(
+                    "rendering through a {} proxy is not supported (only http proxies)",
+                    proxy.scheme()
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    async fn render(
+        &self,
+        url: &Url,
+        task: Option<&BrowseTask>,
+    ) -> Result<page::Rendered, TrawlError> {
         let _tab = self
             .tabs
             .acquire()
             .await
             .map_err(|_| TrawlError::internal("render: tab pool closed"))?;
         let running = self.browser().await?;
-        let deadline = self.config.page_timeout;
+        let deadline = task.map_or(self.config.page_timeout, |t| t.budget);
         let job = page::Job {
             url,
             guard: &self.guard,
             upstream: self.upstream.as_ref(),
             connect_timeout: self.connect_timeout,
             user_agent: &self.user_agent,
-            load_media: self.config.load_media,
+            load_media: self.config.load_media || task.is_some_and(BrowseTask::wants_images),
             deadline,
+            task,
         };
         page::render(&running.browser, job).await
     }
@@ -175,19 +207,9 @@ impl RenderTransport {
 impl Transport for RenderTransport {
     fn get<'a>(&'a self, url: &'a Url, _extra: HeaderMap) -> AnswerFuture<'a> {
         Box::pin(async move {
-            if let Some(proxy) = &self.upstream
-                && proxy.scheme() != "http"
-            {
-                // Fail closed: the browser must not go around the user's proxy.
-                return Err(TrawlError::new(
-                    ErrorCode::Upstream,
-                    format!(
-                        "rendering through a {} proxy is not supported (only http proxies)",
-                        proxy.scheme()
-                    ),
-                ));
-            }
-            let rendered = self.render(url).await?;
+            // Fail closed: the browser must not go around the user's proxy.
+            self.upstream_usable()?;
+            let rendered = self.render(url, None).await?;
             Ok(rendered.into_answer())
         })
     }

@@ -27,7 +27,9 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use trawl_core::{ErrorCode, TrawlError};
 use url::Url;
 
+use super::actions;
 use super::proxy::{GuardProxy, Policy, ProxyLog};
+use crate::browse::{BrowseExtras, BrowseTask};
 use crate::guard::Guard;
 use crate::transport::Answer;
 
@@ -43,6 +45,8 @@ pub(crate) struct Job<'a> {
     pub user_agent: &'a str,
     pub load_media: bool,
     pub deadline: Duration,
+    /// Actions and screenshots asked for (a plain render has none).
+    pub task: Option<&'a BrowseTask>,
 }
 
 /// The rendered page.
@@ -51,6 +55,8 @@ pub(crate) struct Rendered {
     pub status: u16,
     pub html: String,
     pub notes: Vec<String>,
+    /// Screenshots, scrapes and the actions done, for a [`BrowseTask`].
+    pub extras: BrowseExtras,
 }
 
 impl Rendered {
@@ -74,6 +80,7 @@ impl Rendered {
 
 /// Render one page within its deadline; the context is disposed of whatever happens.
 pub(crate) async fn render(browser: &Browser, job: Job<'_>) -> Result<Rendered, TrawlError> {
+    let started = tokio::time::Instant::now();
     let proxy = GuardProxy::start(Policy::Guarded {
         guard: job.guard.clone(),
         upstream: job.upstream.cloned(),
@@ -116,8 +123,16 @@ pub(crate) async fn render(browser: &Browser, job: Job<'_>) -> Result<Rendered, 
         intercept(&page, &job, proxy.log.clone(), blocked.clone()).await?;
         let _ = page.execute(SetBypassServiceWorkerParams::new(true)).await;
         let _ = page.set_user_agent(job.user_agent).await;
+        if let Some(task) = job.task {
+            actions::prepare(&page).await?;
+            actions::set_viewport(&page, task.viewport).await?;
+        }
         load(&page, job.url).await?;
         settle(&page).await;
+        let extras = match job.task {
+            Some(task) => actions::run(&page, task, started + job.deadline).await?,
+            None => BrowseExtras::default(),
+        };
         let html = page
             .content()
             .await
@@ -136,7 +151,7 @@ pub(crate) async fn render(browser: &Browser, job: Job<'_>) -> Result<Rendered, 
             .ok()
             .and_then(|v| v.into_value::<u16>().ok())
             .unwrap_or(200);
-        Ok::<_, TrawlError>((final_url, status, html))
+        Ok::<_, TrawlError>((final_url, status, html, extras))
     };
     let outcome = tokio::time::timeout(job.deadline, work).await;
     // Closing the target first stops a page that is still running scripts.
@@ -173,11 +188,12 @@ pub(crate) async fn render(browser: &Browser, job: Job<'_>) -> Result<Rendered, 
     }
     drop(proxy);
     match outcome {
-        Ok(Ok((final_url, status, html))) => Ok(Rendered {
+        Ok(Ok((final_url, status, html, extras))) => Ok(Rendered {
             final_url,
             status,
             html,
             notes,
+            extras,
         }),
         Ok(Err(e)) => Err(with_notes(e, &notes)),
         Err(_) => Err(with_notes(
@@ -201,7 +217,7 @@ fn with_notes(e: TrawlError, notes: &[String]) -> TrawlError {
     TrawlError::new(e.code, format!("{} ({})", e.message, notes.join("; ")))
 }
 
-fn cdp_error(what: &str, e: &chromiumoxide::error::CdpError) -> TrawlError {
+pub(crate) fn cdp_error(what: &str, e: &chromiumoxide::error::CdpError) -> TrawlError {
     let message = e.to_string();
     let code = if message.to_ascii_lowercase().contains("timeout") {
         ErrorCode::Timeout

@@ -182,6 +182,35 @@ async fn read_with(
             "--url only applies to a file or stdin",
         ));
     }
+    if let Some(browser) = browser_args(args)? {
+        let [url] = urls.as_slice() else {
+            return Err(TrawlError::invalid_input(
+                "--screenshot, --action and --wait-for read one URL in the browser",
+            ));
+        };
+        if args.changes {
+            return Err(TrawlError::invalid_input(
+                "give --changes or browser steps (--action, --screenshot), not both",
+            ));
+        }
+        let mut out = agent
+            .web_fetch(
+                WebFetchArgs {
+                    url: Some(url.clone()),
+                    page: args.page,
+                    page_size_tokens: page_size_tokens(args),
+                    query: args.query.clone(),
+                    max_tokens: args.max_tokens,
+                    ..browser
+                },
+                None,
+            )
+            .await?;
+        if let Some(file) = &args.screenshot {
+            super::screenshot::write_screenshots(file, &mut out)?;
+        }
+        return Ok(out);
+    }
     let bar = shows_progress(urls.len(), args.json, std::io::stderr().is_terminal())
         .then(|| progress_bar(urls.len()));
     let progress: Option<Progress> = bar.clone().map(|bar| {
@@ -211,6 +240,43 @@ async fn read_with(
         bar.finish_and_clear();
     }
     out
+}
+
+/// The browser part of `trawl read` as `web_fetch` takes it, or `None` when no browser
+/// step was asked for. Steps are checked here, before anything is fetched.
+fn browser_args(args: &ReadArgs) -> Result<Option<WebFetchArgs>, TrawlError> {
+    let mut actions = Vec::new();
+    if let Some(selector) = &args.wait_for {
+        actions.push(trawl_fetch::browse::Action::parse_spec(&format!(
+            "wait:{selector}"
+        ))?);
+    }
+    for spec in &args.actions {
+        actions.push(trawl_fetch::browse::Action::parse_spec(spec)?);
+    }
+    let shots_by_actions = actions
+        .iter()
+        .any(|a| matches!(a, trawl_fetch::browse::Action::Screenshot { .. }));
+    if shots_by_actions && args.screenshot.is_none() {
+        return Err(TrawlError::invalid_input(
+            "a screenshot action needs --screenshot FILE: its image is written beside FILE",
+        ));
+    }
+    if actions.is_empty() && args.screenshot.is_none() {
+        if args.viewport.is_some() {
+            return Err(TrawlError::invalid_input(
+                "--viewport applies to --screenshot or --action",
+            ));
+        }
+        return Ok(None);
+    }
+    Ok(Some(WebFetchArgs {
+        actions: Some(actions.iter().map(|a| a.to_json()).collect()),
+        screenshot: args.screenshot.is_some().then_some(true),
+        full_page: args.full_page.then_some(true),
+        viewport: args.viewport.clone(),
+        ..WebFetchArgs::default()
+    }))
 }
 
 /// A batch read shows a progress bar on a terminal from its start (pages can take seconds

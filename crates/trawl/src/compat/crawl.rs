@@ -96,11 +96,13 @@ async fn start(
             let formats = o.check(&[])?;
             if formats.need_raw()
                 || formats.change_tracking.is_some()
+                || formats.screenshot.is_some()
+                || o.actions.as_ref().is_some_and(|a| !a.is_empty())
                 || o.reshapes()
                 || o.wait_for.is_some_and(|w| w > 0)
             {
                 return Err(CompatError::unsupported(
-                    "rawHtml, links, changeTracking, onlyMainContent: false, includeTags, \
+                    "rawHtml, links, changeTracking, screenshot, actions, onlyMainContent: false, includeTags, \
                      excludeTags and waitFor in a crawl's scrapeOptions (a crawl keeps each page's Markdown; scrape a page for more)",
                 ));
             }

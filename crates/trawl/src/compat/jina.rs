@@ -1,7 +1,8 @@
 //! `GET /r/{url}`: Jina Reader's form, and `GET /s/{query}`: Jina's search (see [`search`]). The answer is its text layout (`Title:`,
 //! `URL Source:`, `Markdown Content:`), or JSON with `Accept: application/json`;
 //! `X-Return-Format`, `X-Target-Selector`, `X-Remove-Selector`, `X-No-Cache` and
-//! `X-Timeout` map to the scrape options. Mounted under `/r/` and `/s/` so they can never shadow
+//! `X-Timeout` map to the scrape options; `X-Wait-For-Selector` and `X-Respond-With:
+//! screenshot` (or `pageshot`, the whole page) read the page in the browser. Mounted under `/r/` and `/s/` so they can never shadow
 //! `/mcp`, `/healthz` or `/metrics`.
 
 use axum::body::Body;
@@ -82,10 +83,32 @@ pub async fn read(
         ),
         None => None,
     };
+    // A screenshot answers the image itself to a text client, and a `data:` URL in JSON.
+    let shot = match text_header(&headers, "x-respond-with").as_deref() {
+        None | Some("markdown" | "default") => None,
+        Some("screenshot") => Some("screenshot"),
+        Some("pageshot") => Some("screenshot@fullPage"),
+        Some(other) => {
+            return Err(CompatError::unsupported(format!(
+                "X-Respond-With: {other} on /r/ (trawl answers markdown, screenshot or pageshot)"
+            )));
+        }
+    };
+    let mut formats = vec![FormatSpec::Name(
+        if want_html { "html" } else { "markdown" }.into(),
+    )];
+    if let Some(shot) = shot {
+        formats.push(FormatSpec::Name(shot.into()));
+    }
+    let actions = text_header(&headers, "x-wait-for-selector").map(|selector| {
+        vec![
+            trawl_fetch::browse::Action::Wait(trawl_fetch::browse::WaitFor::Selector(selector))
+                .to_json(),
+        ]
+    });
     let options = ScrapeOptions {
-        formats: Some(vec![FormatSpec::Name(
-            if want_html { "html" } else { "markdown" }.into(),
-        )]),
+        formats: Some(formats),
+        actions,
         include_tags: selectors(text_header(&headers, "x-target-selector")),
         exclude_tags: selectors(text_header(&headers, "x-remove-selector")),
         max_age: text_header(&headers, "x-no-cache")
@@ -105,6 +128,21 @@ pub async fn read(
     let title = doc.metadata.title.clone().unwrap_or_default();
     let wants_json =
         text_header(&headers, "accept").is_some_and(|a| a.contains("application/json"));
+    if let (Some(shot), Some(data_url)) = (shot, &doc.screenshot) {
+        if wants_json {
+            let key = if shot == "screenshot" {
+                "screenshotUrl"
+            } else {
+                "pageshotUrl"
+            };
+            return Ok(json_ok(json!({
+                "code": 200,
+                "status": 20000,
+                "data": {"title": title, "url": doc.metadata.url, key: data_url}
+            })));
+        }
+        return png_response(data_url);
+    }
     if wants_json {
         return Ok(json_ok(json!({
             "code": 200,
@@ -226,6 +264,28 @@ struct SearchResult {
     description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     content: Option<String>,
+}
+
+/// The PNG of a `data:image/png;base64,…` URL as the response body.
+fn png_response(data_url: &str) -> Result<Response, CompatError> {
+    use base64::Engine as _;
+    let encoded = data_url
+        .strip_prefix("data:image/png;base64,")
+        .ok_or_else(|| {
+            CompatError::from(trawl_core::TrawlError::internal(
+                "a screenshot without its PNG",
+            ))
+        })?;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .map_err(|e| {
+            CompatError::from(trawl_core::TrawlError::internal(format!("screenshot: {e}")))
+        })?;
+    let mut response = Response::new(Body::from(png));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
+    Ok(response)
 }
 
 fn plain_text(text: String) -> Response {

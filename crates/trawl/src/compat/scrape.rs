@@ -22,7 +22,8 @@ use super::error::json_ok;
 use super::request::body;
 use super::state::Compat;
 use super::types::{
-    ChangeTracking, FcChangeTracking, FcDiff, FcDocument, Formats, Metadata, ScrapeOptions,
+    ChangeTracking, FcActions, FcChangeTracking, FcDiff, FcDocument, FcScrape, Formats, Metadata,
+    ScrapeOptions,
 };
 
 /// The body of `/scrape`: the URL and the scrape options beside it.
@@ -75,6 +76,16 @@ async fn scrape_unbounded(
     formats: Formats,
 ) -> Result<FcDocument, CompatError> {
     let wait = options.wait_for.filter(|ms| *ms > 0);
+    let actions = options.actions.clone().unwrap_or_default();
+    if formats.screenshot.is_some() || !actions.is_empty() {
+        if formats.change_tracking.is_some() {
+            return Err(CompatError::unsupported(
+                "changeTracking with screenshot or actions (it compares the stored copy; \
+                 a browser read after actions is another page)",
+            ));
+        }
+        return scrape_in_browser(agent, url, options, formats, wait, actions).await;
+    }
     if let Some(tracking) = formats.change_tracking {
         if wait.is_some() || options.reshapes() || formats.need_raw() {
             return Err(CompatError::unsupported(
@@ -213,6 +224,8 @@ pub fn from_page(page: &PageOut, formats: Formats) -> FcDocument {
         raw_html: None,
         links: None,
         change_tracking: None,
+        screenshot: None,
+        actions: None,
         metadata: Metadata {
             title: page.title.clone(),
             description: page.description.clone(),
@@ -250,16 +263,25 @@ async fn scrape_html(
     render: bool,
 ) -> Result<FcDocument, CompatError> {
     let fetcher = agent.fetcher()?;
-    if render && !browser_present(fetcher) {
-        return Err(CompatError::unsupported(
-            "waitFor (this server has no browser tier: enable rendering to let pages run \
-             their scripts)",
-        ));
+    if render {
+        need_browser(agent, "waitFor")?;
     }
     let tier = if render { Tier::Render } else { Tier::Plain };
     let page = fetcher
         .fetch_from(url, &Conditional::default(), tier)
         .await?;
+    from_fetched(agent, url, options, formats, page).await
+}
+
+/// A document from a page's own HTML, as `options` and `formats` ask: selectors, raw HTML,
+/// links, the whole body or the main content.
+async fn from_fetched(
+    agent: &Agent,
+    url: &str,
+    options: &ScrapeOptions,
+    formats: Formats,
+    page: trawl_fetch::FetchedPage,
+) -> Result<FcDocument, CompatError> {
     let raw = decode_html(&page.body, page.content_type.as_deref());
     let include = options.include_tags.clone().unwrap_or_default();
     let exclude = options.exclude_tags.clone().unwrap_or_default();
@@ -339,6 +361,8 @@ async fn scrape_html(
         raw_html: formats.raw_html.then(|| raw.clone()),
         links,
         change_tracking: None,
+        screenshot: None,
+        actions: None,
         metadata: Metadata {
             title: doc.title.clone(),
             description: doc.description.clone(),
@@ -358,14 +382,110 @@ async fn scrape_html(
     })
 }
 
-#[cfg(feature = "render")]
-fn browser_present(fetcher: &trawl_fetch::Fetcher) -> bool {
-    fetcher.renderer().is_some()
+/// A 400 naming what asked for a browser and why none can be used (rendering off or not
+/// compiled in, no Chromium found), before anything is fetched: never an empty page.
+pub fn need_browser(agent: &Agent, what: &str) -> Result<(), CompatError> {
+    match agent.fetcher()?.browser_unavailable() {
+        None => Ok(()),
+        Some(why) => Err(CompatError::unsupported(format!(
+            "{what} on this server (it needs a browser, and none can be used: {})",
+            why.message
+        ))),
+    }
 }
 
-#[cfg(not(feature = "render"))]
-fn browser_present(_: &trawl_fetch::Fetcher) -> bool {
-    false
+/// Screenshots and actions: `web_fetch` in the browser, answered in Firecrawl's shape
+/// (images as `data:` URLs). `waitFor` becomes a first `wait` step.
+async fn scrape_in_browser(
+    agent: &Agent,
+    url: &str,
+    options: &ScrapeOptions,
+    formats: Formats,
+    wait: Option<u64>,
+    mut actions: Vec<trawl_fetch::browse::ActionJson>,
+) -> Result<FcDocument, CompatError> {
+    need_browser(
+        agent,
+        if formats.screenshot.is_some() {
+            "the screenshot format"
+        } else {
+            "actions"
+        },
+    )?;
+    if let Some(ms) = wait {
+        actions.insert(
+            0,
+            trawl_fetch::browse::Action::Wait(trawl_fetch::browse::WaitFor::Millis(ms)).to_json(),
+        );
+    }
+    let shot = formats.screenshot;
+    let out = agent
+        .web_fetch(
+            WebFetchArgs {
+                url: Some(url.to_owned()),
+                page_size_tokens: Some(0),
+                actions: Some(actions),
+                screenshot: shot.map(|_| true),
+                full_page: shot.filter(|s| s.full_page).map(|_| true),
+                viewport: shot
+                    .and_then(|s| s.viewport)
+                    .map(|(w, h)| format!("{w}x{h}")),
+                ..WebFetchArgs::default()
+            },
+            None,
+        )
+        .await?;
+    let mut page = only_page(out)?;
+    let browser = page.browser.take().unwrap_or_default();
+    let mut doc = if options.reshapes() || formats.need_raw() {
+        // Selectors, raw HTML and links read the page as the browser left it.
+        let final_url = url::Url::parse(&page.final_url)
+            .map_err(|e| TrawlError::internal(format!("the browser's address: {e}")))?;
+        let fetched = trawl_fetch::FetchedPage {
+            requested_url: final_url.clone(),
+            final_url,
+            status: page.status.unwrap_or(200),
+            content_type: Some("text/html; charset=utf-8".into()),
+            etag: None,
+            last_modified: None,
+            body: browser.html.clone().into_bytes().into(),
+            via: page.fetched_via,
+            redirects: Vec::new(),
+            attempts: page.attempts.clone(),
+        };
+        from_fetched(agent, url, options, formats, fetched).await?
+    } else {
+        from_page(&page, formats)
+    };
+    let data_url = |png: &[u8]| {
+        use base64::Engine as _;
+        format!(
+            "data:image/png;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(png)
+        )
+    };
+    let mut by_actions = Vec::new();
+    for shot in &browser.screenshots {
+        match shot.action {
+            Some(_) => by_actions.push(data_url(&shot.png)),
+            None => doc.screenshot = Some(data_url(&shot.png)),
+        }
+    }
+    if !by_actions.is_empty() || !browser.scrapes.is_empty() || !browser.done.is_empty() {
+        doc.actions = Some(FcActions {
+            screenshots: by_actions,
+            scrapes: browser
+                .scrapes
+                .into_iter()
+                .map(|s| FcScrape {
+                    url: s.url,
+                    html: s.html,
+                })
+                .collect(),
+            ..FcActions::default()
+        });
+    }
+    Ok(doc)
 }
 
 /// The page's whole `<body>` as HTML, minus what is never text (scripts, styles,

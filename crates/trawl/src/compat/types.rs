@@ -35,6 +35,12 @@ pub enum FormatSpec {
         /// As `schema`.
         #[serde(default)]
         prompt: Option<Value>,
+        /// `screenshot`: the whole page.
+        #[serde(default, rename = "fullPage")]
+        full_page: Option<bool>,
+        /// `screenshot`: `{width, height}` of the browser window.
+        #[serde(default)]
+        viewport: Option<Value>,
     },
 }
 
@@ -54,6 +60,17 @@ pub struct Formats {
     pub links: bool,
     /// `changeTracking`: compare with the stored copy (trawl's `web_fetch changes`).
     pub change_tracking: Option<ChangeTracking>,
+    /// `screenshot` / `screenshot@fullPage`: a PNG of the page, read in the browser.
+    pub screenshot: Option<ScreenshotFormat>,
+}
+
+/// The `screenshot` format's options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScreenshotFormat {
+    /// The whole page, not only the window.
+    pub full_page: bool,
+    /// The window, when the format object gives one.
+    pub viewport: Option<(u32, u32)>,
 }
 
 impl Formats {
@@ -77,6 +94,8 @@ pub struct ScrapeOptions {
     pub exclude_tags: Option<Vec<String>>,
     /// Milliseconds to let scripts run: read through the browser tier.
     pub wait_for: Option<u64>,
+    /// Browser steps before reading (Firecrawl's names and fields; no JavaScript).
+    pub actions: Option<Vec<trawl_fetch::browse::ActionJson>>,
     /// Milliseconds the whole scrape may take.
     pub timeout: Option<u64>,
     /// Accept a stored copy up to this many milliseconds old (0 = always fetch).
@@ -108,7 +127,6 @@ const ONLY_WHEN_OFF: &[&str] = &[
     "ignoreRobotsTxt",
     "regexOnFullURL",
     "zeroDataRetention",
-    "actions",
     "headers",
     "location",
     "jsonOptions",
@@ -156,14 +174,16 @@ impl ScrapeOptions {
         };
         let mut formats = Formats::default();
         for spec in list {
-            let (name, modes, tag) = match spec {
-                FormatSpec::Name(name) => (name.as_str(), None, None),
+            let (name, modes, tag, shot) = match spec {
+                FormatSpec::Name(name) => (name.as_str(), None, None, (None, None)),
                 FormatSpec::Object {
                     kind,
                     modes,
                     tag,
                     schema,
                     prompt,
+                    full_page,
+                    viewport,
                 } => {
                     if [schema, prompt]
                         .iter()
@@ -173,7 +193,12 @@ impl ScrapeOptions {
                             "schema and prompt in the {kind} format (trawl has no LLM formats)"
                         )));
                     }
-                    (kind.as_str(), modes.as_deref(), tag.as_ref())
+                    (
+                        kind.as_str(),
+                        modes.as_deref(),
+                        tag.as_ref(),
+                        (*full_page, viewport.as_ref()),
+                    )
                 }
             };
             match name {
@@ -185,10 +210,10 @@ impl ScrapeOptions {
                 "rawHtml" => formats.raw_html = true,
                 "links" => formats.links = true,
                 "screenshot" | "screenshot@fullPage" => {
-                    return Err(CompatError::unsupported(
-                        "the screenshot format (trawl's browser tier renders pages for their \
-                         text and takes no screenshots)",
-                    ));
+                    formats.screenshot = Some(ScreenshotFormat {
+                        full_page: name == "screenshot@fullPage" || shot.0 == Some(true),
+                        viewport: shot.1.map(viewport).transpose()?,
+                    });
                 }
                 "json" | "extract" | "summary" | "branding" | "images" | "attributes" => {
                     return Err(CompatError::unsupported(format!(
@@ -198,7 +223,7 @@ impl ScrapeOptions {
                 other => {
                     return Err(CompatError::bad_request(format!(
                         "formats: unknown format {other:?} (trawl answers markdown, html, \
-                         rawHtml and links)"
+                         rawHtml, links, screenshot and changeTracking)"
                     )));
                 }
             }
@@ -291,6 +316,22 @@ impl ScrapeOptions {
     }
 }
 
+/// A screenshot format's `viewport: {width, height}`.
+fn viewport(value: &Value) -> Result<(u32, u32), CompatError> {
+    let side = |name: &str| {
+        value
+            .get(name)
+            .and_then(Value::as_u64)
+            .and_then(|v| u32::try_from(v).ok())
+    };
+    match (side("width"), side("height")) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(CompatError::bad_request(
+            "screenshot viewport: {\"width\": N, \"height\": N}",
+        )),
+    }
+}
+
 /// The `metadata` of a document, named as Firecrawl names it.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -337,9 +378,37 @@ pub struct FcDocument {
     pub links: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change_tracking: Option<FcChangeTracking>,
+    /// The `screenshot` format: a `data:image/png;base64,…` URL (trawl serves no image
+    /// files; the SDKs take the string as Firecrawl's hosted URL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub screenshot: Option<String>,
+    /// What `actions` collected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actions: Option<FcActions>,
     pub metadata: Metadata,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+}
+
+/// The `actions` object of a document, as Firecrawl names it.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FcActions {
+    /// Each `screenshot` action's image, a `data:` URL.
+    pub screenshots: Vec<String>,
+    /// Each `scrape` action's page.
+    pub scrapes: Vec<FcScrape>,
+    /// Always empty: trawl runs no caller JavaScript.
+    pub javascript_returns: Vec<Value>,
+    /// Always empty: trawl prints no PDFs.
+    pub pdfs: Vec<Value>,
+}
+
+/// One `scrape` action's page.
+#[derive(Debug, Clone, Serialize)]
+pub struct FcScrape {
+    pub url: String,
+    pub html: String,
 }
 
 /// The `changeTracking` object of a document, as Firecrawl names it.

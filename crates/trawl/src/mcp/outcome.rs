@@ -36,6 +36,15 @@ pub(super) fn success<T: Serialize>(
     Ok(result)
 }
 
+/// Screenshots go after the text as MCP `image` content blocks (PNG, base64), in order.
+pub(super) fn add_images(result: &mut CallToolResult, images: Vec<Vec<u8>>) {
+    use base64::Engine as _;
+    for png in images {
+        let data = base64::engine::general_purpose::STANDARD.encode(png);
+        result.content.push(ContentBlock::image(data, "image/png"));
+    }
+}
+
 /// Marks an answer read while the store did not answer (a shared Redis gone away) with
 /// `_meta["trawl/store_unavailable"]`, so a client knows its handles may not open later.
 pub(super) fn note_store_unavailable(result: &mut CallToolResult) {

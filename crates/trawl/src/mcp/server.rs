@@ -138,7 +138,7 @@ impl TrawlMcp {
         subject: Details,
         ctx: &RequestContext<RoleServer>,
         work: W,
-        present: impl FnOnce(&T, &Fence) -> String,
+        shown: Shown<impl FnOnce(&T, &Fence) -> String, impl FnOnce(&T) -> Vec<Vec<u8>>>,
         describe: impl FnOnce(&T, &Metrics) -> Details,
     ) -> CallToolResult
     where
@@ -164,8 +164,9 @@ impl TrawlMcp {
         let elapsed = started.elapsed();
         let metrics = &self.state.metrics;
         let (result, outcome, details) = match ended {
-            Ended::Done(value) => match success(&value, present) {
+            Ended::Done(value) => match success(&value, shown.text) {
                 Ok(mut result) => {
+                    super::outcome::add_images(&mut result, (shown.images)(&value));
                     super::outcome::note_store_unavailable(&mut result);
                     super::outcome::note_site_reader_failures(&mut result);
                     (result, "ok".to_owned(), describe(&value, metrics))
@@ -211,6 +212,12 @@ impl TrawlMcp {
         });
         result
     }
+}
+
+/// How a successful answer is shown: its fenced text, and the images that go after it.
+struct Shown<P, I> {
+    text: P,
+    images: I,
 }
 
 /// Progress notifications for a batch read, when the client asked for them with a
@@ -309,7 +316,10 @@ async fn call<T: Tool>(ctx: ToolCallContext<'_, TrawlMcp>) -> Result<CallToolRes
             subject,
             context,
             T::call(server.agent.clone(), args, progress),
-            T::markdown,
+            Shown {
+                text: T::markdown,
+                images: T::images,
+            },
             |out, metrics| {
                 for (engine, outcome) in T::engine_outcomes(out) {
                     metrics.engine_outcome(&engine, outcome);

@@ -92,10 +92,17 @@ async fn scrape_answers_firecrawls_shape_and_refuses_what_trawl_cannot_do() {
 
     for (request, says) in [
         (json!({"url": url, "formats": ["json"]}), "json format"),
-        (json!({"url": url, "formats": ["screenshot"]}), "screenshot"),
         (
-            json!({"url": url, "actions": [{"type": "click", "selector": "a"}]}),
-            "actions",
+            json!({"url": url, "formats": ["markdown", "changeTracking", "screenshot"]}),
+            "changeTracking with screenshot",
+        ),
+        (
+            json!({"url": url, "actions": [{"type": "executeJavascript", "script": "1"}]}),
+            "executeJavascript is refused",
+        ),
+        (
+            json!({"url": url, "actions": [{"type": "click"}]}),
+            "needs `selector`",
         ),
         (
             json!({"url": url, "formats": ["markdown", {"type": "changeTracking", "modes": ["json"]}]}),
@@ -489,4 +496,99 @@ async fn jina_search_answers_its_text_and_json_layouts() {
     assert!(data[0].get("content").is_none(), "{json}");
     let (status, _) = get(&server, "/s/%20").await;
     assert_eq!(status, 400);
+}
+
+const TABS: &str = r#"<html><head><title>Survey tabs</title></head><body>
+<h1>Survey</h1><button id="t2">Counts</button><div id="panel">The overview of the survey.</div>
+<script>document.getElementById('t2').onclick = function () { setTimeout(function () {
+  var p = document.createElement('p'); p.className = 'counts';
+  p.textContent = 'Counts: 412 harbour seals on the sandbanks.'; document.body.appendChild(p); }, 100); };</script>
+</body></html>"#;
+
+/// Screenshots and actions through the Firecrawl and Jina forms, in Debian's chromium; with
+/// no browser on the server, each asks a clear 400 naming what is missing, never an empty
+/// 200.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn screenshots_and_actions_need_a_browser_and_say_so_without_one() {
+    use base64::Engine as _;
+    trawl_testkit::require_isolation!();
+    trawl_testkit::require_chromium!();
+    let world = World::new();
+    world.pages.route("/tabs", Reply::html(TABS));
+    let url = world.pages.url("/tabs");
+    let server = start(&world);
+    let (status, body) = post(
+        &server,
+        "/v2/scrape",
+        json!({"url": url, "formats": ["markdown", "screenshot@fullPage"],
+               "actions": [{"type": "click", "selector": "#t2"}, {"type": "wait", "selector": ".counts"}]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let data = &body["data"];
+    assert!(
+        data["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("412 harbour seals"),
+        "{data}"
+    );
+    let shot = data["screenshot"].as_str().unwrap();
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(shot.strip_prefix("data:image/png;base64,").unwrap())
+        .unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // Jina: the PNG itself to a text client; X-Wait-For-Selector waits in the browser.
+    let response = reqwest::Client::new()
+        .get(format!("{}/r/{url}", server.base()))
+        .bearer_auth("compat-token")
+        .header("X-Respond-With", "screenshot")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "image/png");
+    let png = response.bytes().await.unwrap();
+    assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 1280);
+    let response = reqwest::Client::new()
+        .get(format!("{}/r/{url}", server.base()))
+        .bearer_auth("compat-token")
+        .header("X-Wait-For-Selector", "#panel")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        response
+            .text()
+            .await
+            .unwrap()
+            .contains("overview of the survey")
+    );
+
+    // The same server with no browser on its PATH.
+    let blind = HttpServer::start(
+        &world,
+        &[],
+        &[("TRAWL_TOKEN", "compat-token"), ("PATH", "/nonexistent")],
+    );
+    for request in [
+        json!({"url": url, "formats": ["screenshot"]}),
+        json!({"url": url, "actions": [{"type": "click", "selector": "#t2"}]}),
+        json!({"url": url, "waitFor": 500}),
+    ] {
+        let (status, body) = post(&blind, "/v2/scrape", request.clone()).await;
+        assert_eq!(status, 400, "{request}: {body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(error.contains("needs a browser"), "{error}");
+        assert!(error.contains("chromium"), "{error}");
+    }
+    let response = reqwest::Client::new()
+        .get(format!("{}/r/{url}", blind.base()))
+        .bearer_auth("compat-token")
+        .header("X-Respond-With", "screenshot")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
 }

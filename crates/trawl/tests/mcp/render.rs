@@ -142,3 +142,85 @@ async fn eight_concurrent_renders_share_a_browser_and_leave_nothing_behind() {
         "browser processes left after SIGTERM: {left:#?}"
     );
 }
+
+/// `web_fetch {actions, screenshot}`: the click's items are read, and the screenshot is an
+/// MCP `image` block (PNG of the asked viewport) after the fenced text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_fetch_with_actions_answers_a_screenshot_as_an_image_block() {
+    use base64::Engine as _;
+    trawl_testkit::require_isolation!();
+    trawl_testkit::require_chromium!();
+    let world = World::new();
+    world.pages.route(
+        "/tabs",
+        Reply::html(
+            r#"<html><head><title>Tabs</title></head><body><button id="t2">Specifications</button>
+            <div id="panel">The overview of the otter holt survey.</div><script>
+            document.getElementById('t2').onclick = function () {
+              document.getElementById('panel').textContent = 'Specifications: the holt is 3 m deep and 12 m long.'; };
+            </script></body></html>"#,
+        ),
+    );
+    let server = HttpServer::start(&world, &["--render", "auto"], &[]);
+    let client = server.client(None).await;
+    let result = client
+        .call_tool(call(
+            "web_fetch",
+            json!({
+                "url": world.pages.url("/tabs"),
+                "actions": [{"type": "click", "selector": "#t2"}],
+                "screenshot": true,
+                "viewport": "800x600",
+            }),
+        ))
+        .await
+        .unwrap();
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    let doc = &structured(&result)["results"][0]["document"];
+    assert!(
+        doc["markdown"].as_str().unwrap().contains("3 m deep"),
+        "{doc}"
+    );
+    assert_eq!(doc["browser"]["screenshots"][0]["width"], 800, "{doc}");
+    let images: Vec<_> = result.content.iter().filter_map(|c| c.as_image()).collect();
+    assert_eq!(images.len(), 1, "{:?}", result.content);
+    assert_eq!(images[0].mime_type, "image/png");
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(&images[0].data)
+        .unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let be = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    assert_eq!((be(16), be(20)), (800, 600));
+    // The call is over: its tab (its own browser context and renderer) is gone.
+    let mut renderers = Vec::new();
+    for _ in 0..50 {
+        renderers = descendants(server.child.id())
+            .into_iter()
+            .filter(|(_, cmd)| {
+                cmd.contains("--type=renderer") && !cmd.contains("--top-chrome-webui")
+            })
+            .collect();
+        if renderers.len() <= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(renderers.len() <= 1, "tabs left after the call: {renderers:#?}");
+    // A script action is refused by name, before any browser work.
+    let refused = client
+        .call_tool(call(
+            "web_fetch",
+            json!({
+                "url": world.pages.url("/tabs"),
+                "actions": [{"type": "executeJavascript", "script": "1"}],
+            }),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        text(&refused).contains("executeJavascript"),
+        "{}",
+        text(&refused)
+    );
+}
