@@ -1,5 +1,11 @@
-//! What a map or crawl may visit: the start host (or its subdomains), and paths that pass
-//! the `--include` / `--exclude` regular expressions.
+//! What a map or crawl may visit: the start host (or its subdomains) on the start URL's
+//! port, and paths that pass the `--include` / `--exclude` regular expressions.
+//!
+//! The port is part of the site: a crawl of a local dev server on `127.0.0.1:3000` never
+//! walks into `127.0.0.1:5432` through a link, a sitemap entry, llms.txt, a robots
+//! `Sitemap:` line or a redirect (every discovery path asks [`Scope::on_site`]). A URL on
+//! its scheme's default port (80 for http, 443 for https) is on the site of a start URL on
+//! its own default port, so a site that moves from http to https stays one site.
 
 use regex::Regex;
 use trawl_core::TrawlError;
@@ -10,9 +16,17 @@ use url::Url;
 pub struct Scope {
     /// The start URL's host, lower case, without a leading `www.`.
     site: String,
+    /// The start URL's port when it is not its scheme's default (see [`site_port`]).
+    port: Option<u16>,
     subdomains: bool,
     include: Vec<Regex>,
     exclude: Vec<Regex>,
+}
+
+/// A URL's port when it is not its scheme's default: `None` for http on 80 and https on
+/// 443, which count as one site.
+fn site_port(url: &Url) -> Option<u16> {
+    url.port()
 }
 
 /// `www.example.com` and `example.com` are one site; anything else is compared as written.
@@ -50,6 +64,7 @@ impl Scope {
             .ok_or_else(|| TrawlError::invalid_input(format!("{start} has no host")))?;
         Ok(Scope {
             site: bare_host(host),
+            port: site_port(start),
             subdomains,
             include: compile(include, "include")?,
             exclude: compile(exclude, "exclude")?,
@@ -64,6 +79,9 @@ impl Scope {
         let Some(host) = url.host_str() else {
             return false;
         };
+        if site_port(url) != self.port {
+            return false;
+        }
         let host = bare_host(host);
         host == self.site
             || (self.subdomains
@@ -94,6 +112,25 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_port_is_part_of_the_site() {
+        let start = url("http://127.0.0.2:18001/docs/");
+        let scope = Scope::new(&start, false, &[], &[]).unwrap();
+        assert!(scope.on_site(&url("http://127.0.0.2:18001/other")));
+        assert!(!scope.on_site(&url("http://127.0.0.2:18002/")));
+        assert!(!scope.on_site(&url("http://127.0.0.2/")));
+        let plain = Scope::new(&url("http://example.org/"), false, &[], &[]).unwrap();
+        assert!(
+            plain.on_site(&url("https://example.org/a")),
+            "http and https on their own ports are one site"
+        );
+        assert!(
+            plain.on_site(&url("http://example.org:80/a")),
+            "the default port written out"
+        );
+        assert!(!plain.on_site(&url("http://example.org:8080/a")));
+    }
 
     fn url(s: &str) -> Url {
         Url::parse(s).unwrap()

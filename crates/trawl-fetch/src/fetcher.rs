@@ -47,6 +47,8 @@ pub struct Fetcher {
     cookies: Option<CookieSource>,
     /// Hosts that asked to be left alone for a while; shared by every clone.
     backoff: HostBackoff,
+    /// The user's proxy, normalized: every request trawl sends goes through it.
+    proxy: Option<Url>,
 }
 
 /// Decides whether a redirect from the first URL to the second may be followed; an `Err`
@@ -122,7 +124,14 @@ impl Fetcher {
             redirect_scope: None,
             cookies: None,
             backoff: HostBackoff::default(),
+            proxy,
         })
+    }
+
+    /// The configured proxy, normalized (`TRAWL_PROXY`): requests sent outside the fetcher
+    /// (webhooks) go through it too.
+    pub fn proxy(&self) -> Option<&Url> {
+        self.proxy.as_ref()
     }
 
     /// This fetcher (sharing its clients) with a check on every redirect hop besides the

@@ -85,13 +85,22 @@ pub fn read_local(
     input: &Input,
     base: Option<&str>,
     opts: &ExtractOptions,
+    max_bytes: u64,
 ) -> Result<Document, TrawlError> {
     match input {
         Input::Url(_) => Err(TrawlError::internal("read_local called with a URL")),
         Input::File(path) => {
-            let bytes = std::fs::read(path).map_err(|e| {
+            let cannot = |e: std::io::Error| {
                 TrawlError::invalid_input(format!("cannot read {}: {e}", path.display()))
-            })?;
+            };
+            let file = std::fs::File::open(path).map_err(cannot)?;
+            // Refused before reading when the size is known; the bounded read below holds
+            // the cap for a file that grows meanwhile (or a FIFO that reports no size).
+            let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+            if max_bytes > 0 && len > max_bytes {
+                return Err(too_large(&path.display().to_string(), len, max_bytes));
+            }
+            let bytes = read_capped(file, max_bytes, &path.display().to_string())?;
             let url = base_url(base, || {
                 let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
                 Url::from_file_path(&abs)
@@ -102,10 +111,7 @@ pub fn read_local(
             Ok(doc)
         }
         Input::Stdin => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| TrawlError::new(ErrorCode::Internal, format!("reading stdin: {e}")))?;
+            let bytes = read_capped(std::io::stdin(), max_bytes, "standard input")?;
             let url = base_url(base, || {
                 Url::parse("file:///dev/stdin").expect("static URL")
             })?;
@@ -114,6 +120,35 @@ pub fn read_local(
             Ok(doc)
         }
     }
+}
+
+/// At most `max_bytes` of `source` (0 = no cap), or `too_large` naming `what`.
+fn read_capped(source: impl Read, max_bytes: u64, what: &str) -> Result<Vec<u8>, TrawlError> {
+    let mut bytes = Vec::new();
+    let limit = if max_bytes == 0 {
+        u64::MAX
+    } else {
+        max_bytes + 1
+    };
+    source
+        .take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| TrawlError::new(ErrorCode::Internal, format!("reading {what}: {e}")))?;
+    if max_bytes > 0 && bytes.len() as u64 > max_bytes {
+        return Err(too_large(what, bytes.len() as u64, max_bytes));
+    }
+    Ok(bytes)
+}
+
+fn too_large(what: &str, len: u64, max_bytes: u64) -> TrawlError {
+    TrawlError::new(
+        ErrorCode::TooLarge,
+        format!(
+            "{what} is {}{len} bytes, more than --max-bytes {max_bytes} (local files and standard \
+             input have the same cap as downloads; raise it with --max-bytes or TRAWL_MAX_BYTES)",
+            if len > max_bytes + 1 { "" } else { "over " }
+        ),
+    )
 }
 
 #[cfg(test)]

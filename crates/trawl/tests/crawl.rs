@@ -246,3 +246,82 @@ fn a_second_map_answers_from_the_store_and_fresh_maps_again() {
     assert_eq!(fresh.json()["data"]["from_store"], false);
     assert_eq!(server.seen().len(), 2 * asked);
 }
+
+/// A crawl and a map of one port never reach another port of the same host, whichever way
+/// it is offered: a robots `Sitemap:` line, a sitemap entry, llms.txt, a link, a redirect.
+#[test]
+fn a_crawl_and_a_map_keep_to_the_start_port() {
+    trawl_testkit::require_isolation!();
+    let canary = TestServer::start_on("127.0.0.2");
+    let other = canary.base();
+    let server = TestServer::start_on("127.0.0.2");
+    let page = |links: &str| {
+        Reply::html(format!(
+            "<html><head><title>Port</title></head><body><article><h1>Port</h1>\
+             <p>Harbour seals rest on the sandbanks at low tide and hunt fish.</p>{links}\
+             </article></body></html>"
+        ))
+    };
+    server.route(
+        "/robots.txt",
+        Reply::ok(
+            "text/plain",
+            format!("User-agent: *\nAllow: /\nSitemap: {other}/sitemap.xml\n"),
+        ),
+    );
+    server.route(
+        "/sitemap.xml",
+        Reply::ok(
+            "application/xml",
+            format!(
+                "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+                 <url><loc>{}</loc></url><url><loc>{other}/from-sitemap</loc></url></urlset>",
+                server.url("/a")
+            ),
+        ),
+    );
+    server.route(
+        "/llms.txt",
+        Reply::ok(
+            "text/plain",
+            format!("# Port\n\n- [Other]({other}/from-llms)\n"),
+        ),
+    );
+    server.route(
+        "/",
+        page(&format!(
+            "<a href=\"/a\">a</a><a href=\"/moved\">moved</a><a href=\"{other}/from-link\">other</a>"
+        )),
+    );
+    server.route("/a", page(""));
+    server.route(
+        "/moved",
+        Reply::status(302, "").with_header("Location", &format!("{other}/from-redirect")),
+    );
+    let dir = temp_dir();
+    let crawl = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "crawl",
+        &server.url("/"),
+        "--allow-host",
+        "127.0.0.2",
+        "--limit",
+        "20",
+        "--json",
+    ]));
+    assert_eq!(crawl.code, 0, "{}", crawl.stderr);
+    let map = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "map",
+        &server.url("/"),
+        "--allow-host",
+        "127.0.0.2",
+        "--json",
+    ]));
+    assert_eq!(map.code, 0, "{}", map.stderr);
+    assert!(server.hits("/a") >= 1, "the crawl ran");
+    let reached: Vec<String> = canary.seen().iter().map(|r| r.path.clone()).collect();
+    assert!(reached.is_empty(), "another port was reached: {reached:?}");
+}

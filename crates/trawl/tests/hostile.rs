@@ -3,6 +3,7 @@
 //! - `pdf`: a PDF bomb made by the test ends in `too_large` with bounded peak memory.
 //! - `fence`: an injected, oversized title is inside the fence and cut; JSON-LD is cut.
 //! - `dotenv`: a `.env` that is a device, a FIFO, a link out or a secret is not read.
+//! - `local`: files and stdin over `--max-bytes` are `too_large`; single-line fields stay one line.
 
 #![allow(
     unsafe_code,
@@ -11,4 +12,5 @@
 
 mod dotenv;
 pub mod fence;
+mod local;
 mod pdf;

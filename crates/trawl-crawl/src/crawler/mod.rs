@@ -134,6 +134,14 @@ impl Crawler {
     ) -> Result<RunningCrawl, TrawlError> {
         options.validate()?;
         let start = self.fetcher.guard().check_raw(&options.url, None)?;
+        // The scope's regular expressions are checked before an id exists: a bad one is
+        // the caller's `invalid_input`, never a crawl that cannot run.
+        crate::scope::Scope::new(
+            &start,
+            options.subdomains,
+            &options.include,
+            &options.exclude,
+        )?;
         let id = new_id()?;
         let journal = Journal::new(self.store.clone(), id.clone());
         let now = SystemTime::now();

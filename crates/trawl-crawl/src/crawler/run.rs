@@ -150,13 +150,33 @@ pub(crate) async fn drive(
     observer: Option<Observer>,
     cancel: CancellationToken,
 ) -> Result<CrawlSummary, TrawlError> {
-    let start = crawler.fetcher().guard().check_raw(&options.url, None)?;
-    let scope = Scope::new(
-        &start,
-        options.subdomains,
-        &options.include,
-        &options.exclude,
-    )?;
+    let begun = crawler
+        .fetcher()
+        .guard()
+        .check_raw(&options.url, None)
+        .and_then(|start| {
+            let scope = Scope::new(
+                &start,
+                options.subdomains,
+                &options.include,
+                &options.exclude,
+            )?;
+            Ok((start, scope))
+        });
+    let (start, scope) = match begun {
+        Ok(begun) => begun,
+        Err(e) => {
+            // A crawl that cannot even begin (kept options no longer valid) ends failed,
+            // never left `running`.
+            let journal = Journal::new(crawler.store().clone(), id.clone());
+            if let Ok(Some(mut record)) = journal.record().await {
+                record.status = "failed".into();
+                record.updated_at = SystemTime::now();
+                let _ = journal.put(record).await;
+            }
+            return Err(e);
+        }
+    };
     let fetcher = scoped(crawler.fetcher(), &scope);
     let journal = Journal::new(crawler.store().clone(), id.clone()).committing();
     let mut st = State::new(id, options, scope, journal.clone(), crawler.pacer().clone());

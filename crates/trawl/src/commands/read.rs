@@ -163,7 +163,9 @@ async fn read_with(
                 "--changes needs a URL: a file or stdin has no origin to ask again",
             ));
         }
-        let doc = reader::read_local(&inputs[0], args.url.as_deref(), extract)?;
+        // A local file or stdin is held to the same cap as a download (--max-bytes).
+        let max_bytes = agent.fetcher()?.config().max_bytes;
+        let doc = reader::read_local(&inputs[0], args.url.as_deref(), extract, max_bytes)?;
         return agent
             .read_document_as(
                 doc,

@@ -69,8 +69,15 @@ async fn start(
         )));
     }
     // Refuse what the guard refuses now, so the caller hears it at once.
-    let guard = compat.agent.fetcher()?.guard().clone();
-    let webhook = Webhook::from_request(request.webhook.as_ref(), "batch_scrape", &guard).await?;
+    let fetcher = compat.agent.fetcher()?;
+    let guard = fetcher.guard().clone();
+    let webhook = Webhook::from_request(
+        request.webhook.as_ref(),
+        "batch_scrape",
+        &guard,
+        fetcher.proxy(),
+    )
+    .await?;
     let (mut urls, mut invalid) = (Vec::new(), Vec::new());
     for url in request.urls {
         match guard.check_raw(&url, None) {

@@ -142,7 +142,13 @@ async fn start(
         options.concurrency = n;
     }
     let fetcher = compat.agent.fetcher()?.clone();
-    let webhook = Webhook::from_request(request.webhook.as_ref(), "crawl", fetcher.guard()).await?;
+    let webhook = Webhook::from_request(
+        request.webhook.as_ref(),
+        "crawl",
+        fetcher.guard(),
+        fetcher.proxy(),
+    )
+    .await?;
     let crawler = Crawler::new(fetcher, compat.agent.store().clone());
     // The crawl runs on in the background; its state is in the store.
     let running = crawler.start(options, None).await?;

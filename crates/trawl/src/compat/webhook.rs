@@ -9,6 +9,12 @@
 //! the addresses the guard resolved and checked then, following no redirect. A webhook to a
 //! private or loopback address is therefore refused unless the user opened it with the
 //! same allow-host the rest of trawl uses.
+//!
+//! With a proxy configured (`TRAWL_PROXY`), deliveries go through it like every other
+//! request trawl makes, and only through it: the names resolve at the proxy, as for page
+//! fetches, and a proxy that cannot carry them fails the delivery, never a direct send.
+//! Headers that would change how the request is framed or routed (`Host`,
+//! `Content-Length`, `Transfer-Encoding`, hop-by-hop headers) are refused by name.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -66,6 +72,45 @@ impl std::fmt::Debug for Webhook {
 
 const EVENTS: &[&str] = &["started", "page", "completed", "failed"];
 
+/// Headers a webhook may not set: they frame or route the request (a `Host` or a
+/// `Content-Length` of the caller's would split or redirect the delivery), or belong to
+/// one hop only.
+const RESERVED_HEADERS: &[&str] = &[
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authorization",
+    "proxy-authenticate",
+    "te",
+    "trailer",
+    "upgrade",
+    "content-type",
+];
+
+/// Refuses a header the caller may not set, or one that is not a valid header, by name.
+fn check_headers(headers: &HashMap<String, String>) -> Result<(), CompatError> {
+    for (name, value) in headers {
+        let lower = name.to_ascii_lowercase();
+        if RESERVED_HEADERS.contains(&lower.as_str()) {
+            return Err(CompatError::bad_request(format!(
+                "webhook.headers: {name} is set by trawl (it frames or routes the delivery) \
+                 and cannot be given"
+            )));
+        }
+        if reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err()
+            || reqwest::header::HeaderValue::from_str(value).is_err()
+        {
+            return Err(CompatError::bad_request(format!(
+                "webhook.headers: {name:?} is not a valid header name and value"
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl Webhook {
     /// The job's webhook from its request's `webhook` field (none when absent or null),
     /// refused now when the guard refuses its URL.
@@ -73,6 +118,7 @@ impl Webhook {
         value: Option<&Value>,
         kind: &'static str,
         guard: &Guard,
+        proxy: Option<&Url>,
     ) -> Result<Option<Webhook>, CompatError> {
         let Some(value) = value.filter(|v| !v.is_null()) else {
             return Ok(None);
@@ -98,23 +144,42 @@ impl Webhook {
                 "webhook.events: {bad:?} is not one of started, page, completed, failed"
             )));
         }
+        check_headers(&headers)?;
         let url = guard.check_raw(&raw, None).map_err(webhook_refused)?;
         let host = url
             .host_str()
             .ok_or_else(|| CompatError::bad_request("webhook: the URL has no host"))?
             .to_owned();
-        let addrs = guard
-            .resolve_checked(&host)
-            .await
-            .map_err(webhook_refused)?;
-        let port = url.port_or_known_default().unwrap_or(80);
-        let pinned: Vec<SocketAddr> = addrs.iter().map(|ip| SocketAddr::new(*ip, port)).collect();
-        let client = reqwest::Client::builder()
+        let builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
+            // No system proxy: the configured one, when there is one, is the only way out.
             .no_proxy()
-            .timeout(DELIVERY_TIMEOUT)
-            // The connection uses exactly the addresses the guard checked: no second lookup.
-            .resolve_to_addrs(&host, &pinned)
+            .timeout(DELIVERY_TIMEOUT);
+        let builder = match proxy {
+            Some(proxy) => {
+                // The proxy resolves the name, as it does for page fetches; the guard has
+                // checked the URL as written (a literal private address is refused above).
+                let through = reqwest::Proxy::all(proxy.as_str()).map_err(|e| {
+                    CompatError::bad_request(format!(
+                        "webhook: the configured proxy cannot carry it ({e}); refused rather \
+                         than sent around the proxy"
+                    ))
+                })?;
+                builder.proxy(through)
+            }
+            None => {
+                let addrs = guard
+                    .resolve_checked(&host)
+                    .await
+                    .map_err(webhook_refused)?;
+                let port = url.port_or_known_default().unwrap_or(80);
+                let pinned: Vec<SocketAddr> =
+                    addrs.iter().map(|ip| SocketAddr::new(*ip, port)).collect();
+                // The connection uses exactly the addresses the guard checked.
+                builder.resolve_to_addrs(&host, &pinned)
+            }
+        };
+        let client = builder
             .build()
             .map_err(|e| TrawlError::internal(format!("webhook client: {e}")).with_causes_of(&e))?;
         Ok(Some(Webhook {
@@ -185,4 +250,28 @@ fn tracing_line(hook: &Webhook, event: &str, why: &str) {
         hook.kind,
         hook.url.host_str().unwrap_or("?")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_and_hop_headers_are_refused_by_name() {
+        for name in [
+            "Host",
+            "content-length",
+            "Transfer-Encoding",
+            "Connection",
+            "TE",
+        ] {
+            let headers = HashMap::from([(name.to_owned(), "x".to_owned())]);
+            let e = check_headers(&headers).unwrap_err();
+            assert!(e.message.contains(name), "{}", e.message);
+        }
+        let bad = HashMap::from([("X-Ok".to_owned(), "line\nbreak".to_owned())]);
+        assert!(check_headers(&bad).is_err());
+        let fine = HashMap::from([("Authorization".to_owned(), "Bearer s3".to_owned())]);
+        assert!(check_headers(&fine).is_ok());
+    }
 }

@@ -592,3 +592,52 @@ async fn screenshots_and_actions_need_a_browser_and_say_so_without_one() {
         .unwrap();
     assert_eq!(response.status(), 400);
 }
+
+/// A bad include/exclude regular expression is refused before any crawl exists, through
+/// the compatible API and MCP alike: no id, nothing left `running`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_path_regex_is_refused_before_a_crawl_exists() {
+    let world = World::new();
+    let server = start(&world);
+    for body in [
+        json!({"url": world.pages.url("/article"), "includePaths": ["("]}),
+        json!({"url": world.pages.url("/article"), "excludePaths": ["[z-a]"]}),
+    ] {
+        let (status, answer) = post(&server, "/v2/crawl", body).await;
+        assert_eq!(status, 400, "{answer}");
+        assert!(answer.get("id").is_none(), "{answer}");
+        assert!(
+            answer["error"]
+                .as_str()
+                .unwrap()
+                .contains("not a regular expression"),
+            "{answer}"
+        );
+    }
+    let client = server.client(Some("compat-token")).await;
+    let result = client
+        .call_tool(call(
+            "web_crawl",
+            json!({"url": world.pages.url("/article"), "include": ["("]}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert!(text(&result).contains("invalid_input"), "{}", text(&result));
+    let (_, active) = get(&server, "/v2/crawl/active").await;
+    assert_eq!(
+        active["crawls"].as_array().map(Vec::len),
+        Some(0),
+        "{active}"
+    );
+    // The store the server uses holds no crawl at all.
+    let listed = Command::new(env!("CARGO_BIN_EXE_trawl"))
+        .args(["crawl", "list", "--json"])
+        .current_dir(&world.dir)
+        .env_clear()
+        .envs(world.env())
+        .output()
+        .unwrap();
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed["data"].as_array().map(Vec::len), Some(0), "{listed}");
+}

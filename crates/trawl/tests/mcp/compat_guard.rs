@@ -192,6 +192,53 @@ async fn a_webhook_to_loopback_is_refused_unless_allowed_and_then_delivered() {
     assert_eq!(status, 400, "{answer}");
 }
 
+/// With `TRAWL_PROXY` set, a webhook goes through the proxy (which logs it) and never
+/// straight to its receiver; headers that frame or route the delivery are refused by name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhooks_go_through_the_proxy_and_reserved_headers_are_refused() {
+    trawl_testkit::require_isolation!();
+    let world = World::new();
+    site(&world);
+    let receiver = Receiver::start("127.0.0.2").await;
+    let proxy = TestServer::start();
+    proxy.route(&receiver.url(), Reply::ok("text/plain", "ok"));
+    let proxy_base = proxy.base();
+    let server = HttpServer::start(
+        &world,
+        &[],
+        &[
+            ("TRAWL_TOKEN", "compat-token"),
+            ("TRAWL_ALLOW_HOSTS", "127.0.0.1,127.0.0.2"),
+            ("TRAWL_PROXY", proxy_base.as_str()),
+        ],
+    );
+    for reserved in ["Host", "Content-Length", "transfer-encoding", "Connection"] {
+        let (status, answer) = post(
+            &server,
+            "/v2/batch/scrape",
+            json!({"urls": [world.pages.url("/second")],
+                   "webhook": {"url": receiver.url(), "headers": {reserved: "x"}}}),
+        )
+        .await;
+        assert_eq!(status, 400, "{reserved}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(reserved),
+            "{answer}"
+        );
+    }
+    let (status, answer) = post(
+        &server,
+        "/v2/batch/scrape",
+        json!({"urls": [world.pages.url("/second")],
+               "webhook": {"url": receiver.url(), "events": ["completed"]}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let hook = receiver.url();
+    until(async || proxy.seen().iter().any(|r| r.path == hook)).await;
+    assert_eq!(receiver.count(), 0, "a delivery went around the proxy");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_metadata_address_and_private_redirects_are_refused_through_the_api() {
     // A failing guard would send packets to 169.254.169.254: only in the isolated namespace,
