@@ -205,7 +205,10 @@ async fn web_fetch_with_actions_answers_a_screenshot_as_an_image_block() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(renderers.len() <= 1, "tabs left after the call: {renderers:#?}");
+    assert!(
+        renderers.len() <= 1,
+        "tabs left after the call: {renderers:#?}"
+    );
     // A script action is refused by name, before any browser work.
     let refused = client
         .call_tool(call(
