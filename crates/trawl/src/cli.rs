@@ -11,9 +11,45 @@ use crate::settings::{Flags, RedisUrl, StoreLocation, parse_flag};
 
 pub use crate::net_args::NetArgs;
 
+// The optional features compiled in, as words of `trawl --version` (a packaged build says
+// whether it can impersonate a browser's TLS without running it).
+#[cfg(feature = "render")]
+macro_rules! render_word {
+    () => {
+        " render"
+    };
+}
+#[cfg(not(feature = "render"))]
+macro_rules! render_word {
+    () => {
+        ""
+    };
+}
+#[cfg(feature = "impersonate")]
+macro_rules! impersonate_word {
+    () => {
+        " impersonate"
+    };
+}
+#[cfg(not(feature = "impersonate"))]
+macro_rules! impersonate_word {
+    () => {
+        ""
+    };
+}
+
+/// `trawl --version`: `0.1.0 (features: render impersonate)`.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (features:",
+    render_word!(),
+    impersonate_word!(),
+    ")"
+);
+
 /// trawl: web search and page reading for AI agents, in one binary.
 #[derive(Debug, Parser)]
-#[command(name = "trawl", version, about, propagate_version = true)]
+#[command(name = "trawl", version = VERSION, about, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -103,6 +103,19 @@ fn server_json_follows_the_registry_schema() {
     }
     assert_eq!(server["$schema"], schema_url);
     assert_eq!(server["version"], env!("CARGO_PKG_VERSION"));
+    // The packages scripts/package writes: the wheel and the npm launcher, both `trawl`,
+    // both run as `trawl mcp`.
+    let packages = server["packages"].as_array().expect("packages");
+    let registries: Vec<&str> = packages
+        .iter()
+        .map(|p| p["registryType"].as_str().unwrap())
+        .collect();
+    assert_eq!(registries, ["pypi", "npm"]);
+    for package in packages {
+        assert_eq!(package["identifier"], "trawl", "{package}");
+        assert_eq!(package["version"], env!("CARGO_PKG_VERSION"), "{package}");
+        assert_eq!(package["packageArguments"][0]["value"], "mcp", "{package}");
+    }
     // The schema can fail: a name without its namespace is refused.
     let mut wrong = server.clone();
     wrong["name"] = json!("trawl");

@@ -123,6 +123,9 @@ impl Running {
         // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
         // It makes the kernel kill the browser when the thread that started it (a runtime
         // worker, alive as long as trawl) goes away, so a killed trawl leaves no browser.
+        // Linux only: elsewhere (macOS) the browser dies with trawl's own shutdown, and its
+        // process group is killed on drop, but not when trawl itself is killed.
+        #[cfg(target_os = "linux")]
         unsafe {
             cmd.pre_exec(|| {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
