@@ -10,6 +10,31 @@
 //!   the guard proxy against private and metadata addresses, deadlines, popups, downloads.
 //! - `browse_cases` (feature `render`): screenshots and actions (`Fetcher::browse`).
 
+/// Whether Debian's chromium is here; under CI its absence fails the test instead.
+#[cfg(feature = "render")]
+fn have_browser() -> bool {
+    if trawl_fetch::render::find_browser(None).is_ok() {
+        return true;
+    }
+    assert!(
+        !trawl_testkit::in_ci(),
+        "CI: the browser tests need Debian's chromium (apt-get install chromium)"
+    );
+    eprintln!("skipped: no chromium on the PATH");
+    false
+}
+
+/// Tests in Debian's chromium run in the loopback-only namespace, with the browser there.
+#[cfg(feature = "render")]
+macro_rules! require_browser {
+    () => {
+        trawl_testkit::require_isolation!();
+        if !crate::have_browser() {
+            return;
+        }
+    };
+}
+
 #[cfg(feature = "render")]
 mod browse_cases;
 mod faults;

@@ -12,27 +12,6 @@ use trawl_fetch::{
 };
 use trawl_testkit::{Reply, TestServer};
 
-fn have_browser() -> bool {
-    if trawl_fetch::render::find_browser(None).is_ok() {
-        return true;
-    }
-    assert!(
-        !trawl_testkit::in_ci(),
-        "CI: the rendering tests need Debian's chromium (apt-get install chromium)"
-    );
-    eprintln!("skipped: no chromium on the PATH");
-    false
-}
-
-macro_rules! require_browser {
-    () => {
-        trawl_testkit::require_isolation!();
-        if !have_browser() {
-            return;
-        }
-    };
-}
-
 fn fetcher(mode: RenderMode, page_timeout: Duration) -> Fetcher {
     Fetcher::new(FetchConfig {
         timeout: Duration::from_secs(10),

@@ -6,7 +6,7 @@ use std::process::Stdio;
 
 use trawl_testkit::{Reply, TestServer};
 
-use crate::newuser::{alive, descendants};
+use crate::newuser::watch_until_exit;
 use crate::util::{run, temp_dir, trawl};
 
 const LIST: &str = r#"<html><head><title>Otter sightings</title></head><body>
@@ -59,16 +59,7 @@ fn read_with_actions_and_a_screenshot_leaves_no_browser_behind() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut seen = std::collections::BTreeMap::new();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        seen.extend(descendants(child.id()));
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    };
-    let left: Vec<_> = seen.iter().filter(|(pid, _)| alive(**pid)).collect();
-    assert!(left.is_empty(), "processes left after exit: {left:#?}");
+    let (status, seen) = watch_until_exit(&mut child);
     assert!(
         seen.values().any(|c| c.contains("--type=renderer")),
         "no browser ran"

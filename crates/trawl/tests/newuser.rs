@@ -710,6 +710,27 @@ pub(crate) fn descendants(root: u32) -> Vec<(u32, String)> {
         .collect()
 }
 
+/// Every process `child` started (pid → command line), watched every 10 ms until it exits,
+/// then checked the moment it has: none may still run.
+pub(crate) fn watch_until_exit(
+    child: &mut std::process::Child,
+) -> (
+    std::process::ExitStatus,
+    std::collections::BTreeMap<u32, String>,
+) {
+    let mut seen = std::collections::BTreeMap::new();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        seen.extend(descendants(child.id()));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let left: Vec<_> = seen.iter().filter(|(pid, _)| alive(**pid)).collect();
+    assert!(left.is_empty(), "processes left after exit: {left:#?}");
+    (status, seen)
+}
+
 /// Whether `pid` still runs: a zombie is gone but for its exit status.
 pub(crate) fn alive(pid: u32) -> bool {
     state_and_parent(pid).is_some_and(|(state, _)| state != 'Z')
@@ -750,16 +771,7 @@ fn the_browser_is_reaped_before_read_exits() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut seen = std::collections::BTreeMap::new();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            seen.extend(descendants(child.id()));
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        };
-        let left: Vec<_> = seen.iter().filter(|(pid, _)| alive(**pid)).collect();
-        assert!(left.is_empty(), "processes left after exit: {left:#?}");
+        let (status, seen) = watch_until_exit(&mut child);
         let renderers = seen
             .values()
             .filter(|c| c.contains("--type=renderer"))

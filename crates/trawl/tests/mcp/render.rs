@@ -47,6 +47,27 @@ fn descendants(root: u32) -> Vec<(u32, String)> {
         .collect()
 }
 
+/// The page renderers still running under `pid`, polled for up to 5 s until at most one is
+/// left: the browser's initial about:blank tab may remain. A `--top-chrome-webui` renderer
+/// draws the browser's own UI, not a page (some Chromium builds start one), so it is not
+/// counted.
+async fn tabs_left(pid: u32) -> Vec<(u32, String)> {
+    let mut renderers = Vec::new();
+    for _ in 0..50 {
+        renderers = descendants(pid)
+            .into_iter()
+            .filter(|(_, cmd)| {
+                cmd.contains("--type=renderer") && !cmd.contains("--top-chrome-webui")
+            })
+            .collect();
+        if renderers.len() <= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    renderers
+}
+
 fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .ok()
@@ -104,22 +125,8 @@ async fn eight_concurrent_renders_share_a_browser_and_leave_nothing_behind() {
         .count();
     assert_eq!(mains, 1, "one shared browser: {browsers:#?}");
     // The calls are over: every page's tab (each in its own browser context, so its own
-    // renderer process) is gone; what may remain is the browser's initial about:blank tab.
-    // A `--top-chrome-webui` renderer draws the browser's own UI, not a page: some
-    // Chromium builds start one, so it is not counted as a tab.
-    let mut renderers = Vec::new();
-    for _ in 0..50 {
-        renderers = descendants(pid)
-            .into_iter()
-            .filter(|(_, cmd)| {
-                cmd.contains("--type=renderer") && !cmd.contains("--top-chrome-webui")
-            })
-            .collect();
-        if renderers.len() <= 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    // renderer process) is gone.
+    let renderers = tabs_left(pid).await;
     assert!(
         renderers.len() <= 1,
         "tabs left after the calls: {renderers:#?}"
@@ -192,19 +199,7 @@ async fn web_fetch_with_actions_answers_a_screenshot_as_an_image_block() {
     let be = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
     assert_eq!((be(16), be(20)), (800, 600));
     // The call is over: its tab (its own browser context and renderer) is gone.
-    let mut renderers = Vec::new();
-    for _ in 0..50 {
-        renderers = descendants(server.child.id())
-            .into_iter()
-            .filter(|(_, cmd)| {
-                cmd.contains("--type=renderer") && !cmd.contains("--top-chrome-webui")
-            })
-            .collect();
-        if renderers.len() <= 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let renderers = tabs_left(server.child.id()).await;
     assert!(
         renderers.len() <= 1,
         "tabs left after the call: {renderers:#?}"
