@@ -33,6 +33,9 @@ pub const PAGE: usize = 100;
 struct BatchRequest {
     urls: Vec<String>,
     max_concurrency: Option<usize>,
+    /// The API reference spells it `ignoreInvalidURLs`, the SDKs `ignoreInvalidURLs` too;
+    /// older clients `ignoreInvalidUrls`: both are read.
+    #[serde(alias = "ignoreInvalidURLs")]
     ignore_invalid_urls: Option<bool>,
     webhook: Option<Value>,
     #[serde(flatten)]
@@ -199,16 +202,21 @@ pub async fn status(
             skip + page.len()
         )
     });
-    Ok(json_ok(json!({
+    let mut answer = json!({
         "success": true,
         "status": status,
         "total": job.urls.len(),
         "completed": completed,
         "creditsUsed": completed,
         "expiresAt": iso(job.created + Duration::from_secs(86_400)),
-        "next": next,
         "data": page,
-    })))
+    });
+    // Firecrawl leaves `next` out on the last page; the JS SDK's v1 client takes a
+    // `null` for a URL to fetch ("Invalid URL").
+    if let Some(next) = next {
+        answer["next"] = json!(next);
+    }
+    Ok(json_ok(answer))
 }
 
 pub async fn cancel(

@@ -215,16 +215,20 @@ pub async fn status(
         )
     });
     let created = std::time::UNIX_EPOCH + std::time::Duration::from_millis(status.created_ms);
-    Ok(json_ok(json!({
+    let mut answer = json!({
         "success": true,
         "status": firecrawl_status(&status.status, status.cancel_requested),
         "total": total,
         "completed": done,
         "creditsUsed": done,
         "expiresAt": iso(created + std::time::Duration::from_secs(86_400)),
-        "next": next,
         "data": data,
-    })))
+    });
+    // Left out on the last page, as Firecrawl does (a `null` breaks the JS SDK's v1 client).
+    if let Some(next) = next {
+        answer["next"] = json!(next);
+    }
+    Ok(json_ok(answer))
 }
 
 /// The stored documents of a crawl's `rows`, in `formats`; a page evicted from the store

@@ -44,6 +44,15 @@ fn target(uri: &Uri) -> Result<String, CompatError> {
         Some(q) => format!("{path}?{q}"),
         None => path.to_owned(),
     };
+    // A target written percent-encoded (`/r/https%3A%2F%2Fexample.org%2Fa`), as URL
+    // builders write a path segment, is decoded once.
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("http%3a") || lower.starts_with("https%3a") {
+        url = percent_encoding::percent_decode_str(&url)
+            .decode_utf8()
+            .map_err(|_| CompatError::bad_request("the encoded URL after /r/ is not UTF-8"))?
+            .into_owned();
+    }
     // Some clients and proxies fold `https://` to `https:/`.
     for scheme in ["https:/", "http:/"] {
         if url.starts_with(scheme) && !url.starts_with(&format!("{scheme}/")) {
@@ -66,12 +75,13 @@ pub async fn read(
 ) -> Result<Response, CompatError> {
     let url = target(&uri)?;
     let format = text_header(&headers, "x-return-format").unwrap_or_else(|| "markdown".into());
-    let want_html = match format.to_ascii_lowercase().as_str() {
-        "markdown" | "default" => false,
-        "html" => true,
+    let (want_html, want_text) = match format.to_ascii_lowercase().as_str() {
+        "markdown" | "default" => (false, false),
+        "html" => (true, false),
+        "text" => (false, true),
         other => {
             return Err(CompatError::unsupported(format!(
-                "X-Return-Format: {other} (trawl returns markdown or html)"
+                "X-Return-Format: {other} (trawl returns markdown, html or text)"
             )));
         }
     };
@@ -121,6 +131,8 @@ pub async fn read(
     let doc = compat.gated(scrape(&agent, &url, &options)).await?;
     let content = if want_html {
         doc.html.clone()
+    } else if want_text {
+        doc.markdown.as_deref().map(markdown_text)
     } else {
         doc.markdown.clone()
     }
@@ -162,11 +174,37 @@ pub async fn read(
     }
     text.push_str(if want_html {
         "HTML Content:\n"
+    } else if want_text {
+        "Text Content:\n"
     } else {
         "Markdown Content:\n"
     });
     text.push_str(&content);
     Ok(plain_text(text))
+}
+
+/// The words of Markdown without its marks: paragraphs, headings, list items and table
+/// cells on lines of their own, links as their text.
+fn markdown_text(markdown: &str) -> String {
+    use pulldown_cmark::{Event, Parser, TagEnd};
+    let mut out = String::new();
+    for event in Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES) {
+        match event {
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => out.push('\n'),
+            Event::End(
+                TagEnd::Paragraph
+                | TagEnd::Heading(_)
+                | TagEnd::Item
+                | TagEnd::CodeBlock
+                | TagEnd::TableRow
+                | TagEnd::TableHead,
+            ) => out.push('\n'),
+            Event::End(TagEnd::TableCell) => out.push('\t'),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// How many results `/s/` answers unless `?count=` says otherwise (Jina's default).
@@ -181,9 +219,35 @@ pub async fn search(
     headers: HeaderMap,
     uri: Uri,
 ) -> Result<Response, CompatError> {
+    search_for(compat, query, headers, uri).await
+}
+
+/// `GET /s/?q=…`: the form Jina's current documentation gives, the query as a parameter.
+pub async fn search_by_parameter(
+    State(compat): State<Compat>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Result<Response, CompatError> {
+    let query = uri
+        .query()
+        .into_iter()
+        .flat_map(|q| url::form_urlencoded::parse(q.as_bytes()))
+        .find_map(|(k, v)| (k == "q").then(|| v.into_owned()))
+        .unwrap_or_default();
+    search_for(compat, query, headers, uri).await
+}
+
+async fn search_for(
+    compat: Compat,
+    query: String,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Result<Response, CompatError> {
     let query = query.trim().to_owned();
     if query.is_empty() {
-        return Err(CompatError::bad_request("give the query after /s/"));
+        return Err(CompatError::bad_request(
+            "give the query after /s/ or as ?q=",
+        ));
     }
     let count = match uri
         .query()
@@ -309,5 +373,15 @@ mod tests {
         assert_eq!(target(&uri).unwrap(), "https://example.org/");
         let uri: Uri = "/r/example.org".parse().unwrap();
         assert_eq!(target(&uri).unwrap(), "https://example.org");
+        let uri: Uri = "/r/https%3A%2F%2Fexample.org%2Fa%3Fb%3D1".parse().unwrap();
+        assert_eq!(target(&uri).unwrap(), "https://example.org/a?b=1");
+    }
+
+    #[test]
+    fn text_is_the_markdown_without_its_marks() {
+        let text = markdown_text(
+            "# Seals\n\nThey *rest* on [sandbanks](https://x.org).\n\n- one\n- two\n",
+        );
+        assert_eq!(text, "Seals\nThey rest on sandbanks.\none\ntwo\n");
     }
 }

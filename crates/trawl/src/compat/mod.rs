@@ -82,6 +82,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(
         .route("/v1/search", post(search::search_v1))
         .route("/r/{*target}", get(jina::read))
         .route("/s/{*query}", get(jina::search))
+        .route("/s/", get(jina::search_by_parameter))
         .route("/v2/extract", post(error::not_offered))
         .route("/v1/extract", post(error::not_offered))
         .route("/v2/agent", post(error::not_offered))

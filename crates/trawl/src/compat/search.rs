@@ -138,7 +138,12 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<Vec<Value>, CompatError> 
     if let Some(location) = request.location.as_deref().or(request.country.as_deref()) {
         args.region = Some(region(location)?);
     }
-    let scrape_options = request.scrape_options.clone();
+    // `scrapeOptions: {formats: []}` (what the JS SDK's v1 `search(q)` sends) asks for no
+    // page to be read: results only.
+    let scrape_options = request
+        .scrape_options
+        .clone()
+        .filter(|o| o.formats.as_ref().is_none_or(|f| !f.is_empty()));
     if let Some(options) = &scrape_options {
         options.check(&[])?;
     }

@@ -496,10 +496,10 @@ mod tests {
 
     #[test]
     fn options_that_change_the_result_are_refused_not_ignored() {
-        let err = options(serde_json::json!({"actions": [{"type": "click"}]}))
+        let err = options(serde_json::json!({"headers": {"x-seal": "1"}}))
             .check(&[])
             .unwrap_err();
-        assert!(err.message.contains("actions"), "{}", err.message);
+        assert!(err.message.contains("headers"), "{}", err.message);
         assert!(
             options(serde_json::json!({"mobile": true}))
                 .check(&[])

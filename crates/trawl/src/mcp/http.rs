@@ -222,11 +222,23 @@ async fn require_bearer(State(app): State<AppState>, request: Request, next: Nex
             .get(header::AUTHORIZATION)
             .map(HeaderValue::as_bytes);
         if !token.accepts(presented) {
-            let mut response = (
-                StatusCode::UNAUTHORIZED,
-                "missing or wrong bearer token: send Authorization: Bearer <token>\n",
-            )
-                .into_response();
+            let why = "missing or wrong bearer token: send Authorization: Bearer <token>";
+            // The compatible API's clients read Firecrawl's error shape (the SDKs show its
+            // `error`); everyone else gets the line of text.
+            let mut response = if crate::compat::is_compat_path(request.uri().path()) {
+                let body = serde_json::json!({
+                    "success": false,
+                    "error": format!("Unauthorized: {why}"),
+                });
+                (
+                    StatusCode::UNAUTHORIZED,
+                    [(header::CONTENT_TYPE, "application/json")],
+                    body.to_string(),
+                )
+                    .into_response()
+            } else {
+                (StatusCode::UNAUTHORIZED, format!("{why}\n")).into_response()
+            };
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
                 HeaderValue::from_static("Bearer realm=\"trawl\""),

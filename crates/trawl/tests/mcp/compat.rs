@@ -47,6 +47,16 @@ async fn scrape_answers_firecrawls_shape_and_refuses_what_trawl_cannot_do() {
         .await
         .unwrap();
     assert_eq!(unauthorised.status(), 401);
+    // In Firecrawl's error shape, which the SDKs read.
+    let refused: Value = unauthorised.json().await.unwrap();
+    assert_eq!(refused["success"], false, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Unauthorized"),
+        "{refused}"
+    );
 
     let (status, body) = post(&server, "/v2/scrape", json!({"url": url})).await;
     assert_eq!(status, 200, "{body}");
@@ -408,6 +418,14 @@ async fn batch_crawl_map_search_and_jina_reader() {
     let web = body["data"]["web"].as_array().unwrap();
     assert!(!web.is_empty() && web.len() <= 3, "{body}");
     assert!(web[0]["url"].as_str().unwrap().starts_with("http"));
+    // The JS SDK's v1 `search(q)` sends empty scrape formats: results only, not a 400.
+    let (status, body) = post(
+        &server,
+        "/v1/search",
+        json!({"query": "python format", "limit": 2, "scrapeOptions": {"formats": []}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
     let (status, body) = post(
         &server,
         "/v2/search",
@@ -640,4 +658,74 @@ async fn a_bad_path_regex_is_refused_before_a_crawl_exists() {
         .unwrap();
     let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(listed["data"].as_array().map(Vec::len), Some(0), "{listed}");
+}
+
+/// The SDKs' spelling `ignoreInvalidURLs` is read, and a finished job's last page has no
+/// `next` key at all (the JS SDK's v1 client fetches a `null` as a URL).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ignore_invalid_urls_in_the_sdks_spelling_and_no_null_next() {
+    let world = World::new();
+    let server = start(&world);
+    let (status, answer) = post(
+        &server,
+        "/v2/batch/scrape",
+        json!({"urls": [world.pages.url("/second"), "not a url"], "ignoreInvalidURLs": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["invalidURLs"], json!(["not a url"]), "{answer}");
+    let id = answer["id"].as_str().unwrap().to_owned();
+    let mut polled = Value::Null;
+    until(async || {
+        polled = get(&server, &format!("/v2/batch/scrape/{id}")).await.1;
+        polled["status"] == "completed"
+    })
+    .await;
+    assert!(polled.get("next").is_none(), "{polled}");
+    let (_, crawl) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/article"), "limit": 1, "sitemap": "skip"}),
+    )
+    .await;
+    let id = crawl["id"].as_str().unwrap().to_owned();
+    until(async || {
+        polled = get(&server, &format!("/v2/crawl/{id}")).await.1;
+        polled["status"] == "completed"
+    })
+    .await;
+    assert!(polled.get("next").is_none(), "{polled}");
+}
+
+/// Jina's other documented forms: `/s/?q=`, a percent-encoded `/r/` target and
+/// `X-Return-Format: text`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jina_query_parameter_encoded_target_and_text_format() {
+    let world = World::new();
+    let server = start(&world);
+    let response = reqwest::Client::new()
+        .get(format!("{}/s/?q=python%20format&count=2", server.base()))
+        .bearer_auth("compat-token")
+        .header("X-Respond-With", "no-content")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    assert!(text.starts_with("[1] Title: "), "{text}");
+    assert!(!text.contains("[3] Title"), "count=2: {text}");
+    let encoded: String =
+        url::form_urlencoded::byte_serialize(world.pages.url("/article").as_bytes()).collect();
+    let response = reqwest::Client::new()
+        .get(format!("{}/r/{encoded}", server.base()))
+        .bearer_auth("compat-token")
+        .header("X-Return-Format", "text")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    assert!(text.contains("Text Content:\n"), "{text}");
+    assert!(text.contains("Paragraph 3 of Harbour seals"), "{text}");
+    assert!(!text.contains("**") && !text.contains("]("), "{text}");
 }
