@@ -20,7 +20,7 @@ use crate::options::CrawlOptions;
 use crate::pace::Pacer;
 use crate::rank::Query;
 use crate::report::{CrawlPage, CrawlProgress, CrawlSummary};
-use crate::robots::Robots;
+use crate::robots::{Robots, RobotsStatus};
 use crate::scope::Scope;
 use crate::traps;
 
@@ -67,6 +67,9 @@ pub(crate) struct State {
     pub(crate) store_queued: u64,
     /// A changes-crawl: the pages of the crawl it compares with.
     pub(crate) baseline: Option<Arc<Baseline>>,
+    /// Why the start URL could not be read, when it could not: a crawl that stored nothing
+    /// then ends `failed` with this reason, not `done` with nothing.
+    pub(crate) start_failed: Option<String>,
 }
 
 impl State {
@@ -123,6 +126,7 @@ impl State {
             shared: journal.shared(),
             store_queued: 0,
             baseline: None,
+            start_failed: None,
             journal,
             summary,
             started: Instant::now(),
@@ -224,6 +228,17 @@ impl State {
             self.summary.disallowed += 1;
             row.state = UrlState::Skipped;
             row.detail = Some("disallowed by robots.txt".into());
+            // The start URL behind a robots.txt that could not be reached: the host is down
+            // (or refuses), which is the crawl's failure, not an empty site.
+            if depth == 0
+                && self.start_failed.is_none()
+                && let Some(robots) = self.robots.get(&host_of(&url))
+                && let RobotsStatus::Unreachable(why) = &robots.status
+            {
+                self.start_failed = Some(format!(
+                    "its robots.txt could not be read ({why}), so nothing may be fetched"
+                ));
+            }
         } else if !self.shared {
             self.queue(key, url, depth, priority, run);
             return Some(row);

@@ -217,9 +217,19 @@ pub(crate) async fn drive(
     .await;
     let status = match &outcome {
         Ok(true) => "cancelled",
+        // Nothing stored because the start URL itself could not be read: the crawl failed,
+        // and says why (a host that is down is not a crawl of an empty site).
+        Ok(false) if st.summary.progress.done == 0 && st.start_failed.is_some() => "failed",
         Ok(false) => "done",
         Err(_) => "failed",
     };
+    if status == "failed"
+        && let Some(why) = &st.start_failed
+    {
+        st.summary
+            .notes
+            .push(format!("the start URL could not be read: {why}"));
+    }
     st.summary.status = status.into();
     if st.shared && outcome.is_ok() {
         shared::count_all(&mut st).await?;
@@ -434,6 +444,9 @@ async fn fetched(
             st.summary.progress.failed += 1;
             st.seen.insert(w.key.clone(), UrlState::Failed);
             page.status = "failed";
+            if w.depth == 0 && st.start_failed.is_none() {
+                st.start_failed = Some(format!("{}: {}", e.code, e.message));
+            }
             // A page of the old crawl gone from the site: removed, its stored copy kept.
             let old_handle = st.baseline.as_ref().and_then(|b| b.handle(&w.key));
             if let Some(handle) = old_handle.filter(|_| changes::gone(&e)) {

@@ -191,7 +191,18 @@ pub async fn status(
     let status = trawl_crawl::status(&store, &id).await?;
     let count = |state: &str| status.urls.get(state).copied().unwrap_or(0) as usize;
     let done = count("done");
-    let total = done + count("failed") + count("queued") + count("fetching");
+    // `total` is what the job will return (Firecrawl's SDKs show "completed of total"):
+    // the pages stored once it has ended; while it runs, the URLs it may still store, never
+    // more than its limit.
+    let seen = done + count("failed") + count("queued") + count("fetching");
+    let limit = status.summary["progress"]["limit"]
+        .as_u64()
+        .map(|l| l as usize);
+    let total = if status.status == "running" {
+        limit.map_or(seen, |limit| seen.min(limit))
+    } else {
+        done
+    };
     let skip = skip_of(&uri);
     let rows = trawl_crawl::pages(&store, &id, &[UrlState::Done], skip, PAGE).await?;
     let formats = compat
@@ -227,6 +238,15 @@ pub async fn status(
     // Left out on the last page, as Firecrawl does (a `null` breaks the JS SDK's v1 client).
     if let Some(next) = next {
         answer["next"] = json!(next);
+    }
+    // A failed crawl says why (its summary's notes: the start URL's error, a stop).
+    if status.status == "failed"
+        && let Some(notes) = status.summary["notes"].as_array()
+    {
+        let why: Vec<&str> = notes.iter().filter_map(|n| n.as_str()).collect();
+        if !why.is_empty() {
+            answer["error"] = json!(why.join("; "));
+        }
     }
     Ok(json_ok(answer))
 }

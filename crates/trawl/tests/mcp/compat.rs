@@ -729,3 +729,64 @@ async fn jina_query_parameter_encoded_target_and_text_format() {
     assert!(text.contains("Paragraph 3 of Harbour seals"), "{text}");
     assert!(!text.contains("**") && !text.contains("]("), "{text}");
 }
+
+/// `total` is what the crawl returns (a limit of 2 on a site with more links: 2, not every
+/// URL found), and a crawl whose start URL cannot be read ends `failed` with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn total_is_what_the_crawl_returns_and_a_dead_start_fails() {
+    let world = World::new();
+    let links: String = (0..20)
+        .map(|i| format!("<a href=\"/many/{i}\">page {i}</a> "))
+        .collect();
+    world.pages.route(
+        "/many",
+        Reply::html(format!(
+            "<html><head><title>Many</title></head><body><article><h1>Many</h1>\
+             <p>Seals rest on sandbanks at low tide and hunt fish when it comes back.</p>\
+             {links}</article></body></html>"
+        )),
+    );
+    for i in 0..20 {
+        world.pages.route(
+            &format!("/many/{i}"),
+            Reply::html(article(&format!("Page {i}"), 3)),
+        );
+    }
+    let server = start(&world);
+    let mut polled = Value::Null;
+    let (_, crawl) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/many"), "limit": 2, "sitemap": "skip"}),
+    )
+    .await;
+    let id = crawl["id"].as_str().unwrap().to_owned();
+    until(async || {
+        polled = get(&server, &format!("/v2/crawl/{id}")).await.1;
+        polled["status"] == "completed"
+    })
+    .await;
+    assert_eq!(polled["completed"], 2, "{polled}");
+    assert_eq!(polled["total"], 2, "{polled}");
+    // Nothing listens on port 9 of 127.0.0.1.
+    let (status, crawl) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": "http://127.0.0.1:9/", "limit": 3, "sitemap": "skip"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{crawl}");
+    let id = crawl["id"].as_str().unwrap().to_owned();
+    until(async || {
+        polled = get(&server, &format!("/v2/crawl/{id}")).await.1;
+        polled["status"] != "scraping"
+    })
+    .await;
+    assert_eq!(polled["status"], "failed", "{polled}");
+    assert!(
+        polled["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("start URL could not be read")),
+        "{polled}"
+    );
+}
