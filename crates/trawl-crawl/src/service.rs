@@ -200,6 +200,11 @@ impl CrawlService {
         });
     }
 
+    /// Most pages one crawl may store on this server.
+    pub fn max_pages(&self) -> usize {
+        self.config.max_pages
+    }
+
     /// Crawls running in this process now.
     pub fn running(&self) -> usize {
         crate::lock::lock(&self.running).len()
@@ -275,6 +280,23 @@ impl CrawlService {
             Some(options) => options,
             None => self.options(&args)?,
         };
+        self.start_options(options, progress).await
+    }
+
+    /// Starts a crawl of fully formed `options` (the compatible API's, which set more than
+    /// the tools do) under the same bounds as [`CrawlService::start`]: the server's pages per
+    /// crawl, crawls at once and per-host pace.
+    pub async fn start_options(
+        &self,
+        options: CrawlOptions,
+        progress: Option<PagesProgress>,
+    ) -> Result<CrawlState, TrawlError> {
+        let max = self.config.max_pages;
+        if options.limit > max {
+            return Err(TrawlError::invalid_input(format!(
+                "limit: at most {max} pages per crawl on this server"
+            )));
+        }
         if self.store.store().crawl_state().is_none() {
             return Err(TrawlError::invalid_input(
                 "this store does not keep crawls, so web_crawl cannot follow one",

@@ -237,7 +237,7 @@ impl Agent {
     }
 
     /// The crawler, or why `web_map` and `web_crawl` cannot run.
-    fn crawls(&self) -> Result<&CrawlService, TrawlError> {
+    pub fn crawls(&self) -> Result<&CrawlService, TrawlError> {
         self.crawls
             .as_ref()
             .ok_or_else(|| TrawlError::invalid_input("mapping and crawling are not available here"))

@@ -12,7 +12,7 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use trawl_agent::tools::WebFetchArgs;
-use trawl_crawl::{CrawlOptions, CrawlUrl, Crawler, UrlState};
+use trawl_crawl::{CrawlOptions, CrawlUrl, UrlState};
 
 use super::batch::{PAGE, iso, skip_of};
 use super::error::CompatError;
@@ -113,10 +113,13 @@ async fn start(
             ..Formats::default()
         },
     };
+    // The crawl service bounds it as it bounds `web_crawl`: pages per crawl, crawls at once,
+    // the per-host pace shared by every crawl of this server.
+    let service = compat.agent.crawls()?.clone();
     let mut options = CrawlOptions::new(request.url);
-    if let Some(limit) = request.limit {
-        options.limit = limit;
-    }
+    options.limit = request
+        .limit
+        .unwrap_or(trawl_crawl::DEFAULT_LIMIT.min(service.max_pages()));
     if let Some(depth) = request.max_discovery_depth.or(request.max_depth) {
         options.max_depth = depth;
     }
@@ -149,10 +152,8 @@ async fn start(
         fetcher.proxy(),
     )
     .await?;
-    let crawler = Crawler::new(fetcher, compat.agent.store().clone());
     // The crawl runs on in the background; its state is in the store.
-    let running = crawler.start(options, None).await?;
-    let id = running.id.clone();
+    let id = service.start_options(options, None).await?.id;
     compat
         .crawl_formats
         .0

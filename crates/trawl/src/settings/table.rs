@@ -154,10 +154,10 @@ declare_settings! {
     /// Estimated bytes the extractions running at once may hold (a server waits past it).
     extract_memory_bytes: u64 = trawl_text::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
         flag: None, env: Some(vars::EXTRACT_MEMORY_BYTES), file: true;
-    /// Crawls `web_crawl` runs at once in one server.
+    /// Crawls one server runs at once (`web_crawl` and `/v1|v2/crawl` together).
     max_crawls: CrawlCount = CrawlCount(trawl_crawl::DEFAULT_MAX_CRAWLS),
         flag: Some("--max-crawls"), env: Some(vars::MAX_CRAWLS), file: true;
-    /// Most pages one crawl started by `web_crawl` stores.
+    /// Most pages one crawl started by `web_crawl` or `/v1|v2/crawl` stores.
     max_crawl_pages: CrawlCount = CrawlCount(trawl_crawl::DEFAULT_MAX_CRAWL_PAGES),
         flag: Some("--max-crawl-pages"), env: Some(vars::MAX_CRAWL_PAGES), file: true;
     /// Seconds a URL claimed by one replica's crawl stays leased without a renewal (Redis

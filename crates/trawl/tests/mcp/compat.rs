@@ -790,3 +790,73 @@ async fn total_is_what_the_crawl_returns_and_a_dead_start_fails() {
         "{polled}"
     );
 }
+
+/// `/v2/crawl` goes through the server's crawl service, as `web_crawl` does: a limit above
+/// `--max-crawl-pages` is refused before a crawl exists, and a crawl beyond `--max-crawls`
+/// (counting the tools' crawls and the compatible API's together) is a 429.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compatible_crawls_share_the_servers_crawl_limits() {
+    let world = World::new();
+    let server = HttpServer::start(
+        &world,
+        &["--max-crawls", "1", "--max-crawl-pages", "20"],
+        &[("TRAWL_TOKEN", "compat-token")],
+    );
+    let (status, answer) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/article"), "limit": 50}),
+    )
+    .await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.get("id").is_none(), "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("at most 20"),
+        "{answer}"
+    );
+    // A crawl that waits 30 s between requests is still running for the rest of the test.
+    let (status, first) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/article"), "limit": 5, "delay": 30}),
+    )
+    .await;
+    assert_eq!(status, 200, "{first}");
+    let (status, second) = post(
+        &server,
+        "/v1/crawl",
+        json!({"url": world.pages.url("/second"), "limit": 5}),
+    )
+    .await;
+    assert_eq!(status, 429, "{second}");
+    assert_eq!(second["success"], false, "{second}");
+    assert!(
+        second["error"]
+            .as_str()
+            .unwrap()
+            .contains("already running"),
+        "{second}"
+    );
+    let client = server.client(Some("compat-token")).await;
+    let result = client
+        .call_tool(call(
+            "web_crawl",
+            json!({"url": world.pages.url("/second"), "limit": 5}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert!(
+        text(&result).contains("already running"),
+        "{}",
+        text(&result)
+    );
+    let id = first["id"].as_str().unwrap();
+    let cancelled = reqwest::Client::new()
+        .delete(format!("{}/v2/crawl/{id}", server.base()))
+        .bearer_auth("compat-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cancelled.status(), 200);
+}
