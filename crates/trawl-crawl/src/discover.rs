@@ -3,6 +3,7 @@
 //! out; no network.
 
 use std::io::Read;
+use std::ops::ControlFlow;
 
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
@@ -86,11 +87,55 @@ fn attr(e: &BytesStart<'_>, name: &str) -> Option<String> {
 /// Parse a sitemap (`urlset` or `sitemapindex`) or a feed (RSS, Atom). Gzip is undone
 /// first. Malformed XML keeps what was read before the fault.
 pub fn parse_listing(body: &[u8]) -> Result<Listing, String> {
-    let body = maybe_gunzip(body)?;
-    let mut reader = Reader::from_reader(body.as_slice());
+    let mut entries = Vec::new();
+    let kind = visit_listing(body, |_, entry| {
+        entries.push(entry);
+        ControlFlow::Continue(())
+    })?;
+    Ok(Listing { kind, entries })
+}
+
+/// Inflated bytes counted as they are read; past [`MAX_SITEMAP_BYTES`] reading fails.
+struct Capped<R> {
+    inner: R,
+    read: u64,
+    over: bool,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.read > MAX_SITEMAP_BYTES {
+            self.over = true;
+            return Err(std::io::Error::other("past the sitemap limit"));
+        }
+        Ok(n)
+    }
+}
+
+/// Each entry of a sitemap or feed handed to `visit` as it is read, gzip undone on the way:
+/// neither the inflated file nor its entries are held, so a sitemap of millions of URLs
+/// costs what `visit` keeps. `visit` answers `Break` to stop reading. Malformed XML ends
+/// the walk, keeping what was visited; inflating past [`MAX_SITEMAP_BYTES`] is an error
+/// (after what was read before it was visited).
+pub fn visit_listing(
+    body: &[u8],
+    mut visit: impl FnMut(ListingKind, Entry) -> ControlFlow<()>,
+) -> Result<ListingKind, String> {
+    let source: Box<dyn Read + '_> = if body.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::read::GzDecoder::new(body))
+    } else {
+        Box::new(body)
+    };
+    let capped = Capped {
+        inner: source,
+        read: 0,
+        over: false,
+    };
+    let mut reader = Reader::from_reader(std::io::BufReader::new(capped));
     let mut buf = Vec::new();
     let mut kind = ListingKind::Unknown;
-    let mut entries = Vec::new();
     // The entry being read (inside <url>, <sitemap>, <item> or <entry>).
     let mut current: Option<Entry> = None;
     let mut field: Option<String> = None;
@@ -185,8 +230,9 @@ pub fn parse_listing(body: &[u8]) -> Result<Listing, String> {
                     if closes_entry
                         && let Some(entry) = current.take()
                         && !entry.loc.is_empty()
+                        && visit(kind, entry).is_break()
                     {
-                        entries.push(entry);
+                        return Ok(kind);
                     }
                 }
             }
@@ -195,7 +241,12 @@ pub fn parse_listing(body: &[u8]) -> Result<Listing, String> {
         }
         buf.clear();
     }
-    Ok(Listing { kind, entries })
+    if reader.get_ref().get_ref().over {
+        return Err(format!(
+            "inflates past the sitemap limit of {MAX_SITEMAP_BYTES} bytes"
+        ));
+    }
+    Ok(kind)
 }
 
 /// The links of an `/llms.txt` (Markdown: `- [Title](url): notes`), resolved against

@@ -45,6 +45,7 @@ mod report;
 mod resume;
 pub mod robots;
 mod run_state;
+pub use run_state::{sitemap_seeds, url_budget};
 pub mod scope;
 mod service;
 mod shared;
@@ -66,6 +67,7 @@ pub use service::{
 pub use trawl_store::{CrawlUrl, UrlState};
 
 pub use map::{
-    DEFAULT_MAP_LIMIT, MAX_SITEMAP_FILES, MapOptions, MappedUrl, SiteMap, UrlSource, map_site,
+    DEFAULT_MAP_LIMIT, MAX_SITEMAP_FILES, MAX_SITEMAP_URLS, MapOptions, MappedUrl, SiteMap,
+    UrlSource, map_site,
 };
 pub use map_kept::{MapKeeping, map_site_kept};

@@ -4,6 +4,7 @@
 //! Every request goes through the [`Fetcher`], so the guard checks every hop.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 use trawl_core::{TrawlError, canonical_url};
@@ -85,6 +86,8 @@ pub struct MapOptions {
     pub exclude: Vec<String>,
     /// Subdomains of the start host belong to the site.
     pub subdomains: bool,
+    /// Other ports of the start host that belong to the site.
+    pub allow_ports: Vec<u16>,
 }
 
 impl MapOptions {
@@ -97,6 +100,7 @@ impl MapOptions {
             include: Vec::new(),
             exclude: Vec::new(),
             subdomains: false,
+            allow_ports: Vec::new(),
         }
     }
 }
@@ -163,17 +167,29 @@ impl Collected {
     }
 }
 
-/// Reads sitemaps (robots.txt's, else `/sitemap.xml`), following indexes, into `into`.
-/// Returns the sitemap files read and the requests sent.
+/// Most sitemap URLs one map or crawl collects: past it sitemaps are not read further
+/// and the answer says so (a sitemap may list 50,000 URLs and an index 50,000 sitemaps).
+pub const MAX_SITEMAP_URLS: usize = 100_000;
+
+/// Reads sitemaps (robots.txt's, else `/sitemap.xml`), following indexes, into `into`,
+/// until `into` holds `budget` URLs (at most [`MAX_SITEMAP_URLS`]): each file is read as
+/// it inflates and reading stops there, so memory follows the budget, not the sitemaps'
+/// size. Returns the sitemap files read and the requests sent.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a map and a crawl each pass their own fetcher, scope, budget and pace"
+)]
 pub(crate) async fn read_sitemaps(
     fetcher: &Fetcher,
     origin: &Url,
     robots: &Robots,
     scope: &Scope,
     into: &mut Collected,
+    budget: usize,
     notes: &mut Vec<String>,
     pace: Option<(&crate::pace::Pacer, &str)>,
 ) -> (Vec<String>, usize) {
+    let budget = budget.min(MAX_SITEMAP_URLS);
     let mut queue: VecDeque<Url> = robots
         .sitemaps()
         .iter()
@@ -188,7 +204,15 @@ pub(crate) async fn read_sitemaps(
     let mut seen: HashSet<String> = HashSet::new();
     let mut read = Vec::new();
     let mut requests = 0;
+    // Sitemaps an index named past what is read: counted, never queued.
+    let mut unread_named = 0usize;
+    let mut full = false;
     while let Some(sitemap) = queue.pop_front() {
+        if into.urls.len() >= budget {
+            full = true;
+            unread_named += 1 + queue.len();
+            break;
+        }
         if !seen.insert(canonical_url(&sitemap).to_string()) {
             continue;
         }
@@ -197,6 +221,7 @@ pub(crate) async fn read_sitemaps(
             continue;
         }
         if read.len() >= MAX_SITEMAP_FILES {
+            unread_named += 1 + queue.len();
             notes.push(format!(
                 "more than {MAX_SITEMAP_FILES} sitemap files; the rest are not read"
             ));
@@ -216,26 +241,50 @@ pub(crate) async fn read_sitemaps(
                 continue;
             }
         };
+        // A sitemap answered from elsewhere is not the site's (the crawl's redirects are
+        // checked the same way).
+        if !scope.on_site(&page.final_url) {
+            notes.push(format!(
+                "sitemap {sitemap}: redirected off the site to {}, not read",
+                page.final_url
+            ));
+            continue;
+        }
         read.push(sitemap.to_string());
-        let listing = match discover::parse_listing(&page.body) {
-            Ok(l) => l,
-            Err(e) => {
-                notes.push(format!("sitemap {sitemap}: {e}"));
-                continue;
-            }
-        };
-        for entry in listing.entries {
-            let Ok(url) = page.final_url.join(&entry.loc) else {
-                continue;
+        let base = page.final_url.clone();
+        let room = MAX_SITEMAP_FILES.saturating_sub(read.len());
+        let visited = discover::visit_listing(&page.body, |kind, entry| {
+            let Ok(url) = base.join(&entry.loc) else {
+                return ControlFlow::Continue(());
             };
-            match listing.kind {
-                ListingKind::SitemapIndex => queue.push_back(url),
+            match kind {
+                ListingKind::SitemapIndex if queue.len() < room => queue.push_back(url),
+                ListingKind::SitemapIndex => unread_named += 1,
                 _ if scope.contains(&url) => {
+                    if into.urls.len() >= budget {
+                        full = true;
+                        return ControlFlow::Break(());
+                    }
                     into.add(&url, UrlSource::Sitemap, entry.lastmod, entry.title)
                 }
                 _ => {}
             }
+            ControlFlow::Continue(())
+        });
+        if let Err(e) = visited {
+            notes.push(format!("sitemap {sitemap}: {e}"));
         }
+    }
+    if full {
+        notes.push(format!(
+            "sitemaps: stopped at {budget} URLs (the most read for this request){}",
+            match unread_named {
+                0 => String::new(),
+                n => format!("; {n} named sitemap file(s) not read"),
+            }
+        ));
+    } else if unread_named > 0 && read.len() < MAX_SITEMAP_FILES {
+        notes.push(format!("{unread_named} named sitemap file(s) not read"));
     }
     (read, requests)
 }
@@ -266,19 +315,28 @@ pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap
         options.subdomains,
         &options.include,
         &options.exclude,
-    )?;
+    )?
+    .with_ports(&options.allow_ports);
     let query = match options.search.as_deref() {
         Some(q) => Some(Query::new(q).ok_or_else(|| {
             TrawlError::invalid_input("search: needs at least one word of two letters or more")
         })?),
         None => None,
     };
+    // Every hop of every request stays on the site, as a crawl's do.
+    let fetcher = &crate::crawler::scoped(fetcher, &scope);
     let mut notes = Vec::new();
     let mut requests = 1;
     let robots = Robots::fetch(fetcher, &start).await;
     let mut found = Collected::default();
+    // Without a search the answer is the first `limit` URLs, sitemaps' first: reading
+    // stops there. A search ranks every candidate, up to MAX_SITEMAP_URLS.
+    let budget = match query {
+        Some(_) => MAX_SITEMAP_URLS,
+        None => options.limit,
+    };
     let (sitemaps, n) = read_sitemaps(
-        fetcher, &start, &robots, &scope, &mut found, &mut notes, None,
+        fetcher, &start, &robots, &scope, &mut found, budget, &mut notes, None,
     )
     .await;
     requests += n;

@@ -38,6 +38,7 @@ fn key_of(start: &url::Url, options: &MapOptions) -> String {
         "include": options.include,
         "exclude": options.exclude,
         "subdomains": options.subdomains,
+        "allow_ports": options.allow_ports,
     });
     format!("{KEY_PREFIX}{key}")
 }

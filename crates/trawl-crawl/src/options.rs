@@ -37,6 +37,10 @@ pub struct CrawlOptions {
     pub exclude: Vec<String>,
     /// Subdomains of the start host belong to the site.
     pub subdomains: bool,
+    /// Other ports of the start host that belong to the site (`--allow-port`); by default a
+    /// site is its scheme, host and port.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow_ports: Vec<u16>,
     /// Do not fetch or obey robots.txt (the answer says so).
     pub ignore_robots: bool,
     /// Requests in flight to one host ([`DEFAULT_CONCURRENCY`]).
@@ -96,6 +100,7 @@ impl CrawlOptions {
             include: Vec::new(),
             exclude: Vec::new(),
             subdomains: false,
+            allow_ports: Vec::new(),
             ignore_robots: false,
             concurrency: DEFAULT_CONCURRENCY,
             delay_ms: 0,

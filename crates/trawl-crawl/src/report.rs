@@ -62,6 +62,10 @@ pub struct CrawlProgress {
     pub elapsed_ms: u64,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// What a crawl did.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct CrawlSummary {
@@ -98,6 +102,9 @@ pub struct CrawlSummary {
     pub traps: u64,
     /// A few of the trap reports.
     pub trap_examples: Vec<String>,
+    /// URLs met after the crawl held its most (see `trawl_crawl::url_budget`), not kept.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub over_budget: u64,
     /// Other things worth knowing (unreadable sitemaps, a store that keeps no crawls).
     pub notes: Vec<String>,
     /// A changes-crawl: what changed since the crawl it compares with.

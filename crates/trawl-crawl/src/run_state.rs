@@ -70,6 +70,8 @@ pub(crate) struct State {
     /// Why the start URL could not be read, when it could not: a crawl that stored nothing
     /// then ends `failed` with this reason, not `done` with nothing.
     pub(crate) start_failed: Option<String>,
+    /// Rows this run of the crawl made (URLs queued or skipped), held to [`url_budget`].
+    pub(crate) rows_made: usize,
 }
 
 impl State {
@@ -127,6 +129,7 @@ impl State {
             store_queued: 0,
             baseline: None,
             start_failed: None,
+            rows_made: 0,
             journal,
             summary,
             started: Instant::now(),
@@ -200,6 +203,19 @@ impl State {
         if self.seen.contains_key(&key) || self.stored_only.contains(&key) {
             return None;
         }
+        let budget = url_budget(self.options.limit);
+        if self.rows_made >= budget {
+            self.summary.over_budget += 1;
+            if self.summary.over_budget == 1 {
+                self.summary.notes.push(format!(
+                    "stopped keeping new URLs at {budget}, the most a crawl of {} pages keeps; \
+                     later links were not followed",
+                    self.options.limit
+                ));
+            }
+            return None;
+        }
+        self.rows_made += 1;
         let mut row = CrawlUrl {
             key: key.clone(),
             url: url.to_string(),
@@ -328,7 +344,8 @@ impl State {
         }
     }
 
-    /// Seeds the frontier: the start URL, then the sitemaps' URLs (depth 1).
+    /// Seeds the frontier: the start URL, then the sitemaps' URLs (depth 1), at most
+    /// [`sitemap_seeds`] of them.
     pub(crate) async fn seed(&mut self, fetcher: &Fetcher, start: &Url) -> Vec<CrawlUrl> {
         self.learn_hosts(fetcher, &[start]).await;
         let mut rows = Vec::new();
@@ -349,6 +366,7 @@ impl State {
                 &robots,
                 &self.scope,
                 &mut found,
+                sitemap_seeds(self.options.limit),
                 &mut notes,
                 Some((&self.pacer, &host)),
             )
@@ -404,6 +422,34 @@ impl State {
 
     pub(crate) fn waiting_host(w: &Waiting) -> String {
         host_of(&w.url)
+    }
+}
+
+/// URLs one run of a crawl of `limit` pages keeps rows for (queued, or skipped with a
+/// reason): a hundred a page, at least 10,000, at most 1,000,000. Each row is about 200
+/// bytes of SQLite, so a crawl's own rows stay near 20 KB a page of its limit however many
+/// links its pages carry.
+pub const fn url_budget(limit: usize) -> usize {
+    let wanted = limit.saturating_mul(100);
+    let wanted = if wanted < 10_000 { 10_000 } else { wanted };
+    if wanted < 1_000_000 {
+        wanted
+    } else {
+        1_000_000
+    }
+}
+
+/// Sitemap URLs a crawl of `limit` pages seeds its frontier with: ten candidates a page
+/// (some fail, repeat or fall outside the paths wanted), at least 1,000, at most
+/// [`MAX_SITEMAP_URLS`](crate::MAX_SITEMAP_URLS). The rest of a flood is never read, so
+/// neither memory nor the crawl's rows in the store grow with it.
+pub const fn sitemap_seeds(limit: usize) -> usize {
+    let wanted = limit.saturating_mul(10);
+    let wanted = if wanted < 1_000 { 1_000 } else { wanted };
+    if wanted < crate::MAX_SITEMAP_URLS {
+        wanted
+    } else {
+        crate::MAX_SITEMAP_URLS
     }
 }
 

@@ -18,6 +18,8 @@ pub struct Scope {
     site: String,
     /// The start URL's port when it is not its scheme's default (see [`site_port`]).
     port: Option<u16>,
+    /// Further ports of the same host that belong to the site (`--allow-port`).
+    ports: Vec<u16>,
     subdomains: bool,
     include: Vec<Regex>,
     exclude: Vec<Regex>,
@@ -65,6 +67,7 @@ impl Scope {
         Ok(Scope {
             site: bare_host(host),
             port: site_port(start),
+            ports: Vec::new(),
             subdomains,
             include: compile(include, "include")?,
             exclude: compile(exclude, "exclude")?,
@@ -79,7 +82,11 @@ impl Scope {
         let Some(host) = url.host_str() else {
             return false;
         };
-        if site_port(url) != self.port {
+        if site_port(url) != self.port
+            && !url
+                .port_or_known_default()
+                .is_some_and(|p| self.ports.contains(&p))
+        {
             return false;
         }
         let host = bare_host(host);
@@ -88,6 +95,12 @@ impl Scope {
                 && host.len() > self.site.len()
                 && host.ends_with(&self.site)
                 && host.as_bytes()[host.len() - self.site.len() - 1] == b'.')
+    }
+
+    /// The site widened to `ports` of the same host (the start's own port always belongs).
+    pub fn with_ports(mut self, ports: &[u16]) -> Self {
+        self.ports = ports.to_vec();
+        self
     }
 
     /// Whether the path of `url` passes the include and exclude patterns.

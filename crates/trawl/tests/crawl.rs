@@ -324,4 +324,136 @@ fn a_crawl_and_a_map_keep_to_the_start_port() {
     assert!(server.hits("/a") >= 1, "the crawl ran");
     let reached: Vec<String> = canary.seen().iter().map(|r| r.path.clone()).collect();
     assert!(reached.is_empty(), "another port was reached: {reached:?}");
+
+    // `--allow-port` widens the site to that port of the same host, for a crawl and a map.
+    canary.route("/from-link", page(""));
+    let port = canary.addr().port().to_string();
+    let crawl = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "crawl",
+        &server.url("/"),
+        "--allow-host",
+        "127.0.0.2",
+        "--allow-port",
+        &port,
+        "--limit",
+        "20",
+        "--json",
+    ]));
+    assert_eq!(crawl.code, 0, "{}", crawl.stderr);
+    assert!(
+        canary.hits("/from-link") >= 1,
+        "--allow-port: the link was followed"
+    );
+    let map = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "map",
+        &server.url("/"),
+        "--allow-host",
+        "127.0.0.2",
+        "--allow-port",
+        &port,
+        "--json",
+    ]));
+    assert_eq!(map.code, 0, "{}", map.stderr);
+    assert!(
+        map.stdout.contains(&format!("{other}/from-link")),
+        "{}",
+        map.stdout
+    );
+}
+
+/// `map` refuses a sitemap's redirect off the site before it is sent, as a crawl does, even
+/// when the guard would allow the other host.
+#[test]
+fn a_map_does_not_follow_a_sitemap_redirect_off_the_site() {
+    trawl_testkit::require_isolation!();
+    let canary = TestServer::start_on("127.0.0.3");
+    canary.route(
+        "/sitemap.xml",
+        Reply::ok(
+            "application/xml",
+            "<?xml version=\"1.0\"?><urlset><url><loc>http://127.0.0.3/x</loc></url></urlset>",
+        ),
+    );
+    let server = TestServer::start_on("127.0.0.2");
+    server.route(
+        "/robots.txt",
+        Reply::ok(
+            "text/plain",
+            format!("User-agent: *\nSitemap: {}\n", server.url("/sitemap.xml")),
+        ),
+    );
+    server.route(
+        "/sitemap.xml",
+        Reply::status(302, "").with_header("Location", &canary.url("/sitemap.xml")),
+    );
+    server.route(
+        "/",
+        Reply::html("<html><head><title>Home</title></head><body><p>Home.</p></body></html>"),
+    );
+    let dir = temp_dir();
+    let map = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "map",
+        &server.url("/"),
+        "--allow-host",
+        "127.0.0.2,127.0.0.3",
+        "--json",
+    ]));
+    assert_eq!(map.code, 0, "{}", map.stderr);
+    assert_eq!(server.hits("/sitemap.xml"), 1);
+    let reached: Vec<String> = canary.seen().iter().map(|r| r.path.clone()).collect();
+    assert!(reached.is_empty(), "the redirect was followed: {reached:?}");
+    let notes = map.json()["data"]["notes"].to_string();
+    assert!(notes.contains("leaves the site"), "{notes}");
+}
+
+/// A crawl keeps rows for at most `url_budget(limit)` URLs (10,000 for a small crawl): a
+/// page with 12,000 links leaves the rest out and says so, so the crawl's own rows in the
+/// store do not grow with what its pages link to.
+#[test]
+fn a_crawl_keeps_rows_for_a_bounded_number_of_urls() {
+    let server = TestServer::start();
+    let links: String = (0..12_000)
+        .map(|i| format!("<a href=\"/l/{i}\">{i}</a>"))
+        .collect();
+    server.route(
+        "/",
+        Reply::html(format!(
+            "<html><head><title>Links</title></head><body><article><h1>Links</h1>\
+             <p>Harbour seals rest on the sandbanks at low tide and hunt fish.</p>{links}\
+             </article></body></html>"
+        )),
+    );
+    let dir = temp_dir();
+    let store = dir.join("store.db");
+    let crawl = run(trawl(&dir).args([
+        "--store",
+        store.to_str().unwrap(),
+        "crawl",
+        &server.url("/"),
+        "--allow-host",
+        "127.0.0.1",
+        "--limit",
+        "1",
+        "--no-sitemap",
+        "--json",
+    ]));
+    assert_eq!(crawl.code, 0, "{}", crawl.stderr);
+    let summary = &crawl.json()["data"]["summary"];
+    assert_eq!(
+        summary["over_budget"].as_u64(),
+        Some(12_000 + 1 - trawl_crawl::url_budget(1) as u64),
+        "{summary}"
+    );
+    assert!(
+        summary["notes"]
+            .to_string()
+            .contains("stopped keeping new URLs at 10000"),
+        "{summary}"
+    );
 }

@@ -67,6 +67,7 @@ impl WebMapArgs {
             include: self.include.unwrap_or_default(),
             exclude: self.exclude.unwrap_or_default(),
             subdomains: self.subdomains.unwrap_or(false),
+            allow_ports: Vec::new(),
         };
         (options, self.fresh.unwrap_or(false))
     }

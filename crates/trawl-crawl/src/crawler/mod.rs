@@ -19,6 +19,7 @@ use crate::pace::Pacer;
 use crate::report::{CrawlSummary, Observer};
 
 mod run;
+pub(crate) use run::scoped;
 
 /// How long a URL claimed from a shared crawl stays leased without a renewal; a live
 /// worker renews its leases every second (`run::CHECK_EVERY`).
@@ -141,7 +142,8 @@ impl Crawler {
             options.subdomains,
             &options.include,
             &options.exclude,
-        )?;
+        )?
+        .with_ports(&options.allow_ports);
         let id = new_id()?;
         let journal = Journal::new(self.store.clone(), id.clone());
         let now = SystemTime::now();

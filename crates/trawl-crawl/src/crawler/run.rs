@@ -44,7 +44,7 @@ fn key_of(url: &Url) -> String {
 }
 
 /// A fetcher that refuses redirect hops off the crawl's site before they are sent.
-fn scoped(fetcher: &Fetcher, scope: &Scope) -> Fetcher {
+pub(crate) fn scoped(fetcher: &Fetcher, scope: &Scope) -> Fetcher {
     let scope = scope.clone();
     fetcher.with_redirect_scope(Arc::new(move |from: &Url, to: &Url| {
         if scope.on_site(to) {
@@ -160,7 +160,8 @@ pub(crate) async fn drive(
                 options.subdomains,
                 &options.include,
                 &options.exclude,
-            )?;
+            )?
+            .with_ports(&options.allow_ports);
             Ok((start, scope))
         });
     let (start, scope) = match begun {

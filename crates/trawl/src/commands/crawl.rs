@@ -40,7 +40,7 @@ pub struct CrawlArgs {
         long,
         value_name = "ID",
         conflicts_with_all = ["resume", "query", "limit", "max_depth", "include", "exclude",
-            "subdomains", "ignore_robots", "concurrency", "delay", "no_sitemap"]
+            "subdomains", "allow_port", "ignore_robots", "concurrency", "delay", "no_sitemap"]
     )]
     pub changes: Option<String>,
     /// Best-first: follow the links most relevant to these words first.
@@ -61,6 +61,10 @@ pub struct CrawlArgs {
     /// Subdomains of the start host belong to the site.
     #[arg(long)]
     pub subdomains: bool,
+    /// Another port of the start host that belongs to the site (repeatable). A site is its
+    /// scheme, host and port: without it, links to other ports are not followed.
+    #[arg(long, value_name = "PORT")]
+    pub allow_port: Vec<u16>,
     /// Neither fetch nor obey robots.txt (the summary says so).
     #[arg(long)]
     pub ignore_robots: bool,
@@ -294,6 +298,7 @@ fn options(args: &CrawlArgs, url: &str) -> Result<CrawlOptions, TrawlError> {
     o.include = args.include.clone();
     o.exclude = args.exclude.clone();
     o.subdomains = args.subdomains;
+    o.allow_ports = args.allow_port.clone();
     o.ignore_robots = args.ignore_robots;
     o.concurrency = args.concurrency;
     o.delay_ms = (args.delay * 1000.0).round() as u64;

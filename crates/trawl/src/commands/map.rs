@@ -33,6 +33,10 @@ pub struct MapArgs {
     /// Subdomains of the start host belong to the site.
     #[arg(long)]
     pub subdomains: bool,
+    /// Another port of the start host that belongs to the site (repeatable). A site is its
+    /// scheme, host and port: without it, links to other ports are not followed.
+    #[arg(long, value_name = "PORT")]
+    pub allow_port: Vec<u16>,
     /// Map again even when the store holds a map of this request younger than the read
     /// TTL (`document_ttl`); the new map replaces it.
     #[arg(long)]
@@ -61,6 +65,7 @@ pub async fn map(args: &MapArgs, settings: &Settings) -> i32 {
         include: args.include.clone(),
         exclude: args.exclude.clone(),
         subdomains: args.subdomains,
+        allow_ports: args.allow_port.clone(),
     };
     let result = async {
         let agent = build_agent(settings)?;

@@ -16,7 +16,7 @@ const REFUSED_BOMB_PEAK_RSS: u64 = 256 << 20;
     clippy::zombie_processes,
     reason = "the child is reaped by wait4 below, which std cannot see"
 )]
-fn run_measured(cmd: &mut std::process::Command) -> (i32, String, u64) {
+pub(crate) fn run_measured(cmd: &mut std::process::Command) -> (i32, String, u64) {
     let child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

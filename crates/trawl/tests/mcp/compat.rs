@@ -860,3 +860,50 @@ async fn compatible_crawls_share_the_servers_crawl_limits() {
         .unwrap();
     assert_eq!(cancelled.status(), 200);
 }
+
+/// The sitemap flood (`hostile::sitemaps`) through `/v2/map` and MCP `web_map`: five links,
+/// only the first sitemap asked for, and the server's peak memory bounded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sitemap_flood_maps_in_bounded_memory_through_the_server() {
+    let world = World::new();
+    crate::hostile::sitemaps::flood_routes(&world.pages);
+    let server = start(&world);
+    let (status, answer) = post(
+        &server,
+        "/v2/map",
+        json!({"url": world.pages.url("/"), "limit": 5}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer["links"].as_array().map(Vec::len),
+        Some(5),
+        "{answer}"
+    );
+    let client = server.client(Some("compat-token")).await;
+    let result = client
+        .call_tool(call(
+            "web_map",
+            json!({"url": world.pages.url("/"), "limit": 5, "fresh": true}),
+        ))
+        .await
+        .unwrap();
+    assert_ne!(result.is_error, Some(true), "{}", text(&result));
+    assert!(
+        text(&result).contains("sitemaps: stopped at 5 URLs"),
+        "{}",
+        text(&result)
+    );
+    assert_eq!(world.pages.hits("/s1.xml.gz"), 0);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    assert!(
+        peak_kib < 200 << 10,
+        "trawl serve peak RSS {} MiB",
+        peak_kib >> 10
+    );
+}
