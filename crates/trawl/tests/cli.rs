@@ -4,6 +4,8 @@
 //!   changed with a diff, removed; `open --version`).
 //! - `crawl_changes`: `trawl crawl --changes ID` on SQLite and Redis (new, same by 304,
 //!   changed with the old copy kept, removed as gone or unlinked; bad ids refused).
+//! - `crawl_ports`: a crawl and a map keep to the start URL's port, one test per discovery
+//!   path.
 //! - `read`: `trawl read` on pages, files and stdin; guard refusals; exit codes.
 //! - `documents`: Office, OpenDocument, notebooks, CSV and feeds over HTTP, files, stdin.
 //! - `config`: layering and secret masking of `trawl config show`.
@@ -24,6 +26,7 @@ mod browser;
 mod config;
 mod crawl;
 mod crawl_changes;
+mod crawl_ports;
 mod documents;
 mod ecosystem;
 mod guides;
