@@ -88,6 +88,11 @@ pub struct MapOptions {
     pub subdomains: bool,
     /// Other ports of the start host that belong to the site.
     pub allow_ports: Vec<u16>,
+    /// Keep only paths under the start URL's section ([`crate::scope::section_of`]);
+    /// false, the whole site.
+    pub section_only: bool,
+    /// Read the site's sitemaps (default true).
+    pub sitemap: bool,
 }
 
 impl MapOptions {
@@ -101,6 +106,8 @@ impl MapOptions {
             exclude: Vec::new(),
             subdomains: false,
             allow_ports: Vec::new(),
+            section_only: false,
+            sitemap: true,
         }
     }
 }
@@ -316,7 +323,14 @@ pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap
         &options.include,
         &options.exclude,
     )?
-    .with_ports(&options.allow_ports);
+    .with_ports(&options.allow_ports)
+    .within(
+        options
+            .section_only
+            .then(|| crate::scope::section_of(&start))
+            .flatten()
+            .as_deref(),
+    );
     let query = match options.search.as_deref() {
         Some(q) => Some(Query::new(q).ok_or_else(|| {
             TrawlError::invalid_input("search: needs at least one word of two letters or more")
@@ -335,10 +349,14 @@ pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap
         Some(_) => MAX_SITEMAP_URLS,
         None => options.limit,
     };
-    let (sitemaps, n) = read_sitemaps(
-        fetcher, &start, &robots, &scope, &mut found, budget, &mut notes, None,
-    )
-    .await;
+    let (sitemaps, n) = if options.sitemap {
+        read_sitemaps(
+            fetcher, &start, &robots, &scope, &mut found, budget, &mut notes, None,
+        )
+        .await
+    } else {
+        (Vec::new(), 0)
+    };
     requests += n;
 
     let mut llms = start.clone();

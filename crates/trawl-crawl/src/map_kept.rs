@@ -39,6 +39,8 @@ fn key_of(start: &url::Url, options: &MapOptions) -> String {
         "exclude": options.exclude,
         "subdomains": options.subdomains,
         "allow_ports": options.allow_ports,
+        "section_only": options.section_only,
+        "sitemap": options.sitemap,
     });
     format!("{KEY_PREFIX}{key}")
 }

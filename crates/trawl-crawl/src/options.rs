@@ -41,6 +41,11 @@ pub struct CrawlOptions {
     /// site is its scheme, host and port.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allow_ports: Vec<u16>,
+    /// Only paths starting with this are crawled (the start URL's section,
+    /// [`scope::section_of`](crate::scope::section_of)); `None`, the whole site (and every
+    /// crawl kept before sections existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     /// Do not fetch or obey robots.txt (the answer says so).
     pub ignore_robots: bool,
     /// Requests in flight to one host ([`DEFAULT_CONCURRENCY`]).
@@ -81,6 +86,8 @@ pub struct CrawlRequest {
     pub exclude: Option<Vec<String>>,
     /// Subdomains belong to the site (default false).
     pub subdomains: Option<bool>,
+    /// The whole site, not only the start URL's section (default false).
+    pub whole_site: Option<bool>,
     /// A changes-crawl: the id of the ended crawl to compare with.
     pub changes: Option<String>,
 }
@@ -90,6 +97,18 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl CrawlOptions {
+    /// Scoped to the start URL's section ([`section_of`](crate::scope::section_of)): a
+    /// crawl of `/docs/` stays under `/docs/`, as Firecrawl's does unless asked for the
+    /// whole domain. A URL without a scheme is read as the guard reads it, over https.
+    pub fn within_section(mut self) -> Self {
+        let parsed = match url::Url::parse(&self.url) {
+            Ok(u) => Some(u),
+            Err(_) => url::Url::parse(&format!("https://{}", self.url)).ok(),
+        };
+        self.section = parsed.and_then(|u| crate::scope::section_of(&u));
+        self
+    }
+
     /// A crawl of `url` with the defaults.
     pub fn new(url: impl Into<String>) -> Self {
         CrawlOptions {
@@ -101,6 +120,7 @@ impl CrawlOptions {
             exclude: Vec::new(),
             subdomains: false,
             allow_ports: Vec::new(),
+            section: None,
             ignore_robots: false,
             concurrency: DEFAULT_CONCURRENCY,
             delay_ms: 0,

@@ -20,6 +20,8 @@ pub struct Scope {
     port: Option<u16>,
     /// Further ports of the same host that belong to the site (`--allow-port`).
     ports: Vec<u16>,
+    /// Only paths that start with this belong (the start URL's section), when set.
+    section: Option<String>,
     subdomains: bool,
     include: Vec<Regex>,
     exclude: Vec<Regex>,
@@ -51,6 +53,20 @@ fn compile(patterns: &[String], flag: &str) -> Result<Vec<Regex>, TrawlError> {
         .collect()
 }
 
+/// The section a start URL names, as Firecrawl scopes a crawl: its path (`/docs/` keeps a
+/// crawl under `/docs/`), a file name at its end left off (`/docs/index.html` → `/docs/`);
+/// `None` for the site's root, where every path belongs.
+pub fn section_of(start: &Url) -> Option<String> {
+    let path = start.path();
+    let last = path.rsplit('/').next().unwrap_or("");
+    let section = if last.contains('.') {
+        &path[..path.len() - last.len()]
+    } else {
+        path
+    };
+    (section != "/" && !section.is_empty()).then(|| section.to_owned())
+}
+
 impl Scope {
     /// The scope of a map or crawl starting at `start`. `include` and `exclude` are regular
     /// expressions matched against the URL's path (a path passes when it matches any
@@ -68,6 +84,7 @@ impl Scope {
             site: bare_host(host),
             port: site_port(start),
             ports: Vec::new(),
+            section: None,
             subdomains,
             include: compile(include, "include")?,
             exclude: compile(exclude, "exclude")?,
@@ -103,10 +120,17 @@ impl Scope {
         self
     }
 
+    /// The site narrowed to paths starting with `section` (see [`section_of`]).
+    pub fn within(mut self, section: Option<&str>) -> Self {
+        self.section = section.map(str::to_owned);
+        self
+    }
+
     /// Whether the path of `url` passes the include and exclude patterns.
     pub fn path_wanted(&self, url: &Url) -> bool {
         let path = url.path();
-        (self.include.is_empty() || self.include.iter().any(|r| r.is_match(path)))
+        self.section.as_deref().is_none_or(|s| path.starts_with(s))
+            && (self.include.is_empty() || self.include.iter().any(|r| r.is_match(path)))
             && !self.exclude.iter().any(|r| r.is_match(path))
     }
 
@@ -125,6 +149,28 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_section_keeps_to_its_paths() {
+        assert_eq!(section_of(&url("http://h/")), None);
+        assert_eq!(section_of(&url("http://h/index.html")), None);
+        assert_eq!(
+            section_of(&url("http://h/docs/")).as_deref(),
+            Some("/docs/")
+        );
+        assert_eq!(
+            section_of(&url("http://h/docs/guide.html")).as_deref(),
+            Some("/docs/")
+        );
+        assert_eq!(section_of(&url("http://h/docs")).as_deref(), Some("/docs"));
+        let start = url("http://h/docs/");
+        let scope = Scope::new(&start, false, &[], &[])
+            .unwrap()
+            .within(section_of(&start).as_deref());
+        assert!(scope.contains(&url("http://h/docs/a")));
+        assert!(!scope.contains(&url("http://h/blog/a")));
+        assert!(scope.on_site(&url("http://h/blog/a")));
+    }
 
     #[test]
     fn the_port_is_part_of_the_site() {

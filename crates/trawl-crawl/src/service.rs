@@ -231,6 +231,9 @@ impl CrawlService {
         options.include = args.include.clone().unwrap_or_default();
         options.exclude = args.exclude.clone().unwrap_or_default();
         options.subdomains = args.subdomains.unwrap_or(false);
+        if !args.whole_site.unwrap_or(false) {
+            options = options.within_section();
+        }
         Ok(options)
     }
 
@@ -249,6 +252,7 @@ impl CrawlService {
             ("include", args.include.is_some()),
             ("exclude", args.exclude.is_some()),
             ("subdomains", args.subdomains.is_some()),
+            ("whole_site", args.whole_site.is_some()),
         ];
         if let Some((name, _)) = given.iter().find(|(_, given)| *given) {
             return Err(TrawlError::invalid_input(format!(

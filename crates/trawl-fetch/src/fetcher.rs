@@ -43,6 +43,9 @@ pub struct Fetcher {
     config: Arc<FetchConfig>,
     /// Checked on every redirect hop after the guard (a crawl keeps to its site).
     redirect_scope: Option<RedirectScope>,
+    /// An error status with a body (404, 403, 500 …) is a page, not a failure (the
+    /// compatible API answers such pages as documents with their status).
+    error_pages: bool,
     /// The user's cookies, asked for on every hop trawl follows itself.
     cookies: Option<CookieSource>,
     /// Hosts that asked to be left alone for a while; shared by every clone.
@@ -122,6 +125,7 @@ impl Fetcher {
             guard,
             config: Arc::new(config),
             redirect_scope: None,
+            error_pages: false,
             cookies: None,
             backoff: HostBackoff::default(),
             proxy,
@@ -140,6 +144,16 @@ impl Fetcher {
     pub fn with_redirect_scope(&self, scope: RedirectScope) -> Self {
         Fetcher {
             redirect_scope: Some(scope),
+            ..self.clone()
+        }
+    }
+
+    /// This fetcher (sharing its clients) answering an HTTP error status (4xx or 5xx, but a
+    /// rate limit or an anti-bot answer) as a page with that status, as Firecrawl answers a
+    /// 404 page: a document whose `statusCode` says so.
+    pub fn with_error_pages(&self) -> Self {
+        Fetcher {
+            error_pages: true,
             ..self.clone()
         }
     }
@@ -648,7 +662,8 @@ impl Fetcher {
             self.backoff.note(host, wait, now);
         }
         let block = block::detect(status, &headers, &body);
-        if let Some(failure) = status_failure(status, &headers, block, &final_url) {
+        let error_page = self.error_pages && block.is_none() && status >= 400 && status != 429;
+        if !error_page && let Some(failure) = status_failure(status, &headers, block, &final_url) {
             return Err(match (failure, api_error_message(&body)) {
                 // An API's own words on a refusal (Stack Exchange's throttle, GitHub's rate
                 // limit) say more than the status.

@@ -457,3 +457,47 @@ fn a_crawl_keeps_rows_for_a_bounded_number_of_urls() {
         "{summary}"
     );
 }
+
+/// A start URL with a path crawls and maps under it, as Firecrawl does; `--whole-site`
+/// takes the whole site.
+#[test]
+fn a_crawl_of_a_section_keeps_to_it_unless_whole_site() {
+    let server = TestServer::start();
+    let page = |links: &str| {
+        Reply::html(format!(
+            "<html><head><title>S</title></head><body><article><h1>S</h1>\
+             <p>Harbour seals rest on the sandbanks at low tide and hunt fish.</p>{links}\
+             </article></body></html>"
+        ))
+    };
+    server.route(
+        "/docs/",
+        page("<a href=\"/docs/a\">a</a><a href=\"/blog/b\">b</a>"),
+    );
+    server.route("/docs/a", page(""));
+    server.route("/blog/b", page(""));
+    let dir = temp_dir();
+    let crawl = |extra: &[&str]| {
+        let mut args = vec![
+            "--store",
+            ":memory:",
+            "crawl",
+            "--allow-host",
+            "127.0.0.1",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let url = server.url("/docs/");
+        args.push(&url);
+        let r = run(trawl(&dir).args(&args));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let section = crawl(&[]);
+    assert!(section.contains("/docs/a"), "{section}");
+    assert!(!section.contains("/blog/b\",\"depth"), "{section}");
+    assert_eq!(server.hits("/blog/b"), 0);
+    let whole = crawl(&["--whole-site"]);
+    assert!(whole.contains("/blog/b"), "{whole}");
+    assert_eq!(server.hits("/blog/b"), 1);
+}

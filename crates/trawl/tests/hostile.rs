@@ -6,10 +6,7 @@
 //! - `local`: files and stdin over `--max-bytes` are `too_large`; single-line fields stay one line.
 //! - `sitemaps`: a sitemap flood (4 × 1.6 M URLs) maps and crawls in bounded memory and store.
 
-#![allow(
-    unsafe_code,
-    reason = "the peak memory of a child is read with wait4, FIFOs are made with mkfifo; std has no wrappers"
-)]
+#![allow(unsafe_code, reason = "FIFOs are made with mkfifo; std has no wrapper")]
 
 mod dotenv;
 pub mod fence;

@@ -49,6 +49,8 @@ pub struct WebCrawlArgs {
     pub exclude: Option<Vec<String>>,
     /// Subdomains of the start host belong to the site (default false).
     pub subdomains: Option<bool>,
+    /// The whole site, not only paths under the start URL's (default false).
+    pub whole_site: Option<bool>,
     /// With id: skip this many stored pages (default 0).
     #[schemars(range(min = 0, max = 1000000))]
     pub offset: Option<usize>,
@@ -86,6 +88,7 @@ impl WebCrawlArgs {
             include: self.include.clone(),
             exclude: self.exclude.clone(),
             subdomains: self.subdomains,
+            whole_site: self.whole_site,
             changes: self.changes.clone(),
         }
     }

@@ -40,6 +40,8 @@ pub struct WebMapArgs {
     pub exclude: Option<Vec<String>>,
     /// Subdomains of the start host belong to the site (default false).
     pub subdomains: Option<bool>,
+    /// The whole site, not only paths under the start URL's (default false).
+    pub whole_site: Option<bool>,
     /// Map again even when the store holds a map of this site younger than its TTL
     /// (default false: such a map answers at once).
     pub fresh: Option<bool>,
@@ -68,6 +70,8 @@ impl WebMapArgs {
             exclude: self.exclude.unwrap_or_default(),
             subdomains: self.subdomains.unwrap_or(false),
             allow_ports: Vec::new(),
+            section_only: !self.whole_site.unwrap_or(false),
+            sitemap: true,
         };
         (options, self.fresh.unwrap_or(false))
     }

@@ -143,7 +143,8 @@ impl Crawler {
             &options.include,
             &options.exclude,
         )?
-        .with_ports(&options.allow_ports);
+        .with_ports(&options.allow_ports)
+        .within(options.section.as_deref());
         let id = new_id()?;
         let journal = Journal::new(self.store.clone(), id.clone());
         let now = SystemTime::now();

@@ -161,7 +161,8 @@ pub(crate) async fn drive(
                 &options.include,
                 &options.exclude,
             )?
-            .with_ports(&options.allow_ports);
+            .with_ports(&options.allow_ports)
+            .within(options.section.as_deref());
             Ok((start, scope))
         });
     let (start, scope) = match begun {
@@ -416,6 +417,20 @@ async fn crawl_loop(
     }
 }
 
+/// The HTTP status a fetch failed with (a 404, a 500), kept on the page's row so that a
+/// status can say "404" rather than only "failed". The fetcher's status errors are worded
+/// `HTTP NNN …` (trawl-fetch's `status_failure`); TrawlError carries no status of its own.
+fn http_status_of(e: &TrawlError) -> Option<u16> {
+    if !matches!(e.code, ErrorCode::NotFound | ErrorCode::HttpError) {
+        return None;
+    }
+    let rest = e.message.strip_prefix("HTTP ")?;
+    rest.get(..3)?
+        .parse()
+        .ok()
+        .filter(|s| (400..600).contains(s))
+}
+
 /// Takes a fetched page: failed, a duplicate (answered now), or new — its links join the
 /// frontier and a store task is started (its page is answered when that task ends).
 async fn fetched(
@@ -464,6 +479,7 @@ async fn fetched(
                     .await?;
                 page.change = Some(change);
             }
+            page.http_status = http_status_of(&e);
             page.detail = Some(e.message);
             st.journal
                 .settle(w.key, UrlState::Failed, State::outcome(&page))

@@ -40,7 +40,7 @@ pub struct CrawlArgs {
         long,
         value_name = "ID",
         conflicts_with_all = ["resume", "query", "limit", "max_depth", "include", "exclude",
-            "subdomains", "allow_port", "ignore_robots", "concurrency", "delay", "no_sitemap"]
+            "subdomains", "allow_port", "whole_site", "ignore_robots", "concurrency", "delay", "no_sitemap"]
     )]
     pub changes: Option<String>,
     /// Best-first: follow the links most relevant to these words first.
@@ -65,6 +65,10 @@ pub struct CrawlArgs {
     /// scheme, host and port: without it, links to other ports are not followed.
     #[arg(long, value_name = "PORT")]
     pub allow_port: Vec<u16>,
+    /// The whole site: without it a start URL with a path (`/docs/`) keeps to the paths
+    /// under it, as Firecrawl does.
+    #[arg(long)]
+    pub whole_site: bool,
     /// Neither fetch nor obey robots.txt (the summary says so).
     #[arg(long)]
     pub ignore_robots: bool,
@@ -299,6 +303,9 @@ fn options(args: &CrawlArgs, url: &str) -> Result<CrawlOptions, TrawlError> {
     o.exclude = args.exclude.clone();
     o.subdomains = args.subdomains;
     o.allow_ports = args.allow_port.clone();
+    if !args.whole_site {
+        o = o.within_section();
+    }
     o.ignore_robots = args.ignore_robots;
     o.concurrency = args.concurrency;
     o.delay_ms = (args.delay * 1000.0).round() as u64;

@@ -37,6 +37,10 @@ pub struct MapArgs {
     /// scheme, host and port: without it, links to other ports are not followed.
     #[arg(long, value_name = "PORT")]
     pub allow_port: Vec<u16>,
+    /// The whole site: without it a start URL with a path (`/docs/`) keeps to the paths
+    /// under it, as Firecrawl does.
+    #[arg(long)]
+    pub whole_site: bool,
     /// Map again even when the store holds a map of this request younger than the read
     /// TTL (`document_ttl`); the new map replaces it.
     #[arg(long)]
@@ -66,6 +70,8 @@ pub async fn map(args: &MapArgs, settings: &Settings) -> i32 {
         exclude: args.exclude.clone(),
         subdomains: args.subdomains,
         allow_ports: args.allow_port.clone(),
+        section_only: !args.whole_site,
+        sitemap: true,
     };
     let result = async {
         let agent = build_agent(settings)?;

@@ -35,6 +35,10 @@ struct CrawlRequest {
     include_paths: Option<Vec<String>>,
     exclude_paths: Option<Vec<String>>,
     allow_subdomains: Option<bool>,
+    /// v2: siblings and parents of the start URL too (default false: under its path).
+    crawl_entire_domain: Option<bool>,
+    /// v1's name for it.
+    allow_backward_links: Option<bool>,
     /// v2: `include` (default) or `skip`.
     sitemap: Option<String>,
     /// v1.
@@ -77,8 +81,6 @@ async fn start(
         &[
             "ignoreQueryParameters",
             "deduplicateSimilarURLs",
-            "crawlEntireDomain",
-            "allowBackwardLinks",
             "allowExternalLinks",
         ],
     )?;
@@ -126,6 +128,14 @@ async fn start(
     options.include = request.include_paths.unwrap_or_default();
     options.exclude = request.exclude_paths.unwrap_or_default();
     options.subdomains = request.allow_subdomains.unwrap_or(false);
+    // Firecrawl keeps a crawl under its start URL's path unless told otherwise.
+    if !request
+        .crawl_entire_domain
+        .or(request.allow_backward_links)
+        .unwrap_or(false)
+    {
+        options = options.within_section();
+    }
     options.sitemap = match (request.sitemap.as_deref(), request.ignore_sitemap) {
         (Some("skip"), _) | (None, Some(true)) => false,
         (Some("include") | None, _) => true,
@@ -191,11 +201,18 @@ pub async fn status(
     let store = compat.agent.store().clone();
     let status = trawl_crawl::status(&store, &id).await?;
     let count = |state: &str| status.urls.get(state).copied().unwrap_or(0) as usize;
-    let done = count("done");
+    // Pages that answered an HTTP error (404, 500 …) are documents too, as Firecrawl
+    // answers them: counted with the stored pages.
+    let error_pages = trawl_crawl::pages(&store, &id, &[UrlState::Failed], 0, 100_000)
+        .await?
+        .iter()
+        .filter(|row| row.status.is_some())
+        .count();
+    let done = count("done") + error_pages;
     // `total` is what the job will return (Firecrawl's SDKs show "completed of total"):
     // the pages stored once it has ended; while it runs, the URLs it may still store, never
     // more than its limit.
-    let seen = done + count("failed") + count("queued") + count("fetching");
+    let seen = done + (count("failed") - error_pages) + count("queued") + count("fetching");
     let limit = status.summary["progress"]["limit"]
         .as_u64()
         .map(|l| l as usize);
@@ -205,7 +222,9 @@ pub async fn status(
         done
     };
     let skip = skip_of(&uri);
-    let rows = trawl_crawl::pages(&store, &id, &[UrlState::Done], skip, PAGE).await?;
+    let rows =
+        trawl_crawl::pages(&store, &id, &[UrlState::Done, UrlState::Failed], skip, PAGE).await?;
+    let listed = count("done") + count("failed");
     let formats = compat
         .crawl_formats
         .0
@@ -218,7 +237,7 @@ pub async fn status(
             ..Formats::default()
         });
     let data = documents(&compat, &rows, formats).await;
-    let next = (skip + rows.len() < done).then(|| {
+    let next = (skip + rows.len() < listed).then(|| {
         format!(
             "{}{}?skip={}",
             base_url(&headers),
@@ -257,6 +276,13 @@ pub async fn status(
 async fn documents(compat: &Compat, rows: &[CrawlUrl], formats: Formats) -> Vec<FcDocument> {
     let mut data = Vec::new();
     for row in rows {
+        if row.state == UrlState::Failed {
+            // An error page's content is not stored: its document says what it answered.
+            if let Some(status) = row.status {
+                data.push(FcDocument::error_page(&row.url, status, row.detail.clone()));
+            }
+            continue;
+        }
         let Some(handle) = &row.handle else { continue };
         let read = compat
             .agent

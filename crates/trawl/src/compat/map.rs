@@ -27,7 +27,10 @@ struct MapRequest {
     ignore_sitemap: Option<bool>,
     /// v1: only sitemap URLs.
     sitemap_only: Option<bool>,
+    /// Firecrawl's default: true.
     include_subdomains: Option<bool>,
+    /// Keep only paths under the start URL's; Firecrawl's default: true.
+    filter_by_path: Option<bool>,
     limit: Option<usize>,
     /// Milliseconds the map may take.
     timeout: Option<u64>,
@@ -86,7 +89,9 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<SiteMap, CompatError> {
     };
     let mut options = MapOptions::new(request.url);
     options.search = request.search.filter(|s| !s.trim().is_empty());
-    options.subdomains = request.include_subdomains.unwrap_or(false);
+    options.subdomains = request.include_subdomains.unwrap_or(true);
+    options.section_only = request.filter_by_path.unwrap_or(true);
+    options.sitemap = sitemap != SitemapUse::Skip;
     if let Some(limit) = request.limit {
         if !(1..=100_000).contains(&limit) {
             return Err(CompatError::bad_request("limit: must be 1-100000"));
@@ -99,9 +104,8 @@ async fn run(compat: &Compat, bytes: &Bytes) -> Result<SiteMap, CompatError> {
         let mut map = map_site(fetcher, &options).await?;
         let from_sitemap = |s: UrlSource| s == UrlSource::Sitemap;
         match sitemap {
-            SitemapUse::Include => {}
+            SitemapUse::Include | SitemapUse::Skip => {}
             SitemapUse::Only => map.urls.retain(|u| from_sitemap(u.source)),
-            SitemapUse::Skip => map.urls.retain(|u| !from_sitemap(u.source)),
         }
         Ok::<_, CompatError>(map)
     };

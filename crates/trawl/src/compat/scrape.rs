@@ -12,7 +12,7 @@ use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
 use trawl_agent::tools::{Agent, FetchOut, PageOut, WebFetchArgs};
-use trawl_core::{Document, TrawlError};
+use trawl_core::{Document, ErrorCode, TrawlError};
 use trawl_extract::{ExtractOptions, decode_html, extract};
 use trawl_fetch::{Conditional, Tier};
 use trawl_text::diff::ChangeStatus;
@@ -104,7 +104,7 @@ async fn scrape_unbounded(
         Some(ms) => older_than(agent, url, Duration::from_millis(ms)).await,
         None => false,
     };
-    let out = agent
+    let read = agent
         .web_fetch(
             WebFetchArgs {
                 url: Some(url.to_owned()),
@@ -114,8 +114,40 @@ async fn scrape_unbounded(
             },
             None,
         )
+        .await
+        .and_then(only_page);
+    match read {
+        Ok(page) => Ok(from_page(&page, formats)),
+        // Firecrawl answers a 404 (403, 500 …) page as a document with its status: read it
+        // again as a page (it is not stored; the store keeps pages that were there).
+        Err(e) if matches!(e.code, ErrorCode::NotFound | ErrorCode::HttpError) => {
+            error_page(agent, url, options, formats)
+                .await
+                .map_err(|_| e.into())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A page that answered an HTTP error status, as a document with `statusCode` and
+/// `error`; fails when the answer was no page at all (nothing but the status).
+async fn error_page(
+    agent: &Agent,
+    url: &str,
+    options: &ScrapeOptions,
+    formats: Formats,
+) -> Result<FcDocument, CompatError> {
+    let page = agent
+        .fetcher()?
+        .with_error_pages()
+        .fetch_from(url, &Conditional::default(), Tier::Plain)
         .await?;
-    Ok(from_page(&only_page(out)?, formats))
+    let status = page.status;
+    let mut doc = from_fetched(agent, url, options, formats, page).await?;
+    if status >= 400 {
+        doc.metadata.error = Some(format!("HTTP {status}"));
+    }
+    Ok(doc)
 }
 
 /// The one page of a one-URL `web_fetch` answer, or its error.
@@ -268,9 +300,15 @@ async fn scrape_html(
     }
     let tier = if render { Tier::Render } else { Tier::Plain };
     let page = fetcher
+        .with_error_pages()
         .fetch_from(url, &Conditional::default(), tier)
         .await?;
-    from_fetched(agent, url, options, formats, page).await
+    let status = page.status;
+    let mut doc = from_fetched(agent, url, options, formats, page).await?;
+    if status >= 400 {
+        doc.metadata.error = Some(format!("HTTP {status}"));
+    }
+    Ok(doc)
 }
 
 /// A document from a page's own HTML, as `options` and `formats` ask: selectors, raw HTML,
@@ -317,8 +355,9 @@ async fn from_fetched(
     doc.fetched_via = page.via;
     doc.content_type = page.content_type.clone();
     doc.attempts = page.attempts.clone();
-    // A whole page is kept like any read; a part picked by selectors is not the page.
-    if !reshaped {
+    // A whole page is kept like any read; a part picked by selectors is not the page, and
+    // an error page is not the page that was asked for.
+    if !reshaped && page.status < 400 {
         let _ = agent.keep(doc.clone()).await;
     }
     let is_html = page

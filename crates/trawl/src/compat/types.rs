@@ -390,6 +390,26 @@ pub struct FcDocument {
     pub warning: Option<String>,
 }
 
+impl FcDocument {
+    /// A crawled page that answered an HTTP error (`status` 404, 500 …): its content is not
+    /// stored, so the document is its address, status and why (Firecrawl lists such pages
+    /// with their content; trawl keeps only pages that were there).
+    pub fn error_page(url: &str, status: u16, why: Option<String>) -> Self {
+        FcDocument {
+            markdown: Some(String::new()),
+            metadata: Metadata {
+                source_url: url.to_owned(),
+                url: url.to_owned(),
+                status_code: status,
+                cache_state: "miss",
+                error: Some(why.unwrap_or_else(|| format!("HTTP {status}"))),
+                ..Metadata::default()
+            },
+            ..FcDocument::default()
+        }
+    }
+}
+
 /// The `actions` object of a document, as Firecrawl names it.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -10,40 +10,44 @@ use crate::util::{temp_dir, trawl};
 /// binary itself, the file, and the 16 MiB the prescan keeps of one stream.
 const REFUSED_BOMB_PEAK_RSS: u64 = 256 << 20;
 
-/// Run `cmd` to the end; its exit code, stdout, and peak resident size in bytes (from
-/// wait4's rusage, the child's own figure).
-#[allow(
-    clippy::zombie_processes,
-    reason = "the child is reaped by wait4 below, which std cannot see"
-)]
+/// Run `cmd` to the end; its exit code, stdout, and peak resident size in bytes: the
+/// child's own `VmHWM`, read every 5 ms while it runs (the last reading before it exits).
+/// wait4's `ru_maxrss` would not do: Linux carries the parent's peak across fork and exec,
+/// so a test process holding large fixtures would be charged to the child.
 pub(crate) fn run_measured(cmd: &mut std::process::Command) -> (i32, String, u64) {
-    let child = cmd
+    let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn trawl");
-    let pid = child.id() as libc::pid_t;
-    let mut stdout = child.stdout.expect("stdout");
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut stdout = child.stdout.take().expect("stdout");
     let reader = std::thread::spawn(move || {
         let mut out = String::new();
         std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
         out
     });
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value of the plain C struct wait4 fills in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: wait4 writes only into the two out-pointers, which live across the call;
-    // `pid` is our own child, not yet waited for.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
+    let mut peak_kib = 0u64;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file)
+            && let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak_kib = peak_kib.max(kib);
+        }
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
     };
-    // ru_maxrss is in KiB on Linux.
-    (code, reader.join().unwrap(), usage.ru_maxrss as u64 * 1024)
+    (
+        status.code().unwrap_or(-1),
+        reader.join().unwrap(),
+        peak_kib * 1024,
+    )
 }
 
 #[test]

@@ -359,7 +359,12 @@ async fn batch_crawl_map_search_and_jina_reader() {
     assert_eq!(answer["data"].as_array().unwrap().len(), 2, "{answer}");
 
     // Map.
-    let (status, body) = post(&server, "/v2/map", json!({"url": world.pages.url("/site")})).await;
+    let (status, body) = post(
+        &server,
+        "/v2/map",
+        json!({"url": world.pages.url("/site"), "filterByPath": false}),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     let links: Vec<&str> = body["links"]
         .as_array()
@@ -371,14 +376,20 @@ async fn batch_crawl_map_search_and_jina_reader() {
         links.contains(&world.pages.url("/second").as_str()),
         "{body}"
     );
-    let (_, body) = post(&server, "/v1/map", json!({"url": world.pages.url("/site")})).await;
+    let (_, body) = post(
+        &server,
+        "/v1/map",
+        json!({"url": world.pages.url("/site"), "filterByPath": false}),
+    )
+    .await;
     assert!(body["links"][0].is_string(), "{body}");
 
     // Crawl: started, polled, its pages served from the store.
     let (status, body) = post(
         &server,
         "/v2/crawl",
-        json!({"url": world.pages.url("/site"), "limit": 3, "sitemap": "skip"}),
+        json!({"url": world.pages.url("/site"), "limit": 3, "sitemap": "skip",
+               "crawlEntireDomain": true}),
     )
     .await;
     assert_eq!(status, 200, "{body}");
@@ -906,4 +917,200 @@ async fn a_sitemap_flood_maps_in_bounded_memory_through_the_server() {
         "trawl serve peak RSS {} MiB",
         peak_kib >> 10
     );
+}
+
+/// A site where the start URL sits in a section: `/otters/` links to its own pages and to
+/// pages elsewhere, and the sitemap lists both.
+fn sectioned(world: &World) {
+    let page = |title: &str, links: &str| {
+        Reply::html(format!(
+            "<html><head><title>{title}</title></head><body><article><h1>{title}</h1>\
+             <p>Otters and seals share the estuary; {title} tells how they meet at low tide.</p>\
+             {links}</article></body></html>"
+        ))
+    };
+    world.pages.route(
+        "/otters/",
+        page(
+            "Otters",
+            "<a href=\"/otters/river\">river</a><a href=\"/otters/sea\">sea</a>\
+             <a href=\"/seals/grey\">grey</a><a href=\"/about\">about</a>",
+        ),
+    );
+    for path in ["/otters/river", "/otters/sea", "/seals/grey", "/about"] {
+        world
+            .pages
+            .route(path, page(path, "<a href=\"/seals/harbour\">h</a>"));
+    }
+    world.pages.route("/seals/harbour", page("Harbour", ""));
+    let base = world.pages.base();
+    world.pages.route(
+        "/sitemap.xml",
+        Reply::ok(
+            "application/xml",
+            format!(
+                "<?xml version=\"1.0\"?><urlset><url><loc>{base}/seals/monk</loc></url>\
+                 <url><loc>{base}/otters/sea</loc></url></urlset>"
+            ),
+        ),
+    );
+}
+
+/// Firecrawl's scope: a crawl or map of `/otters/` keeps to `/otters/` unless
+/// `crawlEntireDomain` (v1 `allowBackwardLinks`) or `filterByPath: false` says otherwise.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crawl_and_a_map_keep_to_the_start_urls_path() {
+    let world = World::new();
+    sectioned(&world);
+    let server = start(&world);
+    let crawled = async |body: Value| {
+        let (status, crawl) = post(&server, "/v2/crawl", body).await;
+        assert_eq!(status, 200, "{crawl}");
+        let id = crawl["id"].as_str().unwrap().to_owned();
+        let mut polled = Value::Null;
+        until(async || {
+            polled = get(&server, &format!("/v2/crawl/{id}")).await.1;
+            polled["status"] == "completed"
+        })
+        .await;
+        let mut urls: Vec<String> = polled["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["metadata"]["sourceURL"].as_str().unwrap().to_owned())
+            .collect();
+        urls.sort();
+        urls
+    };
+    let section = crawled(json!({"url": world.pages.url("/otters/"), "limit": 10})).await;
+    assert_eq!(
+        section,
+        vec![
+            world.pages.url("/otters/"),
+            world.pages.url("/otters/river"),
+            world.pages.url("/otters/sea"),
+        ]
+    );
+    let whole = crawled(json!({"url": world.pages.url("/otters/"), "limit": 10,
+                               "crawlEntireDomain": true}))
+    .await;
+    assert!(whole.contains(&world.pages.url("/seals/grey")), "{whole:?}");
+    let (_, map) = post(
+        &server,
+        "/v2/map",
+        json!({"url": world.pages.url("/otters/")}),
+    )
+    .await;
+    let links: Vec<&str> = map["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["url"].as_str().unwrap())
+        .collect();
+    assert!(!links.is_empty(), "{map}");
+    assert!(links.iter().all(|l| l.contains("/otters/")), "{map}");
+    let (_, map) = post(
+        &server,
+        "/v1/map",
+        json!({"url": world.pages.url("/otters/"), "filterByPath": false}),
+    )
+    .await;
+    assert!(map["links"].to_string().contains("/seals/monk"), "{map}");
+}
+
+/// A page that answers 404 or 500 is a document with its `statusCode`, as Firecrawl answers
+/// it (the SDKs raise on an HTTP 404 from the API): in a scrape (with its content), in a
+/// batch and in a crawl (address, status and why).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn error_pages_are_documents_with_their_status() {
+    let world = World::new();
+    world.pages.route(
+        "/gone",
+        Reply::status(
+            404,
+            "<html><head><title>Not found</title></head><body><h1>Not found</h1>\
+             <p>The seal colony page moved; try the harbour guide instead.</p></body></html>",
+        ),
+    );
+    world.pages.route(
+        "/broken",
+        Reply::status(500, "<html><body><p>Internal error</p></body></html>"),
+    );
+    world.pages.route(
+        "/linking",
+        Reply::html(
+            "<html><head><title>Links</title></head><body><article><h1>Links</h1>\
+             <p>Seals rest on sandbanks at low tide and hunt fish when it comes back.</p>\
+             <a href=\"/gone\">gone</a> <a href=\"/second\">second</a></article></body></html>",
+        ),
+    );
+    let server = start(&world);
+    let (status, answer) = post(
+        &server,
+        "/v2/scrape",
+        json!({"url": world.pages.url("/gone")}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"]["metadata"]["statusCode"], 404, "{answer}");
+    assert!(
+        answer["data"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("seal colony page moved"),
+        "{answer}"
+    );
+    let (status, answer) = post(
+        &server,
+        "/v1/scrape",
+        json!({"url": world.pages.url("/broken"), "formats": ["rawHtml"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"]["metadata"]["statusCode"], 500, "{answer}");
+
+    let (_, batch) = post(
+        &server,
+        "/v2/batch/scrape",
+        json!({"urls": [world.pages.url("/gone"), world.pages.url("/second")]}),
+    )
+    .await;
+    let id = batch["id"].as_str().unwrap().to_owned();
+    let mut polled = Value::Null;
+    until(async || {
+        polled = get(&server, &format!("/v2/batch/scrape/{id}")).await.1;
+        polled["status"] == "completed"
+    })
+    .await;
+    let codes: Vec<u64> = polled["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["metadata"]["statusCode"].as_u64().unwrap())
+        .collect();
+    assert_eq!(codes.len(), 2, "{polled}");
+    assert!(codes.contains(&404) && codes.contains(&200), "{polled}");
+
+    let (_, crawl) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/linking"), "limit": 5, "sitemap": "skip",
+               "crawlEntireDomain": true}),
+    )
+    .await;
+    let id = crawl["id"].as_str().unwrap().to_owned();
+    until(async || {
+        polled = get(&server, &format!("/v2/crawl/{id}")).await.1;
+        polled["status"] == "completed"
+    })
+    .await;
+    let gone = polled["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["metadata"]["sourceURL"] == world.pages.url("/gone"))
+        .unwrap_or_else(|| panic!("no document for /gone: {polled}"));
+    assert_eq!(gone["metadata"]["statusCode"], 404, "{polled}");
+    assert_eq!(polled["completed"], 3, "{polled}");
+    assert_eq!(polled["total"], 3, "{polled}");
 }

@@ -121,7 +121,8 @@ async fn a_webhook_to_loopback_is_refused_unless_allowed_and_then_delivered() {
     let (status, answer) = post(
         &server,
         "/v2/crawl",
-        json!({"url": world.pages.url("/site"), "limit": 3, "sitemap": "skip", "webhook": hook}),
+        json!({"url": world.pages.url("/site"), "limit": 3, "sitemap": "skip", "webhook": hook,
+               "crawlEntireDomain": true}),
     )
     .await;
     assert_eq!(status, 200, "{answer}");
@@ -285,7 +286,8 @@ async fn the_metadata_address_and_private_redirects_are_refused_through_the_api(
     let (status, answer) = post(
         &server,
         "/v2/crawl",
-        json!({"url": world.pages.url("/site"), "limit": 10, "sitemap": "skip"}),
+        json!({"url": world.pages.url("/site"), "limit": 10, "sitemap": "skip",
+               "crawlEntireDomain": true}),
     )
     .await;
     assert_eq!(status, 200, "{answer}");
