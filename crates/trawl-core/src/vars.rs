@@ -110,6 +110,7 @@ vars! {
     TOKEN_FILE = "TRAWL_TOKEN_FILE", Setting, "serve: file holding the bearer token";
     ALLOWED_ORIGINS = "TRAWL_ALLOWED_ORIGINS", Setting, "serve: browser origins accepted besides loopback";
     PUBLIC_HOSTS = "TRAWL_PUBLIC_HOSTS", Setting, "serve: `Host` names accepted besides loopback and the listen address";
+    PUBLIC_URL = "TRAWL_PUBLIC_URL", Setting, "serve: the URL clients reach the server at; the compatible API's links start with it";
     MAX_CONNECTIONS = "TRAWL_MAX_CONNECTIONS", Setting, "serve: open connections at most (the longest-idle one makes room)";
     HEADER_TIMEOUT = "TRAWL_HEADER_TIMEOUT", Setting, "serve: seconds a request's headers may take (idle keep-alive too)";
     IDLE_TIMEOUT = "TRAWL_IDLE_TIMEOUT", Setting, "serve: seconds a connection may stay silent both ways";

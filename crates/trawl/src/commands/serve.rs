@@ -83,6 +83,7 @@ pub async fn serve(settings: &Settings) -> i32 {
         let options = HttpOptions {
             token,
             public_hosts: settings.public_hosts.value.0.clone(),
+            public_url: settings.public_url.value.as_ref().map(|u| u.0.clone()),
             allowed_origins: settings.allowed_origins.value.0.clone(),
             limits: limits(settings)?,
             max_sessions: settings.max_sessions.value.max(1),

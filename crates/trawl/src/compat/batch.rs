@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::error::CompatError;
 use super::error::json_ok;
-use super::request::{base_url, body};
+use super::request::body;
 use super::scrape::scrape;
 use super::state::{Compat, Job};
 use super::types::{FcDocument, ScrapeOptions, job_id};
@@ -143,7 +143,7 @@ async fn start(
     let mut answer = json!({
         "success": true,
         "id": id,
-        "url": format!("{}/{version}/batch/scrape/{id}", base_url(&headers)),
+        "url": format!("{}/{version}/batch/scrape/{id}", compat.base_url(&headers)),
     });
     if !invalid.is_empty() {
         answer["invalidURLs"] = json!(invalid);
@@ -197,7 +197,7 @@ pub async fn status(
     let next = (skip + page.len() < done.len()).then(|| {
         format!(
             "{}{}?skip={}",
-            base_url(&headers),
+            compat.base_url(&headers),
             uri.path(),
             skip + page.len()
         )

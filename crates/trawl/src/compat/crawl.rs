@@ -17,7 +17,7 @@ use trawl_crawl::{CrawlOptions, CrawlUrl, UrlState};
 use super::batch::{PAGE, iso, skip_of};
 use super::error::CompatError;
 use super::error::json_ok;
-use super::request::{base_url, body};
+use super::request::body;
 use super::scrape::from_page;
 use super::state::Compat;
 use super::types::{FcDocument, Formats, ScrapeOptions, check_other};
@@ -176,7 +176,7 @@ async fn start(
     Ok(json_ok(json!({
         "success": true,
         "id": id,
-        "url": format!("{}/{version}/crawl/{id}", base_url(&headers)),
+        "url": format!("{}/{version}/crawl/{id}", compat.base_url(&headers)),
     })))
 }
 
@@ -240,7 +240,7 @@ pub async fn status(
     let next = (skip + rows.len() < listed).then(|| {
         format!(
             "{}{}?skip={}",
-            base_url(&headers),
+            compat.base_url(&headers),
             uri.path(),
             skip + rows.len()
         )

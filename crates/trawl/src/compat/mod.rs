@@ -48,12 +48,14 @@ pub fn is_compat_path(path: &str) -> bool {
 pub fn router<S: Clone + Send + Sync + 'static>(
     agent: Agent,
     server: Arc<ServerState>,
+    public_url: Option<url::Url>,
 ) -> Router<S> {
     let compat = Compat {
         agent,
         server,
         batches: Arc::default(),
         crawl_formats: Arc::default(),
+        public_url,
     };
     Router::new()
         .route("/v2/scrape", post(scrape::scrape_v2))

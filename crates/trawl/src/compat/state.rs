@@ -19,9 +19,20 @@ pub struct Compat {
     pub(super) server: Arc<ServerState>,
     pub(super) batches: Arc<Batches>,
     pub(super) crawl_formats: Arc<CrawlFormats>,
+    /// Where clients reach the server (`--public-url`), when set.
+    pub(super) public_url: Option<url::Url>,
 }
 
 impl Compat {
+    /// The base of every link an answer carries: `--public-url`, else `http://` and the
+    /// Host the client sent.
+    pub(super) fn base_url(&self, headers: &axum::http::HeaderMap) -> String {
+        match &self.public_url {
+            Some(url) => url.as_str().trim_end_matches('/').to_owned(),
+            None => super::request::base_url(headers),
+        }
+    }
+
     /// Runs `work` holding one of the server's call slots, as an MCP tool call does.
     pub(super) async fn gated<T>(
         &self,

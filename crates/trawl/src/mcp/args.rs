@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::cli::NetArgs;
-use crate::settings::{CrawlCount, Flags, Seconds, Words, parse_flag};
+use crate::settings::{BaseUrl, CrawlCount, Flags, Seconds, Words, parse_flag};
 
 /// Flags shared by both MCP transports. Each sets the setting of the same name (declared,
 /// with its environment variable, config-file key and default, in `settings/table.rs`).
@@ -133,6 +133,12 @@ pub struct ServeArgs {
     /// TRAWL_PUBLIC_HOSTS or `public_hosts` in the config file).
     #[arg(long = "public-host", value_delimiter = ',', value_name = "HOST")]
     pub public_hosts: Vec<String>,
+    /// The URL clients reach this server at, e.g. https://trawl.example.com behind a TLS
+    /// reverse proxy: the compatible API's job `url` and `next` links start with it
+    /// (default: http:// and the request's Host; also TRAWL_PUBLIC_URL or `public_url` in
+    /// the config file).
+    #[arg(long = "public-url", value_parser = parse_flag::<BaseUrl>, value_name = "URL")]
+    pub public_url: Option<BaseUrl>,
     /// Most HTTP connections open at once. At the limit a new connection replaces the one
     /// idle longest; it is refused only when all are busy. Never more than the descriptor
     /// limit (raised to its hard limit at start) minus 256 (default 1024; also
@@ -196,6 +202,11 @@ impl ServeArgs {
         let words = |list: &[String]| (!list.is_empty()).then(|| Words(list.to_vec()));
         set(&mut flags, "--allow-origin", words(&self.allow_origins));
         set(&mut flags, "--public-host", words(&self.public_hosts));
+        set(
+            &mut flags,
+            "--public-url",
+            self.public_url.clone().map(Some),
+        );
         set(&mut flags, "--max-connections", self.max_connections);
         set(&mut flags, "--header-timeout", self.header_timeout);
         set(&mut flags, "--idle-timeout", self.idle_timeout);

@@ -43,6 +43,8 @@ pub struct HttpOptions {
     pub token: Option<BearerToken>,
     /// Extra `Host` header values accepted besides loopback names and the listen address.
     pub public_hosts: Vec<String>,
+    /// Where clients reach the server, when it is not `http://` and the Host they send.
+    pub public_url: Option<url::Url>,
     /// Extra browser origins accepted besides loopback ones.
     pub allowed_origins: Vec<String>,
     pub limits: ConnLimits,
@@ -120,7 +122,11 @@ pub fn app(
         rebinding.hosts.clear();
     }
     let tools = Arc::new(mcp.tool_names());
-    let compat_routes = crate::compat::router(mcp.agent().clone(), state.clone());
+    let compat_routes = crate::compat::router(
+        mcp.agent().clone(),
+        state.clone(),
+        options.public_url.clone(),
+    );
     let sessions = Arc::new(BoundedSessions::new(
         options.max_sessions,
         options.session_idle_timeout,

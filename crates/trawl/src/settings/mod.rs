@@ -34,7 +34,8 @@ pub use layers::{Flags, Setting, Source};
 pub use secrets::mask;
 pub use table::Values;
 pub use value::{
-    CrawlCount, Deadline, HostList, ProxyUrl, RedisUrl, Seconds, SettingValue, StoreLocation, Words,
+    BaseUrl, CrawlCount, Deadline, HostList, ProxyUrl, RedisUrl, Seconds, SettingValue,
+    StoreLocation, Words,
 };
 
 /// clap's parser for a flag that sets a setting: the setting's own, so the flag's value

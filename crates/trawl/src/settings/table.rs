@@ -219,6 +219,10 @@ declare_settings! {
     /// header besides loopback names and the listen address.
     public_hosts: Words = Words::default(),
         flag: Some("--public-host"), env: Some(vars::PUBLIC_HOSTS), file: true;
+    /// `trawl serve`: the URL clients reach the server at (behind a reverse proxy, e.g.
+    /// `https://trawl.example.com`); every link the compatible API answers starts with it.
+    public_url: Option<BaseUrl> = None,
+        flag: Some("--public-url"), env: Some(vars::PUBLIC_URL), file: true;
     /// `trawl serve`: most HTTP connections open at once (a new one replaces the one idle
     /// longest).
     max_connections: usize = DEFAULT_MAX_CONNECTIONS,

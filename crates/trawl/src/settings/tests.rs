@@ -302,6 +302,7 @@ fn sample(flag: &str) -> Option<&'static str> {
         "--listen" => "127.0.0.1:0",
         "--allow-origin" => "https://app.example.com",
         "--public-host" => "trawl.example.com",
+        "--public-url" => "https://trawl.example.com/",
         "--allow-private-hosts" | "--fetch-only" | "--log-quiet" | "--insecure-no-auth" => {
             return None;
         }

@@ -1114,3 +1114,57 @@ async fn error_pages_are_documents_with_their_status() {
     assert_eq!(polled["completed"], 3, "{polled}");
     assert_eq!(polled["total"], 3, "{polled}");
 }
+
+/// Behind a TLS reverse proxy, `--public-url` is the base of every link an answer carries
+/// (job `url`, `next`); without it, `http://` and the Host the client sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_start_with_the_public_url() {
+    let world = World::new();
+    let server = HttpServer::start(
+        &world,
+        &["--public-url", "https://trawl.example.com/"],
+        &[("TRAWL_TOKEN", "compat-token")],
+    );
+    let (status, crawl) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/article"), "limit": 1, "sitemap": "skip"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{crawl}");
+    let id = crawl["id"].as_str().unwrap();
+    assert_eq!(
+        crawl["url"],
+        format!("https://trawl.example.com/v2/crawl/{id}"),
+        "{crawl}"
+    );
+    let urls: Vec<String> = (0..3).map(|i| world.pages.url(&format!("/p{i}"))).collect();
+    for u in &urls {
+        world.pages.route(
+            &u[world.pages.base().len()..],
+            Reply::html(article("Seal page", 2)),
+        );
+    }
+    let (_, batch) = post(&server, "/v1/batch/scrape", json!({"urls": urls})).await;
+    assert!(
+        batch["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://trawl.example.com/v1/batch/scrape/"),
+        "{batch}"
+    );
+    let plain = start(&world);
+    let (_, crawl) = post(
+        &plain,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/article"), "limit": 1, "sitemap": "skip"}),
+    )
+    .await;
+    assert!(
+        crawl["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://127.0.0.1:"),
+        "{crawl}"
+    );
+}
