@@ -116,6 +116,15 @@ pub fn json_ok(body: serde_json::Value) -> Response {
 }
 
 /// Routes of Firecrawl's LLM and browser features, which trawl does not have.
+/// A path under `/v1/` or `/v2/` that is no route (or not with this method): a 404 in
+/// Firecrawl's error shape, never an empty body.
+pub async fn no_route(method: axum::http::Method, uri: axum::http::Uri) -> CompatError {
+    CompatError::not_found(format!(
+        "{method} {} is not a route of trawl's Firecrawl-compatible API",
+        uri.path()
+    ))
+}
+
 pub async fn not_offered(uri: axum::http::Uri) -> CompatError {
     CompatError::unsupported(format!(
         "{} (LLM extraction, agents, deep research and browser sessions)",

@@ -13,23 +13,27 @@
 //! - [`map`], [`search`]: a site's URLs; web results from trawl's engines.
 //! - [`webhook`]: crawl and batch events POSTed to the caller, through the guard.
 //! - [`jina`]: `GET /r/{url}` and `GET /s/{query}` in Jina Reader's layouts.
+//! - [`team`]: credit and token usage, queue status, the concurrency check.
+//! - [`log`]: each call on the request log and counted by route in `/metrics`.
 
 mod batch;
 mod crawl;
 mod error;
 mod jina;
+pub mod log;
 mod map;
 mod request;
 mod scrape;
 mod search;
 mod state;
+mod team;
 mod types;
 mod webhook;
 
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use trawl_agent::tools::Agent;
 
 use crate::mcp::server::ServerState;
@@ -94,15 +98,17 @@ pub fn router<S: Clone + Send + Sync + 'static>(
         .route("/v2/browser", post(error::not_offered))
         .route("/v2/batch/scrape/{id}/errors", get(batch::errors))
         .route("/v1/batch/scrape/{id}/errors", get(batch::errors))
-        .route("/v2/team/credit-usage", get(credit_usage))
-        .route("/v1/team/credit-usage", get(credit_usage))
+        .route("/v2/crawl/params-preview", post(error::not_offered))
+        .route("/v1/crawl/params-preview", post(error::not_offered))
+        .route("/v2/team/credit-usage", get(team::credit_usage_v2))
+        .route("/v1/team/credit-usage", get(team::credit_usage_v1))
+        .route("/v2/team/token-usage", get(team::token_usage))
+        .route("/v1/team/token-usage", get(team::token_usage))
+        .route("/v2/team/queue-status", get(team::queue_status))
+        .route("/v1/team/queue-status", get(team::queue_status))
+        .route("/v2/concurrency-check", get(team::concurrency_check))
+        .route("/v1/concurrency-check", get(team::concurrency_check))
+        .route("/v1/{*rest}", any(error::no_route))
+        .route("/v2/{*rest}", any(error::no_route))
         .with_state(compat)
-}
-
-/// A self-hosted server has no credits; SDK helpers that ask get a plain answer.
-async fn credit_usage() -> axum::response::Response {
-    error::json_ok(serde_json::json!({
-        "success": true,
-        "data": {"remainingCredits": 0, "planCredits": 0, "billingPeriodStart": null, "billingPeriodEnd": null}
-    }))
 }

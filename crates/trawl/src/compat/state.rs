@@ -76,6 +76,16 @@ impl Batches {
         jobs.push_back(job);
     }
 
+    /// Batches still running.
+    pub(super) fn running(&self) -> usize {
+        self.jobs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter(|j| !*j.finished.lock().unwrap_or_else(PoisonError::into_inner))
+            .count()
+    }
+
     pub(super) fn get(&self, id: &str) -> Result<Arc<Job>, CompatError> {
         self.jobs
             .lock()

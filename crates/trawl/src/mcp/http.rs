@@ -135,7 +135,7 @@ pub fn app(
     let service = StreamableHttpService::new(move || Ok(mcp.clone()), sessions.clone(), config);
     let connections = Arc::new(Registry::default());
     let app_state = AppState {
-        server: state,
+        server: state.clone(),
         token: options.token.clone(),
         tools,
         connections: connections.clone(),
@@ -146,6 +146,13 @@ pub fn app(
     let host_checks = rebinding.clone();
     // The Firecrawl- and Jina-compatible routes: the same checks and body limit as `/mcp`.
     let compat_routes = compat_routes
+        .layer(middleware::from_fn_with_state(
+            crate::compat::log::ApiLog {
+                server: state.clone(),
+                max_body_bytes: options.max_message_bytes,
+            },
+            crate::compat::log::log_call,
+        ))
         .layer(axum::extract::DefaultBodyLimit::max(
             options.max_message_bytes,
         ))
@@ -265,6 +272,12 @@ async fn count_requests(State(app): State<AppState>, request: Request, next: Nex
     };
     let answer_stream = route == "/mcp" && request.method() == Method::POST;
     let response = next.run(request).await;
+    // A compatible-API answer names its route template (`/v2/crawl/{id}`); one refused
+    // before routing (a wrong token) stays `compat`.
+    let route = response
+        .extensions()
+        .get::<crate::compat::log::ApiRoute>()
+        .map_or(route, |r| r.0.as_str());
     app.server
         .metrics
         .http_request(route, response.status().as_u16());

@@ -1168,3 +1168,98 @@ async fn links_start_with_the_public_url() {
         "{crawl}"
     );
 }
+
+/// Each compatible-API call is a line on the request log (route, what was asked with its
+/// credentials masked, status, latency) and is counted in `/metrics` by route template.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn api_calls_are_logged_and_counted_by_route() {
+    let world = World::new();
+    let server = start(&world);
+    let asked = format!("{}?api_key=s3cr3tvalue", world.pages.url("/article"));
+    let (status, _) = post(&server, "/v2/scrape", json!({"url": asked})).await;
+    assert_eq!(status, 200);
+    let (_, crawl) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/article"), "limit": 1, "sitemap": "skip"}),
+    )
+    .await;
+    let id = crawl["id"].as_str().unwrap().to_owned();
+    let (status, _) = get(&server, &format!("/v2/crawl/{id}")).await;
+    assert_eq!(status, 200);
+    let mut log = String::new();
+    until(async || {
+        log = world.request_log();
+        log.contains("route=/v2/crawl/{id}")
+    })
+    .await;
+    let scrape = log
+        .lines()
+        .find(|l| l.contains("event=api_call") && l.contains("route=/v2/scrape"))
+        .unwrap_or_else(|| panic!("no api_call line for /v2/scrape:\n{log}"));
+    assert!(
+        scrape.contains("method=POST") && scrape.contains("status=200"),
+        "{scrape}"
+    );
+    assert!(scrape.contains("/article"), "{scrape}");
+    assert!(
+        !log.contains("s3cr3tvalue"),
+        "a credential reached the log:\n{log}"
+    );
+    assert!(log.contains(&format!("id={id}")), "{log}");
+    let metrics = server.metrics(Some("compat-token")).await;
+    assert!(
+        metrics.contains("trawl_http_requests_total{route=\"/v2/crawl/{id}\",status=\"200\"} 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("trawl_http_requests_total{route=\"/v2/scrape\",status=\"200\"} 1"),
+        "{metrics}"
+    );
+}
+
+/// The account routes the SDKs call answer in Firecrawl's shapes (v1's credit usage in
+/// both spellings), `params-preview` is refused by name, and an unknown route is a JSON 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn account_routes_answer_and_unknown_routes_say_so() {
+    let world = World::new();
+    let server = start(&world);
+    let (status, v1) = get(&server, "/v1/team/credit-usage").await;
+    assert_eq!(status, 200, "{v1}");
+    assert_eq!(v1["data"]["remaining_credits"], 0, "{v1}");
+    assert_eq!(v1["data"]["remainingCredits"], 0, "{v1}");
+    let (status, tokens) = get(&server, "/v2/team/token-usage").await;
+    assert_eq!(status, 200, "{tokens}");
+    assert_eq!(tokens["data"]["remainingTokens"], 0, "{tokens}");
+    let (status, queue) = get(&server, "/v2/team/queue-status").await;
+    assert_eq!(status, 200, "{queue}");
+    assert_eq!(queue["jobsInQueue"], 0, "{queue}");
+    assert!(queue["maxConcurrency"].is_u64(), "{queue}");
+    let (status, check) = get(&server, "/v1/concurrency-check").await;
+    assert_eq!(status, 200, "{check}");
+    assert!(check["concurrency"].is_u64(), "{check}");
+    let (status, preview) = post(
+        &server,
+        "/v2/crawl/params-preview",
+        json!({"url": world.pages.url("/"), "prompt": "blog posts"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{preview}");
+    assert!(
+        preview["error"]
+            .as_str()
+            .unwrap()
+            .contains("params-preview"),
+        "{preview}"
+    );
+    let (status, unknown) = get(&server, "/v2/no-such-route").await;
+    assert_eq!(status, 404, "{unknown}");
+    assert_eq!(unknown["success"], false, "{unknown}");
+    assert!(
+        unknown["error"]
+            .as_str()
+            .unwrap()
+            .contains("/v2/no-such-route"),
+        "{unknown}"
+    );
+}
