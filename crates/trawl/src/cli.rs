@@ -125,6 +125,12 @@ pub enum Command {
     /// Serve the agent tools over MCP on stdin/stdout (one local agent).
     Mcp(crate::mcp::McpArgs),
     /// Serve the agent tools over MCP streamable HTTP at /mcp, with /healthz and /metrics.
+    ///
+    /// The same listener answers Firecrawl's API (/v1 and /v2: scrape, batch scrape, crawl,
+    /// map, search) and Jina Reader's (/r/URL, /s/QUERY) behind the same bearer token, so
+    /// their SDKs and integrations point at trawl by changing one URL (see the README's
+    /// "Using trawl where Firecrawl or Jina Reader is expected"). Behind a TLS reverse
+    /// proxy, --public-url sets the base of the links those answers carry.
     Serve(crate::mcp::ServeArgs),
 }
 

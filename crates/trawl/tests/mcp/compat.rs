@@ -1263,3 +1263,17 @@ async fn account_routes_answer_and_unknown_routes_say_so() {
         "{unknown}"
     );
 }
+
+/// `trawl serve --help` says the listener speaks the compatible APIs, and how to run it
+/// behind a TLS proxy.
+#[test]
+fn serve_help_names_the_compatible_api() {
+    let help = Command::new(env!("CARGO_BIN_EXE_trawl"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("Firecrawl's API"), "{help}");
+    assert!(help.contains("/r/URL"), "{help}");
+    assert!(help.contains("--public-url"), "{help}");
+}
