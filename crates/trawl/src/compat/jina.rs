@@ -68,12 +68,82 @@ fn target(uri: &Uri) -> Result<String, CompatError> {
     Ok(url)
 }
 
-pub async fn read(
+pub async fn read(State(compat): State<Compat>, headers: HeaderMap, uri: Uri) -> Response {
+    let answer = match target(&uri) {
+        Ok(url) => read_url(compat, url, &headers).await,
+        Err(e) => Err(e),
+    };
+    answer.unwrap_or_else(|e| refusal(&headers, e))
+}
+
+/// `POST /r/` with `{"url": …}`: the form Jina documents for URLs that do not fit a path
+/// (and for clients that send options as headers beside a JSON body).
+pub async fn read_posted(
     State(compat): State<Compat>,
     headers: HeaderMap,
-    uri: Uri,
+    body: axum::body::Bytes,
+) -> Response {
+    #[derive(serde::Deserialize)]
+    struct Posted {
+        url: String,
+    }
+    let answer = match super::request::body::<Posted>(&body) {
+        Ok(posted) if !posted.url.trim().is_empty() => {
+            read_url(compat, posted.url.trim().to_owned(), &headers).await
+        }
+        Ok(_) => Err(CompatError::bad_request("url: give the URL to read")),
+        Err(e) => Err(e),
+    };
+    answer.unwrap_or_else(|e| refusal(&headers, e))
+}
+
+/// An error as the client reads answers: JSON to `Accept: application/json`, else a line
+/// of text with the same status (a text client never gets JSON it did not ask for).
+fn refusal(headers: &HeaderMap, e: CompatError) -> Response {
+    let wants_json = text_header(headers, "accept").is_some_and(|a| a.contains("application/json"));
+    if wants_json {
+        return axum::response::IntoResponse::into_response(e);
+    }
+    let mut response = plain_text(format!(
+        "Error: {}
+",
+        e.message
+    ));
+    *response.status_mut() = e.status;
+    response
+}
+
+/// Headers of Jina's that would change the answer and that trawl cannot honour: refused
+/// by name, never ignored.
+const REFUSED_HEADERS: [(&str, &str); 4] = [
+    ("x-with-images-summary", "trawl keeps no image list"),
+    (
+        "x-set-cookie",
+        "cookies come from trawl's own --cookies file",
+    ),
+    ("x-proxy-url", "the proxy is the server's (TRAWL_PROXY)"),
+    (
+        "x-engine",
+        "trawl picks its fetch tier itself; only `direct` is read",
+    ),
+];
+
+async fn read_url(
+    compat: Compat,
+    url: String,
+    headers: &HeaderMap,
 ) -> Result<Response, CompatError> {
-    let url = target(&uri)?;
+    let headers = headers.clone();
+    for (name, why) in REFUSED_HEADERS {
+        let asked = text_header(&headers, name).map(|v| v.to_ascii_lowercase());
+        // `X-Engine: direct` is what trawl does anyway.
+        if asked.is_some_and(|v| v != "false" && !(name == "x-engine" && v == "direct")) {
+            return Err(CompatError::unsupported(format!(
+                "the {name} header ({why})"
+            )));
+        }
+    }
+    let links_summary = text_header(&headers, "x-with-links-summary").is_some_and(|v| v != "false");
     let format = text_header(&headers, "x-return-format").unwrap_or_else(|| "markdown".into());
     let (want_html, want_text) = match format.to_ascii_lowercase().as_str() {
         "markdown" | "default" => (false, false),
@@ -109,6 +179,9 @@ pub async fn read(
     )];
     if let Some(shot) = shot {
         formats.push(FormatSpec::Name(shot.into()));
+    }
+    if links_summary {
+        formats.push(FormatSpec::Name("links".into()));
     }
     let actions = text_header(&headers, "x-wait-for-selector").map(|selector| {
         vec![
@@ -155,22 +228,32 @@ pub async fn read(
         }
         return png_response(data_url);
     }
+    // A target that answered an error status is still read, with a warning, as Jina does.
+    let warning = (doc.metadata.status_code >= 400)
+        .then(|| format!("Target URL returned error {}", doc.metadata.status_code));
+    let links = doc.links.clone().unwrap_or_default();
     if wants_json {
-        return Ok(json_ok(json!({
-            "code": 200,
-            "status": 20000,
-            "data": {
-                "title": title,
-                "description": doc.metadata.description.clone().unwrap_or_default(),
-                "url": doc.metadata.url,
-                "content": content,
-                "publishedTime": doc.metadata.published_time,
-            }
-        })));
+        let mut data = json!({
+            "title": title,
+            "description": doc.metadata.description.clone().unwrap_or_default(),
+            "url": doc.metadata.url,
+            "content": content,
+            "publishedTime": doc.metadata.published_time,
+        });
+        if let Some(warning) = &warning {
+            data["warning"] = json!(warning);
+        }
+        if links_summary {
+            data["links"] = json!(links);
+        }
+        return Ok(json_ok(json!({"code": 200, "status": 20000, "data": data})));
     }
     let mut text = format!("Title: {title}\n\nURL Source: {}\n\n", doc.metadata.url);
     if let Some(published) = &doc.metadata.published_time {
         text.push_str(&format!("Published Time: {published}\n\n"));
+    }
+    if let Some(warning) = &warning {
+        text.push_str(&format!("Warning: {warning}\n\n"));
     }
     text.push_str(if want_html {
         "HTML Content:\n"
@@ -180,6 +263,12 @@ pub async fn read(
         "Markdown Content:\n"
     });
     text.push_str(&content);
+    if links_summary && !links.is_empty() {
+        text.push_str("\n\nLinks/Buttons:\n");
+        for link in &links {
+            text.push_str(&format!("- <{link}>\n"));
+        }
+    }
     Ok(plain_text(text))
 }
 

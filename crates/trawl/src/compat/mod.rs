@@ -87,6 +87,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(
         .route("/v2/search", post(search::search_v2))
         .route("/v1/search", post(search::search_v1))
         .route("/r/{*target}", get(jina::read))
+        .route("/r/", post(jina::read_posted))
+        .route("/r", post(jina::read_posted))
         .route("/s/{*query}", get(jina::search))
         .route("/s/", get(jina::search_by_parameter))
         .route("/v2/extract", post(error::not_offered))

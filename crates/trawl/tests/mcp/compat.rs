@@ -1277,3 +1277,89 @@ fn serve_help_names_the_compatible_api() {
     assert!(help.contains("/r/URL"), "{help}");
     assert!(help.contains("--public-url"), "{help}");
 }
+
+/// Jina's other forms: `POST /r/` with a JSON body, `X-With-Links-Summary`, headers trawl
+/// cannot honour refused by name, an error target read with a warning, and an error
+/// answered as text to a text client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jina_posted_reads_links_summary_refusals_and_text_errors() {
+    let world = World::new();
+    world.pages.route(
+        "/gone",
+        Reply::status(
+            404,
+            "<html><body><h1>Gone</h1><p>This seal guide moved to the harbour pages.</p></body></html>",
+        ),
+    );
+    world.pages.route(
+        "/linked",
+        Reply::html(
+            "<html><head><title>Linked</title></head><body><article><h1>Linked</h1>\
+             <p>Harbour seals rest on the sandbanks at low tide and hunt fish.</p>\
+             <a href=\"/second\">grey seals</a></article></body></html>",
+        ),
+    );
+    let server = start(&world);
+    let client = reqwest::Client::new();
+    let posted = client
+        .post(format!("{}/r/", server.base()))
+        .bearer_auth("compat-token")
+        .header("X-With-Links-Summary", "true")
+        .json(&json!({"url": world.pages.url("/linked")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(posted.status(), 200);
+    let text = posted.text().await.unwrap();
+    assert!(text.starts_with("Title: Linked"), "{text}");
+    assert!(text.contains("Links/Buttons:"), "{text}");
+    assert!(text.contains(&world.pages.url("/second")), "{text}");
+
+    let refused = client
+        .get(format!(
+            "{}/r/{}",
+            server.base(),
+            world.pages.url("/linked")
+        ))
+        .bearer_auth("compat-token")
+        .header("X-Proxy-Url", "http://proxy.example:8080")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 400);
+    assert_eq!(
+        refused.headers()["content-type"],
+        "text/plain; charset=utf-8"
+    );
+    assert!(refused.text().await.unwrap().contains("x-proxy-url"));
+
+    let gone = client
+        .get(format!("{}/r/{}", server.base(), world.pages.url("/gone")))
+        .bearer_auth("compat-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 200);
+    let text = gone.text().await.unwrap();
+    assert!(
+        text.contains("Warning: Target URL returned error 404"),
+        "{text}"
+    );
+    assert!(text.contains("seal guide moved"), "{text}");
+
+    // Nothing listens on port 9: a text client gets the error as text.
+    let down = client
+        .get(format!("{}/r/http://127.0.0.1:9/", server.base()))
+        .bearer_auth("compat-token")
+        .send()
+        .await
+        .unwrap();
+    assert!(down.status().is_client_error() || down.status().is_server_error());
+    assert!(
+        down.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain"),
+    );
+    assert!(down.text().await.unwrap().starts_with("Error: "));
+}
