@@ -231,8 +231,22 @@ impl HttpServer {
         extra_env: &[(&str, &str)],
         descriptors: Option<u64>,
     ) -> HttpServer {
+        let limits: Vec<(libc::__rlimit_resource_t, u64)> = descriptors
+            .map(|d| (libc::RLIMIT_NOFILE, d))
+            .into_iter()
+            .collect();
+        Self::start_with_rlimits(world, args, extra_env, &limits)
+    }
+
+    /// Like `start`, with each resource limit (soft and hard) set before the server runs.
+    fn start_with_rlimits(
+        world: &World,
+        args: &[&str],
+        extra_env: &[(&str, &str)],
+        limits: &[(libc::__rlimit_resource_t, u64)],
+    ) -> HttpServer {
         let mut command = Command::new(env!("CARGO_BIN_EXE_trawl"));
-        if let Some(limit) = descriptors {
+        for &(resource, limit) in limits {
             use std::os::unix::process::CommandExt;
             let rlimit = libc::rlimit {
                 rlim_cur: limit,
@@ -241,7 +255,7 @@ impl HttpServer {
             // SAFETY: setrlimit is async-signal-safe and only touches the child's limits.
             unsafe {
                 command.pre_exec(move || {
-                    if libc::setrlimit(libc::RLIMIT_NOFILE, &rlimit) == 0 {
+                    if libc::setrlimit(resource, &rlimit) == 0 {
                         Ok(())
                     } else {
                         Err(std::io::Error::last_os_error())

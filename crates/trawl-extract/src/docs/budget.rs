@@ -81,6 +81,8 @@ pub(crate) enum DocError {
     XmlEntities { part: String },
     /// Reading took longer than `max_time`.
     TooSlow { cap: Duration },
+    /// A legacy workbook's sheet spans more cells than may be laid out to read it.
+    SheetTooLarge { rows: u64, columns: u64, cap: u64 },
     /// The bytes are not the format they claim to be.
     Malformed { format: &'static str, why: String },
 }
@@ -116,6 +118,12 @@ impl fmt::Display for DocError {
                 write!(f, "document took longer than {} s to read", cap.as_secs())
             }
             DocError::Malformed { format, why } => write!(f, "not a readable {format}: {why}"),
+            DocError::SheetTooLarge { rows, columns, cap } => write!(
+                f,
+                "a sheet spans {rows} rows × {columns} columns ({} cells), more than the {cap} \
+                 a legacy workbook may span to be read (its reader lays the whole area out)",
+                rows.saturating_mul(*columns)
+            ),
         }
     }
 }
@@ -126,7 +134,8 @@ impl From<DocError> for TrawlError {
             DocError::ExpandedTooLarge { .. }
             | DocError::TooManyMembers { .. }
             | DocError::TooDeep { .. }
-            | DocError::XmlTooLarge { .. } => ErrorCode::TooLarge,
+            | DocError::XmlTooLarge { .. }
+            | DocError::SheetTooLarge { .. } => ErrorCode::TooLarge,
             DocError::TooSlow { .. } => ErrorCode::Timeout,
             DocError::XmlEntities { .. } | DocError::Malformed { .. } => {
                 ErrorCode::UnsupportedContent

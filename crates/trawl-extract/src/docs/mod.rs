@@ -16,9 +16,11 @@ mod feed;
 pub(crate) mod gfm;
 mod ipynb;
 mod odf;
+mod ods;
 mod package;
 mod pptx;
 mod sheet;
+mod xls_scan;
 mod xml;
 
 use trawl_core::{Document, PageType, TrawlError, handle_for_url};
@@ -33,7 +35,7 @@ use package::{Package, is_zip};
 pub(crate) enum DocKind {
     Docx,
     Pptx,
-    /// xlsx, xlsm, xlsb, xls and ods, all through calamine.
+    /// xlsx, xlsm, xlsb and xls through calamine, ods through trawl's streamed reader.
     Sheet,
     Odt,
     Odp,

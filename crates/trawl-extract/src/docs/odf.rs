@@ -1,5 +1,5 @@
 //! OpenDocument text (odt) and presentations (odp): `content.xml` for the body,
-//! `meta.xml` for title, author and date. Spreadsheets (ods) go through calamine.
+//! `meta.xml` for title, author and date. Spreadsheets (ods) are read by `ods`.
 //! Hand-written over roxmltree for the same reason as docx: no crate writes ODF as Markdown.
 
 use roxmltree::Node;

@@ -1,16 +1,20 @@
-//! Spreadsheets (xlsx, xlsm, xlsb, xls, ods) through calamine: each sheet a `## Sheet`
-//! section holding a GFM table. A ZIP workbook is expanded once under the budget before
-//! calamine sees it, since calamine expands members itself; xlsx sheets are then streamed
-//! cell by cell, so a sheet's claimed size never becomes an allocation.
+//! Spreadsheets (xlsx, xlsm, xlsb, xls, ods): each sheet a `## Sheet` section holding a
+//! GFM table, the row and column caps applied while reading. A ZIP workbook is expanded
+//! once under the budget before it is read, since calamine expands members itself; xlsx
+//! and xlsb sheets are then streamed cell by cell through calamine and ods through
+//! [`ods`], so a sheet's claimed size (or a repeat count) never becomes an allocation.
+//! Legacy xls is laid out densely by calamine, so each sheet's area is found first
+//! ([`xls_scan`]) and a sheet spanning more than four times the cells shown is refused as
+//! `too_large`, naming its dimensions.
 
 use std::io::Cursor;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use calamine::{Data, DataRef, Reader, Sheets, Xlsx, open_workbook_auto_from_rs};
+use calamine::{Data, DataRef, Reader, Sheets, Xlsb, Xlsx, open_workbook_auto_from_rs};
 
 use crate::docs::budget::{DocError, Meter};
 use crate::docs::package::{Package, is_zip};
-use crate::docs::{Converted, gfm};
+use crate::docs::{Converted, gfm, ods, xls_scan};
 
 fn malformed(e: impl std::fmt::Display) -> DocError {
     DocError::Malformed {
@@ -19,8 +23,13 @@ fn malformed(e: impl std::fmt::Display) -> DocError {
     }
 }
 
-/// Whether an OLE2 compound file is an Excel workbook (calamine finds its workbook stream).
+/// Whether an OLE2 compound file is an Excel workbook: it holds a BIFF workbook stream
+/// (found without calamine, which would lay every sheet out densely just to answer), or
+/// calamine can open it.
 pub(crate) fn is_xls(bytes: &[u8]) -> bool {
+    if xls_scan::largest_sheet(bytes).is_some() {
+        return true;
+    }
     catch_unwind(AssertUnwindSafe(|| {
         calamine::open_workbook_from_rs::<calamine::Xls<_>, _>(Cursor::new(bytes)).is_ok()
     }))
@@ -38,25 +47,84 @@ pub(crate) fn convert(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError
     })
 }
 
+/// Most cells a legacy (xls) sheet may span: four times the cells shown (5,000 × 200 ×
+/// 4 by default, about 130 MB of calamine's dense range and formula range together).
+fn max_xls_cells(meter: &Meter) -> u64 {
+    (meter.budget.max_rows as u64)
+        .saturating_mul(meter.budget.max_columns as u64)
+        .saturating_mul(4)
+}
+
 fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError> {
     if is_zip(bytes) {
-        Package::open(bytes, meter, "spreadsheet")?.verify_all()?;
+        let mut pkg = Package::open(bytes, meter, "spreadsheet")?;
+        pkg.verify_all()?;
+        // OpenDocument has no `[Content_Types].xml`; Office Open XML always does.
+        let opendocument = pkg.has("content.xml") && !pkg.has("[Content_Types].xml");
+        drop(pkg);
+        if opendocument {
+            return ods_book(bytes, meter);
+        }
+        if let Ok(mut book) = Xlsx::new(Cursor::new(bytes)) {
+            let props = book.workbook_properties().unwrap_or_default();
+            let mut out = Converted::default();
+            (out.title, out.author, out.created) = (props.title, props.creator, props.created);
+            let mut sections = Vec::new();
+            for name in book.sheet_names() {
+                meter.check_time()?;
+                let mut reader = book.worksheet_cells_reader(&name).map_err(malformed)?;
+                let (rows, more) = stream_rows(
+                    || {
+                        Ok(reader
+                            .next_cell()
+                            .map_err(malformed)?
+                            .map(|c| (c.get_position(), data_ref_text(c.get_value()))))
+                    },
+                    meter,
+                )?;
+                sections.push(section(&name, rows, more, meter));
+            }
+            out.markdown = sections.join("\n\n");
+            return Ok(out);
+        }
+        if let Ok(mut book) = Xlsb::new(Cursor::new(bytes)) {
+            let mut out = Converted::default();
+            if let Ok(props) = book.workbook_properties() {
+                (out.title, out.author, out.created) = (props.title, props.creator, props.created);
+            }
+            let mut sections = Vec::new();
+            for name in book.sheet_names() {
+                meter.check_time()?;
+                let mut reader = book.worksheet_cells_reader(&name).map_err(malformed)?;
+                let (rows, more) = stream_rows(
+                    || {
+                        Ok(reader
+                            .next_cell()
+                            .map_err(malformed)?
+                            .map(|c| (c.get_position(), data_ref_text(c.get_value()))))
+                    },
+                    meter,
+                )?;
+                sections.push(section(&name, rows, more, meter));
+            }
+            out.markdown = sections.join("\n\n");
+            return Ok(out);
+        }
+        return Err(malformed("a ZIP that is neither xlsx, xlsb nor ods"));
+    }
+    // Legacy xls: calamine lays every sheet out densely while opening the file, so a
+    // sheet's area is checked first.
+    let cap = max_xls_cells(meter);
+    if let Some(extent) = xls_scan::largest_sheet(bytes)
+        && extent.cells() > cap
+    {
+        return Err(DocError::SheetTooLarge {
+            rows: extent.rows,
+            columns: extent.columns,
+            cap,
+        });
     }
     let mut out = Converted::default();
-    if is_zip(bytes)
-        && let Ok(mut book) = Xlsx::new(Cursor::new(bytes))
-    {
-        let props = book.workbook_properties().unwrap_or_default();
-        (out.title, out.author, out.created) = (props.title, props.creator, props.created);
-        let mut sections = Vec::new();
-        for name in book.sheet_names() {
-            meter.check_time()?;
-            let (rows, more) = xlsx_rows(&mut book, &name, meter)?;
-            sections.push(section(&name, &rows, more, meter));
-        }
-        out.markdown = sections.join("\n\n");
-        return Ok(out);
-    }
     let mut book: Sheets<_> = open_workbook_auto_from_rs(Cursor::new(bytes)).map_err(malformed)?;
     if let Ok(props) = book.workbook_properties() {
         (out.title, out.author, out.created) = (props.title, props.creator, props.created);
@@ -76,16 +144,28 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
             })
             .collect();
         let more = range.height().saturating_sub(rows.len()) as u64;
-        sections.push(section(&name, &rows, more, meter));
+        sections.push(section(&name, rows, more, meter));
     }
     out.markdown = sections.join("\n\n");
     Ok(out)
 }
 
+/// An ods workbook, read as it streams ([`ods`]).
+fn ods_book(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError> {
+    let (sheets, mut out) = ods::sheets(bytes, meter)?;
+    out.markdown = sheets
+        .into_iter()
+        .map(|s| section(&s.name, s.rows, s.more, meter))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    Ok(out)
+}
+
 /// One sheet's section; `more` rows past the cap were not read into `rows`.
-fn section(name: &str, rows: &[Vec<String>], more: u64, meter: &Meter) -> String {
+fn section(name: &str, rows: Vec<Vec<String>>, more: u64, meter: &Meter) -> String {
     let rows = trim_empty(rows);
     let table = gfm::table(&rows, meter.budget.max_rows, meter.budget.max_columns);
+    drop(rows);
     let mut s = if table.is_empty() {
         format!("## {name}\n\n*(empty sheet)*")
     } else {
@@ -100,46 +180,43 @@ fn section(name: &str, rows: &[Vec<String>], more: u64, meter: &Meter) -> String
     s
 }
 
-/// Trailing empty rows and columns dropped (sheets often format far past their data).
-fn trim_empty(rows: &[Vec<String>]) -> Vec<Vec<String>> {
-    let last_row = rows.iter().rposition(|r| r.iter().any(|c| !c.is_empty()));
-    let Some(last_row) = last_row else {
+/// Trailing empty rows and columns dropped (sheets often format far past their data), in
+/// place: a sheet at the caps holds a million cells, and a copy would double them.
+fn trim_empty(mut rows: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    let Some(last_row) = rows.iter().rposition(|r| r.iter().any(|c| !c.is_empty())) else {
         return Vec::new();
     };
-    let width = rows[..=last_row]
+    rows.truncate(last_row + 1);
+    let width = rows
         .iter()
         .filter_map(|r| r.iter().rposition(|c| !c.is_empty()))
         .max()
         .map_or(0, |w| w + 1);
-    rows[..=last_row]
-        .iter()
-        .map(|r| r.iter().take(width).cloned().collect())
-        .collect()
+    for row in &mut rows {
+        row.truncate(width);
+    }
+    rows
 }
 
-/// An xlsx sheet's cells, streamed: rows past `max_rows` and columns past `max_columns`
-/// are skipped as they go by; a sheet's rows are placed by their index, never by a size
-/// the file declares.
-fn xlsx_rows(
-    book: &mut Xlsx<Cursor<&[u8]>>,
-    name: &str,
+/// A sheet's cells, streamed from `next` (position and text): rows past `max_rows` and
+/// columns past `max_columns` are skipped as they go by; rows are placed by their index,
+/// never by a size the file declares.
+fn stream_rows(
+    mut next: impl FnMut() -> Result<Option<((u32, u32), String)>, DocError>,
     meter: &Meter,
 ) -> Result<(Vec<Vec<String>>, u64), DocError> {
     let max_rows = meter.budget.max_rows + 1;
     let max_cols = meter.budget.max_columns;
-    let mut reader = book.worksheet_cells_reader(name).map_err(malformed)?;
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut first_row: Option<u32> = None;
     let mut skipped_rows: u64 = 0;
     let mut last_skipped: Option<u32> = None;
     let mut seen = 0u64;
-    while let Some(cell) = reader.next_cell().map_err(malformed)? {
+    while let Some(((r, c), text)) = next()? {
         seen += 1;
         if seen.is_multiple_of(65_536) {
             meter.check_time()?;
         }
-        let (r, c) = cell.get_position();
-        let text = data_ref_text(cell.get_value());
         if text.is_empty() {
             continue;
         }

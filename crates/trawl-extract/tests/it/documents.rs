@@ -146,6 +146,21 @@ fn spreadsheets_one_section_per_sheet() {
         ],
     );
 
+    // A real xlsb (calamine's own test workbook; see tests/docs/PROVENANCE.md), read
+    // through the streamed cell reader.
+    let xlsb = read("calamine-issues.xlsb");
+    assert_in_order(
+        &xlsb.markdown,
+        &[
+            "## datatypes",
+            "| 1.5 |",
+            "| ab |",
+            "## issue2",
+            "| 2 | b |",
+            "| 3 | c |",
+        ],
+    );
+
     let ods = read("readings.ods");
     assert_clean(&ods);
     assert_in_order(

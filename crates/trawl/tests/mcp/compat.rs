@@ -1363,3 +1363,59 @@ async fn jina_posted_reads_links_summary_refusals_and_text_errors() {
     );
     assert!(down.text().await.unwrap().starts_with("Error: "));
 }
+
+/// The spreadsheet bombs (`hostile::sheets`) through `/v2/scrape` of a server held to a
+/// 1 GiB address space: each answers (a bounded table, or `too_large`), and the server
+/// still answers `/healthz` after them all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spreadsheet_bombs_leave_the_server_standing() {
+    use crate::hostile::sheets::{ods_bomb, xls_bomb};
+    let world = World::new();
+    let ods = "application/vnd.oasis.opendocument.spreadsheet";
+    world
+        .pages
+        .route("/bomb-1000.ods", Reply::ok(ods, ods_bomb(1_000, 16_384)));
+    world
+        .pages
+        .route("/bomb-6000.ods", Reply::ok(ods, ods_bomb(6_000, 16_384)));
+    world
+        .pages
+        .route("/bomb-all.ods", Reply::ok(ods, ods_bomb(1_048_576, 16_384)));
+    world.pages.route(
+        "/bomb.xls",
+        Reply::ok("application/vnd.ms-excel", xls_bomb()),
+    );
+    let server = HttpServer::start_with_rlimits(
+        &world,
+        &[],
+        &[("TRAWL_TOKEN", "compat-token")],
+        &[(libc::RLIMIT_AS, 1 << 30)],
+    );
+    for path in ["/bomb-1000.ods", "/bomb-6000.ods", "/bomb-all.ods"] {
+        let (status, answer) =
+            post(&server, "/v2/scrape", json!({"url": world.pages.url(path)})).await;
+        assert_eq!(status, 200, "{path}: {}", &answer.to_string()[..300]);
+        assert!(
+            answer["data"]["markdown"]
+                .as_str()
+                .unwrap()
+                .contains("## Bomb"),
+            "{path}"
+        );
+    }
+    let (status, answer) = post(
+        &server,
+        "/v2/scrape",
+        json!({"url": world.pages.url("/bomb.xls")}),
+    )
+    .await;
+    assert_eq!(status, 413, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("65536 rows"),
+        "{answer}"
+    );
+    let health = reqwest::get(format!("{}/healthz", server.base()))
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+}

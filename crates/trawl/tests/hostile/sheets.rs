@@ -1,0 +1,132 @@
+//! Spreadsheet bombs: an ods of a few hundred bytes whose rows and cells repeat thousands
+//! of times (the shape that took 2 GB, and aborted the server under 4 GiB), and an xls
+//! with one cell at A1 and one at IV65536 (a dense range of 16.7 M cells). Each is read
+//! within bounded memory or refused as `too_large`, naming the sheet's dimensions.
+
+use std::io::Write;
+
+use super::pdf::run_measured;
+use crate::util::{temp_dir, trawl};
+
+/// The bound on `trawl read`'s peak resident memory for each of them.
+const PEAK_RSS: u64 = 200 << 20;
+
+/// An ods whose one sheet has a header row, then `rows` repeated rows each holding one
+/// cell repeated `columns` times.
+pub(crate) fn ods_bomb(rows: u64, columns: u64) -> Vec<u8> {
+    let content = format!(
+        "<?xml version=\"1.0\"?><office:document-content \
+         xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" \
+         xmlns:table=\"urn:oasis:names:tc:opendocument:xmlns:table:1.0\" \
+         xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.2\">\
+         <office:body><office:spreadsheet><table:table table:name=\"Bomb\">\
+         <table:table-row><table:table-cell><text:p>Tide</text:p></table:table-cell></table:table-row>\
+         <table:table-row table:number-rows-repeated=\"{rows}\">\
+         <table:table-cell table:number-columns-repeated=\"{columns}\"><text:p>seal</text:p>\
+         </table:table-cell></table:table-row></table:table></office:spreadsheet></office:body>\
+         </office:document-content>"
+    );
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    w.start_file("mimetype", stored).unwrap();
+    w.write_all(b"application/vnd.oasis.opendocument.spreadsheet")
+        .unwrap();
+    w.start_file("content.xml", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    w.write_all(content.as_bytes()).unwrap();
+    w.finish().unwrap().into_inner()
+}
+
+fn record(kind: u16, data: &[u8]) -> Vec<u8> {
+    let mut out = kind.to_le_bytes().to_vec();
+    out.extend((data.len() as u16).to_le_bytes());
+    out.extend(data);
+    out
+}
+
+fn number(row: u16, col: u16) -> Vec<u8> {
+    let mut data = row.to_le_bytes().to_vec();
+    data.extend(col.to_le_bytes());
+    data.extend([0u8; 2]);
+    data.extend(1.5f64.to_le_bytes());
+    record(0x0203, &data)
+}
+
+/// A BIFF8 workbook in a compound file: globals, then one sheet with a number at A1 and
+/// one at the last row and column of the format.
+pub(crate) fn xls_bomb() -> Vec<u8> {
+    let bof = |kind: u16| {
+        let mut data = 0x0600u16.to_le_bytes().to_vec();
+        data.extend(kind.to_le_bytes());
+        data.extend([0u8; 12]);
+        record(0x0809, &data)
+    };
+    let mut stream = bof(0x0005);
+    stream.extend(record(0x000A, &[]));
+    stream.extend(bof(0x0010));
+    stream.extend(number(0, 0));
+    stream.extend(number(65_535, 255));
+    stream.extend(record(0x000A, &[]));
+    let mut file = cfb::CompoundFile::create(std::io::Cursor::new(Vec::new())).unwrap();
+    file.create_stream("/Workbook")
+        .unwrap()
+        .write_all(&stream)
+        .unwrap();
+    file.flush().unwrap();
+    file.into_inner().into_inner()
+}
+
+#[test]
+fn ods_bombs_read_within_bounded_memory() {
+    let dir = temp_dir();
+    for (rows, columns) in [(1_000, 16_384), (6_000, 16_384), (1_048_576, 16_384)] {
+        let bomb = ods_bomb(rows, columns);
+        assert!(bomb.len() < 2_000, "{} bytes", bomb.len());
+        let path = dir.join(format!("bomb-{rows}.ods"));
+        std::fs::write(&path, &bomb).unwrap();
+        let (code, stdout, peak) = run_measured(
+            trawl(&dir)
+                .args([
+                    "--store",
+                    ":memory:",
+                    "read",
+                    "--json",
+                    "--page-size-tokens",
+                    "0",
+                ])
+                .arg(&path),
+        );
+        eprintln!("ods {rows} x {columns}: peak RSS {} MiB", peak >> 20);
+        assert_eq!(code, 0, "{}", &stdout[..stdout.len().min(2_000)]);
+        assert!(peak < PEAK_RSS, "{rows} rows: peak RSS {} MiB", peak >> 20);
+        let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let markdown = envelope.to_string();
+        assert!(markdown.contains("## Bomb"), "{}", &markdown[..2_000]);
+        if rows > 5_000 {
+            assert!(
+                markdown.contains(&format!("{} more rows past the first 5000", rows - 5_000)),
+                "{rows}: no note of the rows left out"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_xls_spanning_the_whole_sheet_is_too_large() {
+    let dir = temp_dir();
+    let path = dir.join("bomb.xls");
+    std::fs::write(&path, xls_bomb()).unwrap();
+    let (code, stdout, peak) = run_measured(
+        trawl(&dir)
+            .args(["--store", ":memory:", "read", "--json"])
+            .arg(&path),
+    );
+    eprintln!("xls bomb: peak RSS {} MiB", peak >> 20);
+    assert_eq!(code, 1, "{stdout}");
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(envelope["error"]["code"], "too_large", "{envelope}");
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(message.contains("65536 rows × 256 columns"), "{message}");
+    assert!(peak < PEAK_RSS, "peak RSS {} MiB", peak >> 20);
+}
