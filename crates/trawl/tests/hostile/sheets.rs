@@ -1,6 +1,7 @@
 //! Spreadsheet bombs: an ods of a few hundred bytes whose rows and cells repeat thousands
 //! of times (the shape that took 2 GB, and aborted the server under 4 GiB), and an xls
-//! with one cell at A1 and one at IV65536 (a dense range of 16.7 M cells). Each is read
+//! with one cell at A1 and one at IV65536 (a dense range of 16.7 M cells), and an xlsb
+//! with a cell at its far corner (row 1,048,576, column XFD). Each is read
 //! within bounded memory or refused as `too_large`, naming the sheet's dimensions.
 
 use std::io::Write;
@@ -75,6 +76,111 @@ pub(crate) fn xls_bomb() -> Vec<u8> {
         .unwrap();
     file.flush().unwrap();
     file.into_inner().into_inner()
+}
+
+/// One xlsb record: its type and size as the format's variable-length integers.
+fn xlsb_record(kind: u32, data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut varint = |mut n: u32, max: usize| {
+        for _ in 0..max {
+            let byte = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                out.push(byte);
+                return;
+            }
+            out.push(byte | 0x80);
+        }
+    };
+    varint(kind, 2);
+    varint(data.len() as u32, 4);
+    out.extend(data);
+    out
+}
+
+/// Where each record of an xlsb part starts, and its type.
+fn xlsb_records(part: &[u8]) -> Vec<(usize, u32)> {
+    let mut at = 0;
+    let mut found = Vec::new();
+    while at < part.len() {
+        let start = at;
+        let mut read = |max: usize| {
+            let mut n = 0u32;
+            for i in 0..max {
+                let byte = part[at];
+                at += 1;
+                n |= u32::from(byte & 0x7f) << (7 * i);
+                if byte & 0x80 == 0 {
+                    break;
+                }
+            }
+            n
+        };
+        let kind = read(2);
+        let len = read(4) as usize;
+        at += len;
+        found.push((start, kind));
+    }
+    found
+}
+
+/// A real xlsb (calamine's `issues.xlsb`, see trawl-extract's tests/docs/PROVENANCE.md)
+/// with one more cell in its first sheet: at the last row and column the format allows.
+pub(crate) fn xlsb_bomb() -> Vec<u8> {
+    use std::io::Read;
+    let real = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../trawl-extract/tests/docs/calamine-issues.xlsb"
+    ))
+    .unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(real)).unwrap();
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).unwrap();
+        let name = entry.name().unwrap().into_owned();
+        let mut part = Vec::new();
+        entry.read_to_end(&mut part).unwrap();
+        if name == "xl/worksheets/sheet1.bin" {
+            // Before BrtEndSheetData (146): a row header for row 1,048,575, then a number
+            // in its column 16,383.
+            let (end, _) = *xlsb_records(&part)
+                .iter()
+                .find(|(_, kind)| *kind == 146)
+                .unwrap();
+            let mut row = 1_048_575u32.to_le_bytes().to_vec();
+            row.extend([0u8; 13]);
+            let mut cell = 16_383u32.to_le_bytes().to_vec();
+            cell.extend([0u8; 4]);
+            cell.extend(2.5f64.to_le_bytes());
+            let mut far = xlsb_record(0, &row);
+            far.extend(xlsb_record(5, &cell));
+            part.splice(end..end, far);
+        }
+        w.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(&part).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+#[test]
+fn an_xlsb_with_a_cell_at_the_far_corner_reads_within_bounded_memory() {
+    let dir = temp_dir();
+    let path = dir.join("bomb.xlsb");
+    std::fs::write(&path, xlsb_bomb()).unwrap();
+    let (code, stdout, peak) = run_measured(
+        trawl(&dir)
+            .args(["--store", ":memory:", "read", "-q"])
+            .arg(&path),
+    );
+    eprintln!("xlsb bomb: peak RSS {} MiB", peak >> 20);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(peak < PEAK_RSS, "peak RSS {} MiB", peak >> 20);
+    assert!(stdout.contains("## datatypes"), "{stdout}");
+    assert!(
+        stdout.contains("1 more rows past the first 5000 not read"),
+        "{stdout}"
+    );
 }
 
 #[test]

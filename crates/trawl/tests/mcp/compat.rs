@@ -1369,7 +1369,7 @@ async fn jina_posted_reads_links_summary_refusals_and_text_errors() {
 /// still answers `/healthz` after them all.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spreadsheet_bombs_leave_the_server_standing() {
-    use crate::hostile::sheets::{ods_bomb, xls_bomb};
+    use crate::hostile::sheets::{ods_bomb, xls_bomb, xlsb_bomb};
     let world = World::new();
     let ods = "application/vnd.oasis.opendocument.spreadsheet";
     world
@@ -1384,6 +1384,13 @@ async fn spreadsheet_bombs_leave_the_server_standing() {
     world.pages.route(
         "/bomb.xls",
         Reply::ok("application/vnd.ms-excel", xls_bomb()),
+    );
+    world.pages.route(
+        "/bomb.xlsb",
+        Reply::ok(
+            "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+            xlsb_bomb(),
+        ),
     );
     let server = HttpServer::start_with_rlimits(
         &world,
@@ -1403,6 +1410,20 @@ async fn spreadsheet_bombs_leave_the_server_standing() {
             "{path}"
         );
     }
+    let (status, answer) = post(
+        &server,
+        "/v2/scrape",
+        json!({"url": world.pages.url("/bomb.xlsb")}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert!(
+        answer["data"]["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("1 more rows past the first 5000"),
+        "{answer}"
+    );
     let (status, answer) = post(
         &server,
         "/v2/scrape",
