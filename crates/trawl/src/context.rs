@@ -320,7 +320,10 @@ fn build(
     };
     let crawl_config = settings.crawl_config(config.extract.clone());
     let config = settings.agent_config(config);
-    let fetcher = Lazy::new(move || Fetcher::new(fetch_config));
+    // Every read (site readers, pages, crawls) tells a 401/403 sign-in page as a login wall.
+    let fetcher = Lazy::new(move || {
+        Fetcher::new(fetch_config).map(|f| f.with_login_wall(trawl_sites::login_wall))
+    });
     // A replica killed mid-request holds its per-host slots until they lapse: as long as
     // the URLs it had claimed (a request outliving it only lifts the cap a little early;
     // the spacing between starts still holds).
