@@ -170,6 +170,15 @@ impl Fetcher {
         }
     }
 
+    /// This fetcher (sharing its clients) noting and asking hosts' back-off in `shared`
+    /// too (the store), so it holds for other processes and the search engines.
+    pub fn with_shared_backoff(&self, shared: Arc<dyn trawl_core::SharedBackoff>) -> Self {
+        Fetcher {
+            backoff: self.backoff.clone().with_shared(shared),
+            ..self.clone()
+        }
+    }
+
     /// The hosts backing off (from `Retry-After`, `x-ratelimit-reset`, or what a reader
     /// noted), shared by every clone of this fetcher.
     pub fn backoff(&self) -> &HostBackoff {
@@ -183,7 +192,7 @@ impl Fetcher {
             return Ok(());
         };
         let now = SystemTime::now();
-        let Some(until) = self.backoff.until(host, now) else {
+        let Some(until) = self.backoff.until(host, now).await else {
             return Ok(());
         };
         let wait = until.duration_since(now).unwrap_or_default();
@@ -661,7 +670,7 @@ impl Fetcher {
             && !wait.is_zero()
             && let Some(host) = final_url.host_str()
         {
-            self.backoff.note(host, wait, now);
+            self.backoff.note(host, wait, now).await;
         }
         let block = block::detect(status, &headers, &body);
         if block.is_none()
