@@ -7,7 +7,8 @@
 //! it; [`vars`] names and documents every environment variable trawl reads, with how far
 //! each is trusted; [`redact`] is the one place that decides what of a URL, a key or an
 //! error may be shown; [`SharedLimiter`] is the seam through which a shared store gives the
-//! search router rate limits that hold across replicas. No I/O lives here.
+//! search router rate limits that hold across replicas, and [`SharedBackoff`] the one through
+//! which it keeps hosts' back-off for every process. No I/O lives here.
 
 #![forbid(unsafe_code)]
 
@@ -20,6 +21,7 @@ mod error;
 mod handle;
 mod lazy;
 pub mod redact;
+mod shared_backoff;
 mod shared_limit;
 mod spoken;
 pub mod vars;
@@ -34,5 +36,6 @@ pub use error::{TrawlError, TriedFirst};
 pub use handle::{handle_for_url, is_valid_handle};
 pub use lazy::Lazy;
 pub use redact::{SafeUrl, Scrubber, Secret, error_chain, redact_text, redact_url, scrub};
+pub use shared_backoff::{BackoffFuture, MAX_BACKOFF, SharedBackoff, http_date, requested_wait};
 pub use shared_limit::{SharedLimiter, SharedSlot, SlotFuture};
 pub use spoken::spoken_duration;

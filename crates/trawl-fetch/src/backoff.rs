@@ -2,87 +2,94 @@
 //! exhausted `x-ratelimit-remaining` with its `x-ratelimit-reset`, Stack Exchange's
 //! `backoff`), every later request to it through the same fetcher (site readers, page
 //! fetches, anything sharing the fetcher) waits or is refused until then, instead of
-//! asking again milliseconds later.
+//! asking again milliseconds later. With a [`SharedBackoff`] (the store) it holds across
+//! processes and for the search engines too.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use reqwest::header::{HeaderMap, RETRY_AFTER};
+use reqwest::header::HeaderMap;
+use trawl_core::SharedBackoff;
+pub use trawl_core::{MAX_BACKOFF, http_date};
 
-/// The longest wait a host can impose: a bad or hostile header must not silence a host
-/// for days.
-pub const MAX_BACKOFF: Duration = Duration::from_secs(3600);
-
-/// Hosts currently backing off and until when; clones share one table.
+/// Hosts currently backing off and until when; clones share one table (and one shared
+/// record, when there is one).
 #[derive(Debug, Clone, Default)]
 pub struct HostBackoff {
     until: Arc<Mutex<HashMap<String, SystemTime>>>,
+    shared: Option<Arc<dyn SharedBackoff>>,
 }
 
 impl HostBackoff {
+    /// This table, also noting in and asking `shared` (another process's notes count).
+    pub fn with_shared(mut self, shared: Arc<dyn SharedBackoff>) -> Self {
+        self.shared = Some(shared);
+        self
+    }
+
     /// Remember that `host` asked for no requests for `wait` from `now` (capped at
     /// [`MAX_BACKOFF`]); a later end already known is kept.
-    pub fn note(&self, host: &str, wait: Duration, now: SystemTime) {
+    pub async fn note(&self, host: &str, wait: Duration, now: SystemTime) {
+        let host = host.to_ascii_lowercase();
         let end = now + wait.min(MAX_BACKOFF);
-        let mut table = self.until.lock().unwrap_or_else(|p| p.into_inner());
-        let entry = table.entry(host.to_ascii_lowercase()).or_insert(end);
-        if *entry < end {
-            *entry = end;
+        {
+            let mut table = self.until.lock().unwrap_or_else(|p| p.into_inner());
+            let entry = table.entry(host.clone()).or_insert(end);
+            if *entry < end {
+                *entry = end;
+            }
+        }
+        if let Some(shared) = &self.shared {
+            // An unreachable store only loses the sharing; this process still waits.
+            let _ = shared.note(&host, end).await;
         }
     }
 
-    /// When `host`'s back-off ends, if it has not yet.
-    pub fn until(&self, host: &str, now: SystemTime) -> Option<SystemTime> {
-        let table = self.until.lock().unwrap_or_else(|p| p.into_inner());
-        table
-            .get(&host.to_ascii_lowercase())
-            .copied()
-            .filter(|end| *end > now)
+    /// When `host`'s back-off ends, if it has not yet (the later of this process's and
+    /// the shared record's).
+    pub async fn until(&self, host: &str, now: SystemTime) -> Option<SystemTime> {
+        let host = host.to_ascii_lowercase();
+        let local = {
+            let table = self.until.lock().unwrap_or_else(|p| p.into_inner());
+            table.get(&host).copied().filter(|end| *end > now)
+        };
+        let shared = match &self.shared {
+            Some(shared) => shared.until(&host, now).await.ok().flatten(),
+            None => None,
+        };
+        local.max(shared).filter(|end| *end > now)
     }
 
     /// Every host backing off at `now`, soonest end first (for `trawl sites`).
-    pub fn active(&self, now: SystemTime) -> Vec<(String, SystemTime)> {
-        let mut table = self.until.lock().unwrap_or_else(|p| p.into_inner());
-        table.retain(|_, end| *end > now);
-        let mut hosts: Vec<_> = table.iter().map(|(h, e)| (h.clone(), *e)).collect();
+    pub async fn active(&self, now: SystemTime) -> Vec<(String, SystemTime)> {
+        let mut merged: HashMap<String, SystemTime> = {
+            let mut table = self.until.lock().unwrap_or_else(|p| p.into_inner());
+            table.retain(|_, end| *end > now);
+            table.clone()
+        };
+        if let Some(shared) = &self.shared
+            && let Ok(hosts) = shared.active(now).await
+        {
+            for (host, end) in hosts.into_iter().filter(|(_, end)| *end > now) {
+                let entry = merged.entry(host).or_insert(end);
+                *entry = (*entry).max(end);
+            }
+        }
+        let mut hosts: Vec<_> = merged.into_iter().collect();
         hosts.sort_by_key(|(h, e)| (*e, h.clone()));
         hosts
     }
 }
 
-/// `at` as an HTTP date (`Sat, 05 Dec 2026 00:10:00 GMT`), as back-off ends are shown.
-pub fn http_date(at: SystemTime) -> String {
-    httpdate::fmt_http_date(at)
-}
-
-/// How long an answer with `status` and `headers` asks the client to wait, if it does:
-/// `Retry-After` (seconds or an HTTP date) on a 429 or 503, or, when
-/// `x-ratelimit-remaining` is 0, `x-ratelimit-reset` (epoch seconds, as GitHub sends it).
+/// How long an answer with `status` and `headers` asks the client to wait, if it does
+/// (see [`trawl_core::requested_wait`]).
 pub fn requested_wait(status: u16, headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
-    let text = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::trim)
-    };
-    if matches!(status, 429 | 503)
-        && let Some(value) = text(RETRY_AFTER.as_str())
-    {
-        if let Ok(secs) = value.parse::<u64>() {
-            return Some(Duration::from_secs(secs));
-        }
-        if let Ok(at) = httpdate::parse_http_date(value) {
-            return Some(at.duration_since(now).unwrap_or_default());
-        }
-    }
-    if text("x-ratelimit-remaining") == Some("0")
-        && let Some(reset) = text("x-ratelimit-reset").and_then(|v| v.parse::<u64>().ok())
-    {
-        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(reset);
-        return Some(at.duration_since(now).unwrap_or_default());
-    }
-    None
+    trawl_core::requested_wait(
+        status,
+        |name| headers.get(name).and_then(|v| v.to_str().ok()),
+        now,
+    )
 }
 
 #[cfg(test)]
@@ -141,26 +148,32 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_host_backs_off_until_the_latest_end_and_is_forgotten_after() {
+    #[tokio::test]
+    async fn a_host_backs_off_until_the_latest_end_and_is_forgotten_after() {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
         let table = HostBackoff::default();
-        table.note("API.example.org", Duration::from_secs(5), now);
-        table.note("api.example.org", Duration::from_secs(2), now);
+        table
+            .note("API.example.org", Duration::from_secs(5), now)
+            .await;
+        table
+            .note("api.example.org", Duration::from_secs(2), now)
+            .await;
         assert_eq!(
-            table.until("api.example.org", now),
+            table.until("api.example.org", now).await,
             Some(now + Duration::from_secs(5))
         );
-        assert_eq!(table.until("other.example.org", now), None);
-        table.note("slow.example.org", Duration::from_secs(86_400 * 30), now);
+        assert_eq!(table.until("other.example.org", now).await, None);
+        table
+            .note("slow.example.org", Duration::from_secs(86_400 * 30), now)
+            .await;
         assert_eq!(
-            table.until("slow.example.org", now),
+            table.until("slow.example.org", now).await,
             Some(now + MAX_BACKOFF)
         );
         let later = now + Duration::from_secs(6);
-        assert_eq!(table.until("api.example.org", later), None);
+        assert_eq!(table.until("api.example.org", later).await, None);
         assert_eq!(
-            table.active(later),
+            table.active(later).await,
             vec![("slow.example.org".to_owned(), now + MAX_BACKOFF)]
         );
     }

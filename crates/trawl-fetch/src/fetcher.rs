@@ -50,6 +50,8 @@ pub struct Fetcher {
     cookies: Option<CookieSource>,
     /// Hosts that asked to be left alone for a while; shared by every clone.
     backoff: HostBackoff,
+    /// Tells a sign-in page apart, so a 401 or 403 answering with one is a login wall.
+    login_wall: Option<LoginWallCheck>,
     /// The user's proxy, normalized: every request trawl sends goes through it.
     proxy: Option<Url>,
 }
@@ -61,6 +63,10 @@ pub type RedirectScope = Arc<dyn Fn(&Url, &Url) -> Result<(), TrawlError> + Send
 /// The `Cookie` header value for one hop's URL, or `None` for none: asked again on every
 /// redirect hop, so a cookie for one host never follows a redirect to another.
 pub type CookieSource = Arc<dyn Fn(&Url) -> Option<String> + Send + Sync>;
+
+/// The wall's name when `body` (fetched from the URL) is a sign-in or consent page. It
+/// lives with the site readers (`trawl_sites::login_wall`), above this crate.
+pub type LoginWallCheck = fn(&Url, &[u8]) -> Option<&'static str>;
 
 impl std::fmt::Debug for Fetcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -128,6 +134,7 @@ impl Fetcher {
             error_pages: false,
             cookies: None,
             backoff: HostBackoff::default(),
+            login_wall: None,
             proxy,
         })
     }
@@ -168,6 +175,24 @@ impl Fetcher {
         }
     }
 
+    /// This fetcher (sharing its clients) telling a 401 or 403 whose page is a sign-in
+    /// form (`check` names it) as a `blocked` login wall instead of a bare HTTP error.
+    pub fn with_login_wall(&self, check: LoginWallCheck) -> Self {
+        Fetcher {
+            login_wall: Some(check),
+            ..self.clone()
+        }
+    }
+
+    /// This fetcher (sharing its clients) noting and asking hosts' back-off in `shared`
+    /// too (the store), so it holds for other processes and the search engines.
+    pub fn with_shared_backoff(&self, shared: Arc<dyn trawl_core::SharedBackoff>) -> Self {
+        Fetcher {
+            backoff: self.backoff.clone().with_shared(shared),
+            ..self.clone()
+        }
+    }
+
     /// The hosts backing off (from `Retry-After`, `x-ratelimit-reset`, or what a reader
     /// noted), shared by every clone of this fetcher.
     pub fn backoff(&self) -> &HostBackoff {
@@ -181,7 +206,7 @@ impl Fetcher {
             return Ok(());
         };
         let now = SystemTime::now();
-        let Some(until) = self.backoff.until(host, now) else {
+        let Some(until) = self.backoff.until(host, now).await else {
             return Ok(());
         };
         let wait = until.duration_since(now).unwrap_or_default();
@@ -659,9 +684,22 @@ impl Fetcher {
             && !wait.is_zero()
             && let Some(host) = final_url.host_str()
         {
-            self.backoff.note(host, wait, now);
+            self.backoff.note(host, wait, now).await;
         }
         let block = block::detect(status, &headers, &body);
+        if block.is_none()
+            && matches!(status, 401 | 403)
+            && let Some(wall) = self.login_wall.and_then(|check| check(&final_url, &body))
+        {
+            // Worded as a login wall on a 200 is, so callers see one kind of wall.
+            return Err(Failure::Final(TrawlError::new(
+                ErrorCode::Blocked,
+                format!(
+                    "blocked: login wall ({wall}) at {} (HTTP {status})",
+                    trawl_core::redact_url(final_url.as_str())
+                ),
+            )));
+        }
         let error_page = self.error_pages && block.is_none() && status >= 400 && status != 429;
         if !error_page && let Some(failure) = status_failure(status, &headers, block, &final_url) {
             return Err(match (failure, api_error_message(&body)) {

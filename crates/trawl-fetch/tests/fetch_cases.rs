@@ -260,6 +260,7 @@ async fn a_host_that_asked_to_wait_is_waited_for_or_not_asked_again() {
     assert!(
         f.backoff()
             .until("127.0.0.1", std::time::SystemTime::now())
+            .await
             .is_some()
     );
     // Within the 5 s timeout: the next request to the host waits the second out.
@@ -623,6 +624,7 @@ async fn an_api_refusal_keeps_the_apis_own_words_and_its_rate_limit_reset() {
     let until = f
         .backoff()
         .until("127.0.0.1", std::time::SystemTime::now())
+        .await
         .expect("backing off");
     let left = until
         .duration_since(std::time::SystemTime::now())

@@ -43,6 +43,7 @@
 
 #![forbid(unsafe_code)]
 
+mod backoff;
 mod classify;
 mod config;
 mod doctor;

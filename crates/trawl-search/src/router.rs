@@ -33,6 +33,7 @@ pub struct RouterBuilder {
     keys: Option<Arc<dyn KeyStateStore>>,
     engines: Option<Vec<Arc<dyn Engine>>>,
     shared_limiter: Option<Arc<dyn SharedLimiter>>,
+    backoff: Option<Arc<dyn trawl_core::SharedBackoff>>,
     hidden: Vec<String>,
 }
 
@@ -48,6 +49,13 @@ impl RouterBuilder {
     /// this process's (when it is unreachable the router falls back to its own).
     pub fn shared_limiter(mut self, limiter: Arc<dyn SharedLimiter>) -> Self {
         self.shared_limiter = Some(limiter);
+        self
+    }
+
+    /// Hold to hosts' back-off kept in `backoff` (the store, shared with the fetcher and
+    /// other processes), and note there what engines ask for (see `backoff.rs`).
+    pub fn shared_backoff(mut self, backoff: Arc<dyn trawl_core::SharedBackoff>) -> Self {
+        self.backoff = Some(backoff);
         self
     }
 
@@ -80,6 +88,7 @@ impl RouterBuilder {
                 .unwrap_or_else(|| Arc::new(InMemoryKeyStore::default())),
             limiter: Arc::new(Limiter::default()),
             shared_limiter: self.shared_limiter,
+            backoff: self.backoff,
             hidden: Arc::new(self.hidden),
         }
     }
@@ -124,6 +133,7 @@ pub struct Router {
     keys: Arc<dyn KeyStateStore>,
     limiter: Arc<Limiter>,
     shared_limiter: Option<Arc<dyn SharedLimiter>>,
+    backoff: Option<Arc<dyn trawl_core::SharedBackoff>>,
     /// Values never shown besides the keys (see [`RouterBuilder::hide`]).
     hidden: Arc<Vec<String>>,
 }
@@ -144,6 +154,7 @@ impl Router {
             keys: None,
             engines: None,
             shared_limiter: None,
+            backoff: None,
             hidden: Vec::new(),
         }
     }
@@ -653,6 +664,10 @@ impl Router {
                 Ok(r) => r,
                 Err(a) => return a,
             };
+            // A keyed engine's limit is its key's (the key state), not its host's.
+            if let Some(backoff) = self.backoff.as_ref().filter(|_| key.is_none()) {
+                crate::backoff::after(backoff.as_ref(), &request.url, &resp).await;
+            }
             let (attempt, event) = classify(
                 self.config.body_cap,
                 engine,
@@ -744,6 +759,9 @@ impl Router {
                     format!("no recording {stem}.json in the replay directory"),
                 )),
             };
+        }
+        if let Some(backoff) = &self.backoff {
+            crate::backoff::before(backoff.as_ref(), &request.url).await?;
         }
         let mut tries = 0;
         let resp = loop {

@@ -127,7 +127,8 @@ impl SiteClient<'_> {
             let wait = std::time::Duration::from_secs(secs);
             self.fetcher
                 .backoff()
-                .note(host, wait, std::time::SystemTime::now());
+                .note(host, wait, std::time::SystemTime::now())
+                .await;
         }
         Ok(value)
     }

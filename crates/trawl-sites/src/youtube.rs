@@ -27,7 +27,7 @@ pub const SPEC: SiteSpec = SiteSpec {
     reads: "title, channel, date, description and the transcript (the video's language, else English), or a note when no captions are published",
     needs: "nothing",
     base: "https://www.youtube.com/",
-    confidence: "medium: two real watch pages (2025, youtube-transcript-api's test assets); the timedtext answer is that library's hand-made sample in the real format; YouTube may ask for a proof-of-origin token on caption URLs (the transcript then comes back empty and the note says so)",
+    confidence: "medium: four real watch pages (2023-2025, youtube-transcript-api's test assets: nine tracks, none, automatic captions only, a bot check); the timedtext answer is that library's hand-made sample in the real format; YouTube may ask for a proof-of-origin token on caption URLs (the transcript then comes back empty and the note says so)",
     fixtures: "crates/trawl-sites/fixtures/youtube (jdepoix/youtube-transcript-api test assets)",
     route,
 };

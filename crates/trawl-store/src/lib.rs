@@ -46,6 +46,7 @@
 
 #![forbid(unsafe_code)]
 
+mod backoff;
 mod choice;
 mod crawl;
 mod crawl_notes;
@@ -62,6 +63,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+pub use backoff::{HostBackoffStore, StoredBackoff};
 pub use choice::{DEFAULT_REDIS_PREFIX, StoreChoice, StoreFallback, redact_url};
 pub use crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
 pub use crawl_notes::{CrawlNotes, PageNotes};
@@ -183,6 +185,12 @@ pub trait Store: Send + Sync + fmt::Debug {
     /// The crawl-state calls (see [`CrawlStore`]), when this backend keeps crawls; `None`
     /// otherwise (a crawl then runs but cannot be kept or resumed).
     fn crawl_state(&self) -> Option<&dyn CrawlStore> {
+        None
+    }
+
+    /// The hosts' back-off calls (see [`HostBackoffStore`]), when this backend keeps them;
+    /// `None` otherwise (back-off then holds in each process only).
+    fn backoffs(&self) -> Option<&dyn HostBackoffStore> {
         None
     }
 

@@ -115,6 +115,10 @@ impl Store for MeteredStore {
     fn crawl_state(&self) -> Option<&dyn crate::CrawlStore> {
         self.inner.crawl_state()
     }
+    // So do the back-off calls.
+    fn backoffs(&self) -> Option<&dyn crate::HostBackoffStore> {
+        self.inner.backoffs()
+    }
     // So do the version calls.
     fn versions(&self) -> Option<&dyn crate::VersionStore> {
         self.inner.versions()

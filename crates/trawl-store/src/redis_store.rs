@@ -36,6 +36,7 @@
 //! from Redis was rejected: it answers stale until it is warmed, and a replica's memory
 //! would grow with the whole store.
 
+mod backoff;
 mod connection;
 mod crawl;
 mod crawl_notes;
@@ -251,6 +252,10 @@ fn parse<T: FromRedisValue>(value: redis::Value) -> Result<T> {
 
 impl Store for RedisStore {
     fn versions(&self) -> Option<&dyn crate::VersionStore> {
+        Some(self)
+    }
+
+    fn backoffs(&self) -> Option<&dyn crate::HostBackoffStore> {
         Some(self)
     }
 

@@ -5,6 +5,7 @@
 //! instead of failing when it upgrades a read. A process killed mid-call loses at most
 //! that call's write: SQLite's WAL either has the whole commit or none of it.
 
+mod backoff;
 mod batch;
 mod bound;
 mod crawl;
@@ -291,6 +292,10 @@ impl Store for SqliteStore {
     }
 
     fn versions(&self) -> Option<&dyn crate::VersionStore> {
+        Some(self)
+    }
+
+    fn backoffs(&self) -> Option<&dyn crate::HostBackoffStore> {
         Some(self)
     }
 

@@ -278,6 +278,10 @@ fn build(
         _ => None,
     };
     let store = opened.store.clone();
+    // Hosts' back-off in the store: page reads, site readers and engines hold to it, in
+    // this process and every other on the same store.
+    let backoff: Arc<dyn trawl_core::SharedBackoff> =
+        Arc::new(trawl_store::StoredBackoff(store.clone()));
     let service_settings = settings.clone();
     let http = Lazy::new(move || service_client(&service_settings));
     let search = search_config_without_gh(settings);
@@ -306,11 +310,13 @@ fn build(
         // frees its slots after that.
         let lease = search.timeout.max(std::time::Duration::from_secs(1)) * 2;
         let slots = opened.shared_limiter(lease);
+        let backoff = Arc::clone(&backoff);
         Lazy::new(move || {
             lend_gh_token(&mut search, &search_settings);
             let mut router = Router::builder(search)
                 .client(http.get()?.clone())
                 .key_store(keys)
+                .shared_backoff(Arc::clone(&backoff))
                 .hide(crate::redaction::proxy_secrets(&search_settings));
             if let Some(slots) = slots {
                 router = router.shared_limiter(slots);
@@ -320,7 +326,14 @@ fn build(
     };
     let crawl_config = settings.crawl_config(config.extract.clone());
     let config = settings.agent_config(config);
-    let fetcher = Lazy::new(move || Fetcher::new(fetch_config));
+    // Every read (site readers, pages, crawls) tells a 401/403 sign-in page as a login
+    // wall, and holds to hosts' back-off as every process on the store sees it.
+    let fetcher = Lazy::new(move || {
+        Fetcher::new(fetch_config).map(|f| {
+            f.with_login_wall(trawl_sites::login_wall)
+                .with_shared_backoff(backoff)
+        })
+    });
     // A replica killed mid-request holds its per-host slots until they lapse: as long as
     // the URLs it had claimed (a request outliving it only lifts the cap a little early;
     // the spacing between starts still holds).

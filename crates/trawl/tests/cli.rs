@@ -13,6 +13,8 @@
 //!   every variable the code reads is documented in `trawl_core::vars`.
 //! - `search`: `trawl search`, `trawl engines`, `trawl doctor` against fake engines.
 //! - `sites`: site readers through the binary (their APIs on loopback), `trawl sites`.
+//! - `backoff`: a host's Retry-After holds for the next process on the store (SQLite,
+//!   Redis), for page reads and search engines alike.
 //! - `store_faults`: a store that is a directory, corrupt, read-only or on a full disk.
 //! - `mcp`: `trawl mcp` and `trawl serve` through rmcp's client: every tool, errors,
 //!   progress, cancellation, concurrency limits, bearer auth, Origin checks, SIGTERM.
@@ -22,6 +24,7 @@
 //!   only files, modules and crates that exist, and every engine and tool.
 
 mod agent;
+mod backoff;
 mod browser;
 mod config;
 mod crawl;

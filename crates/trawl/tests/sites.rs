@@ -240,3 +240,54 @@ fn a_failed_site_reader_stays_a_cause_when_the_page_fetch_fails_too() {
         assert!(!shown.contains("S3CRET-T0KEN-77"), "{shown}");
     }
 }
+
+#[test]
+fn a_401_or_403_sign_in_page_is_a_login_wall_and_a_plain_403_stays_an_http_error() {
+    // A sign-in page sent with a refusal status: the fetch used to drop it, leaving only
+    // "HTTP 401 from …". Shaped like a login page served to a signed-out client (a form
+    // posting to /session with a password field, little text).
+    let login = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>\
+        <h1>Sign in to continue</h1><form action=\"/session\" method=\"post\">\
+        <input name=\"login\"><input type=\"password\" name=\"password\">\
+        <button>Sign in</button></form></body></html>";
+    let site = TestServer::start();
+    for (path, status) in [("/members/401", 401), ("/members/403", 403)] {
+        site.route(path, Reply::status(status, login));
+    }
+    site.route(
+        "/forbidden",
+        Reply::status(403, "<html><body><h1>Forbidden</h1></body></html>"),
+    );
+    let dir = temp_dir();
+    let read = |path: &str| {
+        run(trawl(&dir)
+            .env("TRAWL_READERS", "none")
+            .args(["read", &site.url(path), "--json", "--store", ":memory:"])
+            .args(["--allow-host", "127.0.0.1"]))
+    };
+    for (path, status) in [("/members/401", 401), ("/members/403", 403)] {
+        let out = read(path);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        let error = &out.json()["error"];
+        assert_eq!(error["code"], "blocked", "{error}");
+        assert_eq!(error["retryable"], false, "{error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains("login wall (sign-in form)")
+                && message.contains(&site.url(path))
+                && message.contains(&format!("HTTP {status}")),
+            "{message}"
+        );
+    }
+    let plain = read("/forbidden");
+    assert_eq!(plain.code, 1, "{}", plain.stderr);
+    let error = &plain.json()["error"];
+    assert_eq!(error["code"], "http_error", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("HTTP 403 from "),
+        "{error}"
+    );
+}

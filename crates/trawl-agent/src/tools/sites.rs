@@ -366,6 +366,7 @@ impl Agent {
             .fetcher()?
             .backoff()
             .active(now)
+            .await
             .into_iter()
             .filter(|(host, _)| shown_site.as_deref().is_none_or(|want| want == host))
             .map(|(host, until)| BackoffOut {

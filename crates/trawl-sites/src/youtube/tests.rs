@@ -139,3 +139,49 @@ fn an_unavailable_video_is_an_error_naming_youtubes_reason() {
     assert!(e.message.contains("Video unavailable"));
     assert!(player_response("<html>no player</html>").is_err());
 }
+
+#[test]
+fn a_video_with_only_automatic_captions_reads_them_in_its_language() {
+    // A real watch page (2023, served with a German interface): one track, Arabic,
+    // auto-generated, and no translation languages.
+    let player =
+        player_response(&fixture("watch-P3pFkriw10Q-auto-captions-only-2023.html")).unwrap();
+    let video = parse_video(&player, "P3pFkriw10Q").unwrap();
+    assert_eq!(video.id, "P3pFkriw10Q");
+    assert!(
+        video.channel.ends_with("Mohamed Elkahlawy"),
+        "{}",
+        video.channel
+    );
+    let (track, url) = caption_url(&player, &youtube()).unwrap();
+    assert_eq!(track.language, "ar");
+    assert_eq!(track.name, "Arabisch (automatisch erzeugt)");
+    assert!(url.query().unwrap().contains("kind=asr"), "{url}");
+    let lines = vec![Line {
+        start: 1.5,
+        text: "مرحبا".into(),
+    }];
+    let page = render(&video, Some((track, lines)));
+    assert!(
+        page.markdown
+            .contains("## Transcript (Arabisch (automatisch erzeugt))\n\n[0:01] مرحبا"),
+        "{}",
+        page.markdown
+    );
+    assert_eq!(page.note, None);
+}
+
+#[test]
+fn a_bot_check_instead_of_the_video_is_blocked_with_youtubes_words() {
+    // A real player response (2025) for a client YouTube took for a bot: LOGIN_REQUIRED,
+    // no videoDetails.
+    let player = player_response(&fixture("watch-not-a-bot-check-2025.html")).unwrap();
+    let e = parse_video(&player, "GJLlxj_dtq8").unwrap_err();
+    assert_eq!(e.code, ErrorCode::Blocked);
+    assert!(
+        e.message
+            .contains("YouTube video GJLlxj_dtq8: Sign in to confirm you’re not a bot"),
+        "{}",
+        e.message
+    );
+}

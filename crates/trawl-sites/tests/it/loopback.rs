@@ -330,6 +330,7 @@ async fn stack_exchanges_backoff_is_remembered_for_its_host() {
         fetcher
             .backoff()
             .until("127.0.0.1", std::time::SystemTime::now())
+            .await
             .is_some()
     );
 }

@@ -78,6 +78,8 @@ pub(super) struct Made {
     crawl: AtomicBool,
     leases: AtomicBool,
     pub(super) notes: AtomicBool,
+    /// The hosts' back-off table (see `sqlite/backoff.rs`).
+    pub(super) backoff: AtomicBool,
 }
 
 impl SqliteStore {

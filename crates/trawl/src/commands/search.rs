@@ -24,15 +24,20 @@ pub fn build_router(
     let mut config = search_config(settings);
     config.record_dir = record.map(std::path::Path::to_path_buf);
     config.replay_dir = replay.map(std::path::Path::to_path_buf);
-    let keys: Arc<dyn KeyStateStore> = match open_store(settings, WhenUnwritable::Fail) {
-        Ok(opened) => Arc::new(trawl_agent::tools::StoredKeyStates(opened.store)),
-        Err(_) => Arc::new(InMemoryKeyStore::default()),
+    let opened = open_store(settings, WhenUnwritable::Fail).ok();
+    let keys: Arc<dyn KeyStateStore> = match &opened {
+        Some(opened) => Arc::new(trawl_agent::tools::StoredKeyStates(opened.store.clone())),
+        None => Arc::new(InMemoryKeyStore::default()),
     };
-    Ok(Router::builder(config)
+    let mut router = Router::builder(config)
         .client(service_client(settings)?)
         .key_store(keys)
-        .hide(crate::redaction::proxy_secrets(settings))
-        .build())
+        .hide(crate::redaction::proxy_secrets(settings));
+    // Hosts' back-off, as page reads and other processes on the store keep it.
+    if let Some(opened) = opened {
+        router = router.shared_backoff(Arc::new(trawl_store::StoredBackoff(opened.store)));
+    }
+    Ok(router.build())
 }
 
 fn request(args: &SearchArgs) -> Result<SearchRequest, TrawlError> {
