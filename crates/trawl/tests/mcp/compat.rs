@@ -1440,3 +1440,112 @@ async fn spreadsheet_bombs_leave_the_server_standing() {
         .unwrap();
     assert_eq!(health.status(), 200);
 }
+
+/// Search options mapped onto trawl's routes and filters (on a real saved SearXNG answer):
+/// a location name, include/exclude domains, the news source beside web, one category, and
+/// each hit's `position`; what trawl cannot map is refused by name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_options_map_to_routes_and_filters() {
+    let world = World::new();
+    // The news route asks the loopback SearXNG here (its own engines are on the internet).
+    std::fs::create_dir_all(world.dir.join(".config/trawl")).unwrap();
+    std::fs::write(
+        world.dir.join(".config/trawl/config.toml"),
+        "[routes]\nnews = [\"searxng\"]\n",
+    )
+    .unwrap();
+    let server = start(&world);
+    let hosts = |body: &Value, source: &str| -> Vec<String> {
+        body["data"][source]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                url::Url::parse(h["url"].as_str().unwrap())
+                    .unwrap()
+                    .host_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect()
+    };
+    let (status, body) = post(
+        &server,
+        "/v2/search",
+        json!({"query": "python format", "limit": 4, "location": "Germany"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let positions: Vec<u64> = body["data"]["web"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["position"].as_u64().unwrap())
+        .collect();
+    assert_eq!(positions, (1..=positions.len() as u64).collect::<Vec<_>>());
+
+    let (status, body) = post(
+        &server,
+        "/v2/search",
+        json!({"query": "python format", "limit": 5, "includeDomains": ["python.org"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let included = hosts(&body, "web");
+    assert!(!included.is_empty(), "{body}");
+    let python = |h: &String| h == "python.org" || h.ends_with(".python.org");
+    assert!(included.iter().all(python), "{included:?}");
+
+    let (status, body) = post(
+        &server,
+        "/v2/search",
+        json!({"query": "python format", "limit": 10, "excludeDomains": ["python.org"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let left = hosts(&body, "web");
+    assert!(!left.is_empty(), "{body}");
+    assert!(!left.iter().any(python), "{left:?}");
+    // micropython.org is not python.org.
+    assert!(left.iter().any(|h| h == "micropython.org"), "{left:?}");
+
+    let (status, body) = post(
+        &server,
+        "/v2/search",
+        json!({"query": "python format", "sources": ["web", "news"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body["data"]["web"].is_array() && body["data"]["news"].is_array(),
+        "{body}"
+    );
+
+    let (status, body) = post(
+        &server,
+        "/v2/search",
+        json!({"query": "python format", "categories": ["pdf"]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body["data"]["web"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["url"].as_str().unwrap().ends_with(".pdf")),
+        "{body}"
+    );
+    for (request, named) in [
+        (
+            json!({"query": "x", "categories": ["github", "pdf"]}),
+            "several categories",
+        ),
+        (json!({"query": "x", "categories": ["videos"]}), "videos"),
+        (json!({"query": "x", "location": "Atlantis"}), "Atlantis"),
+    ] {
+        let (status, body) = post(&server, "/v2/search", request).await;
+        assert_eq!(status, 400, "{body}");
+        assert!(body["error"].as_str().unwrap().contains(named), "{body}");
+    }
+}
