@@ -23,7 +23,7 @@ use super::request::body;
 use super::state::Compat;
 use super::types::{
     ChangeTracking, FcActions, FcChangeTracking, FcDiff, FcDocument, FcScrape, Formats, Metadata,
-    ScrapeOptions,
+    ScrapeOptions, job_id, titled,
 };
 
 /// The body of `/scrape`: the URL and the scrape options beside it.
@@ -250,9 +250,10 @@ async fn older_than(agent: &Agent, url: &str, max_age: Duration) -> bool {
 
 /// A document from `web_fetch`'s answer.
 pub fn from_page(page: &PageOut, formats: Formats) -> FcDocument {
+    let markdown = titled(&page.markdown, page.title.as_deref());
     FcDocument {
-        markdown: formats.markdown.then(|| page.markdown.clone()),
-        html: formats.html.then(|| markdown_to_html(&page.markdown)),
+        html: formats.html.then(|| markdown_to_html(&markdown)),
+        markdown: formats.markdown.then_some(markdown),
         raw_html: None,
         links: None,
         change_tracking: None,
@@ -272,6 +273,9 @@ pub fn from_page(page: &PageOut, formats: Formats) -> FcDocument {
             cache_state: if page.from_store { "hit" } else { "miss" },
             handle: page.handle.clone(),
             error: None,
+            scrape_id: job_id(),
+            credits_used: 1,
+            proxy_used: Metadata::proxy_of(page.fetched_via),
         },
         warning: None,
     }
@@ -392,7 +396,9 @@ async fn from_fetched(
         let markdown = trawl_extract::fragment_to_markdown(&body, &page.final_url);
         (markdown, body)
     } else {
-        (doc.markdown.clone(), markdown_to_html(&doc.markdown))
+        let markdown = titled(&doc.markdown, doc.title.as_deref());
+        let html = markdown_to_html(&markdown);
+        (markdown, html)
     };
     Ok(FcDocument {
         markdown: formats.markdown.then_some(markdown),
@@ -416,6 +422,9 @@ async fn from_fetched(
             cache_state: "miss",
             handle: doc.handle.clone(),
             error: None,
+            scrape_id: job_id(),
+            credits_used: 1,
+            proxy_used: Metadata::proxy_of(doc.fetched_via),
         },
         warning: None,
     })

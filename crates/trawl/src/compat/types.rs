@@ -362,6 +362,35 @@ pub struct Metadata {
     pub handle: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// This answer's id (Firecrawl gives each scrape one).
+    pub scrape_id: String,
+    /// Always 1: a self-hosted server counts no credits, but the SDKs read the field.
+    pub credits_used: u32,
+    /// `stealth` when the page was read through TLS impersonation, else `basic`.
+    pub proxy_used: &'static str,
+}
+
+impl Metadata {
+    /// Firecrawl's name for how a page was fetched.
+    pub fn proxy_of(via: trawl_core::FetchedVia) -> &'static str {
+        match via {
+            trawl_core::FetchedVia::Impersonate => "stealth",
+            _ => "basic",
+        }
+    }
+}
+
+/// The page's Markdown opening with its title as `# Title` when the extractor kept the
+/// title apart (it moves an H1 equal to the page's title into metadata): what a pipe or an
+/// API client reads starts with what the page is.
+pub fn titled(markdown: &str, title: Option<&str>) -> String {
+    match title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(title) if !markdown.trim_start().starts_with("# ") => {
+            let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+            format!("# {title}\n\n{markdown}")
+        }
+        _ => markdown.to_owned(),
+    }
 }
 
 /// One scraped page.
@@ -403,6 +432,9 @@ impl FcDocument {
                 status_code: status,
                 cache_state: "miss",
                 error: Some(why.unwrap_or_else(|| format!("HTTP {status}"))),
+                scrape_id: job_id(),
+                credits_used: 1,
+                proxy_used: "basic",
                 ..Metadata::default()
             },
             ..FcDocument::default()

@@ -62,12 +62,13 @@ async fn scrape_answers_firecrawls_shape_and_refuses_what_trawl_cannot_do() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["success"], true);
     let data = &body["data"];
+    let markdown = data["markdown"].as_str().unwrap();
     assert!(
-        data["markdown"]
-            .as_str()
-            .unwrap()
-            .contains("Paragraph 3 of Harbour seals")
+        markdown.contains("Paragraph 3 of Harbour seals"),
+        "{markdown}"
     );
+    // The title the extractor kept apart opens the Markdown (issue 40 item 9).
+    assert!(markdown.starts_with("# Harbour seals\n\n"), "{markdown}");
     assert!(data.get("html").is_none());
     assert_eq!(data["metadata"]["title"], "Harbour seals");
     assert_eq!(data["metadata"]["sourceURL"], url);
@@ -87,11 +88,22 @@ async fn scrape_answers_firecrawls_shape_and_refuses_what_trawl_cannot_do() {
             .unwrap()
             .contains("<article><h1>Harbour seals</h1>")
     );
+    // The cleaned content opens with the page's title, as Firecrawl's does.
     let html = data["html"].as_str().unwrap();
     assert!(
-        html.contains("<p>Paragraph 0") && !html.contains("<h1>"),
+        html.starts_with("<h1>Harbour seals</h1>")
+            && html.contains("<p>Paragraph 0")
+            && !html.contains("<article>"),
         "{html}"
     );
+    assert!(
+        data["metadata"]["scrapeId"]
+            .as_str()
+            .is_some_and(|id| id.len() == 36),
+        "{data}"
+    );
+    assert_eq!(data["metadata"]["creditsUsed"], 1, "{data}");
+    assert_eq!(data["metadata"]["proxyUsed"], "basic", "{data}");
     assert!(data["links"].is_array());
 
     // A second read is served from the store.
