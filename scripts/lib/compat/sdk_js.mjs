@@ -157,6 +157,65 @@ await check("an unsupported format is refused with Firecrawl's error", async () 
   expect(error.status === 400, error.status);
 });
 
+await check("the status WebSocket: catchup, documents, done (raw, as the watchers open it)", async () => {
+  const started = await app.startCrawl(`${site}/`, { limit: 4, sitemap: "skip" });
+  const ws = new WebSocket(`${api.replace(/^http/, "ws")}/v2/crawl/${started.id}`, token);
+  const types = [];
+  let docs = 0;
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no end: ${types}`)), 60_000);
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      types.push(msg.type);
+      if (msg.type === "catchup") docs += (msg.data.data ?? []).length;
+      if (msg.type === "document") docs += 1;
+    };
+    ws.onclose = () => { clearTimeout(timer); resolve(); };
+    ws.onerror = (e) => { clearTimeout(timer); reject(new Error(`WebSocket error ${e.message ?? ""}`)); };
+  });
+  expect(types[0] === "catchup", types);
+  expect(types[types.length - 1] === "done", types);
+  expect(docs === 4, `${docs} documents`);
+});
+
+await check("watcher() follows a crawl to done, and the process stays up", async () => {
+  const started = await app.startCrawl(`${site}/`, { limit: 3, sitemap: "skip" });
+  const watcher = app.watcher(started.id, { kind: "crawl", pollInterval: 1, timeout: 60 });
+  const docs = [];
+  let end;
+  const finished = new Promise((resolve) => {
+    watcher.on("document", (d) => docs.push(d));
+    watcher.on("done", (s) => { end = s; resolve(); });
+    watcher.on("error", (e) => { end = e; resolve(); });
+  });
+  await watcher.start();
+  await finished;
+  expect(end.status === "completed", end);
+  expect(docs.length === 3, `${docs.length} documents`);
+});
+
+await check("v1 client: crawlUrl, batchScrapeUrls (polled on the crawl route), search", async () => {
+  const v1 = app.v1;
+  const crawl = await v1.crawlUrl(`${site}/`, { limit: 2, ignoreSitemap: true }, 1);
+  expect(crawl.success && crawl.status === "completed", crawl);
+  expect(crawl.data.length === 2, crawl.data.length);
+  const batch = await v1.batchScrapeUrls([`${site}/seals/grey`, `${site}/seals/monk`], { formats: ["markdown"] }, 1);
+  expect(batch.success && batch.status === "completed", batch);
+  expect(batch.data.length === 2, batch.data.length);
+  const found = await v1.search("python format", { limit: 2 });
+  expect(found.success && found.data.length === 2, found);
+});
+
+await check("v1 crawlUrlAndWatch ends with done", async () => {
+  const watcher = await app.v1.crawlUrlAndWatch(`${site}/`, { limit: 2, ignoreSitemap: true });
+  const end = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ status: "no end within 60 s" }), 60_000);
+    watcher.addEventListener("done", (e) => { clearTimeout(timer); resolve(e.detail); });
+    watcher.addEventListener("error", (e) => { clearTimeout(timer); resolve(e.detail); });
+  });
+  expect(end.status === "completed", end);
+});
+
 const passed = results.filter(Boolean).length;
 console.log(`${passed} passed, ${results.length - passed} failed`);
 process.exit(passed === results.length ? 0 : 1);

@@ -166,9 +166,22 @@ pub fn iso(t: SystemTime) -> String {
     chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-pub async fn status(
+/// `GET /…/batch/scrape/{id}`: the status, or (asked to upgrade) its WebSocket stream.
+pub async fn status_or_watch(
     State(compat): State<Compat>,
     Path(id): Path<String>,
+    request: axum::extract::Request,
+) -> Result<Response, CompatError> {
+    if super::watch::is_upgrade(request.headers()) {
+        return super::watch::upgrade(compat, id, super::watch::Job::Batch, request).await;
+    }
+    let (headers, uri) = (request.headers().clone(), request.uri().clone());
+    status(compat, id, headers, uri).await
+}
+
+pub(super) async fn status(
+    compat: Compat,
+    id: String,
     headers: HeaderMap,
     uri: Uri,
 ) -> Result<Response, CompatError> {

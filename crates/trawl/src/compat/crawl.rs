@@ -182,7 +182,7 @@ async fn start(
 
 /// trawl's crawl status as Firecrawl's; a running crawl asked to stop is `cancelled` at
 /// once, as Firecrawl answers right after a `DELETE`.
-fn firecrawl_status(status: &str, cancel_requested: bool) -> &'static str {
+pub(super) fn firecrawl_status(status: &str, cancel_requested: bool) -> &'static str {
     match status {
         "running" if cancel_requested => "cancelled",
         "running" => "scraping",
@@ -192,14 +192,40 @@ fn firecrawl_status(status: &str, cancel_requested: bool) -> &'static str {
     }
 }
 
-pub async fn status(
+/// `GET /…/crawl/{id}`: the status, or (asked to upgrade) its WebSocket stream.
+pub async fn status_or_watch(
     State(compat): State<Compat>,
     Path(id): Path<String>,
+    request: axum::extract::Request,
+) -> Result<Response, CompatError> {
+    if super::watch::is_upgrade(request.headers()) {
+        let job = if compat.batches.get(&id).is_ok() {
+            super::watch::Job::Batch
+        } else {
+            super::watch::Job::Crawl
+        };
+        return super::watch::upgrade(compat, id, job, request).await;
+    }
+    let (headers, uri) = (request.headers().clone(), request.uri().clone());
+    status(compat, id, headers, uri).await
+}
+
+async fn status(
+    compat: Compat,
+    id: String,
     headers: HeaderMap,
     uri: Uri,
 ) -> Result<Response, CompatError> {
     let store = compat.agent.store().clone();
-    let status = trawl_crawl::status(&store, &id).await?;
+    let status = match trawl_crawl::status(&store, &id).await {
+        Ok(status) => status,
+        // Firecrawl serves a batch's status on the crawl route too (the JS SDK's v1
+        // `batchScrapeUrls` polls it there).
+        Err(_) if compat.batches.get(&id).is_ok() => {
+            return super::batch::status(compat, id, headers, uri).await;
+        }
+        Err(e) => return Err(e.into()),
+    };
     let count = |state: &str| status.urls.get(state).copied().unwrap_or(0) as usize;
     // Pages that answered an HTTP error (404, 500 …) are documents too, as Firecrawl
     // answers them: counted with the stored pages.
@@ -273,7 +299,11 @@ pub async fn status(
 
 /// The stored documents of a crawl's `rows`, in `formats`; a page evicted from the store
 /// since is left out.
-async fn documents(compat: &Compat, rows: &[CrawlUrl], formats: Formats) -> Vec<FcDocument> {
+pub(super) async fn documents(
+    compat: &Compat,
+    rows: &[CrawlUrl],
+    formats: Formats,
+) -> Vec<FcDocument> {
     let mut data = Vec::new();
     for row in rows {
         if row.state == UrlState::Failed {

@@ -11,6 +11,7 @@
 //! - [`scrape`]: one page (`/v1|v2/scrape`), the unit every other route is built from.
 //! - [`batch`], [`crawl`]: jobs with an id, polled and paged with `next`, cancellable.
 //! - [`map`], [`search`]: a site's URLs; web results from trawl's engines.
+//! - [`watch`]: the WebSocket status stream of a crawl or batch, for Firecrawl's watchers.
 //! - [`webhook`]: crawl and batch events POSTed to the caller, through the guard.
 //! - [`jina`]: `GET /r/{url}` and `GET /s/{query}` in Jina Reader's layouts.
 //! - [`team`]: credit and token usage, queue status, the concurrency check.
@@ -28,6 +29,7 @@ mod search;
 mod state;
 mod team;
 mod types;
+mod watch;
 mod webhook;
 
 use std::sync::Arc;
@@ -68,18 +70,24 @@ pub fn router<S: Clone + Send + Sync + 'static>(
         .route("/v1/batch/scrape", post(batch::start_v1))
         .route(
             "/v2/batch/scrape/{id}",
-            get(batch::status).delete(batch::cancel),
+            get(batch::status_or_watch).delete(batch::cancel),
         )
         .route(
             "/v1/batch/scrape/{id}",
-            get(batch::status).delete(batch::cancel),
+            get(batch::status_or_watch).delete(batch::cancel),
         )
         .route("/v2/crawl", post(crawl::start_v2))
         .route("/v1/crawl", post(crawl::start_v1))
         .route("/v2/crawl/active", get(crawl::active))
         .route("/v1/crawl/active", get(crawl::active))
-        .route("/v2/crawl/{id}", get(crawl::status).delete(crawl::cancel))
-        .route("/v1/crawl/{id}", get(crawl::status).delete(crawl::cancel))
+        .route(
+            "/v2/crawl/{id}",
+            get(crawl::status_or_watch).delete(crawl::cancel),
+        )
+        .route(
+            "/v1/crawl/{id}",
+            get(crawl::status_or_watch).delete(crawl::cancel),
+        )
         .route("/v2/crawl/{id}/errors", get(crawl::errors))
         .route("/v1/crawl/{id}/errors", get(crawl::errors))
         .route("/v2/map", post(map::map_v2))

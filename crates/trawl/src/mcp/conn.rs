@@ -274,7 +274,10 @@ async fn serve_one(
     let connection = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .serve_connection(io, service);
+        .serve_connection(io, service)
+        // The compatible API's crawl watchers upgrade to a WebSocket; the upgraded stream
+        // then lives in its own task (see `compat::watch`).
+        .with_upgrades();
     tokio::pin!(connection);
     let check_every = (limits.idle_timeout / 4).max(Duration::from_millis(250));
     let mut idle_check = tokio::time::interval(check_every);

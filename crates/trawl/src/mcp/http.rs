@@ -234,7 +234,19 @@ async fn require_bearer(State(app): State<AppState>, request: Request, next: Nex
             .headers()
             .get(header::AUTHORIZATION)
             .map(HeaderValue::as_bytes);
-        if !token.accepts(presented) {
+        // A browser-style WebSocket cannot set headers: Firecrawl's watchers offer the key
+        // as the subprotocol instead, on the compatible routes only.
+        let by_subprotocol = crate::compat::is_compat_path(request.uri().path())
+            && request
+                .headers()
+                .get(header::SEC_WEBSOCKET_PROTOCOL)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|offered| {
+                    offered
+                        .split(',')
+                        .any(|p| token.accepts(Some(format!("Bearer {}", p.trim()).as_bytes())))
+                });
+        if !token.accepts(presented) && !by_subprotocol {
             let why = "missing or wrong bearer token: send Authorization: Bearer <token>";
             // The compatible API's clients read Firecrawl's error shape (the SDKs show its
             // `error`); everyone else gets the line of text.

@@ -1561,3 +1561,51 @@ async fn search_options_map_to_routes_and_filters() {
         assert!(body["error"].as_str().unwrap().contains(named), "{body}");
     }
 }
+
+/// The status WebSocket takes the API key as its subprotocol (a browser-style WebSocket
+/// cannot send headers) and echoes it; without the key the upgrade is a 401. The stream
+/// itself is driven by the real watchers in `scripts/compat`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_status_websocket_takes_the_key_as_its_subprotocol() {
+    use std::io::{Read, Write};
+    let world = World::new();
+    let server = start(&world);
+    let (_, crawl) = post(
+        &server,
+        "/v2/crawl",
+        json!({"url": world.pages.url("/article"), "limit": 1, "sitemap": "skip"}),
+    )
+    .await;
+    let id = crawl["id"].as_str().unwrap().to_owned();
+    let host = server.base().trim_start_matches("http://").to_owned();
+    let handshake = move |protocol: &str| {
+        let mut stream = std::net::TcpStream::connect(&host).unwrap();
+        write!(
+            stream,
+            "GET /v2/crawl/{id} HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade\r\n\
+             Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: {protocol}\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = [0u8; 1024];
+        let n = stream.read(&mut head).unwrap();
+        String::from_utf8_lossy(&head[..n]).to_string()
+    };
+    let refused = tokio::task::spawn_blocking({
+        let handshake = handshake.clone();
+        move || handshake("wrong-key")
+    })
+    .await
+    .unwrap();
+    assert!(refused.starts_with("HTTP/1.1 401"), "{refused}");
+    let accepted = tokio::task::spawn_blocking(move || handshake("compat-token"))
+        .await
+        .unwrap();
+    assert!(accepted.starts_with("HTTP/1.1 101"), "{accepted}");
+    assert!(
+        accepted
+            .to_ascii_lowercase()
+            .contains("sec-websocket-protocol: compat-token"),
+        "{accepted}"
+    );
+}
