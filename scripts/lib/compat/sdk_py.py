@@ -196,6 +196,71 @@ def _():
     raise AssertionError("the summary format was not refused")
 
 
+@check("a 404 and a 500 are documents with their statusCode: scrape, batch, crawl")
+def _():
+    doc = app.scrape(f"{SITE}/gone", formats=["markdown"])
+    expect(doc.metadata.status_code == 404, doc.metadata)
+    doc = app.scrape(f"{SITE}/broken", formats=["markdown"])
+    expect(doc.metadata.status_code == 500, doc.metadata)
+    job = app.batch_scrape([f"{SITE}/gone", f"{SITE}/seals/grey"], formats=["markdown"],
+                           poll_interval=1, wait_timeout=60)
+    codes = sorted(d.metadata.status_code for d in job.data)
+    expect(codes == [200, 404], codes)
+    crawl = app.crawl(f"{SITE}/with-errors/", limit=5, sitemap="skip", poll_interval=1,
+                      timeout=60)
+    codes = sorted(d.metadata.status_code for d in crawl.data)
+    expect(codes == [200, 200, 404], codes)
+
+
+@check("v1 client: get_credit_usage (snake_case), crawl_url, batch_scrape_urls, search")
+def _():
+    from firecrawl import V1FirecrawlApp
+    v1 = V1FirecrawlApp(api_key=TOKEN, api_url=API)
+    usage = v1.get_credit_usage()
+    expect(usage.success and usage.data.remaining_credits == 0, usage)
+    crawl = v1.crawl_url(f"{SITE}/", limit=2, ignore_sitemap=True, poll_interval=1)
+    expect(crawl.status == "completed" and len(crawl.data) == 2, crawl.status)
+    batch = v1.batch_scrape_urls([f"{SITE}/seals/grey", f"{SITE}/seals/monk"],
+                                 formats=["markdown"], poll_interval=1)
+    expect(batch.status == "completed" and len(batch.data) == 2, batch.status)
+    found = v1.search("python format", limit=2)
+    expect(found.success and len(found.data) == 2, found)
+
+
+@check("async client: scrape and a waited crawl")
+def _():
+    import asyncio
+    from firecrawl import AsyncFirecrawl
+
+    async def run():
+        client = AsyncFirecrawl(api_key=TOKEN, api_url=API)
+        doc = await client.scrape(f"{SITE}/seals/harbour", formats=["markdown"])
+        expect("Paragraph 3 of Harbour seals" in doc.markdown, doc.markdown)
+        job = await client.crawl(url=f"{SITE}/", limit=2, sitemap="skip", poll_interval=1,
+                                 timeout=60)
+        expect(job.status == "completed" and len(job.data) == 2, job.status)
+
+    asyncio.run(run())
+
+
+@check("watcher follows a crawl over the status WebSocket to done")
+def _():
+    started = app.start_crawl(f"{SITE}/", limit=3, sitemap="skip")
+    watcher = app.watcher(started.id, kind="crawl", poll_interval=1, timeout=60)
+    ended = []
+    docs = []
+    watcher.add_event_listener("document", lambda d: docs.append(d))
+    watcher.add_event_listener("done", lambda d: ended.append(d))
+    watcher.add_event_listener("error", lambda d: ended.append(d))
+    watcher.start()
+    deadline = time.time() + 60
+    while not ended and time.time() < deadline:
+        time.sleep(0.2)
+    watcher.stop()
+    expect(ended and ended[0]["status"] == "completed", ended)
+    expect(len(docs) == 3, f"{len(docs)} documents")
+
+
 passed = results.count(True)
 print(f"{passed} passed, {len(results) - passed} failed")
 sys.exit(0 if passed == len(results) else 1)

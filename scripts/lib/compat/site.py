@@ -78,6 +78,17 @@ class Site(http.server.BaseHTTPRequestHandler):
             return self.reply(200, html, TABS)
         if path.startswith("/ext/"):
             return self.reply(200, html, article(f"Hit {path[5:]}", (), 4))
+        if path == "/gone":
+            return self.reply(404, html, article("Page not found", (), 1))
+        if path == "/broken":
+            return self.reply(500, html, article("Server error", (), 1))
+        if path == "/with-errors/":
+            links = [("/with-errors/a", "a"), ("/with-errors/gone", "gone")]
+            return self.reply(200, html, article("Errors ahead", links, 2))
+        if path == "/with-errors/a":
+            return self.reply(200, html, article("Page A", (), 2))
+        if path == "/with-errors/gone":
+            return self.reply(404, html, article("Page not found", (), 1))
         self.reply(404, "text/plain", b"not found")
 
 
