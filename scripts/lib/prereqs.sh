@@ -36,6 +36,8 @@ missing_packages() {
   command -v mount >/dev/null 2>&1 || echo mount
   command -v python3 >/dev/null 2>&1 || echo python3
   command -v git >/dev/null 2>&1 || echo git
+  # scripts/compat puts trawl behind a TLS proxy whose certificate openssl makes.
+  command -v openssl >/dev/null 2>&1 || echo openssl
   # The impersonate feature (wreq on BoringSSL) builds with cmake and bindgen.
   command -v cmake >/dev/null 2>&1 || echo cmake
   have_libclang || echo libclang-dev
