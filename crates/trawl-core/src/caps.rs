@@ -66,6 +66,11 @@ impl Document {
         {
             one_line(field);
         }
+        // The head's fields: one line each, no longer than a snippet.
+        for field in self.head.fields_mut().into_iter().flatten() {
+            one_line(field);
+            cap_chars(field, MAX_SNIPPET_CHARS);
+        }
         for (field, max) in [
             (&mut self.title, MAX_TITLE_CHARS),
             (&mut self.byline, MAX_NAME_CHARS),

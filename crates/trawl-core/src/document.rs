@@ -127,4 +127,73 @@ pub struct Document {
     /// Left out of JSON when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub with_comments: bool,
+    /// What the page's head states beyond the fields above; left out of JSON when empty.
+    #[serde(default, skip_serializing_if = "HeadMeta::is_empty")]
+    pub head: HeadMeta,
+}
+
+/// A page's head as written: its `<title>`, OpenGraph title, description, image and URL,
+/// `keywords`, `robots` and icon. The fields above are trawl's choice among such sources;
+/// these are kept for callers that answer in another tool's shape (the compatible API's
+/// `ogTitle`, `keywords`, `favicon`, …). Text from the page, like every field.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HeadMeta {
+    /// `<title>` as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_tag: Option<String>,
+    /// `og:title`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub og_title: Option<String>,
+    /// `og:description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub og_description: Option<String>,
+    /// `og:image`, absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub og_image: Option<String>,
+    /// `og:url` as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub og_url: Option<String>,
+    /// `<meta name=keywords>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keywords: Option<String>,
+    /// `<meta name=robots>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robots: Option<String>,
+    /// The icon's absolute URL (`<link rel=icon>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub favicon: Option<String>,
+}
+
+impl HeadMeta {
+    /// Nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.fields().iter().all(|f| f.is_none())
+    }
+
+    fn fields(&self) -> [&Option<String>; 8] {
+        [
+            &self.title_tag,
+            &self.og_title,
+            &self.og_description,
+            &self.og_image,
+            &self.og_url,
+            &self.keywords,
+            &self.robots,
+            &self.favicon,
+        ]
+    }
+
+    /// Every field, mutably (for the caps).
+    pub fn fields_mut(&mut self) -> [&mut Option<String>; 8] {
+        [
+            &mut self.title_tag,
+            &mut self.og_title,
+            &mut self.og_description,
+            &mut self.og_image,
+            &mut self.og_url,
+            &mut self.keywords,
+            &mut self.robots,
+            &mut self.favicon,
+        ]
+    }
 }

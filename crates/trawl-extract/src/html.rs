@@ -277,6 +277,7 @@ pub(crate) fn extract_html(
     doc.site_name = meta.site_name;
     doc.description = meta.description;
     doc.canonical_url = meta.canonical_url;
+    doc.head = meta.head;
     doc.json_ld = meta.json_ld;
 }
 

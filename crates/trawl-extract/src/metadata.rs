@@ -28,6 +28,8 @@ pub(crate) struct Metadata {
     pub(crate) titles: Vec<String>,
     /// Every JSON-LD `@type` seen, in order.
     pub(crate) page_type_hint: Vec<String>,
+    /// The head as written (see [`trawl_core::HeadMeta`]).
+    pub(crate) head: trawl_core::HeadMeta,
 }
 
 /// Collect metadata from the whole page (head and body: pages put meta tags anywhere).
@@ -53,6 +55,9 @@ pub(crate) fn collect(dom: &Dom, url: &Url) -> Metadata {
                     && found.canonical.is_none()
                 {
                     found.canonical = dom.attr(i, AttrName::Href).map(str::to_owned);
+                }
+                if rel.split_ascii_whitespace().any(|r| r == "icon") && found.icon.is_none() {
+                    found.icon = dom.attr(i, AttrName::Href).map(str::to_owned);
                 }
             }
             Tag::Base if meta.base.is_none() => {
@@ -145,6 +150,21 @@ pub(crate) fn collect(dom: &Dom, url: &Url) -> Metadata {
         found.og_description.clone(),
         ld.description.clone(),
     ]);
+    let absolute = |u: &Option<String>| {
+        u.as_deref()
+            .and_then(|u| url.join(u.trim()).ok())
+            .map(String::from)
+    };
+    meta.head = trawl_core::HeadMeta {
+        title_tag: found.title_tag.clone().filter(|t| !t.is_empty()),
+        og_title: found.og_title.clone(),
+        og_description: found.og_description.clone(),
+        og_image: absolute(&found.og_image),
+        og_url: found.og_url.clone(),
+        keywords: found.keywords.clone(),
+        robots: found.robots.clone(),
+        favicon: absolute(&found.icon),
+    };
     meta.canonical_url = first([found.canonical.clone(), found.og_url.clone()])
         .and_then(|c| url.join(c.trim()).ok())
         .map(String::from);
@@ -186,6 +206,10 @@ struct Found {
     og_url: Option<String>,
     og_type: Option<String>,
     og_locale: Option<String>,
+    og_image: Option<String>,
+    keywords: Option<String>,
+    robots: Option<String>,
+    icon: Option<String>,
     description: Option<String>,
     author: Option<String>,
     rel_author: Option<String>,
@@ -222,6 +246,9 @@ impl Found {
             "og:url" => &mut self.og_url,
             "og:type" => &mut self.og_type,
             "og:locale" => &mut self.og_locale,
+            "og:image" => &mut self.og_image,
+            "keywords" => &mut self.keywords,
+            "robots" => &mut self.robots,
             "description" => &mut self.description,
             "author" | "article:author" | "dc.creator" | "parsely-author" | "sailthru.author"
             | "byl" => &mut self.author,

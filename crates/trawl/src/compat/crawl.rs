@@ -329,6 +329,7 @@ pub(super) async fn documents(
             && let Some(page) = out.results.into_iter().next().and_then(|r| r.document)
         {
             let mut doc = from_page(&page, formats);
+            super::scrape::with_head(&compat.agent, &mut doc).await;
             doc.metadata.source_url = row.url.clone();
             data.push(doc);
         }

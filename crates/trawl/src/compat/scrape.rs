@@ -22,8 +22,8 @@ use super::error::json_ok;
 use super::request::body;
 use super::state::Compat;
 use super::types::{
-    ChangeTracking, FcActions, FcChangeTracking, FcDiff, FcDocument, FcScrape, Formats, Metadata,
-    ScrapeOptions, job_id, titled,
+    ChangeTracking, FcActions, FcChangeTracking, FcDiff, FcDocument, FcScrape, Formats, HeadFields,
+    Metadata, ScrapeOptions, job_id, titled,
 };
 
 /// The body of `/scrape`: the URL and the scrape options beside it.
@@ -117,7 +117,11 @@ async fn scrape_unbounded(
         .await
         .and_then(only_page);
     match read {
-        Ok(page) => Ok(from_page(&page, formats)),
+        Ok(page) => {
+            let mut doc = from_page(&page, formats);
+            with_head(agent, &mut doc).await;
+            Ok(doc)
+        }
         // Firecrawl answers a 404 (403, 500 …) page as a document with its status: read it
         // again as a page (it is not stored; the store keeps pages that were there).
         Err(e) if matches!(e.code, ErrorCode::NotFound | ErrorCode::HttpError) => {
@@ -148,6 +152,25 @@ async fn error_page(
         doc.metadata.error = Some(format!("HTTP {status}"));
     }
     Ok(doc)
+}
+
+/// Fills `doc`'s head fields (and Firecrawl's `title`, the `<title>` as written) from the
+/// stored document; a page not in the store keeps what it has.
+pub async fn with_head(agent: &Agent, doc: &mut FcDocument) {
+    let handle = doc.metadata.handle.clone();
+    let stored = agent
+        .store()
+        .run(move |s| s.get_document(&handle))
+        .await
+        .ok()
+        .flatten();
+    if let Some(record) = stored {
+        let head = &record.document.head;
+        doc.metadata.head = head.into();
+        if let Some(title) = &head.title_tag {
+            doc.metadata.title = Some(title.clone());
+        }
+    }
 }
 
 /// The one page of a one-URL `web_fetch` answer, or its error.
@@ -276,6 +299,7 @@ pub fn from_page(page: &PageOut, formats: Formats) -> FcDocument {
             scrape_id: job_id(),
             credits_used: 1,
             proxy_used: Metadata::proxy_of(page.fetched_via),
+            head: HeadFields::default(),
         },
         warning: None,
     }
@@ -409,7 +433,7 @@ async fn from_fetched(
         screenshot: None,
         actions: None,
         metadata: Metadata {
-            title: doc.title.clone(),
+            title: doc.head.title_tag.clone().or_else(|| doc.title.clone()),
             description: doc.description.clone(),
             language: doc.language.clone(),
             og_site_name: doc.site_name.clone(),
@@ -425,6 +449,7 @@ async fn from_fetched(
             scrape_id: job_id(),
             credits_used: 1,
             proxy_used: Metadata::proxy_of(doc.fetched_via),
+            head: (&doc.head).into(),
         },
         warning: None,
     })

@@ -368,6 +368,44 @@ pub struct Metadata {
     pub credits_used: u32,
     /// `stealth` when the page was read through TLS impersonation, else `basic`.
     pub proxy_used: &'static str,
+    /// The page's head as written: `ogTitle`, `ogDescription`, `ogImage`, `ogUrl`,
+    /// `keywords`, `robots`, `favicon` (Firecrawl's names), each left out when absent.
+    #[serde(flatten)]
+    pub head: HeadFields,
+}
+
+/// [`trawl_core::HeadMeta`] under Firecrawl's names.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeadFields {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub og_title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub og_description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub og_image: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub og_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keywords: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub robots: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub favicon: Option<String>,
+}
+
+impl From<&trawl_core::HeadMeta> for HeadFields {
+    fn from(h: &trawl_core::HeadMeta) -> Self {
+        HeadFields {
+            og_title: h.og_title.clone(),
+            og_description: h.og_description.clone(),
+            og_image: h.og_image.clone(),
+            og_url: h.og_url.clone(),
+            keywords: h.keywords.clone(),
+            robots: h.robots.clone(),
+            favicon: h.favicon.clone(),
+        }
+    }
 }
 
 impl Metadata {

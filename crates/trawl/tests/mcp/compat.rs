@@ -1609,3 +1609,45 @@ async fn the_status_websocket_takes_the_key_as_its_subprotocol() {
         "{accepted}"
     );
 }
+
+/// Firecrawl's metadata from the page's head: `title` is the `<title>` as written, and
+/// `ogTitle`, `ogDescription`, `ogImage` (absolute), `ogUrl`, `keywords`, `robots` and
+/// `favicon` (absolute) are there when the page states them, one line each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metadata_carries_the_pages_head() {
+    let world = World::new();
+    world.pages.route(
+        "/head",
+        Reply::html(
+            "<html><head><title>Seals | Harbour guide</title>\
+             <meta property=\"og:title\" content=\"Harbour seals\">\
+             <meta property=\"og:description\" content=\"Where they rest\nat low tide\">\
+             <meta property=\"og:image\" content=\"/img/seal.png\">\
+             <meta property=\"og:url\" content=\"https://example.org/seals\">\
+             <meta name=\"keywords\" content=\"seals, harbour\">\
+             <meta name=\"robots\" content=\"index, follow\">\
+             <link rel=\"icon\" href=\"/favicon.ico\"></head><body><article><h1>Harbour seals</h1>\
+             <p>Harbour seals rest on the sandbanks at low tide and hunt fish when the water \
+             comes back in over the flats of the estuary.</p></article></body></html>",
+        ),
+    );
+    let server = start(&world);
+    for formats in [json!(["markdown"]), json!(["markdown", "rawHtml"])] {
+        let (status, body) = post(
+            &server,
+            "/v2/scrape",
+            json!({"url": world.pages.url("/head"), "formats": formats}),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let m = &body["data"]["metadata"];
+        assert_eq!(m["title"], "Seals | Harbour guide", "{m}");
+        assert_eq!(m["ogTitle"], "Harbour seals", "{m}");
+        assert_eq!(m["ogDescription"], "Where they rest at low tide", "{m}");
+        assert_eq!(m["ogImage"], world.pages.url("/img/seal.png"), "{m}");
+        assert_eq!(m["ogUrl"], "https://example.org/seals", "{m}");
+        assert_eq!(m["keywords"], "seals, harbour", "{m}");
+        assert_eq!(m["robots"], "index, follow", "{m}");
+        assert_eq!(m["favicon"], world.pages.url("/favicon.ico"), "{m}");
+    }
+}
