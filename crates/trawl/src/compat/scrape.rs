@@ -167,6 +167,9 @@ pub async fn with_head(agent: &Agent, doc: &mut FcDocument) {
     if let Some(record) = stored {
         let head = &record.document.head;
         doc.metadata.head = head.into();
+        if doc.metadata.cache_state == "hit" {
+            doc.metadata.cached_at = Some(super::batch::iso(record.fetched_at));
+        }
         if let Some(title) = &head.title_tag {
             doc.metadata.title = Some(title.clone());
         }
@@ -300,6 +303,7 @@ pub fn from_page(page: &PageOut, formats: Formats) -> FcDocument {
             credits_used: 1,
             proxy_used: Metadata::proxy_of(page.fetched_via),
             head: HeadFields::default(),
+            cached_at: None,
         },
         warning: None,
     }
@@ -450,6 +454,7 @@ async fn from_fetched(
             credits_used: 1,
             proxy_used: Metadata::proxy_of(doc.fetched_via),
             head: (&doc.head).into(),
+            cached_at: None,
         },
         warning: None,
     })

@@ -1650,4 +1650,17 @@ async fn metadata_carries_the_pages_head() {
         assert_eq!(m["robots"], "index, follow", "{m}");
         assert_eq!(m["favicon"], world.pages.url("/favicon.ico"), "{m}");
     }
+    // The second markdown read answers from the store and says since when.
+    let (_, body) = post(
+        &server,
+        "/v2/scrape",
+        json!({"url": world.pages.url("/head")}),
+    )
+    .await;
+    let m = &body["data"]["metadata"];
+    assert_eq!(m["cacheState"], "hit", "{m}");
+    assert!(
+        m["cachedAt"].as_str().is_some_and(|t| t.ends_with('Z')),
+        "{m}"
+    );
 }
