@@ -127,6 +127,9 @@ pub struct Document {
     /// Left out of JSON when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub with_comments: bool,
+    /// A PDF's page count; left out of JSON for everything else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<u32>,
     /// What the page's head states beyond the fields above; left out of JSON when empty.
     #[serde(default, skip_serializing_if = "HeadMeta::is_empty")]
     pub head: HeadMeta,

@@ -167,7 +167,9 @@ fn extract_inner(
     match classify(bytes, content_type) {
         Body::Html => html::extract_html(bytes, content_type, url, opts, &mut doc, anchors),
         Body::Pdf => {
-            doc.markdown = pdf::pdf_markdown(bytes, &opts.pdf)?;
+            let (markdown, pages) = pdf::pdf_markdown(bytes, &opts.pdf)?;
+            doc.markdown = markdown;
+            doc.pages = u32::try_from(pages).ok();
             doc.text = doc.markdown.clone();
             doc.title = doc
                 .markdown

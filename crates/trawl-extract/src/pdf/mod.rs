@@ -112,7 +112,11 @@ enum Stop {
 
 /// A PDF as Markdown, within `limits`: its text in drawing order, its tables as GFM
 /// tables. A PDF whose pages hold no text at all (a scan) is `no_text_layer`.
-pub(crate) fn pdf_markdown(bytes: &[u8], limits: &PdfLimits) -> Result<String, TrawlError> {
+/// A PDF's text as Markdown, and how many pages it has.
+pub(crate) fn pdf_markdown(
+    bytes: &[u8],
+    limits: &PdfLimits,
+) -> Result<(String, usize), TrawlError> {
     if !is_pdf(bytes) {
         return Err(TrawlError::new(
             ErrorCode::UnsupportedContent,
@@ -128,11 +132,11 @@ pub(crate) fn pdf_markdown(bytes: &[u8], limits: &PdfLimits) -> Result<String, T
                 .unwrap_or_else(|_| Err(Stop::Pdf("the PDF parser gave up on this file".into())))
         });
     result
-        .map(|text| text_to_markdown(&text))
+        .map(|(text, pages)| (text_to_markdown(&text), pages))
         .map_err(|stop| refusal(stop, limits))
 }
 
-fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<String, Stop> {
+fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<(String, usize), Stop> {
     if encrypted_with_object_streams(bytes) {
         return Err(Stop::Encrypted);
     }
@@ -156,7 +160,7 @@ fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<String,
     if out.writer.glyphs == 0 {
         return Err(Stop::NoText(pages.len(), images));
     }
-    Ok(out.writer.finish())
+    Ok((out.writer.finish(), pages.len()))
 }
 
 /// Drop what text extraction never reads (image and embedded-file data) and measure what

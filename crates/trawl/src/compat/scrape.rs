@@ -167,6 +167,7 @@ pub async fn with_head(agent: &Agent, doc: &mut FcDocument) {
     if let Some(record) = stored {
         let head = &record.document.head;
         doc.metadata.head = head.into();
+        doc.metadata.num_pages = record.document.pages;
         if doc.metadata.cache_state == "hit" {
             doc.metadata.cached_at = Some(super::batch::iso(record.fetched_at));
         }
@@ -303,6 +304,7 @@ pub fn from_page(page: &PageOut, formats: Formats) -> FcDocument {
             credits_used: 1,
             proxy_used: Metadata::proxy_of(page.fetched_via),
             head: HeadFields::default(),
+            num_pages: None,
             cached_at: None,
         },
         warning: None,
@@ -454,6 +456,7 @@ async fn from_fetched(
             credits_used: 1,
             proxy_used: Metadata::proxy_of(doc.fetched_via),
             head: (&doc.head).into(),
+            num_pages: doc.pages,
             cached_at: None,
         },
         warning: None,

@@ -372,6 +372,9 @@ pub struct Metadata {
     /// `keywords`, `robots`, `favicon` (Firecrawl's names), each left out when absent.
     #[serde(flatten)]
     pub head: HeadFields,
+    /// A PDF's page count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub num_pages: Option<u32>,
     /// When the stored copy answered (`cacheState: hit`) was fetched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cached_at: Option<String>,

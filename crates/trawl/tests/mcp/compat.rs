@@ -1663,4 +1663,20 @@ async fn metadata_carries_the_pages_head() {
         m["cachedAt"].as_str().is_some_and(|t| t.ends_with('Z')),
         "{m}"
     );
+    // A PDF says how many pages it has.
+    world.pages.route(
+        "/tides.pdf",
+        Reply::ok(
+            "application/pdf",
+            trawl_testkit::minimal_pdf("Harbour seals rest on the sandbanks at low tide."),
+        ),
+    );
+    let (status, body) = post(
+        &server,
+        "/v2/scrape",
+        json!({"url": world.pages.url("/tides.pdf")}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["metadata"]["numPages"], 1, "{body}");
 }
