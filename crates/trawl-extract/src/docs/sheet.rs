@@ -67,13 +67,9 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
         }
         if let Ok(mut book) = Xlsx::new(Cursor::new(bytes)) {
             let props = book.workbook_properties().unwrap_or_default();
-            let mut out = Converted::default();
-            (out.title, out.author, out.created) = (props.title, props.creator, props.created);
-            let mut sections = Vec::new();
-            for name in book.sheet_names() {
-                meter.check_time()?;
-                let mut reader = book.worksheet_cells_reader(&name).map_err(malformed)?;
-                let (rows, more) = stream_rows(
+            let markdown = streamed_sheets(book.sheet_names(), meter, |name| {
+                let mut reader = book.worksheet_cells_reader(name).map_err(malformed)?;
+                stream_rows(
                     || {
                         Ok(reader
                             .next_cell()
@@ -81,22 +77,21 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
                             .map(|c| (c.get_position(), data_ref_text(c.get_value()))))
                     },
                     meter,
-                )?;
-                sections.push(section(&name, rows, more, meter));
-            }
-            out.markdown = sections.join("\n\n");
-            return Ok(out);
+                )
+            })?;
+            return Ok(Converted {
+                title: props.title,
+                author: props.creator,
+                created: props.created,
+                markdown,
+                ..Converted::default()
+            });
         }
         if let Ok(mut book) = Xlsb::new(Cursor::new(bytes)) {
-            let mut out = Converted::default();
-            if let Ok(props) = book.workbook_properties() {
-                (out.title, out.author, out.created) = (props.title, props.creator, props.created);
-            }
-            let mut sections = Vec::new();
-            for name in book.sheet_names() {
-                meter.check_time()?;
-                let mut reader = book.worksheet_cells_reader(&name).map_err(malformed)?;
-                let (rows, more) = stream_rows(
+            let props = book.workbook_properties().unwrap_or_default();
+            let markdown = streamed_sheets(book.sheet_names(), meter, |name| {
+                let mut reader = book.worksheet_cells_reader(name).map_err(malformed)?;
+                stream_rows(
                     || {
                         Ok(reader
                             .next_cell()
@@ -104,11 +99,15 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
                             .map(|c| (c.get_position(), data_ref_text(c.get_value()))))
                     },
                     meter,
-                )?;
-                sections.push(section(&name, rows, more, meter));
-            }
-            out.markdown = sections.join("\n\n");
-            return Ok(out);
+                )
+            })?;
+            return Ok(Converted {
+                title: props.title,
+                author: props.creator,
+                created: props.created,
+                markdown,
+                ..Converted::default()
+            });
         }
         return Err(malformed("a ZIP that is neither xlsx, xlsb nor ods"));
     }
@@ -148,6 +147,21 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
     }
     out.markdown = sections.join("\n\n");
     Ok(out)
+}
+
+/// Each named sheet's section, its rows read by `rows_of` (streamed, capped).
+fn streamed_sheets(
+    names: Vec<String>,
+    meter: &Meter,
+    mut rows_of: impl FnMut(&str) -> Result<(Vec<Vec<String>>, u64), DocError>,
+) -> Result<String, DocError> {
+    let mut sections = Vec::new();
+    for name in names {
+        meter.check_time()?;
+        let (rows, more) = rows_of(&name)?;
+        sections.push(section(&name, rows, more, meter));
+    }
+    Ok(sections.join("\n\n"))
 }
 
 /// An ods workbook, read as it streams ([`ods`]).
