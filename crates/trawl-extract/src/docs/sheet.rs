@@ -84,7 +84,6 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
                 author: props.creator,
                 created: props.created,
                 markdown,
-                ..Converted::default()
             });
         }
         if let Ok(mut book) = Xlsb::new(Cursor::new(bytes)) {
@@ -106,7 +105,6 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
                 author: props.creator,
                 created: props.created,
                 markdown,
-                ..Converted::default()
             });
         }
         return Err(malformed("a ZIP that is neither xlsx, xlsb nor ods"));
