@@ -5,6 +5,7 @@
 //
 // One PASS/FAIL line per check, last line "N passed, N failed"; exit 0 iff none failed.
 import { createRequire } from "node:module";
+import { expect, finish, harness } from "./harness.mjs";
 
 const require = createRequire(process.env.COMPAT_NODE_MODULES + "/");
 const sdk = require("@mendable/firecrawl-js");
@@ -13,23 +14,7 @@ const Firecrawl = sdk.Firecrawl ?? sdk.default;
 const [api, token, siteArg] = process.argv.slice(2);
 const site = siteArg.replace(/\/$/, "");
 const app = new Firecrawl({ apiKey: token, apiUrl: api });
-const results = [];
-
-function expect(condition, what) {
-  if (!condition) throw new Error(typeof what === "string" ? what : JSON.stringify(what));
-}
-
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push(true);
-    console.log(`PASS tls: ${name}`);
-  } catch (e) {
-    results.push(false);
-    console.log(`FAIL tls: ${name}`);
-    console.log(e && e.stack ? e.stack : e);
-  }
-}
+const check = harness("tls");
 
 await check("a crawl of 120 pages, paged with https next links (none lost)", async () => {
   const job = await app.crawl(`${site}/list/`, { limit: 120, sitemap: "skip", pollInterval: 1, timeout: 180 });
@@ -59,6 +44,4 @@ await check("watcher() over wss follows a crawl to done", async () => {
   expect(docs.length === 3, `${docs.length} documents`);
 });
 
-const passed = results.filter(Boolean).length;
-console.log(`${passed} passed, ${results.length - passed} failed`);
-process.exit(passed === results.length ? 0 : 1);
+finish();

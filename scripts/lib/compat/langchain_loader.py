@@ -5,32 +5,17 @@
 
 One PASS/FAIL line per check, last line "N passed, N failed"; exit 0 iff none failed.
 """
+import functools
 import sys
-import traceback
 
 from langchain_community.document_loaders import FireCrawlLoader
 
+import harness  # noqa: E402 - beside this script
+from harness import expect  # noqa: E402
+
 API, TOKEN, SITE = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/")
-results = []
+check = functools.partial(harness.check, "langchain")
 
-
-def check(name):
-    def run(fn):
-        try:
-            fn()
-            results.append(True)
-            print(f"PASS langchain: {name}", flush=True)
-        except Exception:  # noqa: BLE001 - every failure is reported, then counted
-            results.append(False)
-            print(f"FAIL langchain: {name}", flush=True)
-            traceback.print_exc()
-        return fn
-    return run
-
-
-def expect(condition, what):
-    if not condition:
-        raise AssertionError(what)
 
 
 @check("scrape mode")
@@ -51,6 +36,4 @@ def _():
     expect(all(u.startswith(f"{SITE}/list/") for u in urls), urls)
 
 
-passed = results.count(True)
-print(f"{passed} passed, {len(results) - passed} failed")
-sys.exit(0 if passed == len(results) else 1)
+harness.finish()

@@ -4,6 +4,7 @@
 //
 // One PASS/FAIL line per check, last line "N passed, N failed"; exit 0 iff none failed.
 import { createRequire } from "node:module";
+import { expect, finish, harness } from "./harness.mjs";
 
 const require = createRequire(process.env.COMPAT_NODE_MODULES + "/");
 const sdk = require("@mendable/firecrawl-js");
@@ -12,23 +13,7 @@ const Firecrawl = sdk.Firecrawl ?? sdk.default;
 const [api, token, siteArg] = process.argv.slice(2);
 const site = siteArg.replace(/\/$/, "");
 const app = new Firecrawl({ apiKey: token, apiUrl: api });
-const results = [];
-
-function expect(condition, what) {
-  if (!condition) throw new Error(typeof what === "string" ? what : JSON.stringify(what));
-}
-
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push(true);
-    console.log(`PASS js: ${name}`);
-  } catch (e) {
-    results.push(false);
-    console.log(`FAIL js: ${name}`);
-    console.log(e && e.stack ? e.stack : e);
-  }
-}
+const check = harness("js");
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -216,6 +201,4 @@ await check("v1 crawlUrlAndWatch ends with done", async () => {
   expect(end.status === "completed", end);
 });
 
-const passed = results.filter(Boolean).length;
-console.log(`${passed} passed, ${results.length - passed} failed`);
-process.exit(passed === results.length ? 0 : 1);
+finish();

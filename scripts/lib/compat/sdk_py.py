@@ -5,35 +5,20 @@
 
 One PASS/FAIL line per check, last line "N passed, N failed"; exit 0 iff none failed.
 """
+import functools
 import sys
 import time
-import traceback
 
 from firecrawl import Firecrawl
 from firecrawl.v2.types import PaginationConfig, ScrapeOptions
 
+import harness  # noqa: E402 - beside this script
+from harness import expect  # noqa: E402
+
 API, TOKEN, SITE = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/")
 app = Firecrawl(api_key=TOKEN, api_url=API)
-results = []
+check = functools.partial(harness.check, "python")
 
-
-def check(name):
-    def run(fn):
-        try:
-            fn()
-            results.append(True)
-            print(f"PASS python: {name}", flush=True)
-        except Exception:  # noqa: BLE001 - every failure is reported, then counted
-            results.append(False)
-            print(f"FAIL python: {name}", flush=True)
-            traceback.print_exc()
-        return fn
-    return run
-
-
-def expect(condition, what):
-    if not condition:
-        raise AssertionError(what)
 
 
 @check("scrape markdown, html, rawHtml, links")
@@ -261,6 +246,4 @@ def _():
     expect(len(docs) == 3, f"{len(docs)} documents")
 
 
-passed = results.count(True)
-print(f"{passed} passed, {len(results) - passed} failed")
-sys.exit(0 if passed == len(results) else 1)
+harness.finish()
