@@ -17,6 +17,7 @@ pub(crate) mod gfm;
 mod ipynb;
 mod odf;
 mod ods;
+mod ooxml_sheet;
 mod package;
 mod pptx;
 mod sheet;

@@ -88,6 +88,36 @@ impl<'a> Package<'a> {
         Ok(out)
     }
 
+    /// Members whose name is `path` as calamine finds it: ASCII case ignored, `\` read as
+    /// `/` (calamine keeps the last of several; all are returned).
+    pub(crate) fn names_like(&self, path: &str) -> Vec<String> {
+        self.names()
+            .into_iter()
+            .filter(|n| n.replace('\\', "/").eq_ignore_ascii_case(path))
+            .collect()
+    }
+
+    /// Member `name` read again after [`Package::verify_all`] has counted it: the same bytes
+    /// expand the same way, so they are not counted twice (and never past the cap).
+    pub(crate) fn reread(&mut self, name: &str) -> Result<Option<Vec<u8>>, DocError> {
+        let Some(index) = self.zip.index_for_name(name) else {
+            return Ok(None);
+        };
+        let format = self.format;
+        let malformed = |e: &dyn std::fmt::Display| DocError::Malformed {
+            format,
+            why: format!("zip member `{name}`: {e}"),
+        };
+        let cap = self.meter.budget.max_expanded_bytes;
+        let mut file = self.zip.by_index(index).map_err(|e| malformed(&e))?;
+        let mut out = Vec::with_capacity(file.size().min(cap).min(16 << 20) as usize);
+        (&mut file)
+            .take(cap)
+            .read_to_end(&mut out)
+            .map_err(|e| malformed(&e))?;
+        Ok(Some(out))
+    }
+
     /// Expand every member once, counting it against the budget and keeping nothing: for a
     /// reader (calamine) that expands members itself, beyond the budget's reach.
     pub(crate) fn verify_all(&mut self) -> Result<(), DocError> {

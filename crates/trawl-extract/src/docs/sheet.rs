@@ -14,7 +14,7 @@ use calamine::{Data, DataRef, Reader, Sheets, Xlsb, Xlsx, open_workbook_auto_fro
 
 use crate::docs::budget::{DocError, Meter};
 use crate::docs::package::{Package, is_zip};
-use crate::docs::{Converted, gfm, ods, xls_scan};
+use crate::docs::{Converted, gfm, ods, ooxml_sheet, xls_scan};
 
 fn malformed(e: impl std::fmt::Display) -> DocError {
     DocError::Malformed {
@@ -23,17 +23,11 @@ fn malformed(e: impl std::fmt::Display) -> DocError {
     }
 }
 
-/// Whether an OLE2 compound file is an Excel workbook: it holds a BIFF workbook stream
-/// (found without calamine, which would lay every sheet out densely just to answer), or
-/// calamine can open it.
+/// Whether an OLE2 compound file is an Excel workbook: it holds a BIFF workbook stream the
+/// compound-file reader can read. calamine is not asked: it lays every sheet out densely
+/// while opening, and follows a looping sector chain without end.
 pub(crate) fn is_xls(bytes: &[u8]) -> bool {
-    if xls_scan::largest_sheet(bytes).is_some() {
-        return true;
-    }
-    catch_unwind(AssertUnwindSafe(|| {
-        calamine::open_workbook_from_rs::<calamine::Xls<_>, _>(Cursor::new(bytes)).is_ok()
-    }))
-    .unwrap_or(false)
+    xls_scan::largest_sheet(bytes).is_some()
 }
 
 /// calamine can panic on a malformed file (a compound file's sector table pointing past
@@ -61,10 +55,18 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
         pkg.verify_all()?;
         // OpenDocument has no `[Content_Types].xml`; Office Open XML always does.
         let opendocument = pkg.has("content.xml") && !pkg.has("[Content_Types].xml");
-        drop(pkg);
         if opendocument {
+            drop(pkg);
             return ods_book(bytes, meter);
         }
+        // Counts and lengths a part states become calamine's allocations: checked first.
+        let binary = !pkg.names_like("xl/workbook.bin").is_empty();
+        if binary {
+            ooxml_sheet::check_xlsb(&mut pkg)?;
+        } else {
+            ooxml_sheet::check_xlsx(&mut pkg)?;
+        }
+        drop(pkg);
         if let Ok(mut book) = Xlsx::new(Cursor::new(bytes)) {
             let props = book.workbook_properties().unwrap_or_default();
             let markdown = streamed_sheets(book.sheet_names(), meter, |name| {
@@ -110,11 +112,16 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
         return Err(malformed("a ZIP that is neither xlsx, xlsb nor ods"));
     }
     // Legacy xls: calamine lays every sheet out densely while opening the file, so a
-    // sheet's area is checked first.
+    // sheet's area is checked first; a compound file whose workbook stream cannot be read
+    // (a broken or looping sector chain, which calamine would follow without end) is
+    // refused rather than handed to calamine.
     let cap = max_xls_cells(meter);
-    if let Some(extent) = xls_scan::largest_sheet(bytes)
-        && extent.cells() > cap
-    {
+    let Some(extent) = xls_scan::largest_sheet(bytes) else {
+        return Err(malformed(
+            "no readable Excel workbook stream in this compound file",
+        ));
+    };
+    if extent.cells() > cap {
         return Err(DocError::SheetTooLarge {
             rows: extent.rows,
             columns: extent.columns,

@@ -236,3 +236,62 @@ fn an_xls_spanning_the_whole_sheet_is_too_large() {
     assert!(message.contains("65536 rows × 256 columns"), "{message}");
     assert!(peak < PEAK_RSS, "peak RSS {} MiB", peak >> 20);
 }
+
+/// An xlsx whose shared strings part claims 10^11 strings in a few bytes (calamine reserves
+/// room for what it claims: this aborted the process) is refused before it is opened.
+#[test]
+fn an_xlsx_claiming_a_hundred_billion_strings_is_refused() {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, body) in [
+        (
+            "[Content_Types].xml",
+            "<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">\
+             <Default Extension=\"xml\" ContentType=\"application/xml\"/></Types>",
+        ),
+        (
+            "xl/workbook.xml",
+            "<?xml version=\"1.0\"?><workbook xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" \
+             xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\">\
+             <sheets><sheet name=\"Bomb\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>",
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            "<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">\
+             <Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet1.xml\"/>\
+             <Relationship Id=\"rId2\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings\" Target=\"sharedStrings.xml\"/>\
+             </Relationships>",
+        ),
+        (
+            "xl/worksheets/sheet1.xml",
+            "<?xml version=\"1.0\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">\
+             <sheetData><row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c></row></sheetData></worksheet>",
+        ),
+        (
+            "xl/sharedStrings.xml",
+            "<?xml version=\"1.0\"?><sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" \
+             count=\"1\" uniqueCount=\"100000000000\"><si><t>seal</t></si></sst>",
+        ),
+    ] {
+        w.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(body.as_bytes()).unwrap();
+    }
+    let bomb = w.finish().unwrap().into_inner();
+    let dir = temp_dir();
+    let path = dir.join("strings.xlsx");
+    std::fs::write(&path, &bomb).unwrap();
+    let (code, stdout, peak) = run_measured(
+        trawl(&dir)
+            .args(["--store", ":memory:", "read", "--json"])
+            .arg(&path),
+    );
+    eprintln!("xlsx strings bomb: peak RSS {} MiB", peak >> 20);
+    assert_eq!(code, 1, "{stdout}");
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("claims 100000000000 shared strings"),
+        "{message}"
+    );
+    assert!(peak < PEAK_RSS, "peak RSS {} MiB", peak >> 20);
+}
