@@ -202,6 +202,17 @@ impl Router {
             .collect()
     }
 
+    /// Engines a search could ask now: configured and not in `disabled_engines`. A server
+    /// lists its tools from these, so it offers none that every call would refuse.
+    pub fn usable_engines(&self) -> Vec<String> {
+        self.engines
+            .iter()
+            .filter(|e| self.is_configured(e.as_ref()))
+            .filter(|e| !self.config.disabled.iter().any(|d| d == e.name()))
+            .map(|e| e.name().to_owned())
+            .collect()
+    }
+
     /// Every engine with its key need, configuration, group, capabilities and routes.
     pub fn engines_info(&self) -> Vec<EngineInfo> {
         let routes: Vec<(&'static str, Vec<&'static str>)> = Route::BUILT_IN

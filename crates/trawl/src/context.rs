@@ -292,12 +292,7 @@ fn build(
         let search = search.clone();
         Lazy::new(move || {
             let planner = Router::builder(search).client(http.get()?.clone()).build();
-            Ok(planner
-                .engines_info()
-                .into_iter()
-                .filter(|e| e.configured)
-                .map(|e| e.name.to_owned())
-                .collect())
+            Ok(planner.usable_engines())
         })
     };
     let router = {

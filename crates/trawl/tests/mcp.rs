@@ -19,6 +19,7 @@ mod bounds;
 mod compat;
 mod compat_guard;
 mod crawl;
+mod disabled_engines;
 mod hostile;
 mod limits;
 mod one_secret;

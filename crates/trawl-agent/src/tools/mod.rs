@@ -270,18 +270,13 @@ impl Agent {
         self.fetcher.get()
     }
 
-    /// Engines that can run now (configured, with a key where one is needed).
+    /// Engines that can run now (configured, with a key where one is needed, and not
+    /// disabled).
     pub fn usable_engines(&self) -> Result<Vec<String>, TrawlError> {
         if let Some(usable) = &self.usable_engines {
             return usable.get().cloned();
         }
-        Ok(self
-            .router()?
-            .engines_info()
-            .into_iter()
-            .filter(|e| e.configured)
-            .map(|e| e.name.to_owned())
-            .collect())
+        Ok(self.router()?.usable_engines())
     }
 
     /// Names of the fallback readers in the order they are tried.

@@ -84,9 +84,9 @@ fn hidden_tools(usable: &[String], fetch_only: bool) -> Result<Vec<&'static str>
     }
     if usable.is_empty() {
         return Err(TrawlError::invalid_input(format!(
-            "no search engine is usable, so {} could not answer: check the engine settings and \
-             keys (`trawl doctor` tells why each engine is off), or pass --fetch-only to serve \
-             only {}",
+            "no search engine is usable, so {} could not answer: check the engine settings, \
+             keys and disabled_engines (`trawl doctor` tells why each engine is off), or pass \
+             --fetch-only to serve only {}",
             names(&searching),
             names(&reading)
         )));
