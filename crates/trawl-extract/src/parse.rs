@@ -375,9 +375,12 @@ impl Parser<'_> {
             }
             return;
         }
+        // HTML5 closes the nearest open h1–h6 at any h1–h6 end tag: `<h3>…</h2>` must not
+        // leave the heading open around the rest of the article.
+        let heading = tag.heading_level().is_some();
         for i in (limit..top).rev() {
             let open = self.dom.node(self.stack[i]).tag;
-            if open == tag {
+            if open == tag || heading && open.heading_level().is_some() {
                 self.truncate_open(i);
                 return;
             }

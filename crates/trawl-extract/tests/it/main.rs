@@ -11,6 +11,7 @@ mod extract;
 mod heading_ids;
 mod jump_links;
 mod links_in_text;
+mod mismatched_headings;
 mod page_type;
 mod pdf;
 mod pdf_layout;
