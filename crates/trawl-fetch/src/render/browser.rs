@@ -211,10 +211,14 @@ impl Running {
     pub(crate) async fn shutdown(mut self) {
         let tree = process_tree(self.pid);
         let _ = tokio::time::timeout(Duration::from_secs(2), self.browser.close()).await;
-        for pid in tree {
+        for &pid in &tree {
             kill(pid);
         }
         kill_tree(self.pid);
+        // Wait for the tree as it was before the close: once the browser has exited, its
+        // renderers belong to init and `Drop` could no longer find them to wait for.
+        let pid = self.pid;
+        let _ = tokio::task::spawn_blocking(move || reap(pid, &tree)).await;
     }
 }
 
