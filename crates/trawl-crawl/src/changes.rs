@@ -21,13 +21,14 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use flate2::{Compress, Compression, FlushCompress, Status};
 
 use serde::{Deserialize, Serialize};
-use trawl_core::{ErrorCode, TrawlError};
+use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Conditional;
 use trawl_store::{CrawlUrl, DocumentRecord, PageNotes, SharedStore, UrlState};
 use trawl_text::diff::ChangeStatus;
 use url::Url;
 
 use crate::change_summary::{ChangeSummary, RemovedPage};
+use crate::dedup::duplicated_url;
 use crate::journal::store_error;
 use crate::links::{Link, PageLinks};
 
@@ -45,6 +46,9 @@ pub(crate) struct Baseline {
     pub(crate) id: String,
     /// Key → (URL, handle) of every page it stored.
     pages: HashMap<String, (String, String)>,
+    /// Key → the key of the stored page it was a duplicate of: which of two URLs carrying
+    /// one page is stored depends on which answered first, so it may flip between crawls.
+    duplicates: HashMap<String, String>,
 }
 
 /// What the old crawl stored of one page, read before the page is fetched again.
@@ -122,7 +126,9 @@ impl Baseline {
                 let Some(c) = s.crawl_state() else {
                     return Ok(None);
                 };
-                Ok(Some(c.crawl_urls(&key, &[UrlState::Done], 0, 0)?))
+                let done = c.crawl_urls(&key, &[UrlState::Done], 0, 0)?;
+                let skipped = c.crawl_urls(&key, &[UrlState::Skipped], 0, 0)?;
+                Ok(Some((done, skipped)))
             })
             .await
             .map_err(store_error)?
@@ -131,13 +137,23 @@ impl Baseline {
                     "this store does not keep crawls, so none can be compared",
                 )
             })?;
-        let pages = rows
+        let (done, skipped) = rows;
+        let pages: HashMap<String, (String, String)> = done
             .into_iter()
             .filter_map(|r| Some((r.key, (r.url, r.handle?))))
+            .collect();
+        let duplicates = skipped
+            .into_iter()
+            .filter_map(|r| {
+                let original = duplicated_url(r.detail.as_deref()?)?;
+                let original = canonical_url(&Url::parse(original).ok()?).to_string();
+                pages.contains_key(&original).then_some((r.key, original))
+            })
             .collect();
         Ok(Baseline {
             id: id.to_owned(),
             pages,
+            duplicates,
         })
     }
 
@@ -149,13 +165,29 @@ impl Baseline {
         self.pages.get(key).map(|(_, h)| h.as_str())
     }
 
-    /// The stored copy of the old crawl's page `key`, with its links; `None` for a page
-    /// the old crawl did not store, or whose copy is no longer in the store.
+    /// The stored copy of the old crawl's page `key`, with its links; for a page the old
+    /// crawl met as a duplicate, the copy of the page it duplicated, without links (so not
+    /// asked for conditionally: the validators are another URL's). `None` for a page the
+    /// old crawl did not meet, or whose copy is no longer in the store.
     pub(crate) async fn previous(
         &self,
         store: &SharedStore,
         key: &str,
     ) -> Result<Option<Previous>, TrawlError> {
+        if let Some(original) = self.duplicates.get(key) {
+            let Some((_, handle)) = self.pages.get(original) else {
+                return Ok(None);
+            };
+            let handle = handle.clone();
+            let record = store
+                .run(move |s| s.get_document(&handle))
+                .await
+                .map_err(store_error)?;
+            return Ok(record.map(|record| Previous {
+                record,
+                links: None,
+            }));
+        }
         let Some((_, handle)) = self.pages.get(key) else {
             return Ok(None);
         };
@@ -288,11 +320,13 @@ pub(crate) fn gone(e: &TrawlError) -> bool {
 }
 
 /// Rows and changes for the old crawl's pages this crawl did not read: never reached (no
-/// longer linked, or past the page limit), or reached but not read (robots.txt, a filter,
-/// a duplicate). Their stored copies stay; the rows carry the old handles.
+/// longer linked, or past the page limit), or reached but not read (robots.txt, a filter).
+/// A page read now as a duplicate has its change noted already (`noted`): it is still on
+/// the site. Their stored copies stay; the rows carry the old handles.
 pub(crate) fn unreached(
     baseline: &Baseline,
     rows: &[CrawlUrl],
+    noted: &HashSet<&str>,
     limit_reached: bool,
 ) -> Vec<(CrawlUrl, PageChange)> {
     let by_key: HashMap<&str, &CrawlUrl> = rows.iter().map(|r| (r.key.as_str(), r)).collect();
@@ -304,7 +338,11 @@ pub(crate) fn unreached(
         let why = match by_key.get(key.as_str()) {
             None if limit_reached => "not reached: the page limit was reached first".to_owned(),
             None => "no longer linked from the pages crawled".to_owned(),
-            Some(r) if r.state == UrlState::Skipped && r.handle.is_none() => {
+            Some(r)
+                if r.state == UrlState::Skipped
+                    && r.handle.is_none()
+                    && !noted.contains(key.as_str()) =>
+            {
                 format!("not read now: {}", r.detail.as_deref().unwrap_or("skipped"))
             }
             Some(_) => continue,
@@ -465,7 +503,7 @@ mod tests {
     fn pages_not_read_again_are_removed_and_say_why() {
         let mut baseline = Baseline {
             id: "c-old".into(),
-            pages: HashMap::new(),
+            ..Baseline::default()
         };
         for k in ["https://x/a", "https://x/b", "https://x/c", "https://x/d"] {
             baseline
@@ -482,7 +520,7 @@ mod tests {
                 Some("disallowed by robots.txt"),
             ),
         ];
-        let out = unreached(&baseline, &rows, false);
+        let out = unreached(&baseline, &rows, &HashSet::new(), false);
         let whys: Vec<(&str, &str)> = out
             .iter()
             .map(|(r, c)| (r.key.as_str(), c.why.as_deref().unwrap()))
@@ -495,7 +533,16 @@ mod tests {
             ]
         );
         assert_eq!(out[1].0.handle.as_deref(), Some("h-https://x/d"));
-        let limited = unreached(&baseline, &rows, true);
+        let limited = unreached(&baseline, &rows, &HashSet::new(), true);
+        // A page read now as a duplicate, its change noted: not removed.
+        let noted = HashSet::from(["https://x/c"]);
+        let kept = unreached(&baseline, &rows, &noted, false);
+        assert_eq!(
+            kept.len(),
+            1,
+            "{:?}",
+            kept.iter().map(|(r, _)| &r.key).collect::<Vec<_>>()
+        );
         assert!(limited[1].1.why.as_deref().unwrap().contains("page limit"));
         // /b failed: unknown, unless its failure was noted as removed (a 404).
         assert_eq!(unknown(&baseline, &rows, &[]), 1);

@@ -1,6 +1,8 @@
 //! A changes-crawl's part in the loop: how each page read compares with the old crawl's
 //! copy (and so how it is kept), and at the end the old pages not read again and the counts.
 
+use std::collections::HashSet;
+
 use trawl_core::TrawlError;
 use trawl_text::diff::ChangeStatus;
 
@@ -22,7 +24,13 @@ pub(crate) async fn compare_end(
     };
     let rows = st.journal.urls().await?;
     if done {
-        let removed = unreached(&baseline, &rows, st.summary.limit_reached);
+        let noted = st.journal.all_notes().await?;
+        let noted: HashSet<&str> = noted
+            .iter()
+            .filter(|n| n.change.is_some())
+            .map(|n| n.key.as_str())
+            .collect();
+        let removed = unreached(&baseline, &rows, &noted, st.summary.limit_reached);
         let notes = removed
             .iter()
             .map(|(row, change)| change_note(&row.key, &row.url, row.handle.as_deref(), change))
@@ -70,10 +78,27 @@ pub(crate) fn compared(st: &State, key: &str, read: &Read) -> (Keep, Option<Page
     let (how, status) = match &read.previous {
         _ if read.not_modified => (Keep::Revalidate, ChangeStatus::Same),
         Some(p) if p.content_hash == read.record.content_hash => (Keep::Store, ChangeStatus::Same),
+        // The old copy is another URL's, which this one duplicated then: its versions are
+        // that page's, not this one's.
+        Some(p) if p.handle() != read.record.handle() => (Keep::Store, ChangeStatus::Changed),
         Some(p) => (Keep::Replace(p.clone()), ChangeStatus::Changed),
         // Its copy is no longer in the store: nothing to compare with.
         None if baseline.contains(key) => (Keep::Store, ChangeStatus::Changed),
         None => (Keep::Store, ChangeStatus::New),
     };
     (how, Some(PageChange::new(status)))
+}
+
+/// How a page read now as a duplicate (not stored) compares, when the old crawl met it too,
+/// stored or as a duplicate: still on the site, `same` unless its content differs from the
+/// old copy. `None` in a plain crawl, or for a URL the old crawl did not meet.
+pub(crate) fn duplicate_change(st: &State, read: &Read) -> Option<PageChange> {
+    st.baseline.as_ref()?;
+    let previous = read.previous.as_ref()?;
+    let same = read.not_modified || previous.content_hash == read.record.content_hash;
+    Some(PageChange::new(if same {
+        ChangeStatus::Same
+    } else {
+        ChangeStatus::Changed
+    }))
 }

@@ -123,6 +123,18 @@ fn similarity(a: &[u8; PERMUTATIONS], b: &[u8; PERMUTATIONS]) -> f64 {
     ((agree - CHANCE) / (1.0 - CHANCE)).max(0.0)
 }
 
+/// The URL a duplicate's `skipped` detail names (as [`Folder::duplicate_of`] and an alias
+/// found stored write it), for a changes-crawl to tell which page it was a copy of.
+pub(crate) fn duplicated_url(detail: &str) -> Option<&str> {
+    let rest = detail
+        .strip_prefix("duplicate of ")
+        .or_else(|| detail.strip_prefix("near-duplicate of "))?;
+    Some(
+        rest.split_once(" (similarity ")
+            .map_or(rest, |(url, _)| url),
+    )
+}
+
 impl Folder {
     /// Why a page with this content is not stored: the detail of its `skipped` row, naming
     /// the stored page it duplicates. `None` when it is new.

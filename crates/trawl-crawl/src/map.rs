@@ -428,6 +428,15 @@ pub async fn map_site(fetcher: &Fetcher, options: &MapOptions) -> Result<SiteMap
         urls.sort_by(|a, b| b.score.unwrap_or(0.0).total_cmp(&a.score.unwrap_or(0.0)));
     }
     let found_count = urls.len();
+    // URLs that share no word with the search are not an answer to it, however few.
+    if query.is_some() && !urls.first().is_some_and(|u| u.score.unwrap_or(0.0) > 0.0) {
+        urls.clear();
+        notes.push(format!(
+            "search: nothing matched {:?} in the {found_count} URLs found (their paths and \
+             titles); try other words, or map without a search",
+            options.search.as_deref().unwrap_or_default().trim()
+        ));
+    }
     urls.truncate(options.limit);
     Ok(SiteMap {
         start: start.to_string(),

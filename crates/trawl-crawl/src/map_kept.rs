@@ -16,8 +16,9 @@ use trawl_store::SharedStore;
 use crate::journal::store_error;
 use crate::map::{MapOptions, SiteMap, map_site};
 
-/// What the key of a kept map starts with (bumped when [`SiteMap`] changes shape).
-const KEY_PREFIX: &str = "map:v1:";
+/// What the key of a kept map starts with (bumped when [`SiteMap`] changes shape, or a
+/// search's answer does: v2 stems its words and answers nothing when nothing matched).
+const KEY_PREFIX: &str = "map:v2:";
 
 /// How [`map_site_kept`] uses the store.
 #[derive(Debug, Clone, Copy)]

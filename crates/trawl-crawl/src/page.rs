@@ -143,11 +143,14 @@ pub(crate) async fn keep(
         Keep::Revalidate => (record, Vec::new()),
         _ => {
             cpu::run(move || {
-                let passages: Vec<trawl_store::Passage> =
-                    passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
-                        .into_iter()
-                        .map(Into::into)
-                        .collect();
+                let passages: Vec<trawl_store::Passage> = passages::split_titled(
+                    record.document.title.as_deref(),
+                    &record.document.markdown,
+                    pager::DEFAULT_PAGE_TOKENS,
+                )
+                .into_iter()
+                .map(Into::into)
+                .collect();
                 (record, passages)
             })
             .await

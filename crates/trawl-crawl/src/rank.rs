@@ -2,6 +2,10 @@
 //! path, a title from a sitemap or feed, a link's anchor text. Used by `map --search` to
 //! order URLs and by the best-first crawl to order its frontier.
 
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
 /// A query cut into lower-case words (letters and digits), stop words and one-letter
 /// words left out.
 #[derive(Debug, Clone, Default)]
@@ -14,24 +18,32 @@ const STOP: &[&str] = &[
     "in", "on", "a", "an", "is", "it", "by", "or", "at", "be",
 ];
 
-/// Lower-case words of `text`, with a plural `s` taken off so `pages` meets `page`.
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+/// The English Snowball stemmer, as `open --find` stems (SQLite's porter tokenizer, and
+/// the Redis store's index with this same crate): `volcano` meets `volcanoes`.
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// Lower-case words of `text` of two letters or more.
+fn lower_words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() > 1)
-        .map(|w| {
-            let w = w.to_lowercase();
-            match w.strip_suffix('s') {
-                Some(stem) if stem.len() > 2 && !stem.ends_with('s') => stem.to_owned(),
-                _ => w,
-            }
-        })
+        .map(str::to_lowercase)
+}
+
+fn stem(word: &str) -> String {
+    STEMMER.stem(word).into_owned()
+}
+
+/// Lower-case words of `text`, stemmed.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    lower_words(text).map(|w| stem(&w))
 }
 
 impl Query {
     /// Parse a query; `None` when it has no usable word.
     pub fn new(text: &str) -> Option<Self> {
-        let mut list: Vec<String> = words(text)
+        let mut list: Vec<String> = lower_words(text)
             .filter(|w| !STOP.contains(&w.as_str()))
+            .map(|w| stem(&w))
             .collect();
         list.dedup();
         (!list.is_empty()).then_some(Query { words: list })
@@ -72,5 +84,16 @@ mod tests {
         assert!(path > plain);
         assert!(title > path, "{title} > {path}");
         assert!(Query::new("the of a").is_none());
+    }
+
+    #[test]
+    fn word_forms_meet() {
+        let u = |s: &str| url::Url::parse(s).unwrap();
+        let volcanoes = u("https://e.com/volcanoes");
+        for q in ["volcano", "Volcanoes"] {
+            assert_eq!(Query::new(q).unwrap().score(&volcanoes, None), 1.0, "{q}");
+        }
+        let q = Query::new("running guides").unwrap();
+        assert!(q.score(&u("https://e.com/guide/run"), None) == 1.0);
     }
 }

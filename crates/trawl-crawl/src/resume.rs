@@ -1,10 +1,11 @@
 //! What a crawl picks up from the store when it resumes (or a replica joins it): its rows
-//! back in the frontier and the seen set, and the pages it stored in its near-duplicate
-//! index.
+//! back in the frontier and the seen set, the counts its earlier runs kept in its summary,
+//! and the pages it stored in its near-duplicate index.
 
 use std::collections::HashSet;
 use std::time::SystemTime;
 
+use serde::Deserialize;
 use trawl_core::TrawlError;
 use trawl_store::{CrawlUrl, SharedStore, UrlOutcome, UrlState};
 use url::Url;
@@ -90,7 +91,52 @@ pub(crate) async fn restore(
         st.seen.insert(row.key, state);
     }
     st.forget_written();
+    if let Some(record) = st.journal.record().await? {
+        carry_counts(st, &record.summary);
+    }
     refold(st, store).await
+}
+
+/// What an earlier run counted as it met URLs and pages, from the summary it kept: a
+/// resumed run does not meet them again (its pages done and failed are counted from the
+/// rows instead).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct EarlierCounts {
+    progress: EarlierProgress,
+    beyond_depth: u64,
+    off_site: u64,
+    filtered: u64,
+    disallowed: u64,
+    traps: u64,
+    trap_examples: Vec<String>,
+    over_budget: u64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct EarlierProgress {
+    duplicates: u64,
+}
+
+fn carry_counts(st: &mut State, summary: &serde_json::Value) {
+    let Ok(earlier) = EarlierCounts::deserialize(summary) else {
+        return;
+    };
+    // The note an earlier run gave when it stopped keeping URLs, which this one would not.
+    let budget_note =
+        (earlier.over_budget > 0 && st.summary.over_budget == 0).then(|| st.over_budget_note());
+    let s = &mut st.summary;
+    s.progress.duplicates += earlier.progress.duplicates;
+    s.beyond_depth += earlier.beyond_depth;
+    s.off_site += earlier.off_site;
+    s.filtered += earlier.filtered;
+    s.disallowed += earlier.disallowed;
+    s.traps += earlier.traps;
+    s.trap_examples.extend(earlier.trap_examples);
+    s.trap_examples.truncate(crate::run_state::TRAP_EXAMPLES);
+    s.over_budget += earlier.over_budget;
+    s.notes.extend(budget_note);
 }
 
 /// The pages a resumed crawl stored before it stopped join its near-duplicate index again

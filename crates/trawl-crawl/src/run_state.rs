@@ -25,7 +25,7 @@ use crate::scope::Scope;
 use crate::traps;
 
 /// Trap reports kept in a summary (the count covers all of them).
-const TRAP_EXAMPLES: usize = 10;
+pub(crate) const TRAP_EXAMPLES: usize = 10;
 
 fn key_of(url: &Url) -> String {
     canonical_url(url).to_string()
@@ -207,11 +207,8 @@ impl State {
         if self.rows_made >= budget {
             self.summary.over_budget += 1;
             if self.summary.over_budget == 1 {
-                self.summary.notes.push(format!(
-                    "stopped keeping new URLs at {budget}, the most a crawl of {} pages keeps; \
-                     later links were not followed",
-                    self.options.limit
-                ));
+                let note = self.over_budget_note();
+                self.summary.notes.push(note);
             }
             return None;
         }
@@ -382,6 +379,16 @@ impl State {
             }
         }
         rows
+    }
+
+    /// Why the crawl has `over_budget` URLs: said once.
+    pub(crate) fn over_budget_note(&self) -> String {
+        format!(
+            "stopped keeping new URLs at {}, the most a crawl of {} pages keeps; later links \
+             were not followed",
+            url_budget(self.options.limit),
+            self.options.limit
+        )
     }
 
     pub(crate) fn progress(&mut self, in_flight: usize) -> CrawlProgress {

@@ -56,15 +56,18 @@ impl From<Passage> for trawl_store::Passage {
 }
 
 /// Cuts `markdown` into passages, numbering pages as [`Pages::new`] with `page_tokens`
-/// does (use [`pager::DEFAULT_PAGE_TOKENS`] for what the store keeps). Headings are not
-/// passages of their own; they become the `heading` of the passages under them.
+/// does (use [`pager::DEFAULT_PAGE_TOKENS`] for what the store keeps). Headings become
+/// the `heading` of the passages under them; a heading with nothing under it before the
+/// next heading of its level or above is a passage of its own (its Markdown line), so its
+/// words can be found too.
 pub fn split(markdown: &str, page_tokens: usize) -> Vec<Passage> {
     let pages = Pages::new(markdown, page_tokens);
     let mut builder = Builder::default();
     for block in pager::blocks(markdown) {
         if block.kind == BlockKind::Heading {
             builder.flush(markdown);
-            builder.enter_heading(markdown[block.range.clone()].trim());
+            let page = pages.page_of_offset(block.range.start) as u32;
+            builder.enter_heading(markdown, block.range.clone(), page);
             continue;
         }
         // An over-budget block may straddle pages: take it page by page.
@@ -78,7 +81,37 @@ pub fn split(markdown: &str, page_tokens: usize) -> Vec<Passage> {
         }
     }
     builder.flush(markdown);
+    builder.flush_empty_heading(markdown);
     builder.passages
+}
+
+/// [`split`] for a document stored with its `title`: the title is often in no heading of
+/// the Markdown (a page's `<title>` and the H1 that repeats it are shown apart from the
+/// text), so the first passage carries it in its heading, and a document with no text at
+/// all is one passage of its title. A title the first passage already holds is left.
+pub fn split_titled(title: Option<&str>, markdown: &str, page_tokens: usize) -> Vec<Passage> {
+    let mut passages = split(markdown, page_tokens);
+    let Some(title) = title.map(str::trim).filter(|t| !t.is_empty()) else {
+        return passages;
+    };
+    let Some(first) = passages.first_mut() else {
+        return vec![Passage {
+            page: 1,
+            heading: String::new(),
+            text: title.to_owned(),
+            range: 0..0,
+        }];
+    };
+    let wanted = title.to_lowercase();
+    let holds = |s: &str| s.to_lowercase().contains(&wanted);
+    if !holds(&first.heading) && !holds(&first.text) {
+        first.heading = if first.heading.is_empty() {
+            title.to_owned()
+        } else {
+            format!("{title} › {}", first.heading)
+        };
+    }
+    passages
 }
 
 #[derive(Default)]
@@ -88,11 +121,25 @@ struct Builder {
     headings: Vec<(usize, String)>,
     current: Option<(Range<usize>, u32)>,
     current_words: usize,
+    /// The last heading entered, while nothing has been added under it: (level, its
+    /// line's range, its page).
+    empty_heading: Option<(usize, Range<usize>, u32)>,
 }
 
 impl Builder {
-    fn enter_heading(&mut self, line: &str) {
+    fn enter_heading(&mut self, markdown: &str, range: Range<usize>, page: u32) {
+        let line = markdown[range.clone()].trim();
         let level = line.chars().take_while(|&c| c == '#').count();
+        // A deeper heading keeps an empty one in its heading path; a sibling or a higher
+        // one would drop it unindexed.
+        if self
+            .empty_heading
+            .as_ref()
+            .is_some_and(|(empty, _, _)| level <= *empty)
+        {
+            self.flush_empty_heading(markdown);
+        }
+        self.empty_heading = Some((level, range, page));
         let title = line
             .trim_start_matches('#')
             .trim()
@@ -103,6 +150,7 @@ impl Builder {
     }
 
     fn add(&mut self, markdown: &str, range: Range<usize>, page: u32) {
+        self.empty_heading = None;
         let words = count_words(&markdown[range.clone()]);
         if words > MAX_WORDS {
             self.flush(markdown);
@@ -136,6 +184,17 @@ impl Builder {
         let Some((range, page)) = self.current.take() else {
             return;
         };
+        self.push(markdown, range, page);
+    }
+
+    /// The last heading as a passage of its own, when nothing was added under it.
+    fn flush_empty_heading(&mut self, markdown: &str) {
+        if let Some((_, range, page)) = self.empty_heading.take() {
+            self.push(markdown, range, page);
+        }
+    }
+
+    fn push(&mut self, markdown: &str, range: Range<usize>, page: u32) {
         let text = markdown[range.clone()].trim();
         if text.is_empty() {
             return;
@@ -596,12 +655,18 @@ mod properties {
                 prop_assert!(count_words(&p.text) <= MAX_WORDS);
                 prop_assert!(!p.text.is_empty());
             }
-            let heading_words: usize = pager::blocks(&doc)
-                .iter()
+            let headings: Vec<Range<usize>> = pager::blocks(&doc)
+                .into_iter()
                 .filter(|b| b.kind == BlockKind::Heading)
-                .map(|b| count_words(&doc[b.range.clone()]))
+                .map(|b| b.range)
+                .collect();
+            let heading_words: usize = headings.iter().map(|r| count_words(&doc[r.clone()])).sum();
+            // An empty heading's passage is its line: counted with the headings already.
+            let passage_words: usize = passages
+                .iter()
+                .filter(|p| !headings.contains(&p.range))
+                .map(|p| count_words(&p.text))
                 .sum();
-            let passage_words: usize = passages.iter().map(|p| count_words(&p.text)).sum();
             prop_assert_eq!(passage_words + heading_words, count_words(&doc));
         }
     }

@@ -22,6 +22,7 @@ mod crawl;
 mod disabled_engines;
 mod hostile;
 mod limits;
+mod map_search;
 mod one_secret;
 mod protocol;
 mod reads;

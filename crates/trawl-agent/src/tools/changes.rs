@@ -212,11 +212,14 @@ impl Agent {
                     Some(v) => Some(v.put_version(&previous)?),
                     None => None,
                 };
-                let passages: Vec<trawl_store::Passage> =
-                    passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
-                        .into_iter()
-                        .map(Into::into)
-                        .collect();
+                let passages: Vec<trawl_store::Passage> = passages::split_titled(
+                    record.document.title.as_deref(),
+                    &record.document.markdown,
+                    pager::DEFAULT_PAGE_TOKENS,
+                )
+                .into_iter()
+                .map(Into::into)
+                .collect();
                 s.put_document(&record, &passages)?;
                 Ok(kept)
             })

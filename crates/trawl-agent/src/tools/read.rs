@@ -513,11 +513,14 @@ impl Agent {
         self.store
             .run(move |s| {
                 // Splitting is CPU work too; it runs here, on the store's blocking thread.
-                let passages: Vec<trawl_store::Passage> =
-                    passages::split(&record.document.markdown, pager::DEFAULT_PAGE_TOKENS)
-                        .into_iter()
-                        .map(Into::into)
-                        .collect();
+                let passages: Vec<trawl_store::Passage> = passages::split_titled(
+                    record.document.title.as_deref(),
+                    &record.document.markdown,
+                    pager::DEFAULT_PAGE_TOKENS,
+                )
+                .into_iter()
+                .map(Into::into)
+                .collect();
                 s.put_document(&record, &passages)
             })
             .await

@@ -17,7 +17,7 @@ use url::Url;
 
 use super::{Begin, Crawler};
 use crate::changes::{self, Baseline, PageChange};
-use crate::compare::{compare_end, compared};
+use crate::compare::{compare_end, compared, duplicate_change};
 use crate::frontier::Waiting;
 use crate::journal::{Journal, settle_in, skipped_row};
 use crate::page::{self, Keep, Read};
@@ -524,6 +524,12 @@ async fn fetched(
         st.seen.insert(w.key.clone(), UrlState::Skipped);
         page.status = "skipped";
         page.detail = Some(detail);
+        if let Some(change) = duplicate_change(st, &read) {
+            st.journal
+                .notes(vec![changes::change_note(&w.key, &page.url, None, &change)])
+                .await?;
+            page.change = Some(change);
+        }
         st.journal
             .settle(w.key, UrlState::Skipped, State::outcome(&page))
             .await?;
