@@ -281,9 +281,13 @@ pub enum ReadFormat {
 
 #[derive(Debug, Args)]
 pub struct ReadArgs {
-    /// URLs (at most 20, read concurrently), a file path, or - for standard input.
+    /// URLs (at most 20, read concurrently), files (any number: `docs/*.docx`), a folder
+    /// with --recursive, or - for standard input.
     #[arg(value_name = "URL|FILE|-", required = true, num_args = 1..)]
     pub inputs: Vec<String>,
+    /// Read every file under a folder given as an input (hidden files and folders skipped).
+    #[arg(long, short = 'r')]
+    pub recursive: bool,
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,

@@ -40,6 +40,7 @@ mod mcp;
 mod newuser;
 mod qread;
 mod read;
+mod read_files;
 mod readme_usage;
 mod search;
 mod searxng;

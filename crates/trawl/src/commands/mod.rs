@@ -10,6 +10,7 @@ pub mod map;
 mod mcp;
 mod open;
 mod read;
+mod read_files;
 mod screenshot;
 mod search;
 mod searxng;

@@ -151,13 +151,10 @@ async fn read_with(
             _ => None,
         })
         .collect();
-    if urls.len() != inputs.len() {
+    let one_local = matches!(inputs.as_slice(), [Input::Stdin])
+        || matches!(inputs.as_slice(), [Input::File(p)] if !p.is_dir());
+    if one_local {
         // A file or stdin: read it locally, keep it in the store, then page it like a URL.
-        if inputs.len() != 1 {
-            return Err(TrawlError::invalid_input(
-                "a file or - must be the only input",
-            ));
-        }
         if args.changes {
             return Err(TrawlError::invalid_input(
                 "--changes needs a URL: a file or stdin has no origin to ask again",
@@ -178,6 +175,18 @@ async fn read_with(
                 },
             )
             .await;
+    }
+    if urls.len() != inputs.len() {
+        // Files, a folder, stdin among URLs: one batch, a result an input.
+        let entries = super::read_files::expand(args, inputs)?;
+        let bar = shows_progress(entries.len(), args.json, std::io::stderr().is_terminal())
+            .then(|| progress_bar(entries.len()));
+        let out =
+            super::read_files::read_batch(agent, args, extract, entries, progress_of(&bar)).await;
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        return out;
     }
     if args.url.is_some() {
         return Err(TrawlError::invalid_input(
@@ -215,12 +224,7 @@ async fn read_with(
     }
     let bar = shows_progress(urls.len(), args.json, std::io::stderr().is_terminal())
         .then(|| progress_bar(urls.len()));
-    let progress: Option<Progress> = bar.clone().map(|bar| {
-        Arc::new(move |done: usize, total: usize| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        }) as Progress
-    });
+    let progress = progress_of(&bar);
     let batch = urls.len() > 1;
     let out = agent
         .web_fetch(
@@ -287,6 +291,16 @@ fn shows_progress(urls: usize, json: bool, stderr_is_terminal: bool) -> bool {
     urls > 1 && !json && stderr_is_terminal
 }
 
+/// The batch's progress, reported to `bar` when there is one.
+fn progress_of(bar: &Option<indicatif::ProgressBar>) -> Option<Progress> {
+    bar.clone().map(|bar| {
+        Arc::new(move |done: usize, total: usize| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }) as Progress
+    })
+}
+
 fn progress_bar(total: usize) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(total as u64);
     let style = indicatif::ProgressStyle::with_template(
@@ -300,7 +314,7 @@ fn progress_bar(total: usize) -> indicatif::ProgressBar {
 
 /// `-q` is for pipes, where a page cut short loses words without a sign: it prints the
 /// whole document unless `--page` or `--page-size-tokens` asks for pages.
-fn page_size_tokens(args: &ReadArgs) -> Option<u32> {
+pub(super) fn page_size_tokens(args: &ReadArgs) -> Option<u32> {
     if args.quiet && args.page.is_none() && args.page_size_tokens.is_none() {
         Some(0)
     } else {
