@@ -83,3 +83,16 @@ fn strip_links(line: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// The page's Markdown opening with its title as `# Title` when the extractor kept the
+/// title apart (it moves an H1 equal to the page's title into metadata): what a pipe or an
+/// API client reads starts with what the page is.
+pub fn titled(markdown: &str, title: Option<&str>) -> String {
+    match title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(title) if !markdown.trim_start().starts_with("# ") => {
+            let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+            format!("# {title}\n\n{markdown}")
+        }
+        _ => markdown.to_owned(),
+    }
+}

@@ -30,6 +30,7 @@ mod config;
 mod crawl;
 mod crawl_changes;
 mod crawl_changes_duplicates;
+mod crawl_export;
 mod crawl_ports;
 mod crawl_resume_counts;
 mod documents;

@@ -202,6 +202,18 @@ impl Crawler {
         id: &str,
         observer: Option<Observer>,
     ) -> Result<RunningCrawl, TrawlError> {
+        self.resume_extended(id, None, observer).await
+    }
+
+    /// [`Self::resume_in_background`], with the crawl's page limit raised to `limit` when
+    /// that is more than it had: a crawl that stopped at its limit goes on from the URLs it
+    /// left queued. A lower limit is refused (the pages are stored already).
+    pub async fn resume_extended(
+        &self,
+        id: &str,
+        limit: Option<usize>,
+        observer: Option<Observer>,
+    ) -> Result<RunningCrawl, TrawlError> {
         let journal = Journal::new(self.store.clone(), id.to_owned());
         if !journal.kept() {
             return Err(TrawlError::invalid_input(
@@ -214,8 +226,19 @@ impl Crawler {
                 format!("no crawl with id {id:?} (see `trawl crawl list`)"),
             )
         })?;
-        let options: CrawlOptions = serde_json::from_value(record.options.clone())
+        let mut options: CrawlOptions = serde_json::from_value(record.options.clone())
             .map_err(|e| TrawlError::internal(format!("crawl {id}: stored options: {e}")))?;
+        let mut record = record;
+        if let Some(limit) = limit.filter(|l| *l != options.limit) {
+            if limit < options.limit {
+                return Err(TrawlError::invalid_input(format!(
+                    "crawl {id} has a limit of {} pages; a resume can raise it, not lower it",
+                    options.limit
+                )));
+            }
+            options.limit = limit;
+            record.options = serde_json::to_value(&options).unwrap_or(record.options);
+        }
         // A shared crawl is resumed by joining it: the rows stay in the store, claimed from
         // there; URLs a killed process held come back when their leases run out.
         let begin = if journal.shared() {
@@ -223,7 +246,6 @@ impl Crawler {
         } else {
             Begin::Resume(journal.urls().await?)
         };
-        let mut record = record;
         record.status = "running".into();
         record.updated_at = SystemTime::now();
         let created = record.created_at;

@@ -46,9 +46,10 @@ pub struct CrawlArgs {
     /// Best-first: follow the links most relevant to these words first.
     #[arg(long, value_name = "QUERY")]
     pub query: Option<String>,
-    /// Most pages stored.
-    #[arg(long, default_value_t = DEFAULT_LIMIT)]
-    pub limit: usize,
+    /// Most pages stored [default: 100]. With --resume, raises a kept crawl's limit: one
+    /// that stopped at its limit goes on from the URLs it left queued.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
     /// Most links followed from the start URL (sitemap URLs are at depth 1).
     #[arg(long, default_value_t = DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
@@ -96,7 +97,7 @@ pub struct CrawlArgs {
 pub enum CrawlCommand {
     /// Every kept crawl, newest first.
     List,
-    /// One crawl: status, counts, summary.
+    /// One crawl: status, counts, summary, and its pages (URL, title, handle).
     Status {
         /// The crawl's id.
         id: String,
@@ -106,12 +107,83 @@ pub enum CrawlCommand {
         /// The crawl's id.
         id: String,
     },
+    /// Write a crawl's stored pages out: Markdown files and index.jsonl (--out DIR), or
+    /// one JSON line a page on stdout (--jsonl). Nothing is fetched again.
+    Export {
+        /// The crawl's id.
+        id: String,
+        /// A new or empty folder: one Markdown file a page, paths mirroring the URLs
+        /// (host/path.md), and index.jsonl (url, title, handle, status, fetched_at, file).
+        #[arg(long, value_name = "DIR", required_unless_present = "jsonl")]
+        out: Option<std::path::PathBuf>,
+        /// One JSON line a page on stdout, its Markdown included.
+        #[arg(long, conflicts_with = "out")]
+        jsonl: bool,
+    },
 }
 
 fn meta(started: Instant) -> Meta {
     Meta {
         elapsed_ms: started.elapsed().as_millis() as u64,
         ..Meta::default()
+    }
+}
+
+/// The URLs `crawl status` lists: those read and those that failed.
+const LISTED: [trawl_crawl::UrlState; 2] =
+    [trawl_crawl::UrlState::Done, trawl_crawl::UrlState::Failed];
+
+/// `crawl status ID --json`: the crawl's standing and its pages.
+#[derive(Serialize)]
+struct StatusOut<'a> {
+    #[serde(flatten)]
+    status: &'a trawl_crawl::CrawlStatus,
+    pages: Vec<ListedPage>,
+}
+
+/// A page as `crawl status` lists it.
+#[derive(Serialize)]
+struct ListedPage {
+    url: String,
+    state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    handle: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+}
+
+impl ListedPage {
+    fn of(row: &trawl_crawl::CrawlUrl) -> Self {
+        ListedPage {
+            url: row.url.clone(),
+            state: row.state.as_str(),
+            title: row.title.clone(),
+            handle: row.handle.clone(),
+            status: row.status,
+            detail: row.detail.clone(),
+        }
+    }
+
+    /// One line of the human listing: a read page by its handle and title, a failed one
+    /// by why.
+    fn line(&self) -> String {
+        match &self.handle {
+            Some(handle) => format!(
+                "  {handle}  {}  {}",
+                self.url,
+                self.title.as_deref().unwrap_or("(untitled)")
+            ),
+            None => format!(
+                "  failed{}  {}  {}",
+                self.status.map(|s| format!(" {s}")).unwrap_or_default(),
+                self.url,
+                self.detail.as_deref().unwrap_or("")
+            ),
+        }
     }
 }
 
@@ -155,12 +227,22 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
             };
         }
         Some(CrawlCommand::Status { id }) => {
-            return match trawl_crawl::status(&store, id).await {
-                Ok(st) if args.json => {
-                    print_json(&Envelope::success(&st, meta(started)));
+            let status = match trawl_crawl::status(&store, id).await {
+                Ok(st) => trawl_crawl::pages(&store, id, &LISTED, 0, usize::MAX)
+                    .await
+                    .map(|pages| (st, pages)),
+                Err(e) => Err(e),
+            };
+            return match status {
+                Ok((st, pages)) if args.json => {
+                    let pages: Vec<ListedPage> = pages.iter().map(ListedPage::of).collect();
+                    print_json(&Envelope::success(
+                        StatusOut { status: &st, pages },
+                        meta(started),
+                    ));
                     0
                 }
-                Ok(st) => {
+                Ok((st, pages)) => {
                     println!("{}  {}  {}", st.id, st.status, st.start_url);
                     for (state, n) in &st.urls {
                         println!("  {state}: {n}");
@@ -168,12 +250,59 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
                     if st.cancel_requested {
                         println!("  a stop was asked for");
                     }
+                    if !pages.is_empty() {
+                        // Titles and addresses are the site's words: inside the fence.
+                        let listing: Vec<String> =
+                            pages.iter().map(|p| ListedPage::of(p).line()).collect();
+                        println!("pages ({}):", pages.len());
+                        let code = crate::output::print_fenced(|fence| {
+                            fence.wrap(&(listing.join("\n") + "\n"))
+                        });
+                        if code != 0 {
+                            return code;
+                        }
+                    }
                     if let Some(changes) = st
                         .summary
                         .get("changes")
                         .and_then(|c| serde_json::from_value(c.clone()).ok())
                     {
                         print!("{}", changes_text(&changes));
+                    }
+                    0
+                }
+                Err(e) => report_error(&e, args.json, meta(started)),
+            };
+        }
+        Some(CrawlCommand::Export { id, out, jsonl }) => {
+            let to = match (out, jsonl) {
+                (Some(dir), _) => super::crawl_export::ExportTo::Folder(dir),
+                _ => super::crawl_export::ExportTo::Stdout,
+            };
+            return match super::crawl_export::export(&store, id, to).await {
+                Ok(done) => {
+                    if let Some(dir) = out {
+                        if args.json {
+                            print_json(&Envelope::success(
+                                serde_json::json!({
+                                    "id": id, "out": dir, "written": done.written,
+                                    "missing": done.missing,
+                                }),
+                                meta(started),
+                            ));
+                        } else {
+                            println!(
+                                "wrote {} pages of crawl {id} to {} (index.jsonl lists them)",
+                                done.written,
+                                dir.display()
+                            );
+                        }
+                    }
+                    if done.missing > 0 {
+                        eprintln!(
+                            "warning: {} pages' stored copies are gone (the cache was cleared); index.jsonl says which",
+                            done.missing
+                        );
                     }
                     0
                 }
@@ -233,10 +362,21 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
     let running = match (&resume, changes) {
         (_, Some(o)) => crawler.start(o, Some(observer)).await,
         (Some(id), None) => {
-            if !args.json && !args.jsonl {
-                eprintln!("resuming crawl {id}");
+            if args.resume.is_some()
+                && let Some(note) = nothing_to_resume(&store, id, args.limit).await
+            {
+                eprintln!("{note}");
+                return 0;
             }
-            crawler.resume_in_background(id, Some(observer)).await
+            if !args.json && !args.jsonl {
+                match args.limit {
+                    Some(n) => eprintln!("resuming crawl {id} with a limit of {n} pages"),
+                    None => eprintln!("resuming crawl {id}"),
+                }
+            }
+            crawler
+                .resume_extended(id, args.limit, Some(observer))
+                .await
         }
         (None, None) => match options(args, args.url.as_deref().unwrap_or_default()) {
             Ok(o) => crawler.start(o, Some(observer)).await,
@@ -257,9 +397,11 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
     };
     let wait = running.wait();
     tokio::pin!(wait);
+    let mut interrupted = false;
     let summary = tokio::select! {
         s = &mut wait => s,
         _ = cancel_on_signal => {
+            interrupted = true;
             let _ = trawl_crawl::cancel(&store, &id).await;
             wait.await
         }
@@ -286,7 +428,43 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
     } else {
         print!("{}", human(&summary));
     }
+    if interrupted {
+        // As a shell expects of Ctrl-C (128 + SIGINT), with the way back.
+        eprintln!("interrupted: crawl {id} stopped; `trawl crawl --resume {id}` goes on");
+        return 130;
+    }
     i32::from(summary.status == "failed")
+}
+
+/// Why `--resume ID` has nothing to do: the crawl has ended and `limit` does not raise
+/// its limit. `None` when it should go on (or when the crawl is unknown: the resume says
+/// so itself).
+async fn nothing_to_resume(
+    store: &trawl_store::SharedStore,
+    id: &str,
+    limit: Option<usize>,
+) -> Option<String> {
+    let st = trawl_crawl::status(store, id).await.ok()?;
+    if st.status != "done" {
+        return None;
+    }
+    let kept_limit = st.summary["progress"]["limit"].as_u64();
+    // A raised limit goes on; a lowered one is refused by the resume itself.
+    if limit.is_some_and(|l| kept_limit.is_none_or(|k| l as u64 != k)) {
+        return None;
+    }
+    let done = st.urls.get("done").copied().unwrap_or(0);
+    let more = if st.summary.get("limit_reached") == Some(&serde_json::Value::Bool(true)) {
+        format!(
+            "it stopped at its limit of {} pages: `trawl crawl --resume {id} --limit N` goes on",
+            kept_limit.unwrap_or_default()
+        )
+    } else {
+        format!("`trawl crawl --changes {id}` crawls its site again and says what changed")
+    };
+    Some(format!(
+        "crawl {id} has ended ({done} pages stored); nothing is left to resume: {more}"
+    ))
 }
 
 fn options(args: &CrawlArgs, url: &str) -> Result<CrawlOptions, TrawlError> {
@@ -297,7 +475,7 @@ fn options(args: &CrawlArgs, url: &str) -> Result<CrawlOptions, TrawlError> {
     }
     let mut o = CrawlOptions::new(url);
     o.query = args.query.clone();
-    o.limit = args.limit;
+    o.limit = args.limit.unwrap_or(DEFAULT_LIMIT);
     o.max_depth = args.max_depth;
     o.include = args.include.clone();
     o.exclude = args.exclude.clone();
@@ -352,7 +530,7 @@ fn progress_bar(args: &CrawlArgs) -> Option<indicatif::ProgressBar> {
     if args.json || args.jsonl || !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar = indicatif::ProgressBar::new(args.limit as u64);
+    let bar = indicatif::ProgressBar::new(args.limit.unwrap_or(DEFAULT_LIMIT) as u64);
     let style = indicatif::ProgressStyle::with_template(
         "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} pages  {per_sec}  eta {eta}  {msg}",
     )
@@ -418,8 +596,8 @@ fn human(s: &CrawlSummary) -> String {
     }
     if s.limit_reached {
         out.push_str(&format!(
-            "  stopped at the limit of {} pages (raise it with --limit)\n",
-            p.limit
+            "  stopped at the limit of {} pages (go on: trawl crawl --resume {} --limit N)\n",
+            p.limit, s.id
         ));
     }
     for (n, what) in [

@@ -3,6 +3,7 @@
 mod cache;
 mod config;
 pub mod crawl;
+mod crawl_export;
 mod doctor;
 mod egress;
 mod engines;

@@ -368,10 +368,17 @@ fn print_human(args: &ReadArgs, _settings: &Settings, out: &FetchOut) {
                         continue;
                     }
                 }
-                let body = if args.format == ReadFormat::Text {
-                    crate::output::markdown_to_text(&doc.markdown)
+                // A pipe reads what the page is first: the first page opens with its
+                // title (the extractor keeps an H1 equal to <title> in metadata).
+                let markdown = if doc.page <= 1 {
+                    crate::output::titled(&doc.markdown, doc.title.as_deref())
                 } else {
                     doc.markdown.clone()
+                };
+                let body = if args.format == ReadFormat::Text {
+                    crate::output::markdown_to_text(&markdown)
+                } else {
+                    markdown
                 };
                 if batch {
                     let gap = if first { "" } else { "\n" };

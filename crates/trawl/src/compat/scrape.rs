@@ -23,8 +23,9 @@ use super::request::body;
 use super::state::Compat;
 use super::types::{
     ChangeTracking, FcActions, FcChangeTracking, FcDiff, FcDocument, FcScrape, Formats, HeadFields,
-    Metadata, ScrapeOptions, job_id, titled,
+    Metadata, ScrapeOptions, job_id,
 };
+use crate::output::titled;
 
 /// The body of `/scrape`: the URL and the scrape options beside it.
 #[derive(Debug, Deserialize)]

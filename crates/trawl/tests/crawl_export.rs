@@ -1,0 +1,202 @@
+//! A finished crawl can be listed, exported and extended (issue 42 items 8, 9, 13), and a
+//! pipe reads a page's title first (item 11): through the binary, against a loopback site.
+
+use std::time::{Duration, Instant};
+
+use trawl_testkit::{Reply, TestServer};
+
+use crate::util::{run, temp_dir, trawl};
+
+/// `trawl crawl ARGS` allowed to reach the loopback site.
+fn crawl(dir: &std::path::Path, args: &[&str]) -> crate::util::Run {
+    run(trawl(dir)
+        .arg("crawl")
+        .args(args)
+        .args(["--allow-host", "127.0.0.1"]))
+}
+
+fn article(title: &str) -> String {
+    format!(
+        "<html><head><title>{title}</title></head><body><main><h1>{title}</h1>\
+<p>This page about {title} explains one part of the guide in enough words to be read as \
+an article by the extractor, with a second sentence about its settings.</p></main></body></html>"
+    )
+}
+
+/// `/guide/` links six chapters.
+fn site() -> TestServer {
+    let server = TestServer::start();
+    let links: String = (0..6)
+        .map(|i| format!("<li><a href=\"/guide/ch{i}.html\">Chapter {i}</a></li>"))
+        .collect();
+    server.route(
+        "/guide/",
+        Reply::html(format!(
+            "<html><head><title>Guide</title></head><body><main><h1>Guide</h1>\
+<p>The guide has six chapters, each about one part of the tool and how to set it up.</p>\
+<ul>{links}</ul></main></body></html>"
+        )),
+    );
+    for i in 0..6 {
+        server.route(
+            &format!("/guide/ch{i}.html"),
+            Reply::html(article(&format!("Chapter {i}"))),
+        );
+    }
+    server
+}
+
+fn crawl_id(r: &crate::util::Run) -> String {
+    r.json()["data"]["summary"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn a_crawl_at_its_limit_goes_on_with_a_higher_limit() {
+    let server = site();
+    let dir = temp_dir();
+    let start = server.url("/guide/");
+    let first = crawl(&dir, &[&start, "--limit", "3", "--json"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let id = crawl_id(&first);
+    assert_eq!(first.json()["data"]["summary"]["progress"]["done"], 3);
+
+    // Ended at its limit: a plain resume says how to go on, and fetches nothing.
+    let hits = server.seen().len();
+    let again = crawl(&dir, &["--resume", &id]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stderr.contains("--limit N"), "{}", again.stderr);
+    assert_eq!(server.seen().len(), hits);
+
+    // A higher limit goes on from the URLs it left queued; nothing stored is fetched again.
+    let more = crawl(&dir, &["--resume", &id, "--limit", "7", "--json"]);
+    assert_eq!(more.code, 0, "{}", more.stderr);
+    assert_eq!(
+        more.json()["data"]["summary"]["progress"]["done"],
+        7,
+        "{}",
+        more.stdout
+    );
+    assert_eq!(server.hits("/guide/"), 1);
+    for i in 0..6 {
+        assert!(server.hits(&format!("/guide/ch{i}.html")) <= 1);
+    }
+    // And a lower one is refused.
+    let lower = crawl(&dir, &["--resume", &id, "--limit", "2"]);
+    assert_ne!(lower.code, 0, "{}", lower.stderr);
+}
+
+#[test]
+fn a_crawl_is_listed_and_exported_as_files_and_lines() {
+    let server = site();
+    let dir = temp_dir();
+    let start = server.url("/guide/");
+    let crawled = crawl(&dir, &[&start, "--json"]);
+    assert_eq!(crawled.code, 0, "{}", crawled.stderr);
+    let id = crawl_id(&crawled);
+
+    let status = run(trawl(&dir).args(["crawl", "status", &id, "--json"]));
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    let pages = status.json()["data"]["pages"].as_array().unwrap().clone();
+    assert_eq!(pages.len(), 7, "{pages:?}");
+    assert!(pages.iter().all(|p| p["handle"].is_string()), "{pages:?}");
+    let human = run(trawl(&dir).args(["crawl", "status", &id]));
+    assert!(human.stdout.contains("/guide/ch5.html"), "{}", human.stdout);
+
+    let out = dir.join("export");
+    let export = run(trawl(&dir).args(["crawl", "export", &id, "--out", out.to_str().unwrap()]));
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let host = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.path().is_dir())
+        .unwrap()
+        .path();
+    let chapter = std::fs::read_to_string(host.join("guide/ch2.md")).unwrap();
+    assert!(chapter.starts_with("# Chapter 2\n"), "{chapter}");
+    assert!(host.join("guide/index.md").is_file());
+    let index = std::fs::read_to_string(out.join("index.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = index
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 7, "{index}");
+    for line in &lines {
+        for key in ["url", "title", "handle", "status", "fetched_at", "file"] {
+            assert!(!line[key].is_null(), "{key} in {line}");
+        }
+    }
+    // An export never writes over files.
+    let twice = run(trawl(&dir).args(["crawl", "export", &id, "--out", out.to_str().unwrap()]));
+    assert_eq!(twice.code, 2, "{}", twice.stderr);
+
+    let jsonl = run(trawl(&dir).args(["crawl", "export", &id, "--jsonl"]));
+    assert_eq!(jsonl.code, 0, "{}", jsonl.stderr);
+    let pages: Vec<serde_json::Value> = jsonl
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(pages.len(), 7);
+    assert!(pages.iter().any(|p| {
+        p["markdown"]
+            .as_str()
+            .is_some_and(|m| m.contains("Chapter 4"))
+    }));
+}
+
+#[test]
+fn a_pipe_reads_the_title_first() {
+    let dir = temp_dir();
+    std::fs::write(dir.join("page.html"), article("Tide tables")).unwrap();
+    let r = run(trawl(&dir).args(["read", "page.html", "-q"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("# Tide tables\n"), "{}", r.stdout);
+}
+
+#[test]
+fn ctrl_c_stops_a_crawl_with_130_and_says_how_to_resume() {
+    let server = TestServer::start();
+    let links: String = (0..20)
+        .map(|i| format!("<li><a href=\"/slow/{i}\">Slow {i}</a></li>"))
+        .collect();
+    server.route(
+        "/",
+        Reply::html(format!(
+            "<html><body><main><ul>{links}</ul></main></body></html>"
+        )),
+    );
+    for i in 0..20 {
+        server.route(
+            &format!("/slow/{i}"),
+            Reply::Trickle {
+                body: article(&format!("Slow {i}")).into_bytes(),
+                piece: 64,
+                pause: Duration::from_millis(100),
+            },
+        );
+    }
+    let dir = temp_dir();
+    let child = trawl(&dir)
+        .args(["crawl", &server.url("/"), "--allow-host", "127.0.0.1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.hits("/slow/0") == 0 {
+        assert!(Instant::now() < deadline, "the crawl did not get going");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("--resume"), "{stderr}");
+}
