@@ -378,7 +378,8 @@ pub struct CrawlStatus {
     pub id: String,
     /// Its start URL.
     pub start_url: String,
-    /// `running`, `done`, `cancelled`, `failed`.
+    /// `running`, `done`, `cancelled`, `failed`, or `interrupted` (kept as running by a
+    /// process that is gone).
     pub status: String,
     /// A stop was asked for.
     pub cancel_requested: bool,
@@ -398,11 +399,22 @@ fn millis(t: std::time::SystemTime) -> u64 {
         .unwrap_or(0)
 }
 
-fn status_of(record: CrawlRecord, counts: Vec<(UrlState, u64)>) -> CrawlStatus {
+/// A crawl's standing as kept. One kept `running` whose owner process is gone from this
+/// host (killed, crashed) is `interrupted`: `--resume` goes on. Not on a shared store,
+/// where other workers may still run it.
+fn status_of(record: CrawlRecord, counts: Vec<(UrlState, u64)>, shared: bool) -> CrawlStatus {
+    let owner_gone = record.summary["owner"]
+        .as_str()
+        .is_some_and(crate::owner::is_gone);
+    let status = if record.status == "running" && owner_gone && !shared {
+        "interrupted".to_owned()
+    } else {
+        record.status
+    };
     CrawlStatus {
         id: record.id,
         start_url: record.start_url,
-        status: record.status,
+        status,
         cancel_requested: record.cancel_requested,
         created_ms: millis(record.created_at),
         updated_ms: millis(record.updated_at),
@@ -431,7 +443,7 @@ pub async fn list(store: &SharedStore) -> Result<Vec<CrawlStatus>, TrawlError> {
             let mut out = Vec::new();
             for r in c.crawls()? {
                 let counts = c.crawl_url_counts(&r.id)?;
-                out.push(status_of(r, counts));
+                out.push(status_of(r, counts, c.shares_work()));
             }
             Ok(Some(out))
         })
@@ -451,7 +463,7 @@ pub async fn status(store: &SharedStore, id: &str) -> Result<CrawlStatus, TrawlE
             Ok(match c.get_crawl(&key)? {
                 Some(r) => {
                     let counts = c.crawl_url_counts(&key)?;
-                    Ok(status_of(r, counts))
+                    Ok(status_of(r, counts, c.shares_work()))
                 }
                 None => Err(unknown(&key)),
             })

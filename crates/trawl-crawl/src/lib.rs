@@ -38,6 +38,7 @@ mod lock;
 mod map;
 mod map_kept;
 mod options;
+pub mod owner;
 mod pace;
 mod page;
 pub mod rank;

@@ -110,6 +110,10 @@ pub struct CrawlSummary {
     /// A changes-crawl: what changed since the crawl it compares with.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<ChangeSummary>,
+    /// The process running it (see `owner.rs`), so a killed crawl is told from a running
+    /// one at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// What a crawl reports as it goes.

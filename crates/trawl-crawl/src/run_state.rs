@@ -108,6 +108,7 @@ impl State {
                 limit: options.limit as u64,
                 ..CrawlProgress::default()
             },
+            owner: crate::owner::this_process(),
             ..CrawlSummary::default()
         };
         State {

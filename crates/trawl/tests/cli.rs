@@ -31,6 +31,7 @@ mod crawl;
 mod crawl_changes;
 mod crawl_changes_duplicates;
 mod crawl_export;
+mod crawl_killed;
 mod crawl_ports;
 mod crawl_resume_counts;
 mod documents;

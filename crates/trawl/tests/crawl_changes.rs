@@ -521,8 +521,8 @@ fn a_changes_crawl_killed_mid_way_resumes_still_comparing() {
     assert_ne!(newer, old);
     assert_eq!(
         listed.json()["data"][0]["status"],
-        "running",
-        "killed before its end"
+        "interrupted",
+        "killed before its end: its process is gone"
     );
 
     let resumed = crawl(&dir, &store, &["--resume", &newer, "--json"]);

@@ -154,7 +154,9 @@ impl Crawler {
                 start_url: start.to_string(),
                 status: "running".into(),
                 options: serde_json::to_value(&options).unwrap_or_default(),
-                summary: serde_json::Value::Null,
+                // Its owner from the start: a crawl killed before its first summary is
+                // told from a running one (see `owner.rs`).
+                summary: owned_summary(serde_json::Value::Null),
                 created_at: now,
                 updated_at: now,
                 cancel_requested: false,
@@ -248,6 +250,7 @@ impl Crawler {
         };
         record.status = "running".into();
         record.updated_at = SystemTime::now();
+        record.summary = owned_summary(record.summary);
         let created = record.created_at;
         journal.put(record).await?;
         journal.clear_cancel().await?;
@@ -337,6 +340,19 @@ impl Crawler {
         options.changes_of = Some(old.to_owned());
         Ok(options)
     }
+}
+
+/// `summary` (an object, or nothing yet) naming this process as the crawl's owner.
+fn owned_summary(summary: serde_json::Value) -> serde_json::Value {
+    let mut summary = match summary {
+        serde_json::Value::Object(map) => map,
+        _ => serde_json::Map::new(),
+    };
+    match crate::owner::this_process() {
+        Some(me) => summary.insert("owner".into(), me.into()),
+        None => summary.remove("owner"),
+    };
+    serde_json::Value::Object(summary)
 }
 
 /// How a run of a crawl begins.

@@ -216,8 +216,13 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
                     for c in &list {
                         let done = c.urls.get("done").copied().unwrap_or(0);
                         let queued = c.urls.get("queued").copied().unwrap_or(0);
+                        let hint = if c.status == "interrupted" {
+                            format!("  (its process is gone: trawl crawl --resume {})", c.id)
+                        } else {
+                            String::new()
+                        };
                         println!(
-                            "{}  {:<9}  {done} done, {queued} queued  {}",
+                            "{}  {:<11}  {done} done, {queued} queued  {}{hint}",
                             c.id, c.status, c.start_url
                         );
                     }
@@ -503,12 +508,13 @@ async fn unfinished(store: &trawl_store::SharedStore, o: &CrawlOptions) -> Optio
         .unwrap_or(0);
     list.into_iter()
         .find(|c| {
-            matches!(c.status.as_str(), "running" | "failed")
-                && now.saturating_sub(c.updated_ms) > 10_000
+            (c.status == "interrupted"
+                || matches!(c.status.as_str(), "running" | "failed")
+                    && now.saturating_sub(c.updated_ms) > 10_000)
                 && c.urls.get("queued").copied().unwrap_or(0)
                     + c.urls.get("fetching").copied().unwrap_or(0)
                     > 0
-                && c.summary.is_object()
+                && (c.summary.get("progress").is_some() || c.status == "interrupted")
                 && crawl_options_of(store, &c.id, &wanted)
         })
         .map(|c| c.id)
