@@ -77,6 +77,7 @@ vars! {
     ALLOW_PRIVATE_HOSTS = "TRAWL_ALLOW_PRIVATE_HOSTS", Setting, "`1` turns the private-address guard off";
     ALLOW_HOSTS = "TRAWL_ALLOW_HOSTS", Setting, "comma-separated hosts, IPs or CIDR ranges opened past the guard";
     USER_AGENT = "TRAWL_USER_AGENT", Setting, "User-Agent for page fetches and API engines";
+    CRAWL_USER_AGENT = "TRAWL_CRAWL_USER_AGENT", Setting, "User-Agent a crawl sends (default: trawl/VERSION (+URL), so sites can tell it from a person)";
     TLS_SYSTEM_ROOTS = "TRAWL_TLS_SYSTEM_ROOTS", Setting, "`1` makes HTTPS trust the system CA store (honours `SSL_CERT_FILE`/`SSL_CERT_DIR`) besides Mozilla's roots, compiled in";
     RENDER = "TRAWL_RENDER", Setting, "render script-built pages in a local headless browser: `auto` (app shells only, default), `never`, `always`";
     BROWSER = "TRAWL_BROWSER", Setting, "the browser binary for rendering (default `chromium` on the PATH); never read from `.env`";

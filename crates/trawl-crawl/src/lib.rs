@@ -55,7 +55,7 @@ pub mod traps;
 pub use answers::{CrawlState, CrawledPage, MapOut, MapUrl};
 pub use change_summary::{ChangeSummary, RemovedPage};
 pub use changes::{PageChange, page_changes};
-pub use crawler::{Crawler, DEFAULT_LEASE, RunningCrawl};
+pub use crawler::{CRAWL_USER_AGENT, Crawler, DEFAULT_LEASE, RunningCrawl};
 pub use journal::{CrawlStatus, cancel, list, pages, status};
 pub use options::{
     CrawlOptions, CrawlRequest, DEFAULT_CONCURRENCY, DEFAULT_LIMIT, DEFAULT_MAX_DEPTH,

@@ -53,6 +53,8 @@ pub struct CrawlConfig {
     pub map_ttl: Duration,
     /// Extraction options for every crawled page.
     pub extract: ExtractOptions,
+    /// The User-Agent crawls send ([`crate::CRAWL_USER_AGENT`] by default).
+    pub user_agent: String,
 }
 
 impl Default for CrawlConfig {
@@ -63,6 +65,7 @@ impl Default for CrawlConfig {
             lease: DEFAULT_LEASE,
             map_ttl: trawl_store::StoreConfig::default().document_ttl,
             extract: ExtractOptions::default(),
+            user_agent: crate::CRAWL_USER_AGENT.to_owned(),
         }
     }
 }
@@ -106,6 +109,7 @@ impl CrawlService {
     fn crawler(&self) -> Result<Crawler, TrawlError> {
         Ok(
             Crawler::new(self.fetcher.get()?.clone(), self.store.clone())
+                .with_user_agent(&self.config.user_agent)?
                 .with_extract_options(self.config.extract.clone())
                 .with_pacer(self.pacer.clone())
                 .with_lease(self.config.lease),

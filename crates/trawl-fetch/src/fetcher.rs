@@ -54,6 +54,8 @@ pub struct Fetcher {
     login_wall: Option<LoginWallCheck>,
     /// The user's proxy, normalized: every request trawl sends goes through it.
     proxy: Option<Url>,
+    /// Sent instead of the configured User-Agent (a crawl names itself).
+    user_agent: Option<HeaderValue>,
 }
 
 /// Decides whether a redirect from the first URL to the second may be followed; an `Err`
@@ -136,6 +138,7 @@ impl Fetcher {
             backoff: HostBackoff::default(),
             login_wall: None,
             proxy,
+            user_agent: None,
         })
     }
 
@@ -182,6 +185,21 @@ impl Fetcher {
             login_wall: Some(check),
             ..self.clone()
         }
+    }
+
+    /// This fetcher (sharing its clients) sending `user_agent` on every request trawl
+    /// sends itself (the browser tier keeps its own). Refuses a value that is not a valid
+    /// header.
+    pub fn with_user_agent(&self, user_agent: &str) -> Result<Self, TrawlError> {
+        let value = HeaderValue::from_str(user_agent).map_err(|_| {
+            TrawlError::invalid_input(format!(
+                "user agent: {user_agent:?} is not a valid header value"
+            ))
+        })?;
+        Ok(Fetcher {
+            user_agent: Some(value),
+            ..self.clone()
+        })
     }
 
     /// This fetcher (sharing its clients) noting and asking hosts' back-off in `shared`
@@ -564,6 +582,9 @@ impl Fetcher {
                 for (name, value) in headers {
                     extra.insert(name.clone(), value.clone());
                 }
+            }
+            if let Some(agent) = &self.user_agent {
+                extra.insert(header::USER_AGENT, agent.clone());
             }
             if let Some(cookies) = &self.cookies
                 && !extra.contains_key(header::COOKIE)

@@ -200,3 +200,44 @@ fn ctrl_c_stops_a_crawl_with_130_and_says_how_to_resume() {
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("--resume"), "{stderr}");
 }
+
+/// Item 17: a crawl names itself (robots.txt included); a read keeps the browser-like
+/// default; both can be set.
+#[test]
+fn a_crawl_names_itself_and_a_read_does_not() {
+    let server = site();
+    let dir = temp_dir();
+    let crawled = crawl(&dir, &[&server.url("/guide/"), "--limit", "2", "--json"]);
+    assert_eq!(crawled.code, 0, "{}", crawled.stderr);
+    let agents: Vec<String> = server
+        .seen()
+        .iter()
+        .map(|s| s.headers.get("user-agent").cloned().unwrap_or_default())
+        .collect();
+    assert!(agents.len() >= 3, "{agents:?}");
+    assert!(
+        agents
+            .iter()
+            .all(|a| a.starts_with("trawl/") && a.contains("(+https://")),
+        "{agents:?}"
+    );
+    let before = server.seen().len();
+    let read = run(trawl(&dir).args([
+        "read",
+        &server.url("/guide/ch5.html"),
+        "--allow-host",
+        "127.0.0.1",
+    ]));
+    assert_eq!(read.code, 0, "{}", read.stderr);
+    let read_agent = server.seen()[before].headers["user-agent"].clone();
+    assert!(read_agent.starts_with("Mozilla/5.0"), "{read_agent}");
+
+    let dir = temp_dir();
+    let set = run(trawl(&dir)
+        .env("TRAWL_CRAWL_USER_AGENT", "examplebot/2.0")
+        .args(["crawl", &server.url("/guide/"), "--limit", "1"])
+        .args(["--allow-host", "127.0.0.1"]));
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    let last = server.seen().last().unwrap().headers["user-agent"].clone();
+    assert_eq!(last, "examplebot/2.0");
+}

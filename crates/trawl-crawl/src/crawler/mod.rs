@@ -25,6 +25,14 @@ pub(crate) use run::scoped;
 /// worker renews its leases every second (`run::CHECK_EVERY`).
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
+/// What a crawl sends as its User-Agent by default: trawl by name, version and where to
+/// read about it. Reads keep the browser-like default (`trawl_fetch::DEFAULT_USER_AGENT`).
+pub const CRAWL_USER_AGENT: &str = concat!(
+    "trawl/",
+    env!("CARGO_PKG_VERSION"),
+    " (+https://github.com/trawl-dev/trawl)"
+);
+
 /// Crawls sites into a store.
 #[derive(Debug, Clone)]
 pub struct Crawler {
@@ -81,7 +89,13 @@ fn new_id() -> Result<String, TrawlError> {
 impl Crawler {
     /// A crawler that fetches with `fetcher` and keeps pages (and, when the backend can,
     /// the crawl's state) in `store`.
+    /// A crawler that names itself to sites ([`CRAWL_USER_AGENT`]; see
+    /// [`Self::with_user_agent`]), so they can tell it from a person and its robots.txt
+    /// group (`trawl`) is the one that applies.
     pub fn new(fetcher: Fetcher, store: SharedStore) -> Self {
+        let fetcher = fetcher
+            .with_user_agent(CRAWL_USER_AGENT)
+            .expect("the crawl User-Agent is a valid header");
         Crawler {
             fetcher,
             store,
@@ -97,6 +111,13 @@ impl Crawler {
     pub fn with_shared_limiter(mut self, shared: Arc<dyn SharedLimiter>) -> Self {
         self.pacer = Arc::new(Pacer::with_shared(shared));
         self
+    }
+
+    /// Crawls sending `user_agent` instead of [`CRAWL_USER_AGENT`] (refused when it is not
+    /// a valid header value).
+    pub fn with_user_agent(mut self, user_agent: &str) -> Result<Self, TrawlError> {
+        self.fetcher = self.fetcher.with_user_agent(user_agent)?;
+        Ok(self)
     }
 
     /// How long a URL claimed from a shared crawl stays leased to this process without a

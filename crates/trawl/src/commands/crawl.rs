@@ -337,8 +337,12 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
         Err(e) => return report_error(&e, args.json, meta(started)),
     };
     // The command's crawler extracts with the default options, as it always has.
-    let lease = settings.crawl_config(ExtractOptions::default()).lease;
-    let mut crawler = Crawler::new(fetcher, store.clone()).with_lease(lease);
+    let config = settings.crawl_config(ExtractOptions::default());
+    let mut crawler = match Crawler::new(fetcher, store.clone()).with_user_agent(&config.user_agent)
+    {
+        Ok(c) => c.with_lease(config.lease),
+        Err(e) => return report_error(&e, args.json, meta(started)),
+    };
     if let Some(slots) = host_slots {
         crawler = crawler.with_shared_limiter(slots);
     }

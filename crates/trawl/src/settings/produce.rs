@@ -135,6 +135,7 @@ impl Settings {
             max_crawls: self.max_crawls.value.0,
             max_pages: self.max_crawl_pages.value.0,
             lease: self.crawl_lease.value.0,
+            user_agent: self.crawl_user_agent.value.clone(),
             map_ttl: self.store_config().document_ttl,
             extract: self.extract_options(base_extract),
         }

@@ -164,6 +164,10 @@ declare_settings! {
     /// store): a replica killed mid-crawl gives its URLs back after this.
     crawl_lease: Deadline = Deadline(trawl_crawl::DEFAULT_LEASE),
         flag: None, env: Some(vars::CRAWL_LEASE), file: true;
+    /// User-Agent a crawl sends (`trawl crawl`, `web_crawl`, `/v1|v2/crawl`): trawl by
+    /// name, so sites can tell it from a person; reads keep `user_agent`.
+    crawl_user_agent: String = trawl_crawl::CRAWL_USER_AGENT.to_owned(),
+        flag: None, env: Some(vars::CRAWL_USER_AGENT), file: true;
     /// A cookies file (Netscape cookies.txt) sent with page reads, each cookie only to the
     /// hosts its domain matches; a flag only (per site: `[cookies]` in the config file).
     cookies: Option<PathBuf> = None,

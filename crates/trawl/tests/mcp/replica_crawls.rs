@@ -83,7 +83,7 @@ fn two_replicas(world: &World, redis: &RedisServer, extra: &[(&str, &str)]) -> V
             let ua = format!("trawl-test {agent}");
             let mut env = vec![
                 ("TRAWL_REDIS_URL", url.as_str()),
-                ("TRAWL_USER_AGENT", ua.as_str()),
+                ("TRAWL_CRAWL_USER_AGENT", ua.as_str()),
             ];
             env.extend_from_slice(extra);
             HttpServer::start(world, &[], &env)
