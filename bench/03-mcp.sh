@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Section 3: the MCP stdio face. (a) spawn -> initialize -> tools/list, RUNS fresh
-# processes; (b) 100 sequential web_open calls on one stored document, in one session.
+# processes; (b) 100 sequential web_open calls on one stored document, in one session;
+# (c) the size of each server's tools/list answer (bench/tools_list_size.py).
 # trawl mcp vs websearch-skill 0.2.6's `websearch mcp` (the last release with an MCP
 # server). Client: bench/mcp_client.py (newline-delimited JSON-RPC, as in
 # ../shared/peers/mcp_stdio_probe.py); peak RSS and CPU from wait4(2) of the server.
@@ -52,5 +53,13 @@ PARGS=$(printf '{"handle":"%s","page":1}' "$PH")
   "$PY" "$BENCH/mcp_client.py" stdio --spawn-runs "$RUNS" --call web_open "$PARGS" "$CALLS" -- \
   "$PEER_MCP_VENV/bin/websearch" mcp > "$D/peer.json"
 
+# What every conversation carries: the tools/list answer, model-facing part and whole.
+{
+  "$PY" "$BENCH/tools_list_size.py" trawl -- "${TENV[@]}" "$TRAWL" mcp --store "$TSTORE"
+  "${PENV[@]}" WEBSEARCH_PERSIST_PATH="$PSTORE" \
+    "$PY" "$BENCH/tools_list_size.py" websearch-skill -- "$PEER_MCP_VENV/bin/websearch" mcp
+} > "$D/tools_list.jsonl"
+
 "$PY" "$BENCH/report.py" 3 > "$OUT/section-3.md"
+echo; echo "tools/list (compact JSON bytes):"; cat "$D/tools_list.jsonl"
 cat "$OUT/section-3.md"

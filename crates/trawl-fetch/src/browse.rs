@@ -354,13 +354,19 @@ pub struct ActionJson {
     #[serde(default)]
     pub full_page: Option<bool>,
     /// Firecrawl's screenshot quality: accepted and ignored only because a PNG has none.
+    // Not in the MCP schema: an agent has no use for it (the compatible API takes it).
     #[serde(default)]
+    #[schemars(skip)]
     pub quality: Option<u32>,
     /// Firecrawl's `executeJavascript` script: always refused by name.
+    // Not in the MCP schema: an agent has no use for it (the compatible API takes it).
     #[serde(default)]
+    #[schemars(skip)]
     pub script: Option<String>,
     /// Firecrawl's per-screenshot window: refused when set (the window is the call's).
+    // Not in the MCP schema: an agent has no use for it (the compatible API takes it).
     #[serde(default)]
+    #[schemars(skip)]
     pub viewport: Option<serde_json::Value>,
 }
 

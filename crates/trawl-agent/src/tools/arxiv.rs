@@ -43,10 +43,9 @@ pub struct Arxiv;
 impl Tool for Arxiv {
     const NAME: &'static str = "arxiv";
     const TITLE: &'static str = "Search arXiv";
-    const DESCRIPTION: &'static str = "Search arXiv for scientific papers by words in titles, \
-abstracts and authors. Returns papers best first, each with title, abstract snippet, link, \
-publication date and authors/categories in extra. Read a paper's abstract page or PDF with \
-web_fetch. More results: call again with page=next_page.";
+    const DESCRIPTION: &'static str = "Search arXiv papers by words in titles, abstracts and authors. Each hit has title, \
+abstract snippet, link and date; authors and categories in extra. Read a paper with web_fetch; \
+more hits: page=next_page.";
     const HINTS: Hints = Hints::reads(true);
     const NEEDS: Needs = Needs::Engine("arxiv");
     type Args = ArxivArgs;

@@ -50,10 +50,9 @@ pub struct Github;
 impl Tool for Github {
     const NAME: &'static str = "github";
     const TITLE: &'static str = "Search GitHub repositories";
-    const DESCRIPTION: &'static str = "Search GitHub repositories by words in names, descriptions \
-and topics, optionally limited to one programming language. Returns repositories best first with \
-description, URL, and stars/language/updated date in extra. Read a README or file with \
-web_fetch. More results: call again with page=next_page.";
+    const DESCRIPTION: &'static str = "Search GitHub repositories by words in names, descriptions and topics (optionally one \
+language). Each hit has description and URL; stars, language and update date in extra. Read a \
+README with web_fetch; more hits: page=next_page.";
     const HINTS: Hints = Hints::reads(true);
     const NEEDS: Needs = Needs::Engine("github");
     type Args = GithubArgs;

@@ -39,10 +39,10 @@ pub enum SitesAction {
 pub struct SitesArgs {
     /// list (default), pin or reset.
     pub action: Option<SitesAction>,
-    /// A host such as "docs.rs" (a URL is taken by its host). Needed for pin.
+    /// A host such as docs.rs (or a URL). Needed for pin.
     pub site: Option<String>,
-    /// For pin: a fetch tier (http, impersonate, render) or a hosted reader (jina,
-    /// tavily, firecrawl, exa).
+    /// For pin: http, impersonate, render, or a hosted reader (jina, tavily, firecrawl,
+    /// exa).
     pub reader: Option<String>,
 }
 
@@ -55,10 +55,9 @@ pub struct Sites;
 impl Tool for Sites {
     const NAME: &'static str = "sites";
     const TITLE: &'static str = "Site memory";
-    const DESCRIPTION: &'static str = "See and steer which fetch tier or hosted reader trawl \
-starts with for a site. action=list (default) shows what is remembered (site= for one); \
-action=pin with site and reader (http, impersonate, render, or a hosted reader such as jina) \
-makes every read of that site start there; action=reset forgets one site, or all without site.";
+    const DESCRIPTION: &'static str = "See or steer how trawl reads a site. action=list (default; site= for one) shows what \
+is remembered; pin with site and reader (http, impersonate, render, or a hosted reader such as \
+jina) starts every read of the site there; reset forgets one site, or all.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: Some(true),

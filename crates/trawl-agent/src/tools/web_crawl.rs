@@ -23,33 +23,32 @@ pub const DEFAULT_CRAWL_PAGE_SIZE: usize = 50;
 #[serde(deny_unknown_fields)]
 #[schemars(transform = describe)]
 pub struct WebCrawlArgs {
-    /// Start a crawl here (same host by default). Give either url or id.
+    /// Start a crawl here.
     #[schemars(length(min = 1, max = 4096))]
     pub url: Option<String>,
-    /// A crawl's id (from starting it): answers its progress and a page of its stored pages.
+    /// A crawl's id: its progress and stored pages.
     #[schemars(length(min = 1, max = 100))]
     pub id: Option<String>,
-    /// With id: stop that crawl after the pages in flight (what it stored stays).
+    /// With id: stop the crawl (what it stored stays).
     pub cancel: Option<bool>,
-    /// Best-first: follow the links most relevant to these words first (breadth-first
-    /// without).
+    /// Follow the links most relevant to these words first.
     #[schemars(length(max = 500))]
     pub query: Option<String>,
-    /// Most pages stored (default 100; the server may allow fewer).
+    /// Most pages stored (default 100).
     #[schemars(range(min = 1, max = MAX_LIMIT))]
     pub limit: Option<usize>,
     /// Most links followed from the start page (default 5).
     #[schemars(range(min = 0, max = 100))]
     pub max_depth: Option<u32>,
-    /// Crawl only paths matching one of these regular expressions.
+    /// Only paths matching one of these regexes.
     #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
     pub include: Option<Vec<String>>,
-    /// Leave out paths matching one of these regular expressions.
+    /// No paths matching one of these regexes.
     #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
     pub exclude: Option<Vec<String>>,
-    /// Subdomains of the start host belong to the site (default false).
+    /// Subdomains belong to the site.
     pub subdomains: Option<bool>,
-    /// The whole site, not only paths under the start URL's (default false).
+    /// The whole site, not only paths under the start URL.
     pub whole_site: Option<bool>,
     /// With id: skip this many stored pages (default 0).
     #[schemars(range(min = 0, max = 1000000))]
@@ -57,10 +56,8 @@ pub struct WebCrawlArgs {
     /// With id: at most this many stored pages (default 50).
     #[schemars(range(min = 1, max = 500))]
     pub page_size: Option<usize>,
-    /// The id of an ended crawl: crawl its site again with its options, as a new crawl
-    /// that says for every page new, same, changed (lines added and removed, the old copy
-    /// kept as a version) or removed since then. url may be left out (given, it must be
-    /// that crawl's start URL); the other options are that crawl's.
+    /// An ended crawl's id: crawl its site again with its options and say for each page
+    /// new, same, changed or removed.
     #[schemars(length(min = 1, max = 100))]
     pub changes: Option<String>,
 }
@@ -225,18 +222,11 @@ impl Tool for WebCrawl {
     const NAME: &'static str = "web_crawl";
     const TITLE: &'static str = "Crawl a site into the store";
     const DESCRIPTION: &'static str = "Read many pages of one site into the store, politely \
-(robots.txt obeyed, a few requests at a time per host). Use it when a task needs a site's \
-pages (its docs, a section), not one page: web_map is cheaper to find one page, web_fetch to \
-read a few. Called with url it starts a crawl (breadth-first, or best-first with query; limit, \
-max_depth, include, exclude) and answers its id at once; the crawl goes on after the call, \
-with progress notifications when the call carried a progress token. Call again with id to see \
-progress and the stored pages' handles (offset and page_size page through them; read a page \
-with web_open by its handle, or search inside the crawl's pages with web_open's find), with id \
-and cancel=true to stop it, and with no url or id to list the crawls. With changes set to an \
-ended crawl's id it crawls that site again with that crawl's options, as a new crawl: each \
-page is new, same (a 304 or the same text), changed (lines added and removed; the old copy \
-opens with web_open's version) or removed (gone, or no longer linked; its stored copy \
-stays), and the crawl's state counts them once it ends.";
+(robots.txt obeyed). Use it when a task needs a site's pages (its docs, a section); web_map \
+finds one page cheaper, web_fetch reads a few. With url: starts a crawl (best-first with query) \
+and answers its id at once; it goes on after the call. With id: progress and the stored pages' \
+handles (open or search them with web_open); with cancel=true, stops it. Neither: lists crawls. \
+changes: crawl an ended crawl's site again.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: Some(false),

@@ -27,41 +27,36 @@ use trawl_text::diff::ChangeStatus;
 pub struct WebFetchArgs {
     /// One http(s) URL to read.
     pub url: Option<String>,
-    /// Several URLs to read concurrently.
+    /// URLs to read at once.
     #[schemars(length(min = 1, max = MAX_BATCH))]
     pub urls: Option<Vec<String>>,
-    /// A handle from an earlier answer (`host~hash`): served from the store.
+    /// A stored document's handle (host~hash).
     pub handle: Option<String>,
     /// Which page to return (default 1).
     #[schemars(range(min = 1))]
     pub page: Option<u32>,
-    /// Page size in estimated tokens (default 4000; 0 = the whole document).
+    /// Tokens a page (default 4000; 0: the whole document).
     pub page_size_tokens: Option<u32>,
     /// Refetch even when a fresh stored copy exists.
     pub fresh: Option<bool>,
-    /// Words to read for: instead of a page, the passages that best match them, in
-    /// document order, with markers where text was left out (each document of a batch on
-    /// its own budget).
+    /// Words to read for: the passages that best match them instead of a page.
     #[schemars(length(min = 1, max = 500))]
     pub query: Option<String>,
-    /// With query: the most estimated tokens given per document (default 1500).
+    /// With query: tokens a document (default 1500).
     #[schemars(range(min = 50, max = 100_000))]
     pub max_tokens: Option<u32>,
-    /// Read again and say how the page changed since the stored copy: change_status new,
-    /// same, changed (with a unified diff) or removed; the stored copy is kept as an older
-    /// version (web_open version=N).
+    /// Read again and say how the page changed since the stored copy (new, same, changed
+    /// with a diff, removed).
     pub changes: Option<bool>,
-    /// Browser steps before reading (one url only), e.g. [{"type":"click","selector":"#more"},
-    /// {"type":"wait","selector":".item"}]: wait {milliseconds|selector}, click {selector,
-    /// all}, write {text, selector}, press {key}, scroll {direction, times|toEnd},
-    /// screenshot {fullPage}, scrape. No JavaScript.
+    /// Browser steps before reading one url, e.g. [{"type":"click","selector":"#more"}]:
+    /// wait, click, write, press, scroll, screenshot, scrape. No JavaScript.
     #[schemars(with = "Option<Vec<trawl_fetch::browse::ActionJson>>")]
     pub actions: Option<Vec<trawl_fetch::browse::ActionJson>>,
-    /// Also return a PNG screenshot of the page (as an image) after any actions.
+    /// Also return a PNG screenshot, after any actions.
     pub screenshot: Option<bool>,
-    /// With screenshot: the whole page (cut at 8,000 px), not only the viewport.
+    /// With screenshot: the whole page (up to 8,000 px).
     pub full_page: Option<bool>,
-    /// Browser window size for actions and screenshots, WIDTHxHEIGHT (default 1280x800).
+    /// Browser window, WIDTHxHEIGHT (default 1280x800).
     pub viewport: Option<String>,
 }
 
@@ -149,19 +144,11 @@ pub struct WebFetch;
 impl Tool for WebFetch {
     const NAME: &'static str = "web_fetch";
     const TITLE: &'static str = "Read web pages";
-    const DESCRIPTION: &'static str = "Read a web page (or PDF) into clean Markdown. Give exactly \
-one of: url, urls (up to 20, read concurrently; near-duplicates are folded) or handle (a \
-document read before, served from the local store). Returns the title, metadata, a handle, and \
-one page of Markdown sized by page_size_tokens (default 4000; 0 = whole document). Long \
-documents are split into pages losslessly: the answer says \"page N of M\"; continue with \
-web_open handle=<handle> page=N+1. To spend fewer tokens when you know what you are looking \
-for, give query (and max_tokens, default 1500): only the passages that best match it come \
-back, in document order, each with its page, marked where text was left out (per document in \
-a batch); the whole document stays stored for web_open. When re-reading a page read before, \
-give changes=true to learn whether it changed: change_status new, same, changed (with a \
-unified diff instead of the page) or removed; the older copy opens with web_open \
-version=N. A failed read is reported per URL with an error code (blocked, not_found, \
-timeout, blocked_by_policy, …).";
+    const DESCRIPTION: &'static str = "Read web pages or documents (PDF, Office…) as clean Markdown. Give one of url, urls \
+(up to 20, read at once) or handle (a stored document). Answers title, metadata, a handle and \
+one page of Markdown (page_size_tokens, default 4000; next pages: web_open). Looking for \
+something? give query: only the best-matching passages come back. changes=true reads again and \
+says new, same, changed (with a diff) or removed. A failed read has an error code per URL.";
     const HINTS: Hints = Hints::reads(true);
     const NEEDS: Needs = Needs::Nothing;
     type Args = WebFetchArgs;

@@ -25,25 +25,23 @@ pub struct WebMapArgs {
     /// The site's start URL.
     #[schemars(length(min = 1, max = 4096))]
     pub url: String,
-    /// Rank the URLs by relevance to these words (path words, sitemap and feed titles,
-    /// link text).
+    /// Rank the URLs by relevance to these words.
     #[schemars(length(max = 500))]
     pub search: Option<String>,
     /// At most this many URLs (default 100).
     #[schemars(range(min = 1, max = 5000))]
     pub limit: Option<usize>,
-    /// Keep only URLs whose path matches one of these regular expressions.
+    /// Only paths matching one of these regexes.
     #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
     pub include: Option<Vec<String>>,
-    /// Leave out URLs whose path matches one of these regular expressions.
+    /// No paths matching one of these regexes.
     #[schemars(length(max = 20), inner(length(min = 1, max = 500)))]
     pub exclude: Option<Vec<String>>,
-    /// Subdomains of the start host belong to the site (default false).
+    /// Subdomains belong to the site.
     pub subdomains: Option<bool>,
-    /// The whole site, not only paths under the start URL's (default false).
+    /// The whole site, not only paths under the start URL.
     pub whole_site: Option<bool>,
-    /// Map again even when the store holds a map of this site younger than its TTL
-    /// (default false: such a map answers at once).
+    /// Map again rather than answer from the store.
     pub fresh: Option<bool>,
 }
 
@@ -105,12 +103,10 @@ pub struct WebMap;
 impl Tool for WebMap {
     const NAME: &'static str = "web_map";
     const TITLE: &'static str = "Map a site's URLs";
-    const DESCRIPTION: &'static str = "List a site's URLs without reading its pages: from \
-robots.txt, its sitemaps, llms.txt, its feeds and the start page's links, each with where it \
-was found and its lastmod when known. Use it first to find the page about something on a site \
-(give search to rank the URLs by relevance), then read the few that matter with web_fetch. Use \
-web_crawl instead when you need many pages of the site read and stored. A map is kept like a \
-read: asked again soon, it answers from the store (fresh: true maps again).";
+    const DESCRIPTION: &'static str = "List a site's URLs without reading them (robots.txt, sitemaps, llms.txt, feeds, the \
+start page's links). Use it first to find the page about something on a site (search ranks \
+them), then read the few that matter with web_fetch; web_crawl reads many. Asked again soon, it \
+answers from the store.";
     const HINTS: Hints = Hints::reads(true);
     const NEEDS: Needs = Needs::Nothing;
     type Args = WebMapArgs;

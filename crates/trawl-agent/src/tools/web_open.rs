@@ -17,23 +17,22 @@ use crate::fence::Fence;
 #[serde(deny_unknown_fields)]
 #[schemars(transform = describe)]
 pub struct WebOpenArgs {
-    /// The document's handle (`host~hash`). Required unless `all` is true.
+    /// The document's handle (host~hash); not needed with all.
     pub handle: Option<String>,
     /// Which page to return.
     #[schemars(range(min = 1))]
     pub page: Option<u32>,
-    /// Words to look for: returns the best-matching passages instead of a page.
+    /// Words to find: the best-matching passages instead of a page.
     #[schemars(length(min = 1, max = 500))]
     pub find: Option<String>,
-    /// With `find`: search every stored document, not just `handle`.
+    /// With find: search every stored document.
     pub all: Option<bool>,
-    /// Page size in estimated tokens (default 4000; 0 = the whole document).
+    /// Tokens a page (default 4000; 0: the whole document).
     pub page_size_tokens: Option<u32>,
-    /// At most this many passages for `find` (default 8).
+    /// Most passages for find (default 8).
     #[schemars(range(min = 1, max = 50))]
     pub limit: Option<u32>,
-    /// Open an older version of the document, as kept by web_fetch changes=true (the
-    /// latest is the stored copy itself).
+    /// An older version, kept by web_fetch changes=true.
     #[schemars(range(min = 1))]
     pub version: Option<u32>,
 }
@@ -57,12 +56,9 @@ pub struct WebOpen;
 impl Tool for WebOpen {
     const NAME: &'static str = "web_open";
     const TITLE: &'static str = "Open a stored document";
-    const DESCRIPTION: &'static str = "Page through or search inside documents already read (by \
-web_fetch or web_search read_top), without fetching again. With handle and page: returns that \
-page of the document's Markdown (\"next page: web_open handle=… page=N\"). With find: returns \
-the passages that best match the words, each with its handle and page, in one document \
-(handle) or in every stored document (all=true). Use it to jump to the relevant part of a long \
-document instead of reading every page.";
+    const DESCRIPTION: &'static str = "Page through or search documents already read, without fetching again. handle and \
+page: that page of its Markdown. find: the passages that best match the words, in one document \
+(handle) or every stored one (all=true). Use it to jump to the part of a long document you need.";
     const HINTS: Hints = Hints::reads(false);
     const NEEDS: Needs = Needs::Nothing;
     type Args = WebOpenArgs;

@@ -27,8 +27,8 @@ pub struct WebSearchArgs {
     /// How many fused hits to return (default 10).
     #[schemars(range(min = 1, max = 50))]
     pub max_results: Option<u32>,
-    /// Which set of engines to ask: web, dev, academic, all, fast, social, news, or a route
-    /// named in the configuration; ignored when `engines` is given (default web).
+    /// Engine set: web (default), dev, academic, news, social, fast, all, or a configured
+    /// route; engines overrides it.
     #[schemars(length(min = 1, max = 64))]
     pub route: Option<String>,
     /// Exact engines to ask, e.g. ["duckduckgo", "wikipedia"].
@@ -41,7 +41,7 @@ pub struct WebSearchArgs {
     pub language: Option<String>,
     /// Region code, e.g. "us", "de".
     pub region: Option<String>,
-    /// Adult-content filtering: off, moderate or strict (engine defaults when unset).
+    /// Adult-content filter (each engine's default when unset).
     pub safesearch: Option<SafeSearch>,
     /// Result page.
     #[schemars(range(min = 1, max = 10))]
@@ -49,11 +49,11 @@ pub struct WebSearchArgs {
     /// Other phrasings of the same question, fused with it.
     #[schemars(length(max = 4), inner(length(min = 1, max = 500)))]
     pub expand: Option<Vec<String>>,
-    /// Read the top N hits now and attach a query-aware preview and handle to each.
+    /// Also read the top N hits: each gets a handle and a preview.
     #[schemars(range(min = 0, max = 10))]
     pub read_top: Option<u32>,
-    /// With read_top: each read hit's preview is instead the page's passages that best
-    /// match the query, within this many estimated tokens per hit.
+    /// With read_top: each preview is the passages best matching the query, in this
+    /// many tokens a hit.
     #[schemars(range(min = 50, max = 100_000))]
     pub read_max_tokens: Option<u32>,
 }
@@ -86,14 +86,11 @@ pub struct WebSearch;
 impl Tool for WebSearch {
     const NAME: &'static str = "web_search";
     const TITLE: &'static str = "Web search";
-    const DESCRIPTION: &'static str = "Search the web with several engines at once; results are \
-fused and de-duplicated, best first. Use it to find pages about a question or topic; then read \
-the promising ones with web_fetch. Returns for each hit: rank, title, URL, snippet and which \
-engines found it, plus one outcome per engine (ok, timeout, rate_limited, …). Narrow with site \
-(\"docs.rs\"), freshness (day/week/month/year), language or region; pick engines with route \
-(web, dev, academic, all, fast, social, news, or one the configuration defines) or engines. \
-read_top=N also reads the top N hits and gives each a handle and a query-aware preview. More \
-results: call again with page=next_page.";
+    const DESCRIPTION: &'static str = "Search the web with several engines at once; hits are fused, de-duplicated and \
+ranked, each with title, URL, snippet and the engines that found it. Use it to find pages on a \
+question, then read the best with web_fetch. Narrow with site, freshness, language or region; \
+choose engines with route (web, dev, academic, news, social, fast, all) or engines. read_top=N \
+also reads the top N hits. More hits: page=next_page.";
     const HINTS: Hints = Hints::reads(true);
     const NEEDS: Needs = Needs::AnyEngine;
     type Args = WebSearchArgs;

@@ -18,6 +18,7 @@
 
 pub mod args;
 mod auth;
+mod compact;
 mod conn;
 mod gate;
 mod http;

@@ -261,7 +261,7 @@ impl VisitTools for Routes {
 fn declaration<T: Tool>() -> rmcp::model::Tool {
     let input = schema_for_input::<T::Args>()
         .unwrap_or_else(|e| panic!("the input schema of {}: {e}", T::NAME));
-    let input = standard(&input);
+    let input = compacted(standard(&input), super::compact::input);
     let hints = T::HINTS;
     let mut annotations = ToolAnnotations::new()
         .read_only(hints.read_only)
@@ -274,7 +274,10 @@ fn declaration<T: Tool>() -> rmcp::model::Tool {
     }
     rmcp::model::Tool::new(T::NAME, T::DESCRIPTION, input)
         .with_title(T::TITLE)
-        .with_raw_output_schema(standard(&schema_for_output::<T::Out>()))
+        .with_raw_output_schema(compacted(
+            standard(&schema_for_output::<T::Out>()),
+            super::compact::output,
+        ))
         .with_annotations(annotations)
 }
 
@@ -283,6 +286,19 @@ fn declaration<T: Tool>() -> rmcp::model::Tool {
 fn standard(schema: &Arc<rmcp::model::JsonObject>) -> Arc<rmcp::model::JsonObject> {
     let mut value = serde_json::Value::Object(schema.as_ref().clone());
     trawl_agent::tools::drop_custom_formats(&mut value);
+    match value {
+        serde_json::Value::Object(object) => Arc::new(object),
+        _ => unreachable!("an object stays an object"),
+    }
+}
+
+/// `schema` with `compact` applied (see `compact.rs`).
+fn compacted(
+    schema: Arc<rmcp::model::JsonObject>,
+    compact: fn(&mut serde_json::Value),
+) -> Arc<rmcp::model::JsonObject> {
+    let mut value = serde_json::Value::Object(schema.as_ref().clone());
+    compact(&mut value);
     match value {
         serde_json::Value::Object(object) => Arc::new(object),
         _ => unreachable!("an object stays an object"),

@@ -103,3 +103,47 @@ async fn tool_schemas_are_standard_json_schema() {
     );
     assert_eq!(problems("probe", json!({"type": 7})).len(), 1);
 }
+
+/// Issue 42 item 19: every agent conversation pays for `tools/list`. What the model reads
+/// (names, titles, descriptions, input schemas, annotations) stays within 12,000 bytes and
+/// the whole list, output schemas included, within 24,000, as compact JSON.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_list_fits_its_budget() {
+    let world = World::new();
+    let client = stdio_client(&world, &[]).await;
+    let tools = client.list_all_tools().await.unwrap();
+    client.cancel().await.unwrap();
+    let mut model_facing = 0;
+    for tool in &tools {
+        let mut shown = serde_json::to_value(tool).unwrap();
+        shown.as_object_mut().unwrap().remove("outputSchema");
+        model_facing += serde_json::to_string(&shown).unwrap().len();
+    }
+    let whole = serde_json::to_string(&json!({ "tools": tools }))
+        .unwrap()
+        .len();
+    assert!(
+        model_facing <= 12_000,
+        "the model reads {model_facing} bytes"
+    );
+    assert!(whole <= 24_000, "tools/list is {whole} bytes");
+    // Nothing a model needs went: every tool says what it is for, every property what
+    // it is, and an enumeration still names its values.
+    for tool in &tools {
+        assert!(
+            tool.description.as_deref().unwrap_or("").len() > 100,
+            "{}",
+            tool.name
+        );
+        let input = Value::Object(tool.input_schema.as_ref().clone());
+        for (name, property) in input["properties"].as_object().unwrap() {
+            assert!(property["description"].is_string(), "{}.{name}", tool.name);
+        }
+    }
+    let search = tools.iter().find(|t| t.name == "web_search").unwrap();
+    let input = Value::Object(search.input_schema.as_ref().clone());
+    assert_eq!(
+        input["$defs"]["Freshness"]["enum"],
+        json!(["day", "week", "month", "year"])
+    );
+}

@@ -520,8 +520,27 @@ fn past_the_bound(property: &Value) -> Option<Value> {
     Some(json!(["a".repeat(item_max as usize + 1)]))
 }
 
-/// Every bound `tools/list` publishes is what the server refuses: a value just past it comes
-/// back as `invalid_input` naming the argument, for every tool and argument the list shows.
+/// Each tool's arguments as the server checks them: the schema before `tools/list` says each
+/// bound once (in words, or for a string's length not at all).
+fn checked_schema(tool: &str) -> Value {
+    use trawl_agent::tools::*;
+    let schema = match tool {
+        "arxiv" => input_schema::<ArxivArgs>(),
+        "github" => input_schema::<GithubArgs>(),
+        "sites" => input_schema::<SitesArgs>(),
+        "web_crawl" => input_schema::<WebCrawlArgs>(),
+        "web_fetch" => input_schema::<WebFetchArgs>(),
+        "web_map" => input_schema::<WebMapArgs>(),
+        "web_open" => input_schema::<WebOpenArgs>(),
+        "web_search" => input_schema::<WebSearchArgs>(),
+        other => panic!("a tool this test does not know: {other}"),
+    };
+    schema.to_value()
+}
+
+/// Every bound the server holds is refused: a value just past it comes back as
+/// `invalid_input` naming the argument, for every tool and argument the list shows; and
+/// the list says each number's range and array's size in the argument's description.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_published_bound_is_refused_naming_the_argument() {
     let world = World::new();
@@ -529,13 +548,28 @@ async fn every_published_bound_is_refused_naming_the_argument() {
     let tools = client.list_all_tools().await.unwrap();
     let mut tried = 0;
     for tool in &tools {
-        let schema = &tool.input_schema;
+        let schema = checked_schema(&tool.name);
         let properties = schema.get("properties").and_then(Value::as_object).unwrap();
         let required = schema.get("required").and_then(Value::as_array);
+        let published = &tool.input_schema["properties"];
         for (name, property) in properties {
             let Some(value) = past_the_bound(property) else {
                 continue;
             };
+            let bound = trawl_agent::tools::Bound::of(property).unwrap();
+            if bound.counted != trawl_agent::tools::Counted::Chars {
+                let said = published[name]["description"].as_str().unwrap_or_default();
+                let size = trawl_agent::tools::Bound {
+                    each: None,
+                    ..bound.clone()
+                }
+                .words();
+                assert!(
+                    said.contains(&size),
+                    "{}.{name}: {said:?} does not say {size}",
+                    tool.name
+                );
+            }
             let mut arguments = serde_json::Map::new();
             for required in required.into_iter().flatten() {
                 arguments.insert(required.as_str().unwrap().to_owned(), json!("seals"));
