@@ -241,3 +241,37 @@ fn a_crawl_names_itself_and_a_read_does_not() {
     let last = server.seen().last().unwrap().headers["user-agent"].clone();
     assert_eq!(last, "examplebot/2.0");
 }
+
+/// Item 12: a passage found names its document by URL and title, and a search of one
+/// crawl says so.
+#[test]
+fn found_passages_name_their_page_and_the_crawl() {
+    let server = site();
+    let dir = temp_dir();
+    let crawled = crawl(&dir, &[&server.url("/guide/"), "--json"]);
+    let id = crawl_id(&crawled);
+    let found = run(trawl(&dir).args(["open", "--find", "settings", "--crawl", &id, "--json"]));
+    assert_eq!(found.code, 0, "{}", found.stderr);
+    let passages = found.json()["data"]["passages"].as_array().unwrap().clone();
+    assert!(!passages.is_empty());
+    for p in &passages {
+        assert!(p["url"].as_str().unwrap().contains("/guide/"), "{p}");
+        assert!(!p["title"].as_str().unwrap().is_empty(), "{p}");
+    }
+    assert!(passages.iter().any(|p| {
+        p["title"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Chapter "))
+    }));
+    assert_eq!(found.json()["data"]["crawl"], id.as_str());
+    let human = run(trawl(&dir).args(["open", "--find", "settings", "--crawl", &id]));
+    assert!(
+        human
+            .stdout
+            .contains(&format!("in the pages of crawl {id}")),
+        "{}",
+        human.stdout
+    );
+    assert!(human.stdout.contains("/guide/ch"), "{}", human.stdout);
+    assert!(human.stdout.contains("Chapter "), "{}", human.stdout);
+}

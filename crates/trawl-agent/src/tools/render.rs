@@ -400,16 +400,29 @@ pub fn open_markdown_as(data: &OpenOut, fence: &Fence, voice: Voice) -> String {
             "Passages matching: {} ({} found{})",
             one_line(data.find.as_deref().unwrap_or(""), fence),
             passages.len(),
-            data.handle
-                .as_deref()
-                .map(|h| format!(" in {h}"))
-                .unwrap_or_else(|| " in every stored document".to_owned())
+            match (&data.handle, &data.crawl) {
+                (Some(h), _) => format!(" in {h}"),
+                (None, Some(id)) => format!(" in the pages of crawl {}", one_line(id, fence)),
+                (None, None) => " in every stored document".to_owned(),
+            }
         );
         let mut body = String::new();
         // Best first: the rank says it. BM25 scores are only comparable within one
         // search and are tiny on a small store, so they are left to the JSON.
         for (rank, p) in passages.iter().enumerate() {
-            let _ = writeln!(body, "[#{} · {} page {}]", rank + 1, p.handle, p.page);
+            // Which document, by its title and address (inside the fence: the site's words).
+            let named = match (&p.title, &p.url) {
+                (Some(t), Some(u)) => format!("{} · {u} · ", one_line(t, fence)),
+                (None, Some(u)) => format!("{u} · "),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                body,
+                "[#{} · {named}{} page {}]",
+                rank + 1,
+                p.handle,
+                p.page
+            );
             body.push_str(p.text.trim());
             body.push_str("\n\n");
         }

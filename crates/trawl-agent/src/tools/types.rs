@@ -285,6 +285,12 @@ pub struct FoldedOut {
 pub struct PassageOut {
     /// Handle of the document the passage is in.
     pub handle: String,
+    /// That document's URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// That document's title (fenced as untrusted on agent faces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The page the passage is on, at the default page size (4000 tokens).
     pub page: u32,
     /// The passage's text (fenced as untrusted on agent faces).
@@ -315,4 +321,48 @@ pub struct OpenOut {
     /// Set when an older version was asked for (`version`): the one given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<u32>,
+    /// Set when `find` searched one crawl's pages: its id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crawl: Option<String>,
+}
+
+/// Store hits as passages, each naming its document's URL and title (one store call for
+/// the documents they are in).
+pub async fn passages_out(
+    store: &trawl_store::SharedStore,
+    hits: Vec<trawl_store::PassageHit>,
+) -> Result<Vec<PassageOut>, TrawlError> {
+    let mut handles: Vec<String> = hits.iter().map(|h| h.handle.clone()).collect();
+    handles.sort();
+    handles.dedup();
+    let named: std::collections::HashMap<String, (String, Option<String>)> = store
+        .run(move |s| {
+            let mut named = std::collections::HashMap::new();
+            for handle in handles {
+                if let Some(record) = s.get_document(&handle)? {
+                    let d = record.document;
+                    named.insert(handle, (d.final_url, d.title));
+                }
+            }
+            Ok(named)
+        })
+        .await
+        .map_err(store_error)?;
+    Ok(hits
+        .into_iter()
+        .map(|hit| {
+            let (url, title) = named
+                .get(&hit.handle)
+                .cloned()
+                .map_or((None, None), |(u, t)| (Some(u), t));
+            PassageOut {
+                handle: hit.handle,
+                url,
+                title,
+                page: hit.page,
+                text: hit.text,
+                score: hit.score,
+            }
+        })
+        .collect())
 }

@@ -9,7 +9,7 @@ use trawl_store::FindScope;
 use super::bounds::{ToolArgs, checked, describe};
 use super::declare::{Asked, Details, Hints, Needs, Tool};
 use super::page::page_out;
-use super::{Agent, DEFAULT_PAGE_TOKENS, OpenOut, PassageOut, Progress, invalid, render};
+use super::{Agent, DEFAULT_PAGE_TOKENS, OpenOut, Progress, invalid, render};
 use crate::fence::Fence;
 
 /// Page through or search inside documents already read, without fetching again.
@@ -149,15 +149,7 @@ impl Agent {
                 .map_err(super::types::store_error)?;
             // Passage page numbers are those of the default page size (what the store
             // indexed), whatever `page_size_tokens` this call gives.
-            let passages = hits
-                .into_iter()
-                .map(|hit| PassageOut {
-                    handle: hit.handle,
-                    page: hit.page,
-                    text: hit.text,
-                    score: hit.score,
-                })
-                .collect();
+            let passages = super::types::passages_out(&self.store, hits).await?;
             return Ok(OpenOut {
                 handle,
                 title: None,
@@ -168,6 +160,7 @@ impl Agent {
                 find: Some(find),
                 passages: Some(passages),
                 version: None,
+                crawl: None,
             });
         }
         if all {
@@ -189,6 +182,7 @@ impl Agent {
             find: None,
             passages: None,
             version: args.version,
+            crawl: None,
         })
     }
 

@@ -1,6 +1,6 @@
 use std::time::Instant;
 
-use trawl_agent::tools::{Agent, OpenOut, PassageOut, WebOpenArgs, render};
+use trawl_agent::tools::{Agent, OpenOut, WebOpenArgs, render};
 use trawl_core::{Envelope, Meta, TrawlError};
 use trawl_store::{FindScope, UrlState};
 
@@ -49,17 +49,9 @@ async fn find_in_crawl(
         pages: None,
         markdown: None,
         find: Some(find.to_owned()),
-        passages: Some(
-            hits.into_iter()
-                .map(|hit| PassageOut {
-                    handle: hit.handle,
-                    page: hit.page,
-                    text: hit.text,
-                    score: hit.score,
-                })
-                .collect(),
-        ),
+        passages: Some(trawl_agent::tools::passages_out(store, hits).await?),
         version: None,
+        crawl: Some(id.to_owned()),
     })
 }
 
@@ -114,8 +106,12 @@ pub async fn open(args: &OpenArgs, settings: &Settings) -> i32 {
         }
         for (rank, p) in out.passages.iter().flatten().enumerate() {
             println!(
-                "[#{} · {} page {}]\n{}\n",
+                "[#{} · {}{} page {}]\n{}\n",
                 rank + 1,
+                p.url
+                    .as_deref()
+                    .map(|u| format!("{u} · "))
+                    .unwrap_or_default(),
                 p.handle,
                 p.page,
                 p.text.trim()
