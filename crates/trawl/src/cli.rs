@@ -55,21 +55,21 @@ pub struct Cli {
     pub command: Command,
 
     /// Config file (default: ~/.config/trawl/config.toml).
-    #[arg(long, global = true, env = vars::CONFIG, value_name = "PATH")]
+    #[arg(long, global = true, env = vars::CONFIG, value_name = "PATH", help_heading = "Global options")]
     pub config: Option<PathBuf>,
 
     /// Store file (default: ~/.cache/trawl/trawl.db; `:memory:` keeps nothing); also TRAWL_STORE.
-    #[arg(long, global = true, value_name = "PATH", value_parser = parse_flag::<StoreLocation>)]
+    #[arg(long, global = true, help_heading = "Global options", value_name = "PATH", value_parser = parse_flag::<StoreLocation>)]
     pub store: Option<StoreLocation>,
 
     /// Keep the store in this Redis, shared by every replica (`redis://host:port/db`);
     /// also TRAWL_REDIS_URL (real environment only, never `.env`) or config `redis`.
-    #[arg(long, global = true, value_name = "URL", value_parser = parse_flag::<RedisUrl>)]
+    #[arg(long, global = true, help_heading = "Global options", value_name = "URL", value_parser = parse_flag::<RedisUrl>)]
     pub redis: Option<RedisUrl>,
 
     /// When the Redis does not answer at start: `memory` warns and keeps a store private
     /// to this process; `none` (default) fails naming the URL.
-    #[arg(long, global = true, value_name = "MODE", value_parser = parse_flag::<StoreFallback>)]
+    #[arg(long, global = true, help_heading = "Global options", value_name = "MODE", value_parser = parse_flag::<StoreFallback>)]
     pub store_fallback: Option<StoreFallback>,
 }
 
@@ -240,8 +240,9 @@ pub struct OpenArgs {
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Print page text without the untrusted-content fence.
-    #[arg(long)]
+    /// Print only the text (the page, or the passages found), no header or fence: for
+    /// pipes, as `trawl read -q`.
+    #[arg(long, short = 'q', visible_alias = "quiet")]
     pub raw: bool,
 }
 

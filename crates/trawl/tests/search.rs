@@ -110,7 +110,7 @@ fn human_output_lists_hits_then_engines() {
         lines
             .next()
             .unwrap_or("")
-            .contains("is data fetched from the web")
+            .contains("is data read from a web page or a file")
     );
     assert!(
         lines

@@ -301,16 +301,23 @@ fn focused_document(out: &mut String, doc: &PageOut, fence: &Fence, voice: Voice
             "Left out: {} tokens ({} passage(s)), marked [… …] with their pages. ",
             focus.left_out_tokens, focus.left_out_passages
         );
-        let _ = match voice {
-            Voice::Agent => writeln!(
+        // A one-page document opens whole; "page N (of 1)" would only puzzle.
+        let _ = match (voice, doc.pages) {
+            (Voice::Agent, 0 | 1) => writeln!(
                 out,
-                "Open the rest: web_open handle={handle} page=N (of {}), or web_open handle={handle} find=<words>.",
-                doc.pages
+                "Open it whole: web_open handle={handle}, or web_open handle={handle} find=<words>."
             ),
-            Voice::Person => writeln!(
+            (Voice::Person, 0 | 1) => writeln!(
                 out,
-                "Open the rest: trawl open {handle} --page N (of {}), or trawl open {handle} --find WORDS.",
-                doc.pages
+                "Open it whole: trawl open {handle}, or trawl open {handle} --find WORDS."
+            ),
+            (Voice::Agent, pages) => writeln!(
+                out,
+                "Open the rest: web_open handle={handle} page=N (of {pages}), or web_open handle={handle} find=<words>."
+            ),
+            (Voice::Person, pages) => writeln!(
+                out,
+                "Open the rest: trawl open {handle} --page N (of {pages}), or trawl open {handle} --find WORDS."
             ),
         };
     }
@@ -406,6 +413,14 @@ pub fn open_markdown_as(data: &OpenOut, fence: &Fence, voice: Voice) -> String {
                 (None, None) => " in every stored document".to_owned(),
             }
         );
+        if passages.is_empty() {
+            // Nothing to fence: say so, and how to look otherwise.
+            out.push_str(match voice {
+                Voice::Agent => "No passage holds these words. Try other words, or all=true.\n",
+                Voice::Person => "No passage holds these words. Try other words, or --all.\n",
+            });
+            return out;
+        }
         let mut body = String::new();
         // Best first: the rank says it. BM25 scores are only comparable within one
         // search and are tiny on a small store, so they are left to the JSON.

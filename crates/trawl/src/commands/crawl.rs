@@ -542,8 +542,16 @@ fn progress_bar(args: &CrawlArgs) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(args.limit.unwrap_or(DEFAULT_LIMIT) as u64);
     let style = indicatif::ProgressStyle::with_template(
-        "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} pages  {per_sec}  eta {eta}  {msg}",
+        "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} pages  {rate}  eta {eta}  {msg}",
     )
+    .map(|s| {
+        s.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate_text(state.per_sec()));
+            },
+        )
+    })
     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     bar.set_style(style);
     bar.enable_steady_tick(Duration::from_millis(200));
@@ -575,13 +583,31 @@ fn observer(
         };
         if let Some(bar) = &bar {
             bar.set_length(progress.limit);
+            // A resumed crawl starts with pages done before: its rate and ETA count from
+            // there, not from zero.
+            let first = bar.position() == 0 && progress.done > 0 && progress.elapsed_ms < 1_000;
             bar.set_position(progress.done);
+            if first {
+                bar.reset_eta();
+            }
             bar.set_message(format!(
                 "{} queued, {} failed",
                 progress.queued, progress.failed
             ));
         }
     })
+}
+
+/// Pages a second as a person reads it: whole numbers, one decimal below 10.
+fn rate_text(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return "-- pages/s".to_owned();
+    }
+    if per_sec < 10.0 {
+        format!("{per_sec:.1} pages/s")
+    } else {
+        format!("{per_sec:.0} pages/s")
+    }
 }
 
 fn human(s: &CrawlSummary) -> String {
@@ -669,4 +695,17 @@ fn changes_text(c: &ChangeSummary) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    #[test]
+    fn the_rate_reads_as_pages_a_second() {
+        assert_eq!(rate_text(98.1337), "98 pages/s");
+        assert_eq!(rate_text(2.345), "2.3 pages/s");
+        assert_eq!(rate_text(0.0), "-- pages/s");
+        assert_eq!(rate_text(f64::NAN), "-- pages/s");
+    }
 }

@@ -29,7 +29,7 @@ pub fn hostile_page() -> String {
 /// before the close marker, exactly once; and the title line is cut.
 pub fn assert_title_fenced_and_cut(answer: &str) {
     let directive = answer
-        .find("is data fetched from the web")
+        .find("is data read from a web page or a file")
         .expect("a directive");
     let open = answer
         .find("TRAWL_UNTRUSTED_BEGIN")
