@@ -275,3 +275,48 @@ fn found_passages_name_their_page_and_the_crawl() {
     assert!(human.stdout.contains("/guide/ch"), "{}", human.stdout);
     assert!(human.stdout.contains("Chapter "), "{}", human.stdout);
 }
+
+/// Item 18: a print view met first gives way to the article it names as canonical: the
+/// article is read and stored, the print view is its duplicate.
+#[test]
+fn a_print_view_gives_way_to_its_canonical_article() {
+    let server = TestServer::start();
+    let body = "<p>The tide tables list the times of high and low water at each harbour of \
+the coast for every day of the year, with the height of each tide in metres above chart \
+datum and notes on the effect of the wind and the pressure on the water level.</p>";
+    server.route(
+        "/",
+        Reply::html("<html><body><main><h1>Home</h1><p>Welcome to the harbour office pages, \
+with tide tables and notices.</p><a href=\"/print/tides\">Tide tables (print)</a></main></body></html>"),
+    );
+    let article = |canonical: &str| {
+        format!(
+            "<html><head><title>Tide tables</title><link rel=\"canonical\" href=\"{canonical}\">\
+</head><body><main><h1>Tide tables</h1>{body}</main></body></html>"
+        )
+    };
+    server.route("/print/tides", Reply::html(article("/tides")));
+    server.route("/tides", Reply::html(article("/tides")));
+    let dir = temp_dir();
+    let r = crawl(&dir, &[&server.url("/"), "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let pages = r.json()["data"]["pages"].as_array().unwrap().clone();
+    let by_path = |p: &str| {
+        pages
+            .iter()
+            .find(|x| x["url"] == server.url(p).as_str())
+            .unwrap_or_else(|| panic!("{p} in {pages:?}"))
+            .clone()
+    };
+    assert_eq!(by_path("/tides")["status"], "done", "{pages:?}");
+    let print = by_path("/print/tides");
+    assert_eq!(print["status"], "skipped", "{print}");
+    assert!(
+        print["detail"]
+            .as_str()
+            .unwrap()
+            .contains("its canonical page"),
+        "{print}"
+    );
+    assert_eq!(server.hits("/tides"), 1);
+}

@@ -30,6 +30,7 @@ mod render;
 mod replica_crawls;
 mod replicas;
 mod schemas;
+mod thin_pages;
 mod tools;
 
 use std::collections::BTreeMap;

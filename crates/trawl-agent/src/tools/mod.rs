@@ -20,6 +20,7 @@ pub mod render;
 mod search;
 mod site_read;
 mod standard;
+pub mod thin;
 mod types;
 
 use std::sync::Arc;

@@ -349,6 +349,7 @@ impl Agent {
                 attempts.extend(page.attempts.iter().cloned());
                 if !self.too_thin(&doc) || self.readers.is_empty() {
                     doc.attempts = attempts;
+                    doc.attempts.extend(super::thin::note(&doc));
                     return Ok(self.record(doc, Some(&page)));
                 }
                 attempts.push(attempt(
@@ -410,6 +411,7 @@ impl Agent {
             // Every reader failed: the thin local copy is still the best there is.
             Some((mut doc, page)) => {
                 doc.attempts = attempts;
+                doc.attempts.extend(super::thin::note(&doc));
                 Ok(self.record(doc, Some(&page)))
             }
             None => {

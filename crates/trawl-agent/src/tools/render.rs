@@ -77,6 +77,14 @@ pub fn search_markdown(data: &SearchData, fence: &Fence) -> String {
 /// reason (a rate limit, an expired session, a changed API) is seen, not only the page:
 /// `via reddit reader: rate_limited: HTTP 429 … → fetched the page instead`.
 fn reader_fallbacks(out: &mut String, doc: &PageOut, fence: &Fence) {
+    for note in super::thin::notes(&doc.attempts) {
+        let _ = writeln!(
+            out,
+            "note: {}: {}",
+            note.outcome,
+            one_line(note.detail.as_deref().unwrap_or(""), fence)
+        );
+    }
     if doc.fetched_via == trawl_core::FetchedVia::Site {
         return;
     }

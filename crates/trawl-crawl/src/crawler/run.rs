@@ -510,15 +510,27 @@ async fn fetched(
     .flatten()
     .filter(|k| *k != w.key)
     .collect();
-    let duplicate_of = aliases
+    let done_alias = aliases
         .iter()
         .find(|k| st.seen.get(k) == Some(&UrlState::Done))
         .cloned()
-        .map(|original| format!("duplicate of {original}"))
-        .or_else(|| {
-            st.folder
-                .duplicate_of(&read.record.content_hash, read.signature.as_deref())
-        });
+        .map(|original| format!("duplicate of {original}"));
+    let mut canonical_row = None;
+    let duplicate_of = match done_alias {
+        Some(detail) => Some(detail),
+        None => match gives_way_to(st, &w, canonical.as_ref()) {
+            Some((detail, row)) => {
+                canonical_row = row;
+                Some(detail)
+            }
+            None => st
+                .folder
+                .duplicate_of(&read.record.content_hash, read.signature.as_deref()),
+        },
+    };
+    if let Some(row) = canonical_row {
+        st.journal.add_soon(vec![row]).await?;
+    }
     if let Some(detail) = duplicate_of {
         st.summary.progress.duplicates += 1;
         st.seen.insert(w.key.clone(), UrlState::Skipped);
@@ -678,4 +690,31 @@ async fn fetched(
         Output::Stored(stored_key, page, result.map(drop))
     });
     Ok(None)
+}
+
+/// Whether a page gives way to the page it names as its canonical copy: another page of
+/// the site, not read yet, that the crawl would read. A print view or a copy with tracking
+/// parameters met first then no longer wins over the article: the canonical page is read
+/// in its place (queued at this depth; the row to add when it is new). Never the start
+/// page, whose links the crawl needs.
+fn gives_way_to(
+    st: &mut State,
+    w: &Waiting,
+    canonical: Option<&Url>,
+) -> Option<(String, Option<CrawlUrl>)> {
+    let c = canonical.filter(|_| w.depth > 0)?;
+    let key = key_of(c);
+    if key == w.key {
+        return None;
+    }
+    let detail = format!("duplicate of {c} (its canonical page, read instead)");
+    match st.seen.get(&key) {
+        Some(UrlState::Queued) => Some((detail, None)),
+        Some(_) => None,
+        None => {
+            let priority = st.priority(c, None, w.depth, 0.0);
+            let row = st.consider(c.clone(), w.depth, w.run, priority, false)?;
+            Some((detail, Some(row)))
+        }
+    }
 }

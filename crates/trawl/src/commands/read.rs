@@ -60,6 +60,36 @@ pub async fn read(args: &ReadArgs, settings: &Settings) -> i32 {
         .iter()
         .find_map(|r| r.error.clone())
         .map(TrawlError::from);
+    // Thin pages and pages asking to sign in: said in `meta` (and on stderr for a pipe,
+    // whose output has no header to say it in).
+    let notes: Vec<serde_json::Value> = out
+        .results
+        .iter()
+        .filter_map(|r| r.document.as_ref())
+        .flat_map(|d| {
+            trawl_agent::tools::thin::notes(&d.attempts).map(move |a| {
+                serde_json::json!({"url": d.final_url, "note": a.outcome, "detail": a.detail})
+            })
+        })
+        .collect();
+    if args.quiet || args.format == ReadFormat::Text {
+        for n in &notes {
+            eprintln!(
+                "note: {} ({}): {}",
+                n["note"].as_str().unwrap_or_default(),
+                n["url"].as_str().unwrap_or_default(),
+                n["detail"].as_str().unwrap_or_default()
+            );
+        }
+    }
+    let meta = |started: Instant| {
+        let mut m = meta(started);
+        if !notes.is_empty() {
+            m.extra
+                .insert("notes".to_owned(), serde_json::Value::Array(notes.clone()));
+        }
+        m
+    };
     // Read while the store did not answer: said in `meta` (and on stderr), since the
     // handles may not open later.
     let store_unavailable = out.results.iter().any(|r| {

@@ -72,7 +72,9 @@ pub(super) fn note_store_unavailable(result: &mut CallToolResult) {
 
 /// Names each site reader that failed before a page was fetched another way under
 /// `_meta["trawl/site_readers_failed"]` (reader, outcome, detail), so a client sees the
-/// reader's reason (a rate limit, an expired session) without reading every attempt.
+/// reader's reason (a rate limit, an expired session) without reading every attempt; and
+/// each thin page or page asking to sign in under `_meta["trawl/notes"]` (url, note,
+/// detail).
 pub(super) fn note_site_reader_failures(result: &mut CallToolResult) {
     let Some(structured) = &result.structured_content else {
         return;
@@ -82,27 +84,36 @@ pub(super) fn note_site_reader_failures(result: &mut CallToolResult) {
         None => Vec::new(),
     };
     let mut failed = Vec::new();
+    let mut notes = Vec::new();
     for doc in documents {
-        if doc.get("fetched_via").and_then(Value::as_str) == Some("site") {
-            continue;
-        }
         let attempts: Vec<trawl_core::Attempt> = doc
             .get("attempts")
             .cloned()
             .and_then(|a| serde_json::from_value(a).ok())
             .unwrap_or_default();
+        let url = doc.get("final_url").cloned().unwrap_or(Value::Null);
+        for a in trawl_agent::tools::thin::notes(&attempts) {
+            notes.push(json!({"url": url, "note": a.outcome, "detail": a.detail}));
+        }
+        if doc.get("fetched_via").and_then(Value::as_str) == Some("site") {
+            continue;
+        }
         for a in trawl_agent::tools::render::site_reader_failures(&attempts) {
             failed.push(json!({"reader": a.reader, "outcome": a.outcome, "detail": a.detail}));
         }
     }
-    if failed.is_empty() {
-        return;
+    for (key, list) in [
+        ("trawl/site_readers_failed", failed),
+        ("trawl/notes", notes),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        let meta = result
+            .meta
+            .get_or_insert_with(|| MetaObject(JsonObject::new()));
+        meta.0.insert(key.into(), Value::Array(list));
     }
-    let meta = result
-        .meta
-        .get_or_insert_with(|| MetaObject(JsonObject::new()));
-    meta.0
-        .insert("trawl/site_readers_failed".into(), Value::Array(failed));
 }
 
 /// Structured content is an agent face too: page bodies (`markdown`), found passages
