@@ -18,6 +18,10 @@ pub type BackoffFuture<T> = Pin<Box<dyn Future<Output = Result<T, String>> + Sen
 /// for days.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(3600);
 
+/// The wait a refusal with an exhausted `x-ratelimit-remaining` and no reset time asks
+/// for: a minute, what GitHub's documentation tells clients to wait when no header says.
+pub const EXHAUSTED_WITHOUT_RESET: Duration = Duration::from_secs(60);
+
 /// Hosts backing off and until when, kept where every process on the same store sees it.
 /// Hosts are lower-case; an end in the past is as good as none.
 pub trait SharedBackoff: Send + Sync + fmt::Debug {
@@ -34,15 +38,17 @@ pub trait SharedBackoff: Send + Sync + fmt::Debug {
 
 /// How long an answer with `status` asks the client to wait, if it does, `header` giving
 /// a header's value by (lower-case) name: `Retry-After` (seconds or an HTTP date) on a 429
-/// or 503, or, when `x-ratelimit-remaining` is 0, `x-ratelimit-reset` (epoch seconds, as
-/// GitHub sends it). Capped at [`MAX_BACKOFF`].
+/// or 503, or on a 403 (GitHub's secondary rate limit refuses with 403 and `Retry-After`),
+/// or, when `x-ratelimit-remaining` is 0, `x-ratelimit-reset` (epoch seconds, as GitHub
+/// sends it); a 403 or 429 with the limit exhausted and no reset (GitHub before 2014 sent
+/// none) asks for [`EXHAUSTED_WITHOUT_RESET`]. Capped at [`MAX_BACKOFF`].
 pub fn requested_wait<'a>(
     status: u16,
     header: impl Fn(&str) -> Option<&'a str>,
     now: SystemTime,
 ) -> Option<Duration> {
     let text = |name: &str| header(name).map(str::trim);
-    let wait = if matches!(status, 429 | 503)
+    let wait = if matches!(status, 403 | 429 | 503)
         && let Some(value) = text("retry-after")
     {
         if let Ok(secs) = value.parse::<u64>() {
@@ -55,13 +61,16 @@ pub fn requested_wait<'a>(
     } else {
         None
     };
+    let exhausted = text("x-ratelimit-remaining") == Some("0");
     let wait = wait.or_else(|| {
         let reset = text("x-ratelimit-reset")?.parse::<u64>().ok()?;
-        (text("x-ratelimit-remaining") == Some("0")).then(|| {
+        exhausted.then(|| {
             let at = SystemTime::UNIX_EPOCH + Duration::from_secs(reset);
             at.duration_since(now).unwrap_or_default()
         })
     });
+    let wait = wait
+        .or_else(|| (exhausted && matches!(status, 403 | 429)).then_some(EXHAUSTED_WITHOUT_RESET));
     wait.map(|w| w.min(MAX_BACKOFF))
 }
 

@@ -1,6 +1,6 @@
-//! Per-host back-off: when a host says to wait (`Retry-After` on a 429 or 503, an
-//! exhausted `x-ratelimit-remaining` with its `x-ratelimit-reset`, Stack Exchange's
-//! `backoff`), every later request to it through the same fetcher (site readers, page
+//! Per-host back-off: when a host says to wait (`Retry-After` on a 429, 503 or 403, an
+//! exhausted `x-ratelimit-remaining` with its `x-ratelimit-reset` (a minute without one),
+//! Stack Exchange's `backoff` and its throttle refusal's "available in N seconds"), every later request to it through the same fetcher (site readers, page
 //! fetches, anything sharing the fetcher) waits or is refused until then, instead of
 //! asking again milliseconds later. With a [`SharedBackoff`] (the store) it holds across
 //! processes and for the search engines too.
@@ -130,6 +130,19 @@ mod tests {
             ),
             Some(Duration::from_secs(600))
         );
+        // GitHub's secondary limit: a 403 with Retry-After (PyGithub's 2018 recording).
+        assert_eq!(
+            requested_wait(403, &headers(&[("retry-after", "60")]), now),
+            Some(Duration::from_secs(60))
+        );
+        // An exhausted limit refused without a reset (PyGithub's 2013 recording): a minute;
+        // the same headers on an answer that was served ask for nothing.
+        let exhausted = headers(&[("x-ratelimit-limit", "60"), ("x-ratelimit-remaining", "0")]);
+        assert_eq!(
+            requested_wait(403, &exhausted, now),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(requested_wait(200, &exhausted, now), None);
         // Requests left, or an ordinary answer: nothing to wait for.
         assert_eq!(
             requested_wait(

@@ -2,7 +2,7 @@
 //! a streamed body cap, and anti-bot detection.
 
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
@@ -701,7 +701,12 @@ impl Fetcher {
                 .into()
         };
         let now = SystemTime::now();
-        if let Some(wait) = requested_wait(status, &headers, now)
+        let throttled = if status >= 400 {
+            throttle_violation(&body)
+        } else {
+            None
+        };
+        if let Some(wait) = requested_wait(status, &headers, now).or(throttled)
             && !wait.is_zero()
             && let Some(host) = final_url.host_str()
         {
@@ -722,7 +727,10 @@ impl Fetcher {
             )));
         }
         let error_page = self.error_pages && block.is_none() && status >= 400 && status != 429;
-        if !error_page && let Some(failure) = status_failure(status, &headers, block, &final_url) {
+        let limited = throttled.is_some() || rate_limit_refusal(status, &headers);
+        if !error_page
+            && let Some(failure) = status_failure(status, &headers, block, limited, &final_url)
+        {
             return Err(match (failure, api_error_message(&body)) {
                 // An API's own words on a refusal (Stack Exchange's throttle, GitHub's rate
                 // limit) say more than the status.
@@ -812,11 +820,49 @@ fn api_error_message(body: &[u8]) -> Option<String> {
     })
 }
 
+/// Stack Exchange's throttle refusal (HTTP 400, `error_name: throttle_violation`,
+/// `error_message` "… more requests available in N seconds"): the wait its words name,
+/// zero when they name none; `None` for any other answer.
+fn throttle_violation(body: &[u8]) -> Option<Duration> {
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    if value.get("error_name").and_then(serde_json::Value::as_str) != Some("throttle_violation") {
+        return None;
+    }
+    let said = value
+        .get("error_message")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    let secs = said
+        .split_once("available in ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or(0);
+    Some(Duration::from_secs(secs))
+}
+
+/// A 403 that is a rate limit, not a refusal of the resource: GitHub's exhausted primary
+/// limit (`x-ratelimit-remaining: 0`) or its secondary limit (`Retry-After`).
+fn rate_limit_refusal(status: u16, headers: &HeaderMap) -> bool {
+    status == 403
+        && (headers.contains_key(header::RETRY_AFTER)
+            || headers
+                .get("x-ratelimit-remaining")
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+                == Some("0"))
+}
+
 /// Turn a non-success status (or a detected block) into a failure; `None` means success.
+/// `limited` says the answer is a rate limit whatever its status (see
+/// [`rate_limit_refusal`], [`throttle_violation`]).
 fn status_failure(
     status: u16,
     headers: &HeaderMap,
     block: Option<Block>,
+    limited: bool,
     url: &Url,
 ) -> Option<Failure> {
     if let Some(block) = block {
@@ -839,20 +885,22 @@ fn status_failure(
             Failure::Final(err)
         });
     }
+    let retry_after = headers
+        .get(header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| format!(" (Retry-After: {v})"))
+        .unwrap_or_default();
     let err = match status {
         200..=299 | 304 => return None,
+        400..=499 if limited && status != 429 => TrawlError::new(
+            ErrorCode::RateLimited,
+            format!("HTTP {status} from {url}, a rate limit{retry_after}"),
+        ),
         404 | 410 => TrawlError::new(ErrorCode::NotFound, format!("HTTP {status} for {url}")),
-        429 => {
-            let retry_after = headers
-                .get(header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .map(|v| format!(" (Retry-After: {v})"))
-                .unwrap_or_default();
-            TrawlError::new(
-                ErrorCode::RateLimited,
-                format!("HTTP 429 Too Many Requests from {url}{retry_after}"),
-            )
-        }
+        429 => TrawlError::new(
+            ErrorCode::RateLimited,
+            format!("HTTP 429 Too Many Requests from {url}{retry_after}"),
+        ),
         500..=599 => TrawlError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}"))
             .with_retryable(true),
         _ => TrawlError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}")),

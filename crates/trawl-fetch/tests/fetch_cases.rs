@@ -590,9 +590,11 @@ async fn impersonation_obeys_the_guard_too() {
 
 #[tokio::test]
 async fn an_api_refusal_keeps_the_apis_own_words_and_its_rate_limit_reset() {
-    // Built from the documented shapes (no recording found): GitHub's exhausted rate limit
-    // (403, `x-ratelimit-remaining: 0`, `message`) and Stack Exchange's throttle (400,
-    // `error_message`).
+    // Built from the documented shapes: GitHub's exhausted rate limit with today's reset
+    // header (403, `x-ratelimit-remaining: 0`, `x-ratelimit-reset`, `message`) and Stack
+    // Exchange's throttle (400, `error_message`). GitHub's recorded refusals (PyGithub's,
+    // without a reset, and its secondary limit) are served to the GitHub reader in
+    // trawl-sites' loopback tests.
     let reset = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -621,6 +623,7 @@ async fn an_api_refusal_keeps_the_apis_own_words_and_its_rate_limit_reset() {
         "{}",
         err.message
     );
+    assert_eq!(err.code, ErrorCode::RateLimited, "{}", err.message);
     let until = f
         .backoff()
         .until("127.0.0.1", std::time::SystemTime::now())

@@ -23,7 +23,7 @@ pub const SPEC: SiteSpec = SiteSpec {
     reads: "README + description, stars, language; issue or PR thread with authors and dates; raw file",
     needs: "nothing (optional GITHUB_TOKEN, or a logged-in `gh`)",
     base: "https://api.github.com/",
-    confidence: "high: stable versioned API; real responses from PyGithub's replay data (repository and README 2025-01, issue 2025-08, its comments 2012)",
+    confidence: "high: stable versioned API; real responses from PyGithub's replay data (repository and README 2025-01, issue 2025-08, its comments 2012, a dependabot pull request with HTML blocks 2026-01, the primary and secondary rate-limit 403s 2013 and 2018); a bot comment of HTML tables only built",
     fixtures: "crates/trawl-sites/fixtures/github (PyGithub tests/ReplayData)",
     route,
 };
@@ -347,11 +347,13 @@ pub fn thread_page(issue: &Value, comments: &Value) -> Result<SitePage, TrawlErr
             .map(|d| format!(" on {d}"))
             .unwrap_or_default()
     );
-    md.push_str(
-        text(issue, "body")
-            .as_deref()
-            .unwrap_or("_No description._"),
-    );
+    let page = text(issue, "html_url")
+        .and_then(|u| Url::parse(&u).ok())
+        .unwrap_or_else(|| Url::parse("https://github.com/").expect("a URL"));
+    match text(issue, "body").filter(|b| !b.trim().is_empty()) {
+        Some(body) => md.push_str(&html_as_markdown(&body, &page)),
+        None => md.push_str("_No description._"),
+    }
     md.push('\n');
     let list = comments
         .as_array()
@@ -359,9 +361,6 @@ pub fn thread_page(issue: &Value, comments: &Value) -> Result<SitePage, TrawlErr
     if !list.is_empty() {
         let _ = writeln!(md, "\n## Comments ({})\n", list.len());
     }
-    let page = text(issue, "html_url")
-        .and_then(|u| Url::parse(&u).ok())
-        .unwrap_or_else(|| Url::parse("https://github.com/").expect("a URL"));
     for c in list {
         let body = text(c, "body").unwrap_or_default();
         let _ = writeln!(
@@ -379,6 +378,9 @@ pub fn thread_page(issue: &Value, comments: &Value) -> Result<SitePage, TrawlErr
     if let Some(counted) = issue.get("comments").and_then(Value::as_u64)
         && counted > list.len() as u64
     {
+        if !md.ends_with("\n\n") {
+            md.push('\n');
+        }
         let _ = writeln!(
             md,
             "_GitHub counts {counted} comments; {} shown, the rest not loaded._",
@@ -394,8 +396,11 @@ pub fn thread_page(issue: &Value, comments: &Value) -> Result<SitePage, TrawlErr
     })
 }
 
-/// A comment body that is mostly HTML (a bot's report tables, `<details>` boxes) as
-/// Markdown; a body written in Markdown stays as it is.
+/// A body with much HTML in it (a bot's report tables, `<details>` boxes, a dependency
+/// bot's release notes) as Markdown; a body written in Markdown stays as it is. GitHub
+/// renders such a body as Markdown holding HTML blocks: a line opening a block-level tag
+/// starts one and a blank line ends it (CommonMark's rule). Each HTML block is converted;
+/// the Markdown around it (lists, quotes, fenced code) is kept line for line.
 fn html_as_markdown(body: &str, page: &Url) -> String {
     const TAGS: &[&str] = &[
         "<table", "<tr", "<td", "<th", "<details", "<summary", "<div", "<p>", "<br",
@@ -404,9 +409,116 @@ fn html_as_markdown(body: &str, page: &Url) -> String {
     if tags < 5 {
         return body.to_owned();
     }
-    trawl_extract::fragment_to_markdown(body, page)
-        .trim()
-        .to_owned()
+    let mut out = String::new();
+    let mut html = String::new();
+    let mut fence: Option<&str> = None;
+    let flush = |html: &mut String, out: &mut String| {
+        let converted = trawl_extract::fragment_to_markdown(html, page);
+        html.clear();
+        let converted = converted.trim();
+        if converted.is_empty() {
+            return;
+        }
+        if !out.is_empty() && !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+        out.push_str(converted);
+        out.push_str("\n\n");
+    };
+    for line in body.lines() {
+        let t = line.trim_start();
+        if !html.is_empty() {
+            if t.is_empty() {
+                flush(&mut html, &mut out);
+            } else {
+                html.push_str(line);
+                html.push('\n');
+            }
+            continue;
+        }
+        if let Some(mark) = fence {
+            if t.starts_with(mark) {
+                fence = None;
+            }
+        } else if t.starts_with("```") || t.starts_with("~~~") {
+            fence = Some(&t[..3]);
+        } else if opens_html_block(t) {
+            html.push_str(line);
+            html.push('\n');
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if !html.is_empty() {
+        flush(&mut html, &mut out);
+    }
+    let mut tidy = String::with_capacity(out.len());
+    let mut blank = 0;
+    for line in out.trim().lines() {
+        blank = if line.trim().is_empty() { blank + 1 } else { 0 };
+        if blank < 2 {
+            tidy.push_str(line);
+            tidy.push('\n');
+        }
+    }
+    tidy.trim_end().to_owned()
+}
+
+/// Whether a Markdown line opens an HTML block: a block-level tag (or its end tag) first
+/// on the line.
+fn opens_html_block(line: &str) -> bool {
+    const BLOCK: &[&str] = &[
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "center",
+        "dd",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "img",
+        "li",
+        "ol",
+        "p",
+        "picture",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+    ];
+    let Some(rest) = line.strip_prefix('<') else {
+        return false;
+    };
+    let rest = rest.strip_prefix('/').unwrap_or(rest);
+    let name: String = rest
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let after = rest[name.len()..].chars().next();
+    BLOCK.contains(&name.as_str()) && matches!(after, None | Some(' ' | '>' | '/' | '\t'))
 }
 
 /// A raw file: Markdown as it is, anything else fenced with its extension as the language.

@@ -21,8 +21,8 @@ pub const SPEC: SiteSpec = SiteSpec {
     reads: "the story (title, link, points, author, date) and its comment tree (100 comments, 8 levels)",
     needs: "nothing",
     base: "https://hn.algolia.com/",
-    confidence: "high: stable API; one real item answer (2014, a comment with two replies; no story root saved)",
-    fixtures: "crates/trawl-sites/fixtures/hackernews (fraction/node-hacker-news-api test fixtures)",
+    confidence: "high: stable API; two real item answers (2014, a comment with two replies; 2026, an Ask HN story with its text and 24 comments six levels deep, cut from 781); deleted comments and polls not seen in a saved answer",
+    fixtures: "crates/trawl-sites/fixtures/hackernews (fraction/node-hacker-news-api test fixtures, a probe's dump in cynox-66/oaos-config)",
     route,
 };
 
@@ -173,5 +173,70 @@ mod tests {
                 .contains("1 more comment(s) not loaded (limit 1)")
         );
         assert!(!cut.markdown.contains("Arrington"));
+    }
+    fn ask_hn() -> Value {
+        // A real items answer for an Ask HN story (2020, saved 2026), its first seven
+        // top-level comments kept whole (PROVENANCE.md).
+        let path = format!(
+            "{}/fixtures/hackernews/item-22665398-ask-hn-2026.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn an_ask_hn_story_reads_with_its_text_decoded_and_every_level_of_its_thread() {
+        let page = parse(&ask_hn(), Bounds::default()).unwrap();
+        let md = &page.markdown;
+        assert!(
+            md.starts_with("# Ask HN: Who is hiring right now?\n"),
+            "{md}"
+        );
+        // No link of its own (`url: null`): no link line.
+        assert!(!md.contains("<null>") && !md.contains("\n<http"), "{md}");
+        assert!(md.contains("story · **whoishiring** · 1083 points · 2020-03-23T16:13:49.000Z"));
+        // The story's own text, its entities and escaped slashes decoded, <i> kept.
+        assert!(md.contains("There's a corresponding thread for job seekers here: [https://news.ycombinator.com/item?id=22665396](https://news.ycombinator.com/item?id=22665396)"), "{md}");
+        assert!(
+            md.contains("When remote work is *not* an option, include ONSITE. Don't include both!")
+        );
+        assert!(md.contains("## Comments (24)"), "{md}");
+        assert_eq!(md.matches("- **").count(), 24);
+        // HN shortens a long link's text; the whole address stays the target.
+        assert!(md.contains("[https://www.foxbusiness.com/markets/dominos-hiring-coronavir...](https://www.foxbusiness.com/markets/dominos-hiring-coronavirus-demand)"), "{md}");
+        assert!(md.contains("Open Source & Gaming are both areas known for low salaries. What salary range is the \"Graphics Developer\" opening in?"));
+        assert!(
+            !md.contains("&#x27;")
+                && !md.contains("&quot;")
+                && !md.contains("&amp;")
+                && !md.contains("&#x2F;"),
+            "{md}"
+        );
+        // Six levels deep, each under its parent.
+        assert!(md.contains("\n          - **awnfuron** · 2020-03-23T17:37:16.000Z\n            Fair enough. Thank you.\n"), "{md}");
+        // Paragraphs of one comment stay inside its list item.
+        assert!(
+            md.contains("\n\n  CodeWeavers is hiring skilled C programmers"),
+            "{md}"
+        );
+        let cut = parse(
+            &ask_hn(),
+            Bounds {
+                comments: 8,
+                depth: 3,
+            },
+        )
+        .unwrap()
+        .markdown;
+        assert_eq!(cut.matches("- **").count(), 8, "{cut}");
+        assert!(
+            cut.contains("3 repl(ies) deeper not loaded (depth limit 3)"),
+            "{cut}"
+        );
+        assert!(
+            cut.contains("more comment(s) not loaded (limit 8)"),
+            "{cut}"
+        );
+        assert!(!cut.contains("Fair enough"), "{cut}");
     }
 }

@@ -30,8 +30,8 @@ pub const SPEC: SiteSpec = SiteSpec {
     reads: "the post and its comments with authors and scores (100 comments, 8 levels, markers for the rest)",
     needs: "nothing (anonymous; Reddit may block)",
     base: "https://www.reddit.com/",
-    confidence: "high for shape: two real thread answers (2023, graw's test fixtures); access: medium (Reddit blocks many clients)",
-    fixtures: "crates/trawl-sites/fixtures/reddit (turnage/graw reddit test fixtures)",
+    confidence: "high for shape: four real thread answers (2023, graw's test fixtures; 2017, PRAW's cassettes: load-more and continue-this-thread stubs); a load-more stub with count 0 and listed ids seen only in a built answer; access: medium (Reddit blocks many clients)",
+    fixtures: "crates/trawl-sites/fixtures/reddit (turnage/graw reddit test fixtures, praw-dev/praw cassettes)",
     route,
 };
 
@@ -201,7 +201,7 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Value {
-        // Real thread answers saved in 2023 by graw's tests (PROVENANCE.md).
+        // Real thread answers saved by graw's tests (2023) and PRAW's (2017), PROVENANCE.md.
         let path = format!("{}/fixtures/reddit/{name}", env!("CARGO_MANIFEST_DIR"));
         serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
     }
@@ -318,5 +318,85 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("\n- _… 2 more repl(ies) not loaded"), "{md}");
+    }
+    #[test]
+    fn a_real_answer_cut_at_ten_comments_marks_every_stub_with_its_count() {
+        // PRAW's recorded answer for a 537-comment thread asked with `limit=10` (2017):
+        // 10 comments and 11 `more` stubs, one the top level's own (332 more, 158 ids).
+        let page = parse(
+            &fixture("thread-3hahrw-limit10-praw-2017.json"),
+            Bounds::default(),
+        )
+        .unwrap();
+        let md = &page.markdown;
+        assert!(md.starts_with("# Ba Dum Tsss\n"), "{md}");
+        assert!(md.contains("r/funny · **u/your_local_librarian** · 29790 points · 537 comments · 2015-08-17T07:44:40Z"), "{md}");
+        assert_eq!(md.matches("- **u/").count(), 10, "{md}");
+        assert!(md.contains("  - **u/[deleted]** · 205 points"), "{md}");
+        // Each stub where Reddit put it, counted by `count` (descendants), not by its ids.
+        let markers: Vec<&str> = md
+            .lines()
+            .filter(|l| l.contains("not loaded (the site did not send them)"))
+            .collect();
+        assert_eq!(markers.len(), 11, "{md}");
+        assert!(
+            md.contains(
+                "\n      - _… 100 more repl(ies) not loaded (the site did not send them)_\n"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("\n    - _… 14 more repl(ies) not loaded"),
+            "{md}"
+        );
+        assert!(
+            md.ends_with("\n- _… 332 more repl(ies) not loaded (the site did not send them)_\n"),
+            "{md}"
+        );
+        // Within a smaller bound the level's own stub is still written after the cut.
+        let cut = parse(
+            &fixture("thread-3hahrw-limit10-praw-2017.json"),
+            Bounds {
+                comments: 4,
+                depth: 8,
+            },
+        )
+        .unwrap()
+        .markdown;
+        assert!(
+            cut.contains("- _… 5 more comment(s) not loaded (limit 4)_"),
+            "{cut}"
+        );
+        assert!(
+            cut.contains("\n- _… 332 more repl(ies) not loaded"),
+            "{cut}"
+        );
+    }
+    #[test]
+    fn a_real_continue_this_thread_stub_is_a_marker() {
+        // PRAW's recorded answer for a comment asked with `context=100` (2017): a chain of
+        // ten comments ending in Reddit's "continue this thread" stub (`id: "_"`,
+        // `count: 0`, no children) at depth 10.
+        let answer = fixture("thread-6otocc-continue-praw-2017.json");
+        let deep = parse(
+            &answer,
+            Bounds {
+                comments: 100,
+                depth: 12,
+            },
+        )
+        .unwrap()
+        .markdown;
+        assert_eq!(deep.matches("- **u/").count(), 10, "{deep}");
+        assert!(
+            deep.contains(&format!(
+                "\n{}- _… the thread continues below this comment (not loaded)_\n",
+                "  ".repeat(10)
+            )),
+            "{deep}"
+        );
+        // Under the default depth bound the chain is cut first, and says so.
+        let cut = parse(&answer, Bounds::default()).unwrap().markdown;
+        assert!(cut.contains("deeper not loaded (depth limit 8)"), "{cut}");
     }
 }

@@ -79,6 +79,27 @@ fn held_across_processes(store: &[&str]) {
         .unwrap_or_else(|| panic!("{hosts}"));
     let left = host["seconds_left"].as_u64().unwrap();
     assert!((100..=120).contains(&left), "{host}");
+    let until = host["until"].as_str().unwrap();
+    assert!(until.ends_with(" GMT"), "{host}");
+    // And as a person reads it: the host, until when, and how long from now.
+    let human = run(trawl(&dir).args(store).arg("sites"));
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    let line = human
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("- 127.0.0.1: until "))
+        .unwrap_or_else(|| panic!("no back-off line in:\n{}", human.stdout));
+    assert!(
+        line.contains(" GMT (") && line.ends_with(" s from now)"),
+        "{line}"
+    );
+    assert!(
+        human
+            .stdout
+            .contains("Backing off (requests wait, or are refused past the timeout):"),
+        "{}",
+        human.stdout
+    );
 }
 
 #[test]

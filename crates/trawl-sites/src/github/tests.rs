@@ -160,3 +160,72 @@ fn readme_relative_links_point_at_github() {
          and [site](https://example.org/x)."
     );
 }
+
+#[test]
+fn a_dependency_bots_pull_request_body_is_markdown_with_its_own_markdown_kept() {
+    // PyGithub's recorded answer for dependabot's pull request #3370 (2025, recorded
+    // 2026): a body of Markdown lines around HTML blocks (release notes and a changelog in
+    // `<details>`, lists, links, `<br />`), then a Markdown list of commands and a quote.
+    let pull = fixture("pull-3370-dependabot-pygithub-2026.json");
+    let md = thread_page(&pull, &serde_json::json!([])).unwrap().markdown;
+    assert!(
+        md.starts_with("# Bump actions/setup-python from 5 to 6 (#3370)\n"),
+        "{md}"
+    );
+    assert!(md.contains("opened by **dependabot[bot]**"), "{md}");
+    // The HTML blocks became Markdown: no tags left.
+    for tag in [
+        "<details",
+        "<summary",
+        "<li>",
+        "<a href",
+        "<blockquote",
+        "<h2>",
+        "<br",
+    ] {
+        assert!(!md.contains(tag), "{tag} left in:\n{md}");
+    }
+    assert!(
+        md.contains(
+            "Bumps [actions/setup-python](https://github.com/actions/setup-python) from 5 to 6."
+        ),
+        "{md}"
+    );
+    assert!(md.contains("Release notes"), "{md}");
+    assert!(md.contains("Upgrade to node 24 by"), "{md}");
+    assert!(
+        md.contains("(https://redirect.github.com/actions/setup-python/pull/1164)"),
+        "{md}"
+    );
+    // The Markdown between the blocks is kept line for line.
+    assert!(
+        md.contains("\n- `@dependabot rebase` will rebase this PR\n- `@dependabot recreate` will recreate this PR"),
+        "{md}"
+    );
+    assert!(
+        md.contains("> **Note**\n> Automatic rebases have been disabled on this pull request"),
+        "{md}"
+    );
+    assert!(md.contains("You can trigger a rebase of this PR by commenting `@dependabot rebase`."));
+    // The note on comments not shown is a paragraph of its own, not part of the quote.
+    assert!(
+        md.ends_with(
+            "open for over 30 days.\n\n_GitHub counts 1 comments; 0 shown, the rest not loaded._\n"
+        ),
+        "{md}"
+    );
+}
+
+#[test]
+fn html_inside_fenced_code_stays_code() {
+    // Built: a report with HTML blocks and a fenced example of HTML, which is code.
+    let body = "<details><summary>Report</summary><p>ok</p><br></details>\n\n\
+        ```html\n<table><tr><td>x</td></tr></table>\n```\n\nDone.";
+    let page = Url::parse("https://github.com/o/r/issues/1").unwrap();
+    let md = html_as_markdown(body, &page);
+    assert!(
+        md.contains("```html\n<table><tr><td>x</td></tr></table>\n```\n\nDone."),
+        "{md}"
+    );
+    assert!(!md.contains("<details>"), "{md}");
+}
