@@ -142,6 +142,32 @@ impl Fetcher {
         })
     }
 
+    /// A connection that failed through the proxy is the proxy's failure: every request
+    /// goes to it first, so it is named (by host and port only: its URL may hold
+    /// credentials), not the site, which looks down otherwise.
+    fn through_proxy(&self, e: TrawlError) -> TrawlError {
+        match &self.proxy {
+            Some(proxy)
+                if e.code == ErrorCode::Upstream && e.message.starts_with("could not connect") =>
+            {
+                let at = format!(
+                    "{}://{}:{}",
+                    proxy.scheme(),
+                    proxy.host_str().unwrap_or("?"),
+                    proxy.port_or_known_default().unwrap_or(0)
+                );
+                TrawlError::new(
+                    ErrorCode::Upstream,
+                    format!(
+                        "could not connect through the proxy {at} (is it running? --proxy, TRAWL_PROXY): {}",
+                        e.message.trim_start_matches("could not connect: ")
+                    ),
+                )
+            }
+            _ => e,
+        }
+    }
+
     /// The configured proxy, normalized (`TRAWL_PROXY`): requests sent outside the fetcher
     /// (webhooks) go through it too.
     pub fn proxy(&self) -> Option<&Url> {
@@ -603,7 +629,10 @@ impl Fetcher {
                 }
             }
             self.respect_backoff(&current).await?;
-            let answer = transport.get(&current, extra).await?;
+            let answer = transport
+                .get(&current, extra)
+                .await
+                .map_err(|e| self.through_proxy(e))?;
             if let Some(landed) = answer.final_url.clone() {
                 // The transport followed redirects itself (each hop through the guard).
                 return self

@@ -38,6 +38,7 @@ mod documents;
 mod ecosystem;
 mod find_titles;
 mod guides;
+mod hints;
 mod mcp;
 mod newuser;
 mod qread;

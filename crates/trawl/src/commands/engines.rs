@@ -26,12 +26,12 @@ pub fn engines(args: &JsonFlag, settings: &Settings) -> i32 {
         return 0;
     }
     println!(
-        "{:<14} {:<10} {:<28} {:<14} {:<8} routes",
+        "{:<14} {:<10} {:<50} {:<14} {:<8} routes",
         "engine", "ready", "key", "group", "filters"
     );
     for i in &infos {
         println!(
-            "{:<14} {:<10} {:<28} {:<14} {:<8} {}",
+            "{:<14} {:<10} {:<50} {:<14} {:<8} {}",
             i.name,
             if i.configured { "yes" } else { "no" },
             key(i),
@@ -57,10 +57,19 @@ pub fn engines(args: &JsonFlag, settings: &Settings) -> i32 {
     0
 }
 
+/// What an engine needs, in the words that get it running: a key's variable, or for an
+/// engine that needs an address instead (SearXNG, an instance of your own) that variable.
 fn key(i: &EngineInfo) -> String {
     let var = i.key_env.unwrap_or("");
     match i.key {
+        KeyNeed::None if !i.configured && i.name == "searxng" => {
+            format!("needs {} (trawl searxng up)", trawl_core::vars::SEARXNG_URL)
+        }
         KeyNeed::None => "none".to_owned(),
+        // Marginalia's shared key exists but is throttled hard: said, not made a default.
+        KeyNeed::Required if i.keys == 0 && i.name == "marginalia" => {
+            format!("needs {var} (`public`: shared, slow)")
+        }
         KeyNeed::Optional if i.keys > 0 => format!("optional, {} set ({var})", i.keys),
         KeyNeed::Optional => format!("optional ({var})"),
         KeyNeed::Required if i.keys > 0 => format!("{} set ({var})", i.keys),

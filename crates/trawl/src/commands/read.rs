@@ -256,7 +256,7 @@ async fn read_with(
         .then(|| progress_bar(urls.len()));
     let progress = progress_of(&bar);
     let batch = urls.len() > 1;
-    let out = agent
+    let mut out = agent
         .web_fetch(
             WebFetchArgs {
                 url: (!batch).then(|| urls[0].clone()),
@@ -275,7 +275,40 @@ async fn read_with(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    if let Ok(out) = &mut out {
+        hint_plain_http(&args.inputs, out);
+    }
     out
+}
+
+/// An address given without a scheme is tried as `https://`; a server that speaks plain
+/// HTTP then fails the TLS handshake with words no one connects to the cause. Its error
+/// says what was tried and what to give instead (trawl does not fall back to plain HTTP on
+/// its own: that would be a downgrade nobody asked for).
+fn hint_plain_http(inputs: &[String], out: &mut FetchOut) {
+    let tls_words = [
+        "tls",
+        "ssl",
+        "handshake",
+        "invalidcontenttype",
+        "corrupt message",
+    ];
+    for item in &mut out.results {
+        let Some(error) = item.error.as_mut() else {
+            continue;
+        };
+        let given = inputs
+            .iter()
+            .find(|raw| !raw.contains("://") && item.input == format!("https://{}", raw.trim()));
+        let lower = error.message.to_lowercase();
+        if let Some(given) = given
+            && tls_words.iter().any(|w| lower.contains(w))
+        {
+            error.message.push_str(&format!(
+                " (hint: {given} has no scheme, so it was read as https://; if the server speaks plain HTTP, give http://{given})"
+            ));
+        }
+    }
 }
 
 /// The browser part of `trawl read` as `web_fetch` takes it, or `None` when no browser

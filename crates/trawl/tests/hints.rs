@@ -1,0 +1,94 @@
+//! Hints that point at the cause (issue 42 item 14): `trawl engines` names what SearXNG and
+//! Marginalia need; a refused proxy is named as the proxy, not the site; an address given
+//! without a scheme to a plain-HTTP server says it was tried as https and what to give.
+
+use trawl_testkit::{Reply, TestServer};
+
+use crate::util::{run, temp_dir, trawl};
+
+#[test]
+fn engines_say_what_searxng_and_marginalia_need() {
+    let dir = temp_dir();
+    let r = run(trawl(&dir)
+        .env_remove("TRAWL_SEARXNG_URL")
+        .env_remove("MARGINALIA_API_KEY")
+        .arg("engines"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = |name: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} in {}", r.stdout))
+            .to_owned()
+    };
+    assert!(
+        line("searxng").contains("needs TRAWL_SEARXNG_URL"),
+        "{}",
+        line("searxng")
+    );
+    assert!(
+        line("marginalia").contains("public"),
+        "{}",
+        line("marginalia")
+    );
+}
+
+#[test]
+fn a_refused_proxy_is_named_without_its_credentials() {
+    // A port nothing listens on: bind one, note it, close it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let server = TestServer::start();
+    server.route(
+        "/page",
+        Reply::html("<html><body><p>Hello.</p></body></html>"),
+    );
+    let dir = temp_dir();
+    let r = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "read",
+        &server.url("/page"),
+        "--allow-host",
+        "127.0.0.1",
+        "--proxy",
+        &format!("http://user:hunter2@127.0.0.1:{port}"),
+    ]));
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr
+            .contains(&format!("through the proxy http://127.0.0.1:{port}")),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("hunter2"), "{}", r.stderr);
+    assert_eq!(server.hits("/page"), 0);
+}
+
+#[test]
+fn a_schemeless_address_on_plain_http_says_what_to_give() {
+    let server = TestServer::start();
+    server.route(
+        "/page",
+        Reply::html("<html><body><p>Hello.</p></body></html>"),
+    );
+    let bare = server.url("/page").trim_start_matches("http://").to_owned();
+    let dir = temp_dir();
+    let r = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "read",
+        &bare,
+        "--allow-host",
+        "127.0.0.1",
+    ]));
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains(&format!("give http://{bare}")),
+        "{}",
+        r.stderr
+    );
+}
