@@ -110,4 +110,11 @@ impl Error {
     pub fn is_unwritable(&self) -> bool {
         matches!(self.fault(), Some("read_only" | "disk_full"))
     }
+
+    /// Whether a read may still answer with a store private to this run standing in: the
+    /// store cannot take writes, or its file is corrupt. What was read is then not kept,
+    /// and the answer says so. (A path that is not a file is a setting to fix: it fails.)
+    pub fn is_unusable_for_writes(&self) -> bool {
+        matches!(self.fault(), Some("read_only" | "disk_full" | "corrupt"))
+    }
 }

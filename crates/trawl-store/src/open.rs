@@ -83,14 +83,15 @@ impl OpenedStore {
 
 /// Opens the chosen store. A Redis that does not answer fails with its error, or with
 /// [`StoreFallback::Memory`] gives a memory store and [`StandIn::RedisDown`]; a SQLite
-/// store that cannot be written fails, or with [`WhenUnwritable::UseMemory`] gives a
-/// memory store and [`StandIn::Unwritable`]. Every other fault fails.
+/// store that cannot be written (read-only, a full disk) or is corrupt fails, or with
+/// [`WhenUnwritable::UseMemory`] gives a memory store and [`StandIn::Unwritable`]. Every
+/// other fault fails.
 pub fn open(choice: &StoreChoice, unwritable: WhenUnwritable) -> Result<OpenedStore> {
     match choice {
         StoreChoice::Memory { config } => OpenedStore::memory(config, None),
         StoreChoice::Sqlite { path, config } => match SqliteStore::open(path, config.clone()) {
             Ok(store) => Ok(OpenedStore::metered(Arc::new(store), "sqlite")),
-            Err(e) if unwritable == WhenUnwritable::UseMemory && e.is_unwritable() => {
+            Err(e) if unwritable == WhenUnwritable::UseMemory && e.is_unusable_for_writes() => {
                 OpenedStore::memory(config, Some(StandIn::Unwritable(e)))
             }
             Err(e) => Err(e),

@@ -638,10 +638,17 @@ impl Store for SqliteStore {
                     tx.execute("DELETE FROM site_stats", [])?;
                     tx.execute("DELETE FROM site_memory", [])?
                 }
+                Section::Crawls => clear_crawls(&tx)?,
             } as u64;
         }
         tx.commit()?;
-        self.reclaim_space(&conn);
+        if sections.len() == Section::ALL.len() {
+            // Everything went: give the file's pages back to the disk, and empty the WAL
+            // (incremental vacuum only frees what a store made with it can free).
+            let _ = conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);");
+        } else {
+            self.reclaim_space(&conn);
+        }
         Ok(removed)
     }
 
@@ -894,6 +901,28 @@ fn fts_terms(query: &str) -> Vec<String> {
         }
     }
     terms
+}
+
+/// Deletes every kept crawl (records, URL rows, leases, page notes); their tables are made
+/// on first use, so a store that never crawled has none. Answers the crawls removed.
+fn clear_crawls(tx: &rusqlite::Connection) -> rusqlite::Result<usize> {
+    let exists = |table: &str| -> rusqlite::Result<bool> {
+        tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+            [table],
+            |row| row.get(0),
+        )
+    };
+    for table in ["crawl_page_notes", "crawl_leases", "crawl_urls"] {
+        if exists(table)? {
+            tx.execute(&format!("DELETE FROM {table}"), [])?;
+        }
+    }
+    if exists("crawls")? {
+        tx.execute("DELETE FROM crawls", [])
+    } else {
+        Ok(0)
+    }
 }
 
 #[cfg(test)]

@@ -155,24 +155,29 @@ pub enum Section {
     KeyState,
     /// Which reader worked for which site.
     SiteMemory,
+    /// Kept crawls: their records, URL rows, leases and page notes (the pages they stored
+    /// are documents).
+    Crawls,
 }
 
 impl Section {
     /// Every section, for "clear everything".
-    pub const ALL: [Section; 4] = [
+    pub const ALL: [Section; 5] = [
         Section::Documents,
         Section::SearchCache,
         Section::KeyState,
         Section::SiteMemory,
+        Section::Crawls,
     ];
 
-    /// The name the CLI uses: `documents`, `search`, `keys`, `sites`.
+    /// The name the CLI uses: `documents`, `search`, `keys`, `sites`, `crawls`.
     pub fn as_str(self) -> &'static str {
         match self {
             Section::Documents => "documents",
             Section::SearchCache => "search",
             Section::KeyState => "keys",
             Section::SiteMemory => "sites",
+            Section::Crawls => "crawls",
         }
     }
 }
@@ -192,7 +197,9 @@ impl std::str::FromStr for Section {
             .into_iter()
             .find(|section| section.as_str() == s)
             .ok_or_else(|| {
-                format!("unknown store section `{s}` (expected documents, search, keys or sites)")
+                format!(
+                    "unknown store section `{s}` (expected documents, search, keys, sites or crawls)"
+                )
             })
     }
 }

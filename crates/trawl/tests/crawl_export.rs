@@ -320,3 +320,71 @@ with tide tables and notices.</p><a href=\"/print/tides\">Tide tables (print)</a
     );
     assert_eq!(server.hits("/tides"), 1);
 }
+
+/// Item 16: `cache clear` forgets kept crawls too and gives the file's space back.
+#[test]
+fn cache_clear_forgets_crawls_and_shrinks_the_file() {
+    let server = site();
+    let dir = temp_dir();
+    let store = dir.join("store.db");
+    let s = store.to_str().unwrap();
+    let crawled = crawl(&dir, &["--store", s, &server.url("/guide/"), "--json"]);
+    assert_eq!(crawled.code, 0, "{}", crawled.stderr);
+    // Some weight, so that the space given back shows.
+    for i in 0..40 {
+        let page = dir.join(format!("p{i}.md"));
+        std::fs::write(
+            &page,
+            format!("# Page {i}\n\n{}\n", "A line of filler text. ".repeat(2000)),
+        )
+        .unwrap();
+        let r = run(trawl(&dir).args(["--store", s, "read", page.to_str().unwrap(), "--json"]));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let size = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    let wal = dir.join("store.db-wal");
+    let before = size(&store) + size(&wal);
+    let cleared = run(trawl(&dir).args(["--store", s, "cache", "clear", "--yes"]));
+    assert_eq!(cleared.code, 0, "{}", cleared.stderr);
+    let listed = run(trawl(&dir).args(["--store", s, "crawl", "list", "--json"]));
+    assert_eq!(
+        listed.json()["data"],
+        serde_json::json!([]),
+        "{}",
+        listed.stdout
+    );
+    let after = size(&store) + size(&wal);
+    assert!(after * 4 < before, "{before} bytes before, {after} after");
+}
+
+/// Item 16: a corrupt store does not stop a local file from being read (answered, not
+/// kept), and `cache doctor` says what to do instead of sending you to itself.
+#[test]
+fn a_corrupt_store_still_reads_and_the_doctor_says_what_to_do() {
+    let dir = temp_dir();
+    let store = dir.join("bad.db");
+    std::fs::write(&store, vec![0x5a_u8; 16 * 1024]).unwrap();
+    std::fs::write(dir.join("note.md"), "# Note\n\nThe tide turns at noon.\n").unwrap();
+    let s = store.to_str().unwrap();
+    let r = run(trawl(&dir).args(["--store", s, "read", "note.md", "--json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.json()["meta"]["not_stored"]["reason"],
+        "corrupt",
+        "{}",
+        r.stdout
+    );
+    let doctor = run(trawl(&dir).args(["--store", s, "cache", "doctor"]));
+    assert_ne!(doctor.code, 0);
+    assert!(
+        doctor.stdout.contains(&format!("mv {s} {s}.corrupt")),
+        "{}",
+        doctor.stdout
+    );
+    assert!(!doctor.stdout.contains("cache doctor"), "{}", doctor.stdout);
+    assert!(
+        doctor.stderr.contains("error[store_unavailable]"),
+        "{}",
+        doctor.stderr
+    );
+}

@@ -225,3 +225,36 @@ fn up_says_when_searxng_never_answers() {
         "trawl is not pointed at it"
     );
 }
+
+/// Issue 42 item 16: a docker CLI whose daemon is down is passed over for the git
+/// checkout in a venv, and the note says why.
+#[test]
+fn up_with_a_docker_daemon_down_falls_back_to_the_venv() {
+    let dir = temp_dir();
+    let bin = fake_tools(&dir, &["git", "python3"]);
+    let docker = bin.join("docker");
+    std::fs::write(
+        &docker,
+        format!(
+            "#!/bin/sh\necho \"docker $*\" >> '{}'\n[ \"$1\" = info ] && {{ echo 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock' >&2; exit 1; }}\nexit 0\n",
+            dir.join("calls.log").display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&docker, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let s = searxng_stand_in();
+    let port = port_of(&s);
+    let out = run(trawl(&dir)
+        .env("PATH", path_with(&bin))
+        .args(["searxng", "up", "--port", &port, "--wait", "5", "--json"]));
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("Cannot connect to the Docker daemon"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.json()["data"]["state"]["mode"], "venv");
+    let calls = std::fs::read_to_string(dir.join("calls.log")).unwrap();
+    assert!(!calls.contains("docker run"), "{calls}");
+}

@@ -244,7 +244,7 @@ pub struct FetchOut {
 /// Why a read was answered without being kept in the store.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct NotStored {
-    /// `read_only` or `disk_full`.
+    /// `read_only`, `disk_full` or `corrupt`.
     pub reason: String,
     /// The store's own words.
     pub message: String,
@@ -253,7 +253,7 @@ pub struct NotStored {
 impl NotStored {
     /// The note for a store error, when the error means the store cannot take writes.
     pub fn from_store_error(e: &trawl_store::Error) -> Option<Self> {
-        e.is_unwritable().then(|| NotStored {
+        e.is_unusable_for_writes().then(|| NotStored {
             reason: e.fault().unwrap_or("unwritable").to_owned(),
             message: e.to_string(),
         })

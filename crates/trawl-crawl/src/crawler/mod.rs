@@ -344,7 +344,7 @@ impl Crawler {
         })?;
         if record.status == "running" {
             return Err(TrawlError::invalid_input(format!(
-                "changes: crawl {old} has not ended (it is running, or was stopped mid-way:                  `trawl crawl --resume {old}` finishes it); compare with an ended crawl"
+                "changes: crawl {old} has not ended (it is running, or was stopped mid-way: `trawl crawl --resume {old}` finishes it); compare with an ended crawl"
             )));
         }
         let mut options: CrawlOptions = serde_json::from_value(record.options)

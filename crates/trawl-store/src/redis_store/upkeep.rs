@@ -106,6 +106,12 @@ impl RedisStore {
                         self.delete_matching(conn, "site-stats:*")?;
                         self.delete_matching(conn, "site:*")?
                     }
+                    Section::Crawls => {
+                        let crawls = conn.zcard::<_, u64>(self.key("crawls"))?;
+                        self.delete_matching(conn, "crawl:*")?;
+                        conn.del::<_, ()>(self.key("crawls"))?;
+                        crawls
+                    }
                 };
             }
             Ok(removed)

@@ -156,7 +156,8 @@ async fn doctor(settings: &Settings, json: bool) -> i32 {
                 serde_json::to_value(&check).unwrap_or_default(),
             );
             print_json(&Envelope::<()>::failure(
-                TrawlError::new(ErrorCode::Internal, check.problems.join("; ")),
+                TrawlError::new(ErrorCode::StoreUnavailable, check.problems.join("; "))
+                    .with_retryable(false),
                 meta,
             ));
         }
@@ -167,14 +168,38 @@ async fn doctor(settings: &Settings, json: bool) -> i32 {
             println!("     {p}");
         }
         if !healthy {
-            let err = TrawlError::internal(format!(
-                "the store is {}",
-                check.fault.as_deref().unwrap_or("not healthy")
-            ));
+            // A store that cannot be used is no bug of trawl's: the problems above say why
+            // and what to do.
+            let err = TrawlError::new(
+                ErrorCode::StoreUnavailable,
+                format!(
+                    "the store is {}",
+                    check
+                        .fault
+                        .as_deref()
+                        .unwrap_or("not healthy")
+                        .replace('_', " ")
+                ),
+            )
+            .with_retryable(false);
             print_error(&err, None, None);
         }
     }
     ExitStatus::from_health(healthy).code()
+}
+
+/// What to do about a store that cannot be used: the command that fixes it.
+fn remedy(fault: Option<&str>, path: &str) -> Option<String> {
+    match fault? {
+        "corrupt" => Some(format!(
+            "to start afresh: mv {path} {path}.corrupt (trawl makes a new store on the next \
+             read; what the old one held is lost unless it can be recovered with sqlite3's .recover)"
+        )),
+        "not_a_file" => Some(format!(
+            "{path} is not a file: give another --store PATH (or TRAWL_STORE)"
+        )),
+        _ => None,
+    }
 }
 
 fn check_store(settings: &Settings) -> StoreCheck {
@@ -190,13 +215,24 @@ fn check_store(settings: &Settings) -> StoreCheck {
     };
     let store: SqliteStore = match open_sqlite(settings) {
         Ok(store) => store,
-        Err(e) => return unhealthy(e.fault().unwrap_or("other"), vec![e.to_string()]),
+        Err(e) => {
+            // The store's own words send people here; here they say what to do.
+            let said = e
+                .to_string()
+                .replace(", or check it with `trawl cache doctor`", "");
+            let mut problems = vec![said];
+            if let Some(remedy) = remedy(e.fault(), &path) {
+                problems.push(remedy);
+            }
+            return unhealthy(e.fault().unwrap_or("other"), problems);
+        }
     };
     let mut problems = match store.integrity_check() {
         Ok(problems) => problems,
         Err(e) => return unhealthy(e.fault().unwrap_or("corrupt"), vec![e.to_string()]),
     };
     if !problems.is_empty() {
+        problems.extend(remedy(Some("corrupt"), &path));
         return unhealthy("corrupt", problems);
     }
     if store.is_read_only() {

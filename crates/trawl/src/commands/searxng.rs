@@ -85,6 +85,24 @@ fn run(program: &Path, args: &[&str], cwd: Option<&Path>) -> Result<(), TrawlErr
     )))
 }
 
+/// Whether docker's daemon answers (`docker info`), or what it said.
+fn daemon_answers(docker: &Path) -> Result<(), String> {
+    let out = Command::new(docker)
+        .args(["info", "--format", "{{.ServerVersion}}"])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&out.stderr);
+    let first = said
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no answer");
+    Err(first.trim().chars().take(200).collect())
+}
+
 /// The first `name` on the PATH.
 fn on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
@@ -103,7 +121,21 @@ async fn up(args: &SearxngUpArgs, settings: &Settings) -> Result<(Value, i32), T
     let settings_file = dir.join("settings.yml");
     files::write_private(&settings_file, &yaml).map_err(|e| io_error("settings.yml", e))?;
     let url = format!("http://127.0.0.1:{}", args.port);
-    let docker = on_path("docker").filter(|_| !args.no_docker);
+    // A docker CLI whose daemon does not answer (not started, no permission) is no
+    // docker: the git checkout in a venv is used instead, and the reason is said.
+    let docker =
+        on_path("docker")
+            .filter(|_| !args.no_docker)
+            .filter(|docker| match daemon_answers(docker) {
+                Ok(()) => true,
+                Err(why) => {
+                    eprintln!(
+                        "note: docker is installed but its daemon does not answer ({why}); \
+                     using a git checkout in a Python venv instead"
+                    );
+                    false
+                }
+            });
     let state = match docker {
         Some(docker) => start_docker(&docker, &dir, args.port, &url)?,
         None => start_venv(&dir, &settings_file, &url)?,
