@@ -23,6 +23,7 @@ mod lazy;
 pub mod redact;
 mod shared_backoff;
 mod shared_limit;
+mod spelling;
 mod spoken;
 pub mod vars;
 
@@ -38,4 +39,5 @@ pub use lazy::Lazy;
 pub use redact::{SafeUrl, Scrubber, Secret, error_chain, redact_text, redact_url, scrub};
 pub use shared_backoff::{BackoffFuture, MAX_BACKOFF, SharedBackoff, http_date, requested_wait};
 pub use shared_limit::{SharedLimiter, SharedSlot, SlotFuture};
+pub use spelling::{did_you_mean, did_you_mean_note};
 pub use spoken::spoken_duration;

@@ -349,11 +349,19 @@ impl Router {
             req.engines.clone()
         } else if let Some(name) = &req.route_name {
             sel.route = Some(name.clone());
-            self.config
-                .routes
-                .get(name)
-                .cloned()
-                .ok_or_else(|| format!("unknown route {name:?}"))?
+            self.config.routes.get(name).cloned().ok_or_else(|| {
+                format!(
+                    "unknown route {name:?}{}",
+                    trawl_core::did_you_mean_note(
+                        name,
+                        self.config
+                            .routes
+                            .keys()
+                            .map(String::as_str)
+                            .chain(crate::types::Route::BUILT_IN.map(|r| r.name()))
+                    )
+                )
+            })?
         } else {
             let name = req.route.name();
             sel.route = Some(name.to_owned());

@@ -92,3 +92,29 @@ fn a_schemeless_address_on_plain_http_says_what_to_give() {
         r.stderr
     );
 }
+
+/// Item 20: a mistyped setting, route or engine is answered with its fix.
+#[test]
+fn a_typo_is_answered_with_did_you_mean() {
+    let dir = temp_dir();
+    std::fs::write(dir.join("c.toml"), "serxng_url = \"http://127.0.0.1:1\"\n").unwrap();
+    let key = run(trawl(&dir).args(["--config", "c.toml", "config", "show"]));
+    assert_eq!(key.code, 2, "{}", key.stderr);
+    assert!(
+        key.stderr.contains("did you mean `searxng_url`?"),
+        "{}",
+        key.stderr
+    );
+    for (flag, typo, fix) in [
+        ("--route", "acadmic", "academic"),
+        ("--engines", "duckduckgoo", "duckduckgo"),
+    ] {
+        let r = run(trawl(&dir).args(["--store", ":memory:", "search", "tides", flag, typo]));
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("did you mean `{fix}`?")),
+            "{}",
+            r.stderr
+        );
+    }
+}

@@ -114,7 +114,11 @@ pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
         for name in &req.engines {
             if router.engine(name).is_none() {
                 return Err(TrawlError::invalid_input(format!(
-                    "unknown engine {name:?} (see `trawl engines`)"
+                    "unknown engine {name:?}{} (see `trawl engines`)",
+                    trawl_core::did_you_mean_note(
+                        name,
+                        trawl_search::engines::all().iter().map(|e| e.name())
+                    )
                 )));
             }
         }

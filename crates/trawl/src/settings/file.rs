@@ -82,7 +82,17 @@ impl FileConfig {
             if !declared.iter().any(|d| d.file && d.name == name) {
                 return Err(cfg.error_at(
                     line(key.span()),
-                    &format!("unknown key `{name}` (`trawl config show` lists every setting)"),
+                    &format!(
+                        "unknown key `{name}`{} (`trawl config show` lists every setting)",
+                        trawl_core::did_you_mean_note(
+                            name,
+                            declared
+                                .iter()
+                                .filter(|d| d.file)
+                                .map(|d| d.name)
+                                .chain(["keys", "routes", "cookies"])
+                        )
+                    ),
                 ));
             }
             let at = line(value.span());
