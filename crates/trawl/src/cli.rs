@@ -412,6 +412,10 @@ pub struct SearchArgs {
     /// Answer from responses saved with --record instead of the network.
     #[arg(long, value_name = "DIR")]
     pub replay: Option<PathBuf>,
+    /// Ask the engines even when the store holds a recent answer to the same search
+    /// (answers are kept briefly, as for `web_search`).
+    #[arg(long)]
+    pub fresh: bool,
     /// Print the Envelope as JSON.
     #[arg(long)]
     pub json: bool,

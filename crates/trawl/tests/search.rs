@@ -541,3 +541,34 @@ fn an_expanded_search_asks_each_engine_for_every_phrasing() {
     );
     assert!(!human.stdout.contains("slot busy"), "{}", human.stdout);
 }
+
+/// Issue 42 item 20: `trawl search` answers a search it made a moment ago from the store's
+/// short-lived cache, as `web_search` does; `--fresh` asks the engines again.
+#[test]
+fn search_uses_the_search_cache_and_fresh_asks_again() {
+    let dir = temp_dir();
+    let s = engines_server();
+    let search = |extra: &[&str]| {
+        run(search_cmd(&dir, &s)
+            .args(["search", "python format", "--engines", "searxng", "--json"])
+            .args(extra))
+    };
+    let first = search(&[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(!s.seen().is_empty());
+    let asked = s.seen().len();
+    let again = search(&[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(s.seen().len(), asked, "the second search asked the engine");
+    let detail = again.json()["data"]["engines"][0]["detail"].clone();
+    assert!(
+        detail
+            .as_str()
+            .unwrap_or("")
+            .contains("from the search cache"),
+        "{detail}"
+    );
+    let fresh = search(&["--fresh"]);
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert!(s.seen().len() > asked);
+}

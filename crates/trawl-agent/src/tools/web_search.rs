@@ -283,42 +283,56 @@ impl Agent {
         }
     }
 
-    /// A search through the store's short-lived cache. Only answers where every engine
-    /// answered are cached, so a passing outage is not remembered.
+    /// A search through the store's short-lived cache (see [`search_through_cache`]).
     async fn search_cached(&self, request: &SearchRequest) -> Result<SearchData, TrawlError> {
-        let mut normalized = request.clone();
-        normalized.query = normalized.query.to_lowercase();
-        let key = format!(
-            "search:v1:{}",
-            serde_json::to_string(&normalized).unwrap_or_default()
-        );
-        let k = key.clone();
-        if !self.config.bypass_search_cache
-            && let Ok(Some(hit)) = self.store.run(move |s| s.get_search(&k)).await
-            && let Ok(mut data) = serde_json::from_value::<SearchData>(hit.value)
-        {
-            for e in &mut data.engines {
-                e.detail = Some(match e.detail.take() {
-                    Some(d) => format!("{d}; from the search cache"),
-                    None => "from the search cache".to_owned(),
-                });
-            }
-            return Ok(data);
-        }
-        let data = self.router()?.search(request).await;
-        let complete = data
-            .engines
-            .iter()
-            .all(|e| matches!(e.outcome, OutcomeKind::Ok | OutcomeKind::Empty));
-        if complete && let Ok(value) = serde_json::to_value(&data) {
-            let _ = self
-                .store
-                .run(move |s| s.put_search(&key, &value, None))
-                .await;
-        }
-        Ok(data)
+        Ok(search_through_cache(
+            &self.store,
+            self.router()?,
+            request,
+            self.config.bypass_search_cache,
+        )
+        .await)
     }
+}
 
+/// A search through the store's short-lived cache, as `web_search` and `trawl search` ask
+/// it: an answer cached for the same request (the query's case aside) is given again, each
+/// engine saying "from the search cache"; a new one is cached only when every engine
+/// answered, so a passing outage is not remembered. `bypass` asks the engines anyway.
+pub async fn search_through_cache(
+    store: &trawl_store::SharedStore,
+    router: &trawl_search::Router,
+    request: &SearchRequest,
+    bypass: bool,
+) -> SearchData {
+    let mut normalized = request.clone();
+    normalized.query = normalized.query.to_lowercase();
+    let key = format!(
+        "search:v1:{}",
+        serde_json::to_string(&normalized).unwrap_or_default()
+    );
+    let k = key.clone();
+    if !bypass
+        && let Ok(Some(hit)) = store.run(move |s| s.get_search(&k)).await
+        && let Ok(mut data) = serde_json::from_value::<SearchData>(hit.value)
+    {
+        for e in &mut data.engines {
+            e.detail = Some(match e.detail.take() {
+                Some(d) => format!("{d}; from the search cache"),
+                None => "from the search cache".to_owned(),
+            });
+        }
+        return data;
+    }
+    let data = router.search(request).await;
+    let complete = data
+        .engines
+        .iter()
+        .all(|e| matches!(e.outcome, OutcomeKind::Ok | OutcomeKind::Empty));
+    if complete && let Ok(value) = serde_json::to_value(&data) {
+        let _ = store.run(move |s| s.put_search(&key, &value, None)).await;
+    }
+    data
 }
 
 /// Adds the fields of `note` to a hit's `extra` (an engine's own fields stay).

@@ -129,7 +129,19 @@ pub async fn search(args: &SearchArgs, settings: &Settings) -> i32 {
         Ok(p) => p,
         Err(err) => return report_error(&err, args.json, meta(started)),
     };
-    let mut data = router.search(&req).await;
+    // Recorded and replayed runs talk to the engines (or their recordings) every time;
+    // any other search goes through the store's short-lived cache, as web_search does.
+    let mut data = if args.record.is_some() || args.replay.is_some() {
+        router.search(&req).await
+    } else {
+        match crate::context::open_store(settings, trawl_store::WhenUnwritable::UseMemory) {
+            Ok(opened) => {
+                trawl_agent::tools::search_through_cache(&opened.store, &router, &req, args.fresh)
+                    .await
+            }
+            Err(_) => router.search(&req).await,
+        }
+    };
     let selection = data.selection.clone();
     let meta = |started: Instant| {
         let mut m = meta(started);
