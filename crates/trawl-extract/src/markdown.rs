@@ -59,6 +59,9 @@ struct Writer<'a> {
     marker_prefix: Option<String>,
     /// Line breaks owed before the next text: 1 = new line, 2 = blank line.
     pending_break: u8,
+    /// How much of `prefix` the owed blank line carries, when a quote opened after it was
+    /// owed: the line before a quote belongs outside it (a bare `>` line otherwise).
+    break_prefix: Option<usize>,
     pending_space: bool,
     /// Inside a heading, link or table cell: blocks become spaces.
     inline_only: u32,
@@ -80,6 +83,7 @@ impl<'a> Writer<'a> {
             prefix: String::new(),
             marker_prefix: None,
             pending_break: 0,
+            break_prefix: None,
             pending_space: false,
             inline_only: 0,
             list_counters: Vec::new(),
@@ -108,7 +112,11 @@ impl<'a> Writer<'a> {
             if !self.out.is_empty() {
                 self.out.push('\n');
                 if self.pending_break > 1 {
-                    self.out.push_str(self.prefix.trim_end());
+                    let carried = self
+                        .break_prefix
+                        .unwrap_or(usize::MAX)
+                        .min(self.prefix.len());
+                    self.out.push_str(self.prefix[..carried].trim_end());
                     self.out.push('\n');
                 }
             }
@@ -117,6 +125,7 @@ impl<'a> Writer<'a> {
                 None => self.out.push_str(&self.prefix),
             }
             self.pending_break = 0;
+            self.break_prefix = None;
             self.pending_space = false;
         } else if let Some(marker) = self.marker_prefix.take() {
             if !self.out.is_empty() && !self.out.ends_with('\n') {
@@ -333,6 +342,9 @@ impl<'a> Writer<'a> {
         if let Some(marker) = self.marker_prefix.take() {
             // A quote as the first thing in a list item keeps the item's marker.
             self.flush_marker(marker);
+        }
+        if self.pending_break > 1 && self.break_prefix.is_none() {
+            self.break_prefix = Some(saved);
         }
         self.prefix.push_str("> ");
         self.children(id);

@@ -118,6 +118,9 @@ impl Parser<'_> {
                 self.text(lt + 9, end);
                 return (end + 3).min(src.len());
             }
+            if let Some(end) = doctype_with_subset_end(src, lt) {
+                return end;
+            }
             return skip_past_gt(src, lt + 2);
         }
         if next == b'?' {
@@ -900,6 +903,35 @@ fn is_page_in_noscript(rest: &[u8]) -> bool {
     inner.len() >= 2000
         && memchr::memmem::find(inner, b"<p").is_some()
         && memchr::memmem::find(inner, b"<div").is_some()
+}
+
+/// Where a `<!DOCTYPE … [ internal subset ]>` at `lt` ends, when it has a subset (XHTML in
+/// EPUBs declares entities there): the subset's declarations hold `>`, so the first `>`
+/// is not the end, and the rest (`]>`) would be read as text.
+fn doctype_with_subset_end(src: &[u8], lt: usize) -> Option<usize> {
+    const DOCTYPE: &[u8] = b"<!doctype";
+    let head = src.get(lt..lt + DOCTYPE.len())?;
+    if !head.eq_ignore_ascii_case(DOCTYPE) {
+        return None;
+    }
+    let gt = memchr(b'>', &src[lt..]).map_or(src.len(), |i| lt + i);
+    let open = lt + memchr(b'[', &src[lt..gt])?;
+    // The subset ends at `]`, spaces, `>`; a subset that never ends runs to the input's end.
+    let mut at = open + 1;
+    while let Some(i) = memchr(b']', &src[at..]) {
+        let close = at + i;
+        let after = close
+            + 1
+            + src[close + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+        if src.get(after) == Some(&b'>') {
+            return Some(after + 1);
+        }
+        at = close + 1;
+    }
+    Some(src.len())
 }
 
 #[cfg(test)]

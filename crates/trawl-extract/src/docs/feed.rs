@@ -1,5 +1,6 @@
-//! RSS (0.9x, 1.0, 2.0) and Atom feeds: the feed's title, then each item's title, link,
-//! date and summary, in the feed's order, at most `max_members` items.
+//! RSS (0.9x, 1.0, 2.0) and Atom feeds: the feed's title, then each item as a `##`
+//! heading linked to it, its date and author, and its summary or content as Markdown, in
+//! the feed's order, at most `max_members` items.
 //!
 //! Hand-written over roxmltree rather than with feed-rs: the feed is parsed under the same
 //! DTD refusal and node cap as every other XML part, and only four fields are needed.
@@ -31,6 +32,7 @@ struct Item {
     title: String,
     link: Option<String>,
     date: Option<String>,
+    author: Option<String>,
     summary: String,
 }
 
@@ -94,8 +96,13 @@ pub(crate) fn convert(bytes: &[u8], url: &Url, meter: &Meter) -> Result<Converte
             None => md.push_str(&title),
         }
         md.push('\n');
-        if let Some(d) = &it.date {
-            md.push_str(&format!("\n*{d}*\n"));
+        // When and by whom, on one line under the heading.
+        let byline: Vec<&str> = [it.date.as_deref(), it.author.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        if !byline.is_empty() {
+            md.push_str(&format!("\n*{}*\n", byline.join(" · ")));
         }
         if !it.summary.trim().is_empty() {
             md.push('\n');
@@ -143,6 +150,13 @@ fn item(n: Node<'_, '_>, atom: bool, base: &Url) -> Item {
     ]
     .iter()
     .find_map(|name| get(name).map(xml::text).filter(|t| !t.is_empty()));
+    // Atom's author/name, RSS's author (an address, often with the name in brackets) or
+    // Dublin Core's creator.
+    let author = get("author")
+        .map(|a| xml::child(a, "name").map_or_else(|| xml::text(a), xml::text))
+        .or_else(|| get("creator").map(xml::text))
+        .map(|a| xml::fold_spaces(&a))
+        .filter(|a| !a.is_empty());
     let summary_node = ["summary", "description", "content", "encoded"]
         .iter()
         .find_map(|name| get(name).filter(|s| !xml::text(*s).is_empty()));
@@ -165,6 +179,7 @@ fn item(n: Node<'_, '_>, atom: bool, base: &Url) -> Item {
         title,
         link,
         date,
+        author,
         summary,
     }
 }

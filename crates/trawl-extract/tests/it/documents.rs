@@ -970,3 +970,69 @@ fn an_archive_member_that_cannot_be_expanded_is_named_and_skipped() {
         doc.markdown
     );
 }
+
+/// Issue 44: each feed item says who wrote it, beside its date (Atom's author name, RSS's
+/// author, Dublin Core's creator).
+#[test]
+fn feed_items_name_their_authors() {
+    let url = Url::parse("https://example.org/feed").unwrap();
+    let rss = b"<?xml version=\"1.0\"?><rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\
+<channel><title>Quay</title><item><title>Low water</title><link>https://example.org/a</link>\
+<pubDate>Mon, 02 Mar 2026 08:00:00 GMT</pubDate><dc:creator>Ben Tide</dc:creator>\
+<description>Mind the mud.</description></item></channel></rss>";
+    let doc = extract(
+        rss,
+        Some("application/rss+xml"),
+        &url,
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert_in_order(
+        &doc.markdown,
+        &[
+            "## [Low water](https://example.org/a)",
+            "*Mon, 02 Mar 2026 08:00:00 GMT · Ben Tide*",
+            "Mind the mud.",
+        ],
+    );
+    let atom = b"<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Log</title>\
+<entry><title>Gauge</title><link href=\"https://example.org/1\"/><updated>2026-03-02T08:30:00Z</updated>\
+<author><name>Ada Marsh</name></author><summary>Reads true.</summary></entry></feed>";
+    let doc = extract(
+        atom,
+        Some("application/atom+xml"),
+        &url,
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        doc.markdown.contains("*2026-03-02T08:30:00Z · Ada Marsh*"),
+        "{}",
+        doc.markdown
+    );
+}
+
+/// Issue 44: XHTML (as EPUB chapters are written) with an internal DTD subset leaves no
+/// stray `]>`, and the line before a quote is blank, not a bare `>`.
+#[test]
+fn an_internal_subset_and_a_quote_after_a_paragraph_read_clean() {
+    let url = Url::parse("https://example.org/ch1.xhtml").unwrap();
+    let page = "<?xml version=\"1.0\"?>\n<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.1//EN\" \"x.dtd\" [\n\
+<!ENTITY nbsp \"&#160;\">\n]>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>Tides</title></head>\
+<body><h1>Tides</h1><p>The tide tables list the times of high and low water at each harbour of the coast.</p>\
+<blockquote><p><em>Said</em> the keeper.</p><p>Second line.</p></blockquote></body></html>";
+    let doc = extract(
+        page.as_bytes(),
+        Some("application/xhtml+xml"),
+        &url,
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert!(!doc.markdown.contains("]>"), "{}", doc.markdown);
+    assert!(
+        doc.markdown
+            .contains("coast.\n\n> *Said* the keeper.\n>\n> Second line."),
+        "{}",
+        doc.markdown
+    );
+}
