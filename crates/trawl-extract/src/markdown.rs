@@ -552,10 +552,24 @@ impl<'a> Writer<'a> {
             return None;
         }
         let url = self.base.join(href).ok()?;
-        if !matches!(url.scheme(), "http" | "https" | "mailto" | "ftp") {
+        // A local file (or a member of an archive) linking another file: the link is kept
+        // as written, relative to where the file is, since a file:// address would name
+        // this machine's paths and open nowhere else. (`--url BASE` makes them absolute.)
+        let relative_file = url.scheme() == "file"
+            && self.base.scheme() == "file"
+            && url::Url::parse(href).is_err();
+        let written;
+        let s = if relative_file {
+            written = href.trim();
+            if written.is_empty() || written.starts_with('#') {
+                return None;
+            }
+            written
+        } else if matches!(url.scheme(), "http" | "https" | "mailto" | "ftp") {
+            url.as_str()
+        } else {
             return None;
-        }
-        let s = url.as_str();
+        };
         if s.contains(['(', ')', ' ']) {
             Some(
                 s.replace('(', "%28")

@@ -1036,3 +1036,34 @@ fn an_internal_subset_and_a_quote_after_a_paragraph_read_clean() {
         doc.markdown
     );
 }
+
+/// Issue 44: a web page inside a ZIP (or read from a file) keeps its links: addresses as
+/// they are, links to other files relative, as written.
+#[test]
+fn html_in_an_archive_keeps_its_links() {
+    use std::io::Write;
+    let page = "<html><head><title>Guide</title></head><body><article><h1>Guide</h1><p>The harbour \
+has <a href=\"https://example.org/tides\">tide tables</a>, <a href=\"berths.html\">a list of berths</a> \
+and <a href=\"/rules\">rules</a> for visiting boats and their crews in every season.</p></article></body></html>";
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    zip.start_file("site/page.html", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    zip.write_all(page.as_bytes()).unwrap();
+    let bytes = zip.finish().unwrap().into_inner();
+    let url = Url::parse("file:///home/me/bundle.zip").unwrap();
+    let doc = extract(
+        &bytes,
+        Some("application/zip"),
+        &url,
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    for link in [
+        "[tide tables](https://example.org/tides)",
+        "[a list of berths](berths.html)",
+        "[rules](/rules)",
+    ] {
+        assert!(doc.markdown.contains(link), "{link} in {}", doc.markdown);
+    }
+    assert!(!doc.markdown.contains("file://"), "{}", doc.markdown);
+}
