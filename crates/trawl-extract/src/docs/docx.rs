@@ -78,7 +78,7 @@ pub(crate) fn convert(
         (true, None) => Some(HashMap::new()),
         (false, _) => None,
     };
-    let (title, author, created) = core_properties(&mut pkg, meter)?;
+    let props = core_properties(&mut pkg, meter)?;
     let doc = xml::parse(&text, MAIN, meter)?;
     let mut ctx = Ctx {
         rels: &rels,
@@ -102,12 +102,7 @@ pub(crate) fn convert(
             markdown.push_str(&format!("[^{label}]: {text}\n"));
         }
     }
-    Ok(Converted {
-        markdown,
-        title,
-        author,
-        created,
-    })
+    Ok(Converted { markdown, ..props })
 }
 
 /// A block of output: list items are joined by one line break, everything else by a blank

@@ -46,6 +46,8 @@ pub(crate) fn convert(bytes: &[u8], url: &Url, meter: &Meter) -> Result<Converte
             (!authors.is_empty()).then(|| authors.join(", "))
         };
         out.created = get("date");
+        out.language = get("language");
+        out.description = get("description");
     }
     let manifest: Vec<(String, String, String, String)> = xml::child(root, "manifest")
         .map(|m| {

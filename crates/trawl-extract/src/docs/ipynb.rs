@@ -112,6 +112,6 @@ pub(crate) fn convert(bytes: &[u8]) -> Result<Converted, DocError> {
         markdown: blocks.join("\n\n"),
         title,
         author,
-        created: None,
+        ..Converted::default()
     })
 }

@@ -62,6 +62,10 @@ pub(crate) struct Converted {
     pub(crate) title: Option<String>,
     pub(crate) author: Option<String>,
     pub(crate) created: Option<String>,
+    /// The language the document says it is in (`dc:language`).
+    pub(crate) language: Option<String>,
+    /// Its own summary (`dc:description`).
+    pub(crate) description: Option<String>,
 }
 
 /// The Content-Type trawl gives a file of this extension (for `trawl read FILE`).
@@ -304,8 +308,14 @@ pub(crate) fn page_type(kind: DocKind) -> PageType {
 }
 
 /// Fill `doc` from what the reader found.
-pub(crate) fn finish(doc: &mut Document, kind: DocKind, out: Converted) {
-    let mut markdown = out.markdown;
+pub(crate) fn finish(doc: &mut Document, kind: DocKind, mut out: Converted) {
+    if matches!(
+        kind,
+        DocKind::Docx | DocKind::Pptx | DocKind::Odt | DocKind::Odp | DocKind::Epub
+    ) {
+        out.markdown = front_block(&out, &out.markdown);
+    }
+    let mut markdown = std::mem::take(&mut out.markdown);
     let trimmed = markdown.trim_end().len();
     markdown.truncate(trimmed);
     if !markdown.is_empty() {
@@ -322,6 +332,14 @@ pub(crate) fn finish(doc: &mut Document, kind: DocKind, out: Converted) {
                 .map(xml::fold_spaces)
         });
     doc.byline = out.author.filter(|a| !a.trim().is_empty());
+    doc.language = out
+        .language
+        .filter(|l| !l.trim().is_empty())
+        .or(doc.language.take());
+    doc.description = out
+        .description
+        .filter(|d| !d.trim().is_empty())
+        .or(doc.description.take());
     doc.published = out.created.filter(|c| !c.trim().is_empty());
     doc.text = markdown.clone();
     doc.markdown = markdown;
@@ -427,16 +445,11 @@ pub(crate) fn rel<'r>(rels: &'r [Rel], id: &str) -> Option<&'r Rel> {
     rels.iter().find(|r| r.id == id)
 }
 
-/// Title, author and creation date.
-type Properties = (Option<String>, Option<String>, Option<String>);
-
-/// Title, author and creation date from `docProps/core.xml` (Office Open XML).
-pub(crate) fn core_properties(
-    pkg: &mut Package<'_>,
-    meter: &Meter,
-) -> Result<Properties, DocError> {
+/// Title, author, creation date, language and description from `docProps/core.xml`
+/// (Office Open XML), as a [`Converted`] with no Markdown yet.
+pub(crate) fn core_properties(pkg: &mut Package<'_>, meter: &Meter) -> Result<Converted, DocError> {
     let Some(text) = pkg.read_text("docProps/core.xml")? else {
-        return Ok((None, None, None));
+        return Ok(Converted::default());
     };
     let doc = xml::parse(&text, "docProps/core.xml", meter)?;
     let get = |name: &str| {
@@ -444,5 +457,71 @@ pub(crate) fn core_properties(
             .map(xml::text)
             .filter(|t| !t.is_empty())
     };
-    Ok((get("title"), get("creator"), get("created")))
+    Ok(Converted {
+        title: get("title"),
+        author: get("creator"),
+        created: get("created"),
+        language: get("language"),
+        description: get("description"),
+        ..Converted::default()
+    })
+}
+
+/// The front block of a document that carries its own metadata: `# Title` (unless the
+/// body opens with a title already), then a line each for authors, date, language and
+/// description, so a pipe or an agent reading the Markdown learns what the document is.
+fn front_block(out: &Converted, markdown: &str) -> String {
+    let lines: Vec<String> = [
+        ("Authors", &out.author),
+        ("Date", &out.created),
+        ("Language", &out.language),
+        ("Description", &out.description),
+    ]
+    .into_iter()
+    .filter_map(|(label, value)| {
+        let value = xml::fold_spaces(value.as_deref()?);
+        (!value.is_empty()).then(|| format!("{label}: {value}"))
+    })
+    .collect();
+    let title = out
+        .title
+        .as_deref()
+        .map(xml::fold_spaces)
+        .filter(|t| !t.is_empty());
+    // The body opens with the title already (a docx's Title paragraph); a first chapter's
+    // heading is not the book's title.
+    let first_heading = markdown
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# "))
+        .map(xml::fold_spaces);
+    let opens_titled = match (&first_heading, &title) {
+        (Some(h), Some(t)) => h.eq_ignore_ascii_case(t),
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    if lines.is_empty() && (opens_titled || title.is_none()) {
+        return markdown.to_owned();
+    }
+    let (heading, body) = match (opens_titled, title) {
+        (true, _) => markdown.split_once('\n').unwrap_or((markdown, "")),
+        (false, Some(t)) => return assemble(&format!("# {t}"), &lines, markdown),
+        (false, None) => return assemble("", &lines, markdown),
+    };
+    assemble(heading, &lines, body.trim_start_matches('\n'))
+}
+
+fn assemble(heading: &str, lines: &[String], body: &str) -> String {
+    let mut out = String::with_capacity(heading.len() + body.len() + 256);
+    if !heading.is_empty() {
+        out.push_str(heading);
+        out.push_str("\n\n");
+    }
+    if !lines.is_empty() {
+        // Two spaces end each line: one line each, also where Markdown is rendered.
+        out.push_str(&lines.join("  \n"));
+        out.push_str("\n\n");
+    }
+    out.push_str(body);
+    out
 }

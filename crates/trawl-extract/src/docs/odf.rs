@@ -38,6 +38,8 @@ fn open<'a>(
         };
         out.title = get("title");
         out.author = get("initial-creator").or_else(|| get("creator"));
+        out.language = get("language");
+        out.description = get("description");
         out.created = get("creation-date").or_else(|| get("date"));
     }
     Ok((pkg, content, out))

@@ -34,7 +34,7 @@ pub(crate) fn convert(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError
             })
             .unwrap_or_default()
     };
-    let (title, author, created) = core_properties(&mut pkg, meter)?;
+    let props = core_properties(&mut pkg, meter)?;
     let mut slides = Vec::new();
     for (i, part) in order.iter().enumerate() {
         meter.check_time()?;
@@ -42,9 +42,7 @@ pub(crate) fn convert(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError
     }
     Ok(Converted {
         markdown: slides.join("\n\n"),
-        title,
-        author,
-        created,
+        ..props
     })
 }
 

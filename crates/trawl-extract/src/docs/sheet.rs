@@ -86,6 +86,7 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
                 author: props.creator,
                 created: props.created,
                 markdown,
+                ..Converted::default()
             });
         }
         if let Ok(mut book) = Xlsb::new(Cursor::new(bytes)) {
@@ -107,6 +108,7 @@ fn convert_unguarded(bytes: &[u8], meter: &Meter) -> Result<Converted, DocError>
                 author: props.creator,
                 created: props.created,
                 markdown,
+                ..Converted::default()
             });
         }
         return Err(malformed("a ZIP that is neither xlsx, xlsb nor ods"));

@@ -1067,3 +1067,34 @@ and <a href=\"/rules\">rules</a> for visiting boats and their crews in every sea
     }
     assert!(!doc.markdown.contains("file://"), "{}", doc.markdown);
 }
+
+/// Issue 44: a document that carries its own metadata opens with it, in the Markdown an
+/// agent or a pipe reads: `# Title`, then a line each for authors, date, language and
+/// description (a first chapter's heading is not the book's title).
+#[test]
+fn documents_open_with_a_front_block() {
+    let epub = read("tide-book.epub");
+    assert!(
+        epub.markdown
+            .starts_with("# The Tide Book\n\nAuthors: Cora Wells  \nLanguage: en\n\n# Low Water"),
+        "{}",
+        epub.markdown
+    );
+    assert_eq!(epub.language.as_deref(), Some("en"));
+    let docx = read("report.docx");
+    assert_in_order(
+        &docx.markdown,
+        &[
+            "# Tidal Survey Report\n\nAuthors: Ada Marsh  \nDate: 2013-12-23T23:15:00Z",
+            "# Methods",
+        ],
+    );
+    assert_eq!(docx.markdown.matches("# Tidal Survey Report").count(), 1);
+    let pptx = read("briefing.pptx");
+    assert!(
+        pptx.markdown
+            .starts_with("# Survey Briefing\n\nAuthors: Ada Marsh"),
+        "{}",
+        pptx.markdown
+    );
+}
