@@ -15,6 +15,7 @@ mod epub;
 mod feed;
 pub(crate) mod gfm;
 mod ipynb;
+mod msg;
 mod odf;
 mod ods;
 mod ooxml_sheet;
@@ -47,8 +48,10 @@ pub(crate) enum DocKind {
     },
     Feed,
     Archive,
-    /// An OLE2 compound file that is not an .xls: a legacy .doc or .ppt, or an Outlook
-    /// .msg, none of which trawl reads (see README).
+    /// An Outlook message (.msg), a compound file of properties.
+    Msg,
+    /// An OLE2 compound file that is neither an .xls nor a .msg: a legacy .doc or .ppt,
+    /// which trawl does not read (see README).
     Compound,
 }
 
@@ -84,6 +87,7 @@ pub fn content_type_for_extension(ext: &str) -> Option<&'static str> {
         "odp" => "application/vnd.oasis.opendocument.presentation",
         "ods" => "application/vnd.oasis.opendocument.spreadsheet",
         "epub" => "application/epub+zip",
+        "msg" => "application/vnd.ms-outlook",
         "ipynb" => "application/x-ipynb+json",
         "csv" => "text/csv",
         "tsv" | "tab" => "text/tab-separated-values",
@@ -108,6 +112,7 @@ fn kind_of_mime(mime: &str) -> Option<DocKind> {
         "application/vnd.oasis.opendocument.text" => DocKind::Odt,
         "application/vnd.oasis.opendocument.presentation" => DocKind::Odp,
         "application/epub+zip" => DocKind::Epub,
+        "application/vnd.ms-outlook" => DocKind::Msg,
         "application/x-ipynb+json" => DocKind::Notebook,
         "text/csv" | "application/csv" => DocKind::Csv { tab: false },
         "text/tab-separated-values" => DocKind::Csv { tab: true },
@@ -171,6 +176,8 @@ pub(crate) fn detect(bytes: &[u8], content_type: Option<&str>, url: &Url) -> Opt
     if bytes.starts_with(CFB_MAGIC) {
         return Some(if by_ext == Some(DocKind::Sheet) || sheet::is_xls(bytes) {
             DocKind::Sheet
+        } else if msg::is_msg(bytes) {
+            DocKind::Msg
         } else {
             DocKind::Compound
         });
@@ -251,10 +258,11 @@ pub(crate) fn convert(
         DocKind::Csv { tab } => Ok(csv::convert(bytes, content_type, tab, meter)),
         DocKind::Feed => feed::convert(bytes, url, meter),
         DocKind::Archive => archive::convert(bytes, url, opts, meter, depth),
+        DocKind::Msg => msg::convert(bytes, url, opts, meter, depth),
         DocKind::Compound => Err(DocError::Malformed {
             format: "document",
-            why: "a legacy Office (.doc, .ppt) or Outlook .msg compound file; of these trawl \
-                  reads only .xls (save as .docx, .pptx or .eml)"
+            why: "a legacy Office (.doc, .ppt) compound file; of these trawl reads .xls and \
+                  Outlook .msg (save as .docx or .pptx)"
                 .into(),
         }),
     }

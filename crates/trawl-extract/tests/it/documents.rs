@@ -1098,3 +1098,84 @@ fn documents_open_with_a_front_block() {
         pptx.markdown
     );
 }
+
+/// Issue 44: an Outlook message (.msg) reads as `# Subject`, a From/To/Cc/Date block, the
+/// body, and its attachments read like archive members. A real message written by Outlook
+/// first (see tests/docs/PROVENANCE.md), then one built by hand with every part.
+#[test]
+fn an_outlook_message_reads_as_subject_header_body_and_attachments() {
+    let real = read("test-file.msg");
+    assert!(
+        real.markdown
+            .starts_with("# MSG Test File\n\nTo: time2talk@online-convert.com\n\n"),
+        "{}",
+        real.markdown
+    );
+    assert!(real.markdown.contains("John Doe"), "{}", real.markdown);
+    assert_eq!(real.title.as_deref(), Some("MSG Test File"));
+
+    use std::io::Write;
+    let mut file = cfb::CompoundFile::create(std::io::Cursor::new(Vec::new())).unwrap();
+    let mut put = |path: &str, bytes: &[u8]| {
+        file.create_stream(path).unwrap().write_all(bytes).unwrap();
+    };
+    let utf16 = |s: &str| -> Vec<u8> { s.encode_utf16().flat_map(u16::to_le_bytes).collect() };
+    put("/__substg1.0_0037001F", &utf16("Tide gauge readings"));
+    put("/__substg1.0_0C1A001F", &utf16("Ada Marsh"));
+    put("/__substg1.0_5D01001F", &utf16("ada@example.org"));
+    put("/__substg1.0_0E04001F", &utf16("Ben Rook; Cora Wells"));
+    put("/__substg1.0_0E03001F", &utf16("Harbour Office"));
+    put("/__substg1.0_1000001F", &utf16("Plain copy of the body."));
+    put(
+        "/__substg1.0_10130102",
+        b"<html><body><p>The gauges read <b>true</b> this week; see <a href=\"https://example.org/gauges\">the gauge page</a>.</p></body></html>",
+    );
+    // The fixed-size properties: a 32-byte header, then PR_CLIENT_SUBMIT_TIME (0x0039,
+    // PT_SYSTIME) = 2026-03-02T08:30:00Z as a FILETIME.
+    let mut props = vec![0u8; 32];
+    props.extend_from_slice(&0x0039_0040u32.to_le_bytes());
+    props.extend_from_slice(&6u32.to_le_bytes());
+    let ticks: u64 = (1_772_440_200 + 11_644_473_600) * 10_000_000;
+    props.extend_from_slice(&ticks.to_le_bytes());
+    put("/__properties_version1.0", &props);
+    file.create_storage("/__nameid_version1.0").unwrap();
+    file.create_storage("/__attach_version1.0_#00000000")
+        .unwrap();
+    let mut put = |path: &str, bytes: &[u8]| {
+        file.create_stream(path).unwrap().write_all(bytes).unwrap();
+    };
+    put(
+        "/__attach_version1.0_#00000000/__substg1.0_3707001F",
+        &utf16("readings.csv"),
+    );
+    put(
+        "/__attach_version1.0_#00000000/__substg1.0_37010102",
+        b"harbour,range\nNorthport,4.2\n",
+    );
+    let bytes = file.into_inner().into_inner();
+
+    let url = Url::parse("file:///home/me/readings.msg").unwrap();
+    let doc = extract(
+        &bytes,
+        content_type_for_extension("msg"),
+        &url,
+        &ExtractOptions::default(),
+    )
+    .unwrap();
+    assert_in_order(
+        &doc.markdown,
+        &[
+            "# Tide gauge readings\n\nFrom: Ada Marsh <ada@example.org>  \nTo: Ben Rook; Cora Wells  \nCc: Harbour Office  \nDate: 2026-03-02T08:30:00Z\n\n",
+            "The gauges read **true** this week; see [the gauge page](https://example.org/gauges).",
+            "## Attachments",
+            "### readings.csv",
+            "| Northport | 4.2 |",
+        ],
+    );
+    assert!(
+        !doc.markdown.contains("Plain copy"),
+        "the HTML body is the one read"
+    );
+    assert_eq!(doc.byline.as_deref(), Some("Ada Marsh <ada@example.org>"));
+    assert_eq!(doc.published.as_deref(), Some("2026-03-02T08:30:00Z"));
+}
