@@ -16,12 +16,12 @@ ROUNDS=${ROUNDS:-50}
 D="$OUT/documents"; rm -rf "$D"; mkdir -p "$D"
 if ! "$MD_VENV/bin/python" -c "import markitdown" 2>/dev/null; then
   python3 -m venv "$MD_VENV"
-  "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls]==$MD_VERSION"
+  "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls,outlook]==$MD_VERSION"
 fi
 (cd "$SRC_ROOT" && cargo build --release --locked -q -p trawl-extract --example docs_bench)
 TB="$TARGET_DIR/release/examples/docs_bench"
 FX="$SRC_ROOT/crates/trawl-extract/tests/docs"
-FILES=(report.docx survey.xlsx legacy.xls briefing.pptx tide-book.epub tides.ipynb menu-1252.csv harbour.rss harbour.atom bundle.zip)
+FILES=(report.docx survey.xlsx legacy.xls briefing.pptx tide-book.epub tides.ipynb menu-1252.csv harbour.rss harbour.atom bundle.zip test-file.msg)
 
 # run LABEL CMD...: one run; prints "files/s peak_rss_kib" from the summary line and wait4.
 run() {
@@ -57,7 +57,7 @@ PY
     }'
   }
   for f in "${FILES[@]}"; do row "$f" "$f"; done
-  row "all ten" "${FILES[@]}"
+  row "all eleven" "${FILES[@]}"
   echo
   echo "Command: \`bench/12-documents.sh\` (ROUNDS=$ROUNDS): \`docs_bench --rounds $ROUNDS FILES\` against \`markitdown_docs.py $ROUNDS FILES\` (\`MarkItDown().convert\`), the fixtures of crates/trawl-extract/tests/docs."
 } > "$OUT/section-12.md"
