@@ -118,3 +118,21 @@ fn a_typo_is_answered_with_did_you_mean() {
         );
     }
 }
+
+/// Item 20: a port another process holds is said as such, not as bad input.
+#[test]
+fn a_port_in_use_is_named_with_what_to_do() {
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = held.local_addr().unwrap().to_string();
+    let dir = temp_dir();
+    let r = run(trawl(&dir).args(["--store", ":memory:", "serve", "--listen", &addr]));
+    assert_ne!(r.code, 0);
+    assert_ne!(r.code, 2, "not a usage error: {}", r.stderr);
+    assert!(r.stderr.contains("error[upstream]"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("another process listens there"),
+        "{}",
+        r.stderr
+    );
+    drop(held);
+}

@@ -79,7 +79,7 @@ pub async fn serve(settings: &Settings) -> i32 {
         )?;
         let listener = tokio::net::TcpListener::bind(listen)
             .await
-            .map_err(|e| TrawlError::invalid_input(format!("cannot listen on {listen}: {e}")))?;
+            .map_err(|e| cannot_listen(&listen.to_string(), &e))?;
         let options = HttpOptions {
             token,
             public_hosts: settings.public_hosts.value.0.clone(),
@@ -103,5 +103,22 @@ pub async fn serve(settings: &Settings) -> i32 {
             print_error(&err, None, None);
             exit_code(&err)
         }
+    }
+}
+
+/// Why `trawl serve` could not listen. A port another process holds is no fault of the
+/// command line (the address is fine, and may be free later): `upstream`, retryable, with
+/// what to do; an address this machine does not have, or a port it may not open, is.
+fn cannot_listen(listen: &str, e: &std::io::Error) -> TrawlError {
+    match e.kind() {
+        std::io::ErrorKind::AddrInUse => TrawlError::new(
+            trawl_core::ErrorCode::Upstream,
+            format!(
+                "cannot listen on {listen}: another process listens there (a trawl serve \
+                 already running?); stop it, or give --listen another port"
+            ),
+        )
+        .with_retryable(true),
+        _ => TrawlError::invalid_input(format!("cannot listen on {listen}: {e}")),
     }
 }
