@@ -73,7 +73,14 @@ pub(crate) async fn compare_end(
 /// is kept; a plain crawl stores it.
 pub(crate) fn compared(st: &State, key: &str, read: &Read) -> (Keep, Option<PageChange>) {
     let Some(baseline) = &st.baseline else {
-        return (Keep::Store, None);
+        // A plain crawl stores what it read; a 304 against an earlier crawl's copy only
+        // renews that copy's times and validators.
+        let how = if read.not_modified {
+            Keep::Revalidate
+        } else {
+            Keep::Store
+        };
+        return (how, None);
     };
     let (how, status) = match &read.previous {
         _ if read.not_modified => (Keep::Revalidate, ChangeStatus::Same),

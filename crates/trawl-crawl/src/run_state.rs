@@ -67,6 +67,11 @@ pub(crate) struct State {
     pub(crate) store_queued: u64,
     /// A changes-crawl: the pages of the crawl it compares with.
     pub(crate) baseline: Option<Arc<Baseline>>,
+    /// Any other crawl of a site crawled before: that crawl's pages, whose stored copies
+    /// are asked for conditionally (a 304 costs no body), with nothing reported as changed.
+    pub(crate) revalidate_from: Option<Arc<Baseline>>,
+    /// Pages answered 304 against `revalidate_from`'s copies.
+    pub(crate) not_modified: u64,
     /// Why the start URL could not be read, when it could not: a crawl that stored nothing
     /// then ends `failed` with this reason, not `done` with nothing.
     pub(crate) start_failed: Option<String>,
@@ -129,6 +134,8 @@ impl State {
             shared: journal.shared(),
             store_queued: 0,
             baseline: None,
+            revalidate_from: None,
+            not_modified: 0,
             start_failed: None,
             rows_made: 0,
             journal,

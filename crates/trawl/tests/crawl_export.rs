@@ -388,3 +388,60 @@ fn a_corrupt_store_still_reads_and_the_doctor_says_what_to_do() {
         doctor.stderr
     );
 }
+
+/// Item 9: a new crawl of a site crawled before asks for the pages the earlier crawl
+/// stored with their validators; a 304 is not downloaded again, and the crawl says so.
+#[test]
+fn a_new_crawl_of_a_site_crawled_before_asks_conditionally() {
+    let server = TestServer::start();
+    server.route(
+        "/docs/",
+        Reply::html(
+            "<html><head><title>Docs</title></head><body><main><h1>Docs</h1><p>The manual \
+has one page about the tides, linked below, with more to come in the spring.</p>\
+<a href=\"/docs/tides\">Tides</a></main></body></html>",
+        ),
+    );
+    let tides = "<html><head><title>Tides</title></head><body><main><h1>Tides</h1><p>The tide \
+tables list the times of high and low water at each harbour of the coast for every day of \
+the year, with the height of each tide in metres above chart datum.</p>\
+<a href=\"/docs/ebb\">Ebb</a></main></body></html>";
+    server.route(
+        "/docs/tides",
+        Reply::Sequence(vec![
+            Reply::html(tides).with_header("ETag", "\"t1\""),
+            Reply::Full {
+                status: 304,
+                headers: vec![("ETag".into(), "\"t1\"".into())],
+                body: Vec::new(),
+            },
+        ]),
+    );
+    server.route("/docs/ebb", Reply::html(article("Ebb")));
+    let dir = temp_dir();
+    let first = crawl(&dir, &[&server.url("/docs/"), "--json"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let first_id = crawl_id(&first);
+    let second = crawl(&dir, &[&server.url("/docs/"), "--json"]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_ne!(crawl_id(&second), first_id, "a new crawl, not a resume");
+    let summary = &second.json()["data"]["summary"];
+    assert_eq!(summary["progress"]["done"], 3, "{summary}");
+    let notes = summary["notes"].to_string();
+    assert!(
+        notes.contains(&format!("1 pages had not changed since crawl {first_id}")),
+        "{notes}"
+    );
+    let asked: Vec<_> = server
+        .seen()
+        .into_iter()
+        .filter(|s| s.path == "/docs/tides")
+        .collect();
+    assert_eq!(asked.len(), 2);
+    assert_eq!(
+        asked[1].headers.get("if-none-match").map(String::as_str),
+        Some("\"t1\"")
+    );
+    // The page answered 304 still led to the page it links (its links were kept).
+    assert_eq!(server.hits("/docs/ebb"), 2);
+}

@@ -68,6 +68,8 @@ struct Fetching {
     store: SharedStore,
     /// A changes-crawl: the old crawl's pages.
     baseline: Option<Arc<Baseline>>,
+    /// Any other crawl: an earlier crawl's pages, asked for conditionally.
+    revalidate_from: Option<Arc<Baseline>>,
 }
 
 impl Fetching {
@@ -79,6 +81,7 @@ impl Fetching {
             extract: crawler.extract_options().clone(),
             store: crawler.store().clone(),
             baseline: st.baseline.clone(),
+            revalidate_from: st.revalidate_from.clone(),
         }
     }
 }
@@ -91,6 +94,7 @@ async fn fetch_task(f: Fetching, w: Waiting) -> Output {
         extract,
         store,
         baseline,
+        revalidate_from,
     } = f;
     // Asked before the request, so a crawl killed mid-fetch knows to look for it (a
     // shared crawl's claim wrote it already). Not waited for: the committer writes it
@@ -101,8 +105,9 @@ async fn fetch_task(f: Fetching, w: Waiting) -> Output {
     {
         return Output::Fetched(w, Box::new(Err(e)));
     }
-    // A changes-crawl reads what the old crawl stored first (for the validators).
-    let previous = match &baseline {
+    // A changes-crawl reads what the old crawl stored first (for the validators); any
+    // other crawl of a site crawled before, what the earlier crawl stored.
+    let previous = match baseline.as_ref().or(revalidate_from.as_ref()) {
         Some(b) => match b.previous(&store, &w.key).await {
             Ok(p) => p,
             Err(e) => return Output::Fetched(w, Box::new(Err(e))),
@@ -190,6 +195,10 @@ pub(crate) async fn drive(
     let outcome = async {
         if let Some(old) = st.options.changes_of.clone() {
             st.baseline = Some(Arc::new(Baseline::load(crawler.store(), &old).await?));
+        } else if !st.shared
+            && let Some(earlier) = earlier_crawl(crawler.store(), &st.id, start.as_str()).await
+        {
+            st.revalidate_from = Some(Arc::new(Baseline::load(crawler.store(), &earlier).await?));
         }
         let new = matches!(begin, Begin::New);
         let new_rows = match begin {
@@ -244,6 +253,14 @@ pub(crate) async fn drive(
     }
     if st.baseline.is_some() {
         compare_end(&mut st, &observer, matches!(outcome, Ok(false))).await?;
+    }
+    if let Some(earlier) = st.revalidate_from.as_ref().filter(|_| st.not_modified > 0) {
+        let note = format!(
+            "{} pages had not changed since crawl {} (asked with its copies' validators, \
+             answered 304: not downloaded again)",
+            st.not_modified, earlier.id
+        );
+        st.summary.notes.push(note);
     }
     if !st.shared {
         journal.put(st.record(status)).await?;
@@ -609,6 +626,9 @@ async fn fetched(
     let validated = read.record.etag.is_some() || read.record.last_modified.is_some();
     let links = changes::links_note(&read.links, validated, |u| st.scope.on_site(u));
     let (how, change) = compared(st, &w.key, &read);
+    if read.not_modified && st.baseline.is_none() {
+        st.not_modified += 1;
+    }
     let alias_new: Vec<CrawlUrl> = alias_rows
         .iter()
         .map(|k| skipped_row(k.clone(), k.clone(), w.depth, handle.clone(), same.clone()))
@@ -690,6 +710,27 @@ async fn fetched(
         Output::Stored(stored_key, page, result.map(drop))
     });
     Ok(None)
+}
+
+/// The latest ended crawl (not this one) that started at `start`: its stored pages are
+/// what a new crawl of the same site asks for conditionally. `None` when there is none, or
+/// the store keeps no crawls.
+async fn earlier_crawl(store: &SharedStore, this: &str, start: &str) -> Option<String> {
+    let (this, start) = (this.to_owned(), start.to_owned());
+    store
+        .run(move |s| {
+            let Some(c) = s.crawl_state() else {
+                return Ok(None);
+            };
+            Ok(c.crawls()?
+                .into_iter()
+                .filter(|r| r.id != this && r.start_url == start && r.status != "running")
+                .max_by_key(|r| r.updated_at)
+                .map(|r| r.id))
+        })
+        .await
+        .ok()
+        .flatten()
 }
 
 /// Whether a page gives way to the page it names as its canonical copy: another page of
