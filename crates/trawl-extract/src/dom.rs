@@ -88,8 +88,14 @@ pub(crate) enum Kind {
 pub(crate) struct Node {
     pub(crate) kind: Kind,
     pub(crate) tag: Tag,
-    /// Set at parse time for `hidden`, `aria-hidden=true` and inline `display:none`.
+    /// Set at parse time for `hidden`, `aria-hidden=true`, inline `display:none` or
+    /// `visibility:hidden` and a `hide` class.
     pub(crate) hidden: bool,
+    /// Hidden by `aria-hidden=true` or a `hide` class: a closed modal, a stylesheet's
+    /// hidden block, never the body a script shows on load however much of the page it holds.
+    pub(crate) hidden_for_good: bool,
+    /// Hidden by a `hide` class, which a script also uses to show one of a set of panels.
+    pub(crate) hidden_by_class: bool,
     pub(crate) parent: NodeId,
     pub(crate) first_child: NodeId,
     pub(crate) last_child: NodeId,

@@ -23,6 +23,10 @@ const BROAD_RATIO_MANY_BLOCKS: (usize, usize) = (4, 5);
 /// found (the markup hid most of the body from the passes).
 const ARTICLE_BODY_GAIN: usize = 2;
 
+/// The pass that shows hidden nodes is taken when its text is this many times longer than
+/// the visible passes' best.
+const SHOWN_HIDDEN_GAIN: usize = 2;
+
 /// Below this many visible characters of its own, a page may be a thread in disguise.
 const THREAD_MAX_OWN_CHARS: usize = 250;
 /// ... and is read as one when its replies hold this many times more.
@@ -129,7 +133,18 @@ pub(crate) fn extract_html(
             Mode::Text,
         );
         let enough = text.len() >= MIN_CONTENT_CHARS;
-        if best.as_ref().is_none_or(|(_, t)| text.len() > t.len()) {
+        // Hidden nodes shown win only by far: a page that shows a line or two and hides
+        // much more hides its body until a script runs, while a short page's hidden
+        // templates and modals are not its text.
+        let gain = if pass.show_hidden {
+            SHOWN_HIDDEN_GAIN
+        } else {
+            1
+        };
+        if best
+            .as_ref()
+            .is_none_or(|(_, t)| text.len() > t.len() * gain)
+        {
             best = Some((selection, text));
         }
         if enough {

@@ -49,6 +49,8 @@ pub(crate) fn parse(html: &str) -> Dom {
         kind: Kind::Document,
         tag: Tag::None,
         hidden: false,
+        hidden_for_good: false,
+        hidden_by_class: false,
         parent: NONE,
         first_child: NONE,
         last_child: NONE,
@@ -148,7 +150,7 @@ impl Parser<'_> {
         let mut lower = [0u8; 16];
         let tag = tag_of(&src[name_start..name_end], &mut lower);
         let attr_start = self.dom.attrs.len() as u32;
-        let (end, self_closing, hidden) = self.attributes(name_end, tag);
+        let (end, self_closing, hiding) = self.attributes(name_end, tag);
         let attr_len = self.dom.attrs.len() as u32 - attr_start;
 
         match tag {
@@ -178,7 +180,9 @@ impl Parser<'_> {
         let id = self.append(Node {
             kind: Kind::Element,
             tag,
-            hidden,
+            hidden: hiding.hidden,
+            hidden_for_good: hiding.for_good,
+            hidden_by_class: hiding.by_class,
             parent: NONE,
             first_child: NONE,
             last_child: NONE,
@@ -239,10 +243,10 @@ impl Parser<'_> {
     }
 
     /// Parse attributes from `pos` to the closing `>`. Returns (position after `>`,
-    /// self-closing, hidden).
-    fn attributes(&mut self, mut pos: usize, tag: Tag) -> (usize, bool, bool) {
+    /// self-closing, how it is hidden).
+    fn attributes(&mut self, mut pos: usize, tag: Tag) -> (usize, bool, Hiding) {
         let src = self.src;
-        let mut hidden = false;
+        let mut hidden = Hiding::default();
         let mut self_closing = false;
         loop {
             while pos < src.len() && (src[pos].is_ascii_whitespace() || src[pos] == b'/') {
@@ -289,7 +293,7 @@ impl Parser<'_> {
         }
     }
 
-    fn attribute(&mut self, name: &[u8], (vs, ve): (usize, usize), tag: Tag, hidden: &mut bool) {
+    fn attribute(&mut self, name: &[u8], (vs, ve): (usize, usize), tag: Tag, hiding: &mut Hiding) {
         // The longest name read is `aria-controls`.
         if name.len() > 13 {
             return;
@@ -301,19 +305,28 @@ impl Parser<'_> {
             b"hidden" => {
                 // `<input type=hidden>` is not what hides content.
                 if tag != Tag::Input {
-                    *hidden = true;
+                    hiding.hidden = true;
                 }
                 return;
             }
             b"aria-hidden" => {
                 // Hidden from screen readers, not from the eye: a card's link often
                 // repeats its title for sighted readers only. Links keep their text.
-                *hidden |= tag != Tag::A && value.eq_ignore_ascii_case(b"true");
+                // A closed modal or menu: hidden until the reader opens it, never the body
+                // a script shows on load.
+                let by_aria = tag != Tag::A && value.eq_ignore_ascii_case(b"true");
+                hiding.hidden |= by_aria;
+                hiding.for_good |= by_aria;
                 return;
             }
             b"style" => {
-                *hidden |= style_hides(value);
+                hiding.hidden |= style_hides(value);
                 return;
+            }
+            b"class" if class_hides(value) => {
+                hiding.hidden = true;
+                hiding.for_good = true;
+                hiding.by_class = true;
             }
             _ => {}
         }
@@ -590,6 +603,8 @@ impl Parser<'_> {
             kind: Kind::Text,
             tag: Tag::None,
             hidden: false,
+            hidden_for_good: false,
+            hidden_by_class: false,
             parent: NONE,
             first_child: NONE,
             last_child: NONE,
@@ -643,6 +658,8 @@ fn element(tag: Tag) -> Node {
         kind: Kind::Element,
         tag,
         hidden: false,
+        hidden_for_good: false,
+        hidden_by_class: false,
         parent: NONE,
         first_child: NONE,
         last_child: NONE,
@@ -779,6 +796,27 @@ fn find_end_tag(src: &[u8], from: usize, name: &[u8]) -> usize {
         pos = lt + 1;
     }
     src.len()
+}
+
+/// How an element's attributes hide it.
+#[derive(Default, Clone, Copy)]
+struct Hiding {
+    /// `hidden`, `aria-hidden=true`, an inline `display:none` or a `hide` class.
+    hidden: bool,
+    /// Hidden the way a closed modal (`aria-hidden=true`) or a stylesheet (`hide`) hides,
+    /// not the way a page hides its body until a script shows it.
+    for_good: bool,
+    /// A `hide` class (see `class_hides`).
+    by_class: bool,
+}
+
+/// Whether a class attribute names a stylesheet's hiding class: a token `hide` or `hidden`
+/// (Bootstrap's and Foundation's `display:none`), unless another token shows it again at
+/// some screen width (Tailwind's `hidden md:block`).
+fn class_hides(value: &[u8]) -> bool {
+    let tokens = || value.split(|b| b.is_ascii_whitespace());
+    tokens().any(|t| t.eq_ignore_ascii_case(b"hide") || t.eq_ignore_ascii_case(b"hidden"))
+        && !tokens().any(|t| t.contains(&b':'))
 }
 
 /// Whether an inline style says `display:none` or `visibility:hidden` (whitespace and case

@@ -134,7 +134,8 @@ pub(super) fn drop_boxes(
 }
 
 /// A hidden block holding this share of the page's text is shown: the page hides its
-/// content until a script runs (`defer-block`, lock-down plugins).
+/// content until a script runs (`defer-block`, lock-down plugins). Not one hidden for good
+/// (`aria-hidden`, a `hide` class: a closed modal, related stories kept out of sight).
 const HIDDEN_SHOWN_SHARE: f32 = 0.4;
 
 /// The link density above which `clean_conditionally` prunes a block of a reference page.

@@ -66,3 +66,97 @@ fn a_paragraph_said_three_times_between_an_icon_and_a_share_box_is_kept_three_ti
     );
     assert_eq!(md.matches("The quarry closed in 1931").count(), 3, "{md}");
 }
+
+/// The last-resort pass that shows hidden nodes is for a page whose body is hidden until
+/// a script runs, not for a short page that shows its text.
+#[test]
+fn a_short_visible_page_does_not_show_its_hidden_blocks() {
+    let main = "<main><article><h1>Gate times</h1><p>The gate opens at nine every morning.</p>\
+        <p>It closes at dusk; the car park shuts half an hour earlier.</p>\
+        <div hidden><p>Template: your basket holds no items yet; add a walk to book it.</p></div>\
+        </article></main>";
+    let md = read(
+        "https://quarry.example/visit/gate",
+        &chrome("Gate times", main),
+    );
+    assert!(md.contains("The gate opens at nine every morning."), "{md}");
+    assert!(!md.contains("Template: your basket"), "{md}");
+}
+
+/// A `hide` class is how a page hides a block with its stylesheet: three related
+/// articles kept under one, longer together than the article itself.
+#[test]
+fn related_articles_under_a_hide_class_are_dropped_however_long() {
+    let related: String = (1..=3)
+        .map(|n| {
+            format!(
+                "<div class=\"story\"><h2>Related story {n}</h2>{}{}{}{}</div>",
+                prose(&format!("Hidden story {n} opening")),
+                prose(&format!("Hidden story {n} middle")),
+                prose(&format!("Hidden story {n} turn")),
+                prose(&format!("Hidden story {n} ending")),
+            )
+        })
+        .collect();
+    let main = format!(
+        "<main><article><h1>Orchid count</h1>{}{}{}</article>\
+         <div class=\"hide\">{related}</div></main>",
+        prose("The count"),
+        prose("The weather"),
+        prose("The result"),
+    );
+    let md = read(
+        "https://quarry.example/news/orchid-count",
+        &chrome("Orchid count", &main),
+    );
+    for t in ["The count", "The weather", "The result"] {
+        assert!(md.contains(t), "{t}: {md}");
+    }
+    assert!(!md.contains("Hidden story"), "{md}");
+}
+
+/// A closed modal (`aria-hidden="true"`) holding its own `<main>` with a long transcript:
+/// hidden, so not the page's text, though it is longer than the article.
+#[test]
+fn a_hidden_modal_with_a_main_inside_is_dropped() {
+    let transcript: String = (1..=8)
+        .map(|n| prose(&format!("Transcript line {n}")))
+        .collect();
+    let main = format!(
+        "<div class=\"content\"><article><h1>Peregrine film</h1>{}{}{}</article></div>\
+         <div class=\"modal\" aria-hidden=\"true\"><main><h2>Transcript</h2>{transcript}</main></div>",
+        prose("The film"),
+        prose("The nest"),
+        prose("The chicks"),
+    );
+    let md = read(
+        "https://quarry.example/wildlife/peregrine-film",
+        &chrome("Peregrine film", &main),
+    );
+    for t in ["The film", "The nest", "The chicks"] {
+        assert!(md.contains(t), "{t}: {md}");
+    }
+    assert!(!md.contains("Transcript line"), "{md}");
+}
+
+/// Guards `is_class_hidden_panel`: sibling panels that all carry a `hidden` class are tabs a
+/// script shows one at a time, each the page's text. Seen failing without it: every panel
+/// was dropped with the hidden block.
+#[test]
+fn sibling_panels_hidden_by_class_are_tabs_and_kept() {
+    let main = format!(
+        "<main><h1>Plans</h1>{}{}<div class=\"tabs\">\
+         <div class=\"plan-panel hidden\"><h2>Day ticket</h2>{}</div>\
+         <div class=\"plan-panel hidden\"><h2>Season ticket</h2>{}</div>\
+         <div class=\"plan-panel hidden\"><h2>Group visit</h2>{}</div></div></main>",
+        prose("Choosing a plan"),
+        prose("Paying at the gate"),
+        prose("The day ticket"),
+        prose("The season ticket"),
+        prose("A group visit"),
+    );
+    let md = read("https://quarry.example/plans", &chrome("Plans", &main));
+    for t in ["The day ticket", "The season ticket", "A group visit"] {
+        assert!(md.contains(t), "{t}: {md}");
+    }
+}
