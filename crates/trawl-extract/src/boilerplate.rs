@@ -21,7 +21,6 @@ pub(crate) fn is_dropped_element(tag: Tag) -> bool {
             | Tag::Noscript
             | Tag::Template
             | Tag::Svg
-            | Tag::Math
             | Tag::Canvas
             | Tag::Iframe
             | Tag::Object

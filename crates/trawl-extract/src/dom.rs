@@ -453,6 +453,7 @@ impl Tag {
                 | Tag::Kbd
                 | Tag::Label
                 | Tag::Mark
+                | Tag::Math
                 | Tag::Q
                 | Tag::S
                 | Tag::Samp

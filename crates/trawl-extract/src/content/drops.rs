@@ -456,7 +456,6 @@ pub(super) fn is_hard_dropped(tag: Tag) -> bool {
             | Tag::Noscript
             | Tag::Template
             | Tag::Svg
-            | Tag::Math
             | Tag::Canvas
             | Tag::Iframe
             | Tag::Object

@@ -160,3 +160,20 @@ fn sibling_panels_hidden_by_class_are_tabs_and_kept() {
         assert!(md.contains(t), "{t}: {md}");
     }
 }
+
+#[test]
+fn mathml_text_is_kept() {
+    let main = format!(
+        "<main><article><h1>The crane platform</h1>{}\
+         <p>The platform's area is <math><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></math> \
+         with the radius in metres.</p>{}</article></main>",
+        prose("The platform"),
+        prose("The bench"),
+    );
+    let md = read(
+        "https://quarry.example/history/crane",
+        &chrome("The crane platform", &main),
+    );
+    assert!(md.contains("area is π"), "{md}");
+    assert!(md.contains("with the radius in metres."), "{md}");
+}
