@@ -65,10 +65,39 @@ pub(crate) fn extract_html(
     url: &Url,
     opts: &ExtractOptions,
     doc: &mut Document,
+    mut anchors: Option<&mut Option<PageAnchors>>,
+) {
+    read_html(
+        bytes,
+        content_type,
+        url,
+        opts,
+        doc,
+        anchors.as_deref_mut(),
+        false,
+    );
+    // A page that shows nothing until its scripts run may keep a copy for readers without
+    // them: read it again as a browser with scripting off does.
+    if doc.text.trim().is_empty() && memchr::memmem::find(bytes, b"<noscript").is_some() {
+        read_html(bytes, content_type, url, opts, doc, anchors, true);
+    }
+}
+
+fn read_html(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: &Url,
+    opts: &ExtractOptions,
+    doc: &mut Document,
     anchors: Option<&mut Option<PageAnchors>>,
+    scripting_off: bool,
 ) {
     let html = charset::decode_html_borrowed(bytes, content_type);
-    let dom = parse::parse(&html);
+    let dom = if scripting_off {
+        parse::parse_scripting_off(&html)
+    } else {
+        parse::parse(&html)
+    };
     drop(html);
     if let Some(anchors) = anchors {
         *anchors = Some(crate::anchors::of_dom(&dom));

@@ -25,7 +25,19 @@ pub(crate) const MAX_DEPTH: usize = 192;
 
 /// Parse `html` into a tree. Never fails.
 pub(crate) fn parse(html: &str) -> Dom {
+    parse_with(html, false)
+}
+
+/// Parse `html` as a browser with scripting off does: what every `<noscript>` holds is
+/// markup, read in place. For a page that shows nothing until its scripts run (a Blogger
+/// post rendered from a template) and keeps a copy for readers without them.
+pub(crate) fn parse_scripting_off(html: &str) -> Dom {
+    parse_with(html, true)
+}
+
+fn parse_with(html: &str, scripting_off: bool) -> Dom {
     let mut p = Parser {
+        scripting_off,
         // Sized so few pages grow them: a growth copies all that is held so far. On WCXB
         // dev a third of the page's bytes fell short for the text on most pages and half
         // on 370 of 914; the decoded text and kept attributes are rarely more than the page.
@@ -67,6 +79,8 @@ pub(crate) fn parse(html: &str) -> Dom {
 
 struct Parser<'a> {
     dom: Dom,
+    /// Read what `<noscript>` holds as markup (see `parse_scripting_off`).
+    scripting_off: bool,
     /// Open elements; `stack[0]` is the document node. Changed only through `push_open`,
     /// `pop_open` and `truncate_open`, which keep the counts below.
     stack: Vec<NodeId>,
@@ -167,7 +181,7 @@ impl Parser<'_> {
             }
             // Some sites (Discourse's crawler view) serve the whole page inside
             // `<noscript>`: markup of that size is read as if scripting were off.
-            Tag::Noscript if is_page_in_noscript(&src[end..]) => {
+            Tag::Noscript if self.scripting_off || is_page_in_noscript(&src[end..]) => {
                 self.dom.attrs.truncate(attr_start as usize);
                 return end;
             }

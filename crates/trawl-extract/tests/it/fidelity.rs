@@ -177,3 +177,26 @@ fn mathml_text_is_kept() {
     assert!(md.contains("area is π"), "{md}");
     assert!(md.contains("with the radius in metres."), "{md}");
 }
+
+/// A Blogger post whose HTML comes only from a script template, with a `<noscript>` copy
+/// for readers without scripts: the copy is the post.
+#[test]
+fn a_post_only_in_noscript_is_read_from_it() {
+    let page = format!(
+        r#"<!doctype html><html><head><title>Ridge walk | Quarry Hill blog</title></head>
+        <body><div id="app"></div>
+        <script type="text/template" id="post-template"><div class="post-body">{{{{body}}}}</div></script>
+        <noscript><div class="post-body"><h1>Ridge walk</h1>{}{}{}</div></noscript>
+        </body></html>"#,
+        prose("The ridge walk"),
+        prose("The descent"),
+        prose("The tea room"),
+    );
+    let md = read(
+        "https://quarryhill.blogspot.com/2024/05/ridge-walk.html",
+        &page,
+    );
+    for t in ["The ridge walk", "The descent", "The tea room"] {
+        assert!(md.contains(t), "{t}: {md}");
+    }
+}
