@@ -200,3 +200,85 @@ fn a_post_only_in_noscript_is_read_from_it() {
         assert!(md.contains(t), "{t}: {md}");
     }
 }
+
+/// A listicle whose items hold an empty media wrapper named `StickyMedia-…` beside the
+/// text: the word on the empty wrapper does not drop the item.
+#[test]
+fn a_listicle_item_beside_a_sticky_media_wrapper_keeps_its_text() {
+    let items: String = (1..=8)
+        .map(|n| {
+            format!(
+                "<li class=\"ListItem-sc-1x2y3z\"><div class=\"StickyMedia-sc-9f8e7d hJkLm\"></div>\
+                 <div class=\"ItemText-sc-4a5b6c\"><h2>{n}. Viewpoint number {n}</h2>{}</div></li>",
+                prose(&format!("Viewpoint {n} text"))
+            )
+        })
+        .collect();
+    let main = format!(
+        "<main><article><h1>Eight viewpoints</h1>{}<ol class=\"List-sc-0a1b2c\">{items}</ol>\
+         <div class=\"AdLabel-sc-77\">Advertisement</div></article></main>",
+        prose("The viewpoints")
+    );
+    let md = read(
+        "https://quarry.example/lists/eight-viewpoints",
+        &chrome("Eight viewpoints", &main),
+    );
+    for n in 1..=8 {
+        assert!(
+            md.contains(&format!("Viewpoint {n} text")),
+            "item {n}: {md}"
+        );
+    }
+}
+
+/// A list of events on a URL that reads like an article's slug, with a dated
+/// `og:type=article` head: the repeated items with titles make it a listing, and each
+/// item's title, venue and town are kept, not only its image link.
+#[test]
+fn events_on_an_article_like_url_are_a_listing_with_their_text() {
+    let items: String = (1..=30)
+        .map(|n| {
+            format!(
+                "<li class=\"event-item\"><div class=\"image-wrapper\"><a href=\"/events/e{n}\">\
+                 <img src=\"/i/{n}.jpg\" alt=\"Poster of event {n}\"></a></div>\
+                 <div class=\"text-wrapper\"><h3><a href=\"/events/e{n}\">Quarry evening number {n}</a></h3>\
+                 <p class=\"venue\">Venue {n}: the old crane platform</p><p class=\"city\">Stoneham</p></div></li>"
+            )
+        })
+        .collect();
+    let cards: String = (1..=5)
+        .map(|n| format!("<div class=\"card\"><a href=\"/p/{n}\">Featured {n}</a></div>"))
+        .collect();
+    let page = format!(
+        r#"<!doctype html><html><head><title>What's on at the quarry this summer | Quarry Hill</title>
+        <meta property="og:type" content="article">
+        <meta property="article:published_time" content="2024-05-01T10:00:00Z"></head><body>
+        <header class="site-header"><nav><a href="/">Home</a><a href="/events">Events</a></nav></header>
+        <main><h1>What's on at the quarry this summer</h1>
+        <div class="carousel-list">{cards}</div>
+        <ul class="events">{items}</ul></main>
+        <footer class="site-footer"><p>Quarry Hill Trust, registered charity 5678.</p></footer></body></html>"#
+    );
+    let doc = common::read_html(
+        "https://quarry.example/whats-on-at-the-quarry-this-summer",
+        &page,
+    );
+    assert_eq!(
+        doc.page_type,
+        trawl_core::PageType::Listing,
+        "{}",
+        doc.markdown
+    );
+    for n in [1, 15, 30] {
+        assert!(
+            doc.markdown.contains(&format!("Quarry evening number {n}")),
+            "{n}: {}",
+            doc.markdown
+        );
+        assert!(
+            doc.markdown.contains(&format!("Venue {n}: the old crane")),
+            "{n}: {}",
+            doc.markdown
+        );
+    }
+}
