@@ -271,7 +271,7 @@ word_set!(
 );
 
 /// Substrings that mark boilerplate anywhere in a class/id (vendor and compound names).
-const NEGATIVE_PARTS: [&str; 39] = [
+const NEGATIVE_PARTS: [&str; 44] = [
     "popover",
     "hovercard",
     "flyout",
@@ -311,6 +311,12 @@ const NEGATIVE_PARTS: [&str; 39] = [
     "morestories",
     "trending",
     "widget",
+    // A forum's "who is online" box (phpBB's `online-list`, vBulletin's `wgo_whosonline`).
+    "whosonline",
+    "who-is-online",
+    "online-list",
+    "onlinelist",
+    "users-online",
 ];
 
 /// Substrings that mark an embedded post (quoted content).

@@ -271,7 +271,9 @@ fn read_html(
     let jumps = content::drop_jump_links(&dom, &mut selection);
     // "You must log in to answer this question" (see `content::prompts`).
     let prompts = content::drop_sign_in_prompts(&dom, &mut selection);
-    if repeated | placeholders | emptied | jumps | prompts {
+    // "You are using an out of date browser" (see `content::notices`).
+    let notices = content::drop_browser_notices(&dom, &mut selection);
+    if repeated | placeholders | emptied | jumps | prompts | notices {
         text = markdown::render(
             &dom,
             &selection.dropped,

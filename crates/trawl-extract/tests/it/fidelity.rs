@@ -282,3 +282,115 @@ fn events_on_an_article_like_url_are_a_listing_with_their_text() {
         );
     }
 }
+
+/// A vendor id that contains `share` on the element holding every paragraph, with a long
+/// gallery of captioned slides elsewhere on the page: the paragraphs are the article.
+#[test]
+fn an_id_naming_share_on_the_element_holding_every_paragraph_does_not_drop_it() {
+    let slides: String = (1..=50)
+        .map(|n| {
+            format!(
+                "<div class=\"slide\"><img src=\"/g/{n}.jpg\" alt=\"\"><p class=\"caption\">Slide {n}: \
+                 a view of the quarry face in the late afternoon light.</p></div>"
+            )
+        })
+        .collect();
+    let paragraphs: String = (1..=6)
+        .map(|n| prose(&format!("Story paragraph {n}")))
+        .collect();
+    let main = format!(
+        "<main><div class=\"story\"><h1>Peregrines return</h1>\
+         <div id=\"share-content-body\" class=\"body-copy\">{paragraphs}</div></div>\
+         <div class=\"gallery\">{slides}</div></main>"
+    );
+    let md = read(
+        "https://quarry.example/wildlife/peregrines-return",
+        &chrome("Peregrines return", &main),
+    );
+    for n in 1..=6 {
+        assert!(md.contains(&format!("Story paragraph {n}")), "{n}: {md}");
+    }
+}
+
+/// A XenForo forum index: thread rows (`structItem--thread`) between a browser notice and
+/// a "who is online" box. The rows are the page.
+#[test]
+fn a_xenforo_forum_index_keeps_its_thread_rows() {
+    let rows: String = (1..=20)
+        .map(|n| {
+            format!(
+                "<div class=\"structItem structItem--thread js-inlineModContainer\" data-author=\"walker{n}\">\
+                 <div class=\"structItem-cell structItem-cell--icon\"><div class=\"structItem-iconContainer\">\
+                 <a href=\"/members/walker{n}.{n}/\" class=\"avatar avatar--s\"><img src=\"/a/{n}.jpg\" alt=\"walker{n}\"></a></div></div>\
+                 <div class=\"structItem-cell structItem-cell--main\"><div class=\"structItem-title\">\
+                 <a href=\"/threads/quarry-path-question-{n}.{n}/\">Question {n} about the rim path after the storm</a></div>\
+                 <div class=\"structItem-minor\"><ul class=\"structItem-parts\"><li><a href=\"/members/walker{n}.{n}/\">walker{n}</a></li>\
+                 <li class=\"structItem-startDate\"><time>May {n}, 2024</time></li></ul></div></div>\
+                 <div class=\"structItem-cell structItem-cell--meta\"><dl class=\"pairs pairs--justified\"><dt>Replies</dt><dd>{n}</dd></dl>\
+                 <dl class=\"pairs pairs--justified structItem-minor\"><dt>Views</dt><dd>{}</dd></dl></div></div>",
+                n * 37
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<!doctype html><html><head><title>Rim path | Quarry Hill forum</title></head><body>
+        <div class="p-pageWrapper"><header class="p-header"><a href="/">Quarry Hill forum</a></header>
+        <nav class="p-nav"><a href="/forums/">Forums</a><a href="/whats-new/">What's new</a></nav>
+        <div class="p-body"><div class="p-body-inner">
+        <div class="blockMessage blockMessage--important">You are using an out of date browser. It may not display this or other websites correctly. You should upgrade or use an alternative browser.</div>
+        <div class="p-body-header"><h1 class="p-title-value">Rim path</h1></div>
+        <div class="p-body-main"><div class="p-body-content"><div class="block block--forum">
+        <div class="block-container"><div class="block-body"><div class="structItemContainer">
+        <div class="structItemContainer-group js-threadList">{rows}</div></div></div></div></div></div>
+        <div class="p-body-sidebar"><div class="block" data-widget-key="forum_overview_members_online">
+        <h3 class="block-minorHeader">Members online</h3><ul><li><a href="/members/a">warden</a></li><li><a href="/members/b">ranger</a></li></ul>
+        <div class="block-footer">Total: 57 (members: 2, guests: 55)</div></div></div></div></div></div>
+        <footer class="p-footer">Community platform by XenForo</footer></div></body></html>"#
+    );
+    let md = read("https://forum.quarry.example/forums/rim-path.12/", &page);
+    for n in [1, 7, 20] {
+        assert!(
+            md.contains(&format!("Question {n} about the rim path")),
+            "row {n}: {md}"
+        );
+    }
+    assert!(!md.contains("out of date browser"), "{md}");
+}
+
+/// A phpBB forum index: `ul.topiclist > li.row > dl`, a topic's title and its counts.
+#[test]
+fn a_phpbb_forum_index_keeps_its_topic_rows() {
+    let rows: String = (1..=20)
+        .map(|n| {
+            format!(
+                "<li class=\"row bg{}\"><dl class=\"row-item topic_read\"><dt title=\"No unread posts\">\
+                 <div class=\"list-inner\"><a href=\"./viewtopic.php?t={n}\" class=\"topictitle\">Lime kiln visit number {n} report</a>\
+                 <div class=\"topic-poster responsive-hide left-box\">by <a href=\"./memberlist.php?u={n}\" class=\"username\">kilner{n}</a> \
+                 » <time>Sun Jun {n}, 2024</time></div></div></dt>\
+                 <dd class=\"posts\">{n} <dfn>Replies</dfn></dd><dd class=\"views\">{} <dfn>Views</dfn></dd>\
+                 <dd class=\"lastpost\"><span><dfn>Last post </dfn>by <a href=\"./memberlist.php?u=2\">warden</a></span></dd></dl></li>",
+                n % 2 + 1,
+                n * 11
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<!doctype html><html><head><title>Lime kilns - Quarry Hill forum</title></head><body id="phpbb">
+        <div id="wrap" class="wrap"><div class="headerbar" role="banner"><a href="./index.php">Board index</a></div>
+        <div class="navbar" role="navigation"><ul class="nav-main"><li><a href="/faq.php">FAQ</a></li><li><a href="/ucp.php">Login</a></li></ul></div>
+        <div id="page-body" class="page-body" role="main"><h2 class="forum-title"><a href="./viewforum.php?f=3">Lime kilns</a></h2>
+        <div class="forumbg"><div class="inner"><ul class="topiclist"><li class="header"><dl class="row-item"><dt><div class="list-inner">Topics</div></dt>
+        <dd class="posts">Replies</dd><dd class="views">Views</dd><dd class="lastpost"><span>Last post</span></dd></dl></li></ul>
+        <ul class="topiclist topics">{rows}</ul></div></div>
+        <div class="stat-block online-list"><h3>Who is online</h3><p>Users browsing this forum: No registered users and 3 guests</p></div>
+        </div><div class="page-footer" role="contentinfo">Powered by phpBB</div></div></body></html>"#
+    );
+    let md = read("https://forum.quarry.example/viewforum.php?f=3", &page);
+    for n in [1, 7, 20] {
+        assert!(
+            md.contains(&format!("Lime kiln visit number {n} report")),
+            "row {n}: {md}"
+        );
+    }
+    assert!(!md.contains("Users browsing this forum"), "{md}");
+}
