@@ -94,6 +94,8 @@ pub(crate) struct ClassSignal {
     pub(crate) footer: bool,
     /// Hidden, but folded text after its toggle (see `content::mark_folded`): kept.
     pub(crate) folded: bool,
+    /// A cookie or consent banner: never content, in any pass.
+    pub(crate) consent: bool,
 }
 
 impl ClassSignal {
@@ -114,6 +116,7 @@ impl ClassSignal {
             header: self.header || other.header,
             footer: self.footer || other.footer,
             folded: false,
+            consent: self.consent || other.consent,
         }
     }
 }
@@ -318,6 +321,9 @@ const NEGATIVE_PARTS: [&str; 44] = [
     "onlinelist",
     "users-online",
 ];
+
+/// Substrings that mark a cookie or consent banner (`cookie-law-info-bar`, `gdpr-consent`).
+const CONSENT_PARTS: [&str; 3] = ["cookie", "consent", "gdpr"];
 
 /// Substrings that mark an embedded post (quoted content).
 const EMBED_PARTS: [&str; 2] = ["embed", "tweet"];
@@ -529,6 +535,7 @@ fn token_signal(token: &str) -> ClassSignal {
         signal.positive = true;
     }
     signal.strong |= parts.negative;
+    signal.consent |= parts.consent;
     signal.comments |= parts.comments;
     signal.positive |= parts.positive;
     signal
@@ -661,6 +668,7 @@ struct Parts {
     negative: bool,
     comments: bool,
     positive: bool,
+    consent: bool,
 }
 
 /// One automaton over every part: a token is scanned once, not once per part.
@@ -670,7 +678,8 @@ static PART_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
             .iter()
             .chain(&NEGATIVE_PARTS)
             .chain(&COMMENT_PARTS)
-            .chain(&POSITIVE_PARTS),
+            .chain(&POSITIVE_PARTS)
+            .chain(&CONSENT_PARTS),
     )
     .expect("the parts are a small fixed list")
 });
@@ -680,6 +689,7 @@ fn parts_in(token: &str) -> Parts {
     let negative_from = EMBED_PARTS.len();
     let comments_from = negative_from + NEGATIVE_PARTS.len();
     let positive_from = comments_from + COMMENT_PARTS.len();
+    let consent_from = positive_from + POSITIVE_PARTS.len();
     for found in PART_FINDER.find_overlapping_iter(token) {
         let i = found.pattern().as_usize();
         if i < negative_from {
@@ -688,8 +698,10 @@ fn parts_in(token: &str) -> Parts {
             parts.negative = true;
         } else if i < positive_from {
             parts.comments = true;
-        } else {
+        } else if i < consent_from {
             parts.positive = true;
+        } else {
+            parts.consent = true;
         }
     }
     parts

@@ -205,7 +205,11 @@ impl Drops {
                 && sums[i].text <= AUTHOR_STAT_MAX_CHARS
                 && sums[i].text > 0
                 && is_author_stat(dom, id);
+            // A cookie or consent banner is never content, however loose the pass and
+            // however much of a short page it holds.
+            let by_consent = signal.consent && !is_content_tag(node.tag) && !holds_main[i];
             if (by_tag || by_role || by_class) && share < NAMED_MAX_SHARE
+                || by_consent
                 || link_landmark
                 || author_stat
                 || node.tag == Tag::A && is_skip_link(dom, id)

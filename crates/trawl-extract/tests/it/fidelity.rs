@@ -394,3 +394,139 @@ fn a_phpbb_forum_index_keeps_its_topic_rows() {
     }
     assert!(!md.contains("Users browsing this forum"), "{md}");
 }
+
+/// A flat grid of sibling blocks: an `h1`, then image blocks and text blocks in turn, each
+/// text block only a linked `h4`. The headings are the page.
+#[test]
+fn a_flat_grid_of_linked_headings_keeps_them_and_its_heading() {
+    let blocks: String = (1..=16)
+        .map(|n| {
+            format!(
+                "<div class=\"grid-block image-block\"><a href=\"/projects/{n}\"><img src=\"/p/{n}.jpg\" alt=\"\"></a></div>\
+                 <div class=\"grid-block text-block\"><h4><a href=\"/projects/{n}\">Restoration project number {n}</a></h4></div>"
+            )
+        })
+        .collect();
+    let main = format!("<div class=\"grid\"><h1>Our restoration projects</h1>{blocks}</div>");
+    let md = read(
+        "https://quarry.example/projects",
+        &chrome("Projects", &main),
+    );
+    for n in [1, 8, 16] {
+        assert!(
+            md.contains(&format!("Restoration project number {n}")),
+            "{n}: {md}"
+        );
+    }
+    assert!(md.contains("Our restoration projects"), "{md}");
+}
+
+/// One container: four long paragraphs and a one-row table listing ~150 contributors as
+/// `<strong>Name</strong>, Affiliation<br>`. The paragraphs are the text.
+#[test]
+fn a_long_table_of_names_does_not_beat_the_paragraphs_beside_it() {
+    let names: String = (1..=150)
+        .map(|n| format!("<strong>Surveyor {n}</strong>, Stoneham Field Club<br>"))
+        .collect();
+    let main = format!(
+        "<main><div class=\"entry\"><h1>Survey results</h1>{}{}{}{}\
+         <table><tr><td>{names}</td></tr></table></div></main>",
+        prose("Survey paragraph one"),
+        prose("Survey paragraph two"),
+        prose("Survey paragraph three"),
+        prose("Survey paragraph four"),
+    );
+    let md = read(
+        "https://quarry.example/news/survey-results",
+        &chrome("Survey results", &main),
+    );
+    for t in ["one", "two", "three", "four"] {
+        assert!(md.contains(&format!("Survey paragraph {t}")), "{t}: {md}");
+    }
+}
+
+/// A guide: one long first post, then twenty replies under `#comments`. The replies are
+/// not the guide.
+#[test]
+fn replies_under_a_guide_are_not_the_guide() {
+    let replies: String = (1..=20)
+        .map(|n| {
+            format!(
+                "<li class=\"comment\"><div class=\"comment-author\"><a href=\"/u/{n}\">reader{n}</a></div>\
+                 <div class=\"comment-body\"><p>Reply number {n}: thanks for the guide, I walked it last \
+                 weekend with my children and the kilns were the best part of the day.</p></div></li>"
+            )
+        })
+        .collect();
+    let main = format!(
+        "<main><article><h1>A guide to the kilns</h1>{}{}{}{}</article>\
+         <section id=\"comments\"><h2>20 replies</h2><ol class=\"commentlist\">{replies}</ol></section></main>",
+        prose("Guide step one"),
+        prose("Guide step two"),
+        prose("Guide step three"),
+        prose("Guide step four"),
+    );
+    let md = read(
+        "https://quarry.example/guides/a-guide-to-the-kilns",
+        &chrome("A guide to the kilns", &main),
+    );
+    assert!(md.contains("Guide step four"), "{md}");
+    assert!(!md.contains("Reply number"), "{md}");
+}
+
+/// A documentation hub: cards of an `h4`, one sentence and a list of links. The headings
+/// and sentences are the text.
+#[test]
+fn a_docs_hub_keeps_each_cards_heading_and_sentence() {
+    let cards: String = ["Maps", "Paths", "Wildlife", "Geology", "Volunteering", "Safety"]
+        .iter()
+        .map(|topic| {
+            let links: String = (1..=8)
+                .map(|n| format!("<li><a href=\"/docs/{topic}/{n}\">{topic} page {n}</a></li>"))
+                .collect();
+            format!(
+                "<div class=\"hub-card\"><h4>{topic}</h4><p>Everything the trust has written about \
+                 {topic} on the hill, from first visits to detailed surveys.</p><ul>{links}</ul></div>"
+            )
+        })
+        .collect();
+    let main =
+        format!("<main><h1>Quarry Hill documentation</h1><div class=\"hub\">{cards}</div></main>");
+    let md = read(
+        "https://docs.quarry.example/",
+        &chrome("Documentation", &main),
+    );
+    for topic in ["Maps", "Safety"] {
+        assert!(
+            md.contains(&format!("about {topic} on the hill")),
+            "{topic}: {md}"
+        );
+    }
+}
+
+/// A post of three short paragraphs beside a cookie-law widget that says more: the post
+/// is the text, once.
+#[test]
+fn a_short_post_beats_a_longer_cookie_law_widget() {
+    let main = "<main><article class=\"post\"><h1>Gate closed on Monday</h1>\
+        <div class=\"entry-content\"><p>The main gate is closed on Monday for resurfacing.</p>\
+        <p>Use the lane entrance by the kilns instead.</p><p>Thank you for your patience.</p></div>\
+        </article></main>\
+        <div id=\"cookie-law-info-bar\" class=\"cli-bar-container\"><div class=\"cli-bar-message\">\
+        We use cookies on our website to give you the most relevant experience by remembering your \
+        preferences and repeat visits. By clicking Accept All, you consent to the use of ALL the \
+        cookies. However, you may visit Cookie Settings to provide a controlled consent, and you can \
+        withdraw it at any time from the link at the foot of every page of this website.</div>\
+        <a role=\"button\" class=\"cli_settings_button\">Cookie Settings</a></div>";
+    let md = read(
+        "https://quarry.example/news/gate-closed-on-monday",
+        &chrome("Gate closed on Monday", main),
+    );
+    assert_eq!(
+        md.matches("closed on Monday for resurfacing").count(),
+        1,
+        "{md}"
+    );
+    assert!(md.contains("Thank you for your patience."), "{md}");
+    assert!(!md.contains("We use cookies"), "{md}");
+}
