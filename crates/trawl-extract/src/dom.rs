@@ -84,6 +84,27 @@ pub(crate) enum Kind {
     Text,
 }
 
+/// What hides an element, when it is hidden.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum HiddenBy {
+    /// Not hidden, or by the `hidden` attribute or an inline style: how a page hides its
+    /// body until a script shows it.
+    #[default]
+    Markup,
+    /// `aria-hidden=true`: a closed modal or menu.
+    Aria,
+    /// A `hide` class, which a script also uses to show one of a set of panels.
+    Class,
+}
+
+impl HiddenBy {
+    /// Hidden the way a closed modal or a stylesheet hides: never the body a script shows
+    /// on load, however much of the page it holds.
+    pub(crate) fn for_good(self) -> bool {
+        self != HiddenBy::Markup
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
@@ -91,11 +112,9 @@ pub(crate) struct Node {
     /// Set at parse time for `hidden`, `aria-hidden=true`, inline `display:none` or
     /// `visibility:hidden` and a `hide` class.
     pub(crate) hidden: bool,
-    /// Hidden by `aria-hidden=true` or a `hide` class: a closed modal, a stylesheet's
-    /// hidden block, never the body a script shows on load however much of the page it holds.
-    pub(crate) hidden_for_good: bool,
-    /// Hidden by a `hide` class, which a script also uses to show one of a set of panels.
-    pub(crate) hidden_by_class: bool,
+    /// How a hidden element is hidden: one byte, in the padding after `hidden` (every pass
+    /// walks the nodes, so a bigger node costs them all).
+    pub(crate) hidden_by: HiddenBy,
     pub(crate) parent: NodeId,
     pub(crate) first_child: NodeId,
     pub(crate) last_child: NodeId,

@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 use memchr::{memchr, memmem};
 
-use crate::dom::{Attr, AttrName, Dom, Kind, NONE, Node, NodeId, Span, Tag};
+use crate::dom::{Attr, AttrName, Dom, HiddenBy, Kind, NONE, Node, NodeId, Span, Tag};
 use crate::entities::{decode_into, find_special};
 
 /// Deepest element nesting kept; deeper start tags attach to the deepest open element.
@@ -61,8 +61,7 @@ fn parse_with(html: &str, scripting_off: bool) -> Dom {
         kind: Kind::Document,
         tag: Tag::None,
         hidden: false,
-        hidden_for_good: false,
-        hidden_by_class: false,
+        hidden_by: HiddenBy::Markup,
         parent: NONE,
         first_child: NONE,
         last_child: NONE,
@@ -195,8 +194,7 @@ impl Parser<'_> {
             kind: Kind::Element,
             tag,
             hidden: hiding.hidden,
-            hidden_for_good: hiding.for_good,
-            hidden_by_class: hiding.by_class,
+            hidden_by: hiding.by,
             parent: NONE,
             first_child: NONE,
             last_child: NONE,
@@ -328,9 +326,12 @@ impl Parser<'_> {
                 // repeats its title for sighted readers only. Links keep their text.
                 // A closed modal or menu: hidden until the reader opens it, never the body
                 // a script shows on load.
-                let by_aria = tag != Tag::A && value.eq_ignore_ascii_case(b"true");
-                hiding.hidden |= by_aria;
-                hiding.for_good |= by_aria;
+                if tag != Tag::A && value.eq_ignore_ascii_case(b"true") {
+                    hiding.hidden = true;
+                    if hiding.by == HiddenBy::Markup {
+                        hiding.by = HiddenBy::Aria;
+                    }
+                }
                 return;
             }
             b"style" => {
@@ -339,8 +340,7 @@ impl Parser<'_> {
             }
             b"class" if class_hides(value) => {
                 hiding.hidden = true;
-                hiding.for_good = true;
-                hiding.by_class = true;
+                hiding.by = HiddenBy::Class;
             }
             _ => {}
         }
@@ -617,8 +617,7 @@ impl Parser<'_> {
             kind: Kind::Text,
             tag: Tag::None,
             hidden: false,
-            hidden_for_good: false,
-            hidden_by_class: false,
+            hidden_by: HiddenBy::Markup,
             parent: NONE,
             first_child: NONE,
             last_child: NONE,
@@ -672,8 +671,7 @@ fn element(tag: Tag) -> Node {
         kind: Kind::Element,
         tag,
         hidden: false,
-        hidden_for_good: false,
-        hidden_by_class: false,
+        hidden_by: HiddenBy::Markup,
         parent: NONE,
         first_child: NONE,
         last_child: NONE,
@@ -817,20 +815,25 @@ fn find_end_tag(src: &[u8], from: usize, name: &[u8]) -> usize {
 struct Hiding {
     /// `hidden`, `aria-hidden=true`, an inline `display:none` or a `hide` class.
     hidden: bool,
-    /// Hidden the way a closed modal (`aria-hidden=true`) or a stylesheet (`hide`) hides,
-    /// not the way a page hides its body until a script shows it.
-    for_good: bool,
-    /// A `hide` class (see `class_hides`).
-    by_class: bool,
+    /// What hides it (see `HiddenBy`); a class wins over `aria-hidden`.
+    by: HiddenBy,
 }
 
 /// Whether a class attribute names a stylesheet's hiding class: a token `hide` or `hidden`
 /// (Bootstrap's and Foundation's `display:none`), unless another token shows it again at
 /// some screen width (Tailwind's `hidden md:block`).
 fn class_hides(value: &[u8]) -> bool {
-    let tokens = || value.split(|b| b.is_ascii_whitespace());
-    tokens().any(|t| t.eq_ignore_ascii_case(b"hide") || t.eq_ignore_ascii_case(b"hidden"))
-        && !tokens().any(|t| t.contains(&b':'))
+    // Every element with a class comes here: a token is looked at only when it is as long
+    // as one of the two (most are not), and the value is read once.
+    let mut hides = false;
+    for token in value.split(|b| b.is_ascii_whitespace()) {
+        match token.len() {
+            4 => hides |= token.eq_ignore_ascii_case(b"hide"),
+            6 => hides |= token.eq_ignore_ascii_case(b"hidden"),
+            _ => {}
+        }
+    }
+    hides && memchr(b':', value).is_none()
 }
 
 /// Whether an inline style says `display:none` or `visibility:hidden` (whitespace and case
@@ -1082,6 +1085,22 @@ mod tests {
             r#"<script>if (a < b) { x = "</div>"; }</script><script type="application/ld+json">{"a":"&amp;"}</script><p>t</p>"#,
         );
         assert_eq!(texts(&dom), vec![r#"{"a":"&amp;"}"#, "t"]);
+    }
+
+    #[test]
+    fn a_hide_class_hides_unless_a_responsive_token_shows_it_again() {
+        for (class, hides) in [
+            ("hide", true),
+            ("card Hidden", true),
+            ("related hide js-related", true),
+            ("hidden md:block", false),
+            ("hidden-xs", false),
+            ("overflow-hidden", false),
+            ("hider", false),
+            ("", false),
+        ] {
+            assert_eq!(class_hides(class.as_bytes()), hides, "{class:?}");
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! once per distinct drop policy and shared by the passes that drop alike.
 
 use crate::boilerplate::{Signals, is_boilerplate_role, is_dropped_element};
-use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
+use crate::dom::{AttrName, Dom, HiddenBy, Kind, NONE, NodeId, Tag};
 
 use super::listing::{ITEM, listing_items, spares};
 use super::stats::{Stats, Sums, compute_stats, compute_sums};
@@ -213,7 +213,7 @@ impl Drops {
                 || link_landmark
                 || author_stat
                 || node.tag == Tag::A && is_skip_link(dom, id)
-                || by_hiding && (share < HIDDEN_SHOWN_SHARE || node.hidden_for_good)
+                || by_hiding && (share < HIDDEN_SHOWN_SHARE || node.hidden_by.for_good())
                 || by_comments && share < COMMENTS_MAX_SHARE
             {
                 dropped[i] = true;
@@ -232,10 +232,10 @@ impl Drops {
 /// (tabs, slides): each is the page's text, though the markup hides all of them.
 fn is_class_hidden_panel(dom: &Dom, id: NodeId) -> bool {
     let node = dom.node(id);
-    if !node.hidden_by_class {
+    if node.hidden_by != HiddenBy::Class {
         return false;
     }
-    let hidden_by_class = |s: NodeId| s != NONE && dom.node(s).hidden_by_class;
+    let hidden_by_class = |s: NodeId| s != NONE && dom.node(s).hidden_by == HiddenBy::Class;
     // The next element sibling, past whitespace.
     let mut next = node.next_sibling;
     while next != NONE && dom.node(next).kind == Kind::Text {
