@@ -21,7 +21,6 @@ pub(crate) fn is_dropped_element(tag: Tag) -> bool {
             | Tag::Noscript
             | Tag::Template
             | Tag::Svg
-            | Tag::Math
             | Tag::Canvas
             | Tag::Iframe
             | Tag::Object
@@ -95,6 +94,8 @@ pub(crate) struct ClassSignal {
     pub(crate) footer: bool,
     /// Hidden, but folded text after its toggle (see `content::mark_folded`): kept.
     pub(crate) folded: bool,
+    /// A cookie or consent banner: never content, in any pass.
+    pub(crate) consent: bool,
 }
 
 impl ClassSignal {
@@ -115,6 +116,7 @@ impl ClassSignal {
             header: self.header || other.header,
             footer: self.footer || other.footer,
             folded: false,
+            consent: self.consent || other.consent,
         }
     }
 }
@@ -272,7 +274,7 @@ word_set!(
 );
 
 /// Substrings that mark boilerplate anywhere in a class/id (vendor and compound names).
-const NEGATIVE_PARTS: [&str; 39] = [
+const NEGATIVE_PARTS: [&str; 44] = [
     "popover",
     "hovercard",
     "flyout",
@@ -312,7 +314,16 @@ const NEGATIVE_PARTS: [&str; 39] = [
     "morestories",
     "trending",
     "widget",
+    // A forum's "who is online" box (phpBB's `online-list`, vBulletin's `wgo_whosonline`).
+    "whosonline",
+    "who-is-online",
+    "online-list",
+    "onlinelist",
+    "users-online",
 ];
+
+/// Substrings that mark a cookie or consent banner (`cookie-law-info-bar`, `gdpr-consent`).
+const CONSENT_PARTS: [&str; 3] = ["cookie", "consent", "gdpr"];
 
 /// Substrings that mark an embedded post (quoted content).
 const EMBED_PARTS: [&str; 2] = ["embed", "tweet"];
@@ -524,6 +535,7 @@ fn token_signal(token: &str) -> ClassSignal {
         signal.positive = true;
     }
     signal.strong |= parts.negative;
+    signal.consent |= parts.consent;
     signal.comments |= parts.comments;
     signal.positive |= parts.positive;
     signal
@@ -656,6 +668,7 @@ struct Parts {
     negative: bool,
     comments: bool,
     positive: bool,
+    consent: bool,
 }
 
 /// One automaton over every part: a token is scanned once, not once per part.
@@ -665,7 +678,8 @@ static PART_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
             .iter()
             .chain(&NEGATIVE_PARTS)
             .chain(&COMMENT_PARTS)
-            .chain(&POSITIVE_PARTS),
+            .chain(&POSITIVE_PARTS)
+            .chain(&CONSENT_PARTS),
     )
     .expect("the parts are a small fixed list")
 });
@@ -675,6 +689,7 @@ fn parts_in(token: &str) -> Parts {
     let negative_from = EMBED_PARTS.len();
     let comments_from = negative_from + NEGATIVE_PARTS.len();
     let positive_from = comments_from + COMMENT_PARTS.len();
+    let consent_from = positive_from + POSITIVE_PARTS.len();
     for found in PART_FINDER.find_overlapping_iter(token) {
         let i = found.pattern().as_usize();
         if i < negative_from {
@@ -683,8 +698,10 @@ fn parts_in(token: &str) -> Parts {
             parts.negative = true;
         } else if i < positive_from {
             parts.comments = true;
-        } else {
+        } else if i < consent_from {
             parts.positive = true;
+        } else {
+            parts.consent = true;
         }
     }
     parts

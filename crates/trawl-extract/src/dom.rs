@@ -84,12 +84,37 @@ pub(crate) enum Kind {
     Text,
 }
 
+/// What hides an element, when it is hidden.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum HiddenBy {
+    /// Not hidden, or by the `hidden` attribute or an inline style: how a page hides its
+    /// body until a script shows it.
+    #[default]
+    Markup,
+    /// `aria-hidden=true`: a closed modal or menu.
+    Aria,
+    /// A `hide` class, which a script also uses to show one of a set of panels.
+    Class,
+}
+
+impl HiddenBy {
+    /// Hidden the way a closed modal or a stylesheet hides: never the body a script shows
+    /// on load, however much of the page it holds.
+    pub(crate) fn for_good(self) -> bool {
+        self != HiddenBy::Markup
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
     pub(crate) tag: Tag,
-    /// Set at parse time for `hidden`, `aria-hidden=true` and inline `display:none`.
+    /// Set at parse time for `hidden`, `aria-hidden=true`, inline `display:none` or
+    /// `visibility:hidden` and a `hide` class.
     pub(crate) hidden: bool,
+    /// How a hidden element is hidden: one byte, in the padding after `hidden` (every pass
+    /// walks the nodes, so a bigger node costs them all).
+    pub(crate) hidden_by: HiddenBy,
     pub(crate) parent: NodeId,
     pub(crate) first_child: NodeId,
     pub(crate) last_child: NodeId,
@@ -447,6 +472,7 @@ impl Tag {
                 | Tag::Kbd
                 | Tag::Label
                 | Tag::Mark
+                | Tag::Math
                 | Tag::Q
                 | Tag::S
                 | Tag::Samp

@@ -23,6 +23,10 @@ const BROAD_RATIO_MANY_BLOCKS: (usize, usize) = (4, 5);
 /// found (the markup hid most of the body from the passes).
 const ARTICLE_BODY_GAIN: usize = 2;
 
+/// The pass that shows hidden nodes is taken when its text is this many times longer than
+/// the visible passes' best.
+const SHOWN_HIDDEN_GAIN: usize = 2;
+
 /// Below this many visible characters of its own, a page may be a thread in disguise.
 const THREAD_MAX_OWN_CHARS: usize = 250;
 /// ... and is read as one when its replies hold this many times more.
@@ -61,10 +65,39 @@ pub(crate) fn extract_html(
     url: &Url,
     opts: &ExtractOptions,
     doc: &mut Document,
+    mut anchors: Option<&mut Option<PageAnchors>>,
+) {
+    read_html(
+        bytes,
+        content_type,
+        url,
+        opts,
+        doc,
+        anchors.as_deref_mut(),
+        false,
+    );
+    // A page that shows nothing until its scripts run may keep a copy for readers without
+    // them: read it again as a browser with scripting off does.
+    if doc.text.trim().is_empty() && memchr::memmem::find(bytes, b"<noscript").is_some() {
+        read_html(bytes, content_type, url, opts, doc, anchors, true);
+    }
+}
+
+fn read_html(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: &Url,
+    opts: &ExtractOptions,
+    doc: &mut Document,
     anchors: Option<&mut Option<PageAnchors>>,
+    scripting_off: bool,
 ) {
     let html = charset::decode_html_borrowed(bytes, content_type);
-    let dom = parse::parse(&html);
+    let dom = if scripting_off {
+        parse::parse_scripting_off(&html)
+    } else {
+        parse::parse(&html)
+    };
     drop(html);
     if let Some(anchors) = anchors {
         *anchors = Some(crate::anchors::of_dom(&dom));
@@ -129,7 +162,18 @@ pub(crate) fn extract_html(
             Mode::Text,
         );
         let enough = text.len() >= MIN_CONTENT_CHARS;
-        if best.as_ref().is_none_or(|(_, t)| text.len() > t.len()) {
+        // Hidden nodes shown win only by far: a page that shows a line or two and hides
+        // much more hides its body until a script runs, while a short page's hidden
+        // templates and modals are not its text.
+        let gain = if pass.show_hidden {
+            SHOWN_HIDDEN_GAIN
+        } else {
+            1
+        };
+        if best
+            .as_ref()
+            .is_none_or(|(_, t)| text.len() > t.len() * gain)
+        {
             best = Some((selection, text));
         }
         if enough {
@@ -227,7 +271,9 @@ pub(crate) fn extract_html(
     let jumps = content::drop_jump_links(&dom, &mut selection);
     // "You must log in to answer this question" (see `content::prompts`).
     let prompts = content::drop_sign_in_prompts(&dom, &mut selection);
-    if repeated | placeholders | emptied | jumps | prompts {
+    // "You are using an out of date browser" (see `content::notices`).
+    let notices = content::drop_browser_notices(&dom, &mut selection);
+    if repeated | placeholders | emptied | jumps | prompts | notices {
         text = markdown::render(
             &dom,
             &selection.dropped,

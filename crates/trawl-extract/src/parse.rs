@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 use memchr::{memchr, memmem};
 
-use crate::dom::{Attr, AttrName, Dom, Kind, NONE, Node, NodeId, Span, Tag};
+use crate::dom::{Attr, AttrName, Dom, HiddenBy, Kind, NONE, Node, NodeId, Span, Tag};
 use crate::entities::{decode_into, find_special};
 
 /// Deepest element nesting kept; deeper start tags attach to the deepest open element.
@@ -25,7 +25,19 @@ pub(crate) const MAX_DEPTH: usize = 192;
 
 /// Parse `html` into a tree. Never fails.
 pub(crate) fn parse(html: &str) -> Dom {
+    parse_with(html, false)
+}
+
+/// Parse `html` as a browser with scripting off does: what every `<noscript>` holds is
+/// markup, read in place. For a page that shows nothing until its scripts run (a Blogger
+/// post rendered from a template) and keeps a copy for readers without them.
+pub(crate) fn parse_scripting_off(html: &str) -> Dom {
+    parse_with(html, true)
+}
+
+fn parse_with(html: &str, scripting_off: bool) -> Dom {
     let mut p = Parser {
+        scripting_off,
         // Sized so few pages grow them: a growth copies all that is held so far. On WCXB
         // dev a third of the page's bytes fell short for the text on most pages and half
         // on 370 of 914; the decoded text and kept attributes are rarely more than the page.
@@ -49,6 +61,7 @@ pub(crate) fn parse(html: &str) -> Dom {
         kind: Kind::Document,
         tag: Tag::None,
         hidden: false,
+        hidden_by: HiddenBy::Markup,
         parent: NONE,
         first_child: NONE,
         last_child: NONE,
@@ -65,6 +78,8 @@ pub(crate) fn parse(html: &str) -> Dom {
 
 struct Parser<'a> {
     dom: Dom,
+    /// Read what `<noscript>` holds as markup (see `parse_scripting_off`).
+    scripting_off: bool,
     /// Open elements; `stack[0]` is the document node. Changed only through `push_open`,
     /// `pop_open` and `truncate_open`, which keep the counts below.
     stack: Vec<NodeId>,
@@ -151,7 +166,7 @@ impl Parser<'_> {
         let mut lower = [0u8; 16];
         let tag = tag_of(&src[name_start..name_end], &mut lower);
         let attr_start = self.dom.attrs.len() as u32;
-        let (end, self_closing, hidden) = self.attributes(name_end, tag);
+        let (end, self_closing, hiding) = self.attributes(name_end, tag);
         let attr_len = self.dom.attrs.len() as u32 - attr_start;
 
         match tag {
@@ -168,7 +183,7 @@ impl Parser<'_> {
             }
             // Some sites (Discourse's crawler view) serve the whole page inside
             // `<noscript>`: markup of that size is read as if scripting were off.
-            Tag::Noscript if is_page_in_noscript(&src[end..]) => {
+            Tag::Noscript if self.scripting_off || is_page_in_noscript(&src[end..]) => {
                 self.dom.attrs.truncate(attr_start as usize);
                 return end;
             }
@@ -181,7 +196,8 @@ impl Parser<'_> {
         let id = self.append(Node {
             kind: Kind::Element,
             tag,
-            hidden,
+            hidden: hiding.hidden,
+            hidden_by: hiding.by,
             parent: NONE,
             first_child: NONE,
             last_child: NONE,
@@ -242,10 +258,10 @@ impl Parser<'_> {
     }
 
     /// Parse attributes from `pos` to the closing `>`. Returns (position after `>`,
-    /// self-closing, hidden).
-    fn attributes(&mut self, mut pos: usize, tag: Tag) -> (usize, bool, bool) {
+    /// self-closing, how it is hidden).
+    fn attributes(&mut self, mut pos: usize, tag: Tag) -> (usize, bool, Hiding) {
         let src = self.src;
-        let mut hidden = false;
+        let mut hidden = Hiding::default();
         let mut self_closing = false;
         loop {
             while pos < src.len() && (src[pos].is_ascii_whitespace() || src[pos] == b'/') {
@@ -292,7 +308,7 @@ impl Parser<'_> {
         }
     }
 
-    fn attribute(&mut self, name: &[u8], (vs, ve): (usize, usize), tag: Tag, hidden: &mut bool) {
+    fn attribute(&mut self, name: &[u8], (vs, ve): (usize, usize), tag: Tag, hiding: &mut Hiding) {
         // The longest name read is `aria-controls`.
         if name.len() > 13 {
             return;
@@ -304,19 +320,30 @@ impl Parser<'_> {
             b"hidden" => {
                 // `<input type=hidden>` is not what hides content.
                 if tag != Tag::Input {
-                    *hidden = true;
+                    hiding.hidden = true;
                 }
                 return;
             }
             b"aria-hidden" => {
                 // Hidden from screen readers, not from the eye: a card's link often
                 // repeats its title for sighted readers only. Links keep their text.
-                *hidden |= tag != Tag::A && value.eq_ignore_ascii_case(b"true");
+                // A closed modal or menu: hidden until the reader opens it, never the body
+                // a script shows on load.
+                if tag != Tag::A && value.eq_ignore_ascii_case(b"true") {
+                    hiding.hidden = true;
+                    if hiding.by == HiddenBy::Markup {
+                        hiding.by = HiddenBy::Aria;
+                    }
+                }
                 return;
             }
             b"style" => {
-                *hidden |= style_hides(value);
+                hiding.hidden |= style_hides(value);
                 return;
+            }
+            b"class" if class_hides(value) => {
+                hiding.hidden = true;
+                hiding.by = HiddenBy::Class;
             }
             _ => {}
         }
@@ -593,6 +620,7 @@ impl Parser<'_> {
             kind: Kind::Text,
             tag: Tag::None,
             hidden: false,
+            hidden_by: HiddenBy::Markup,
             parent: NONE,
             first_child: NONE,
             last_child: NONE,
@@ -646,6 +674,7 @@ fn element(tag: Tag) -> Node {
         kind: Kind::Element,
         tag,
         hidden: false,
+        hidden_by: HiddenBy::Markup,
         parent: NONE,
         first_child: NONE,
         last_child: NONE,
@@ -782,6 +811,32 @@ fn find_end_tag(src: &[u8], from: usize, name: &[u8]) -> usize {
         pos = lt + 1;
     }
     src.len()
+}
+
+/// How an element's attributes hide it.
+#[derive(Default, Clone, Copy)]
+struct Hiding {
+    /// `hidden`, `aria-hidden=true`, an inline `display:none` or a `hide` class.
+    hidden: bool,
+    /// What hides it (see `HiddenBy`); a class wins over `aria-hidden`.
+    by: HiddenBy,
+}
+
+/// Whether a class attribute names a stylesheet's hiding class: a token `hide` or `hidden`
+/// (Bootstrap's and Foundation's `display:none`), unless another token shows it again at
+/// some screen width (Tailwind's `hidden md:block`).
+fn class_hides(value: &[u8]) -> bool {
+    // Every element with a class comes here: a token is looked at only when it is as long
+    // as one of the two (most are not), and the value is read once.
+    let mut hides = false;
+    for token in value.split(|b| b.is_ascii_whitespace()) {
+        match token.len() {
+            4 => hides |= token.eq_ignore_ascii_case(b"hide"),
+            6 => hides |= token.eq_ignore_ascii_case(b"hidden"),
+            _ => {}
+        }
+    }
+    hides && memchr(b':', value).is_none()
 }
 
 /// Whether an inline style says `display:none` or `visibility:hidden` (whitespace and case
@@ -1062,6 +1117,22 @@ mod tests {
             r#"<script>if (a < b) { x = "</div>"; }</script><script type="application/ld+json">{"a":"&amp;"}</script><p>t</p>"#,
         );
         assert_eq!(texts(&dom), vec![r#"{"a":"&amp;"}"#, "t"]);
+    }
+
+    #[test]
+    fn a_hide_class_hides_unless_a_responsive_token_shows_it_again() {
+        for (class, hides) in [
+            ("hide", true),
+            ("card Hidden", true),
+            ("related hide js-related", true),
+            ("hidden md:block", false),
+            ("hidden-xs", false),
+            ("overflow-hidden", false),
+            ("hider", false),
+            ("", false),
+        ] {
+            assert_eq!(class_hides(class.as_bytes()), hides, "{class:?}");
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! once per distinct drop policy and shared by the passes that drop alike.
 
 use crate::boilerplate::{Signals, is_boilerplate_role, is_dropped_element};
-use crate::dom::{AttrName, Dom, Kind, NONE, NodeId, Tag};
+use crate::dom::{AttrName, Dom, HiddenBy, Kind, NONE, NodeId, Tag};
 
 use super::listing::{ITEM, listing_items, spares};
 use super::stats::{Stats, Sums, compute_stats, compute_sums};
@@ -191,8 +191,11 @@ impl Drops {
             let by_comments = by_comments && !spared_comments;
             // Hidden until a script shows it: a node holding most of the page is shown. A
             // hidden tab panel is one of several views of the content (code in each language).
-            let by_hiding =
-                node.hidden && !policy.show_hidden && !is_tab_panel(dom, id) && !signal.folded;
+            let by_hiding = node.hidden
+                && !policy.show_hidden
+                && !is_tab_panel(dom, id)
+                && !signal.folded
+                && !is_class_hidden_panel(dom, id);
             // A landmark that is nearly all links is navigation however much of the page it
             // holds (a book's table of contents beside one chapter).
             let link_landmark = (by_tag || by_role) && sums[i].link_density() > NAV_LINK_DENSITY;
@@ -202,11 +205,15 @@ impl Drops {
                 && sums[i].text <= AUTHOR_STAT_MAX_CHARS
                 && sums[i].text > 0
                 && is_author_stat(dom, id);
+            // A cookie or consent banner is never content, however loose the pass and
+            // however much of a short page it holds.
+            let by_consent = signal.consent && !is_content_tag(node.tag) && !holds_main[i];
             if (by_tag || by_role || by_class) && share < NAMED_MAX_SHARE
+                || by_consent
                 || link_landmark
                 || author_stat
                 || node.tag == Tag::A && is_skip_link(dom, id)
-                || by_hiding && share < HIDDEN_SHOWN_SHARE
+                || by_hiding && (share < HIDDEN_SHOWN_SHARE || node.hidden_by.for_good())
                 || by_comments && share < COMMENTS_MAX_SHARE
             {
                 dropped[i] = true;
@@ -219,6 +226,38 @@ impl Drops {
             items: items.to_vec(),
         }
     }
+}
+
+/// One of a set of sibling panels hidden by class, of which a script shows one at a time
+/// (tabs, slides): each is the page's text, though the markup hides all of them.
+fn is_class_hidden_panel(dom: &Dom, id: NodeId) -> bool {
+    let node = dom.node(id);
+    if node.hidden_by != HiddenBy::Class {
+        return false;
+    }
+    let hidden_by_class = |s: NodeId| s != NONE && dom.node(s).hidden_by == HiddenBy::Class;
+    // The next element sibling, past whitespace.
+    let mut next = node.next_sibling;
+    while next != NONE && dom.node(next).kind == Kind::Text {
+        next = dom.node(next).next_sibling;
+    }
+    if hidden_by_class(next) {
+        return true;
+    }
+    let parent = node.parent;
+    let mut sib = if parent == NONE {
+        NONE
+    } else {
+        dom.node(parent).first_child
+    };
+    let mut prev = NONE;
+    while sib != NONE && sib != id {
+        if dom.node(sib).kind == Kind::Element {
+            prev = sib;
+        }
+        sib = dom.node(sib).next_sibling;
+    }
+    hidden_by_class(prev)
 }
 
 /// A `role=tablist` holding this many visible characters or more, under half of them
@@ -421,7 +460,6 @@ pub(super) fn is_hard_dropped(tag: Tag) -> bool {
             | Tag::Noscript
             | Tag::Template
             | Tag::Svg
-            | Tag::Math
             | Tag::Canvas
             | Tag::Iframe
             | Tag::Object

@@ -14,12 +14,14 @@
 //! `select` picks the winner; `pruning` trims inside it; `repeats` drops what it says
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
 //! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
-//! answer" lines. What several of them read sits here.
+//! answer" lines, `notices` the "You are using an out of date browser" boxes. What several
+//! of them read sits here.
 
 mod drops;
 mod folded;
 mod jumps;
 mod listing;
+mod notices;
 mod placeholders;
 mod prompts;
 mod pruning;
@@ -32,6 +34,7 @@ mod stats;
 pub(crate) use drops::{Drops, trace};
 pub(crate) use folded::mark_folded;
 pub(crate) use jumps::drop_jump_links;
+pub(crate) use notices::drop_browser_notices;
 pub(crate) use placeholders::drop_placeholders;
 pub(crate) use prompts::drop_sign_in_prompts;
 pub(crate) use repeats::{TitleHeadings, drop_repeated_blocks};
@@ -134,7 +137,8 @@ pub(super) fn drop_boxes(
 }
 
 /// A hidden block holding this share of the page's text is shown: the page hides its
-/// content until a script runs (`defer-block`, lock-down plugins).
+/// content until a script runs (`defer-block`, lock-down plugins). Not one hidden for good
+/// (`aria-hidden`, a `hide` class: a closed modal, related stories kept out of sight).
 const HIDDEN_SHOWN_SHARE: f32 = 0.4;
 
 /// The link density above which `clean_conditionally` prunes a block of a reference page.

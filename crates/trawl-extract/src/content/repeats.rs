@@ -94,7 +94,7 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
                 };
                 // A shorter block goes only as a quote (see `REPEATED_QUOTE_MIN`).
                 if (len as usize) < REPEATED_BLOCK_MIN && i >= quote_end
-                    || repeat_in_place(dom, selection, first, (i, parent_holds_more))
+                    || repeat_in_place(dom, first, (i, parent_holds_more))
                 {
                     i += 1;
                     continue;
@@ -112,14 +112,13 @@ pub(crate) fn drop_repeated_blocks(dom: &Dom, selection: &mut Selection) -> bool
 }
 
 /// Whether `copy`, a block repeating `first`, is the text saying it again rather than the
-/// page shipping it twice: both are paragraphs (no block inside), and either siblings with
-/// other content between them (a chorus between verses), or cousins each in a parent that
+/// page shipping it twice: both are paragraphs (no block inside), and either siblings (a
+/// chorus between verses, a quote restated), or cousins each in a parent that
 /// holds more than the copy (the same notice closing each section). A responsive copy sits
 /// in its own wrapper or far from the first, so it is still dropped. Each pair is
 /// (node, whether its parent holds more than it).
 fn repeat_in_place(
     dom: &Dom,
-    selection: &Selection,
     (first, first_in_more): (NodeId, bool),
     (copy, copy_in_more): (NodeId, bool),
 ) -> bool {
@@ -128,15 +127,9 @@ fn repeat_in_place(
     }
     let (fp, cp) = (dom.node(first).parent, dom.node(copy).parent);
     if fp == cp {
-        // Something kept between the two: not one block written twice in a row.
-        let mut sib = dom.node(first).next_sibling;
-        while sib != NONE && sib != copy {
-            if dom.node(sib).kind == Kind::Element && !selection.dropped[sib as usize] {
-                return true;
-            }
-            sib = dom.node(sib).next_sibling;
-        }
-        return false;
+        // One parent's paragraphs are the text as written, twice in a row or not: a page
+        // ships its responsive or print copy in a wrapper of its own.
+        return true;
     }
     fp != NONE
         && cp != NONE

@@ -18,6 +18,9 @@ use url_shape::url_shape;
 /// Elements naming a cart that make a shop grid rather than one product's page.
 const CARTS_ON_A_GRID: u32 = 6;
 
+/// Repeated items that make a listing by themselves (see `page_type`).
+const MANY_ITEMS: u32 = 12;
+
 /// Decide the page type.
 pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageType {
     let by_url = page_type_of_url(url);
@@ -115,6 +118,17 @@ pub(crate) fn page_type(meta: &Metadata, url: &Url, shape: Shape<'_>) -> PageTyp
             || path.feed_section && shape.repeated_items >= 5)
     {
         return PageType::Listing;
+    }
+    // Many repeated items with titles holding the page, and little prose beside them: a
+    // listing, whatever its URL or its CMS's `og:type` say (an events page on a slug). Not
+    // a thread: its posts repeat too.
+    if !ld_article
+        && shape.repeated_items >= MANY_ITEMS
+        && items_are_the_page
+        && shape.long_paragraphs * 4 < shape.repeated_items
+        && shape.marks().posts < 3
+    {
+        return listing_or_collection(shape);
     }
     let articleish = (declared == Some(PageType::Article)
         || by_url == PageType::Article

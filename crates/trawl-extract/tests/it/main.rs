@@ -8,6 +8,7 @@ mod disclosures;
 mod documents;
 mod empty_sections;
 mod extract;
+mod fidelity;
 mod heading_ids;
 mod jump_links;
 mod links_in_text;

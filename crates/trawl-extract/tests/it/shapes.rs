@@ -238,11 +238,11 @@ fn hidden_text_is_dropped_in_each_of_its_forms() {
     }
 }
 
-/// Guards the rule that SVG and MathML are drawing, never text (`Svg` and `Math` in both
+/// Guards the rule that SVG is drawing, never text (`Svg` in both
 /// `content::drops::is_hard_dropped` and `boilerplate::is_dropped_element`): a chart's
 /// axis labels, a long path, MathJax 2 and 3 markup (`mjx-container` with its assistive
-/// MathML) sit mid-article, and every paragraph around them stays. Seen failing with `Svg`
-/// and `Math` taken out of both lists: the chart's labels came out as text.
+/// MathML, which is read as text) sit mid-article, and every paragraph around them stays.
+/// Seen failing with `Svg` taken out of both lists: the chart's labels came out as text.
 #[test]
 fn inline_svg_and_mathjax_do_not_end_the_article() {
     let main = format!(
