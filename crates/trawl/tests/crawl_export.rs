@@ -445,3 +445,34 @@ the year, with the height of each tide in metres above chart datum.</p>\
     // The page answered 304 still led to the page it links (its links were kept).
     assert_eq!(server.hits("/docs/ebb"), 2);
 }
+
+/// Item 18: in a batch, the copy kept of a page read twice is the cleaner address, not the
+/// first given (a print view first, the article second).
+#[test]
+fn a_batch_keeps_the_article_over_its_print_view() {
+    let server = TestServer::start();
+    let page = format!(
+        "<html><head><title>Tide tables</title></head><body><main><h1>Tide tables</h1>{}</main></body></html>",
+        "<p>The tide tables list the times of high and low water at each harbour of the coast for \
+every day of the year, with the height of each tide in metres above chart datum and notes on \
+the wind.</p>"
+            .repeat(3)
+    );
+    server.route("/print/tides", Reply::html(page.clone()));
+    server.route("/tides", Reply::html(page));
+    let dir = temp_dir();
+    let r = run(trawl(&dir).args([
+        "--store",
+        ":memory:",
+        "read",
+        &server.url("/print/tides"),
+        &server.url("/tides"),
+        "--allow-host",
+        "127.0.0.1",
+        "--json",
+    ]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let folded = r.json()["data"]["folded"].clone();
+    assert_eq!(folded[0]["url"], server.url("/print/tides"), "{folded}");
+    assert_eq!(folded[0]["into"], server.url("/tides"), "{folded}");
+}

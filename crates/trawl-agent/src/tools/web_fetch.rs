@@ -514,8 +514,10 @@ impl Agent {
     }
 }
 
-/// Fold near-duplicate documents of a batch: the first of each group is kept (inputs are
-/// in the caller's order of preference); the others lose their body and are listed.
+/// Fold near-duplicate documents of a batch. The copy kept is the canonical one (the
+/// address a copy names as canonical), then the one at the shorter, cleaner address (no
+/// query, no print or AMP view), then the better read, then the first given; the others
+/// lose their body and are listed.
 fn fold_duplicates(results: &mut [FetchItem]) -> Vec<FoldedOut> {
     // A change-tracking answer without its page (same, changed, removed) has nothing to
     // compare.
@@ -536,11 +538,16 @@ fn fold_duplicates(results: &mut [FetchItem]) -> Vec<FoldedOut> {
     if docs.len() < 2 {
         return Vec::new();
     }
+    let canonicals: std::collections::HashSet<String> = results
+        .iter()
+        .filter_map(|r| r.document.as_ref()?.canonical_url.clone())
+        .map(|c| canonical_key(&c))
+        .collect();
     let candidates: Vec<Candidate<'_>> = docs
         .iter()
-        .map(|(_, _, text, quality)| Candidate {
+        .map(|(_, url, text, quality)| Candidate {
             text,
-            quality: f64::from(*quality),
+            quality: preference(url, &canonicals, f64::from(*quality)),
         })
         .collect();
     let folding = neardup::fold(&candidates);
@@ -559,9 +566,52 @@ fn fold_duplicates(results: &mut [FetchItem]) -> Vec<FoldedOut> {
     out
 }
 
+/// An address in trawl's canonical form, for telling whether two name one page.
+fn canonical_key(url: &str) -> String {
+    url::Url::parse(url).map_or_else(
+        |_| url.to_owned(),
+        |u| trawl_core::canonical_url(&u).to_string(),
+    )
+}
+
+/// Which copy of a page a batch keeps (higher first): named canonical (4), at a clean
+/// address (2: no query, no print or AMP view), at a shorter path (up to 1), then the
+/// extractor's quality (up to 0.5).
+fn preference(url: &str, canonicals: &std::collections::HashSet<String>, quality: f64) -> f64 {
+    let canonical = if canonicals.contains(&canonical_key(url)) {
+        4.0
+    } else {
+        0.0
+    };
+    let parsed = url::Url::parse(url).ok();
+    let path = parsed.as_ref().map_or(url, |u| u.path()).to_ascii_lowercase();
+    let view = ["print", "amp", "mobile", "printable"]
+        .iter()
+        .any(|w| path.split(['/', '.', '-', '_']).any(|part| part == *w));
+    let clean = if parsed.as_ref().is_some_and(|u| u.query().is_none()) && !view {
+        2.0
+    } else {
+        0.0
+    };
+    let short = 1.0 - (path.len().min(200) as f64 / 200.0);
+    canonical + clean + short + quality.clamp(0.0, 1.0) * 0.5
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_keeps_the_canonical_then_the_cleaner_address() {
+        let none = std::collections::HashSet::new();
+        let article = preference("https://example.org/tides", &none, 0.5);
+        let print = preference("https://example.org/print/tides", &none, 0.9);
+        let tracked = preference("https://example.org/tides?utm_source=x", &none, 0.9);
+        assert!(article > print && article > tracked, "{article} {print} {tracked}");
+        let named: std::collections::HashSet<String> =
+            [canonical_key("https://example.org/print/tides")].into();
+        assert!(preference("https://example.org/print/tides", &named, 0.1) > article);
+    }
 
     /// The batch limit is said in prose once, in the description; it must be the one the
     /// schema declares and the check enforces.
