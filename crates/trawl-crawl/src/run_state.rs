@@ -339,13 +339,20 @@ impl State {
     }
 
     /// The priority of a link: minus its depth breadth-first; best-first, its relevance
-    /// (anchor text and path) plus half its parent's, a little less the deeper it is.
+    /// (anchor text and path) plus half its parent's, a little less the deeper it is. A
+    /// copy-like address (a query, a print or AMP view) waits behind the clean ones of its
+    /// depth, so that of two copies of a page the one stored is the cleaner address.
     pub(crate) fn priority(&self, url: &Url, anchor: Option<&str>, depth: u32, parent: f32) -> f64 {
-        match &self.query {
+        let base = match &self.query {
             None => -f64::from(depth),
             Some(q) => {
                 f64::from(q.score(url, anchor)) + 0.5 * f64::from(parent) - 0.05 * f64::from(depth)
             }
+        };
+        if copy_like(url) {
+            base - 0.5 * if self.query.is_some() { 0.1 } else { 1.0 }
+        } else {
+            base
         }
     }
 
@@ -466,6 +473,20 @@ pub const fn sitemap_seeds(limit: usize) -> usize {
     } else {
         crate::MAX_SITEMAP_URLS
     }
+}
+
+/// Whether `url` looks like another view of a page: a query, or a print, AMP or mobile
+/// path segment.
+fn copy_like(url: &Url) -> bool {
+    url.query().is_some()
+        || url.path_segments().is_some_and(|mut parts| {
+            parts.any(|p| {
+                let p = p.to_ascii_lowercase();
+                matches!(p.as_str(), "print" | "printable" | "amp" | "mobile")
+                    || p.ends_with(".amp")
+                    || p.starts_with("print.")
+            })
+        })
 }
 
 #[cfg(test)]

@@ -476,3 +476,40 @@ the wind.</p>"
     assert_eq!(folded[0]["url"], server.url("/print/tides"), "{folded}");
     assert_eq!(folded[0]["into"], server.url("/tides"), "{folded}");
 }
+
+/// Item 18: of two copies of a page a crawl meets at one depth, without a canonical link,
+/// the clean address is read first and kept; the print view is its duplicate.
+#[test]
+fn a_crawl_keeps_the_clean_address_over_a_print_view() {
+    let server = TestServer::start();
+    let page = format!(
+        "<html><head><title>Tide tables</title></head><body><main><h1>Tide tables</h1>{}</main></body></html>",
+        "<p>The tide tables list the times of high and low water at each harbour of the coast for \
+every day of the year, with the height of each tide in metres above chart datum and notes on \
+the wind.</p>"
+            .repeat(3)
+    );
+    server.route(
+        "/",
+        Reply::html(
+            "<html><body><main><h1>Home</h1><p>Welcome to the harbour office pages, \
+with tide tables and notices for every boat.</p><a href=\"/print/tides\">Print</a> \
+<a href=\"/tides\">Tides</a></main></body></html>",
+        ),
+    );
+    server.route("/print/tides", Reply::html(page.clone()));
+    server.route("/tides", Reply::html(page));
+    let dir = temp_dir();
+    let r = crawl(&dir, &[&server.url("/"), "--concurrency", "1", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let pages = r.json()["data"]["pages"].as_array().unwrap().clone();
+    let status = |p: &str| {
+        pages
+            .iter()
+            .find(|x| x["url"] == server.url(p).as_str())
+            .map(|x| x["status"].clone())
+            .unwrap_or_else(|| panic!("{p} in {pages:?}"))
+    };
+    assert_eq!(status("/tides"), "done", "{pages:?}");
+    assert_eq!(status("/print/tides"), "skipped", "{pages:?}");
+}
