@@ -37,6 +37,7 @@ mod crawl_resume_counts;
 mod documents;
 mod ecosystem;
 mod find_titles;
+mod friction;
 mod guides;
 mod hints;
 mod mcp;
