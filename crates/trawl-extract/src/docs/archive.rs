@@ -42,28 +42,39 @@ pub(crate) fn convert(
         let member_url = url
             .join(&name.replace(['?', '#'], "_"))
             .unwrap_or_else(|_| url.clone());
-        let body = match detect(&member, None, &member_url) {
-            Some(kind) => {
-                match convert_kind(kind, &member, None, &member_url, opts, meter, depth + 1) {
-                    Ok(c) => c.markdown,
-                    // Caps hold for the whole archive: a bomb inside ends the read.
-                    Err(
-                        e @ (DocError::ExpandedTooLarge { .. }
-                        | DocError::TooManyMembers { .. }
-                        | DocError::TooSlow { .. }),
-                    ) => return Err(e),
-                    Err(e) => format!("*({e})*"),
-                }
-            }
-            None => match crate::extract(&member, None, &member_url, opts) {
-                Ok(doc) => doc.markdown,
-                Err(e) => format!("*({}; {} bytes)*", e.message, member.len()),
-            },
-        };
+        let body = member_markdown(&member, &member_url, opts, meter, depth)?;
         sections.push(format!("## {name}\n\n{}", body.trim_end()));
     }
     Ok(Converted {
         markdown: sections.join("\n\n"),
         ..Converted::default()
+    })
+}
+
+/// One member of a package (an archive's file, a message's attachment) at `url`, as
+/// Markdown: read as its own format one level deeper, else as a page. A cap reached
+/// (expanded bytes, members, time) ends the whole read, so a bomb inside ends it; any
+/// other failure is said in place, with the member's size.
+pub(crate) fn member_markdown(
+    data: &[u8],
+    url: &Url,
+    opts: &ExtractOptions,
+    meter: &Meter,
+    depth: usize,
+) -> Result<String, DocError> {
+    Ok(match detect(data, None, url) {
+        Some(kind) => match convert_kind(kind, data, None, url, opts, meter, depth + 1) {
+            Ok(c) => c.markdown,
+            Err(
+                e @ (DocError::ExpandedTooLarge { .. }
+                | DocError::TooManyMembers { .. }
+                | DocError::TooSlow { .. }),
+            ) => return Err(e),
+            Err(e) => format!("*({e})*"),
+        },
+        None => match crate::extract(data, None, url, opts) {
+            Ok(doc) => doc.markdown,
+            Err(e) => format!("*({}; {} bytes)*", e.message, data.len()),
+        },
     })
 }

@@ -1,7 +1,8 @@
 //! Outlook messages (.msg, [MS-OXMSG]): a compound file whose streams are the message's
 //! properties. Read: `# Subject`, a From/To/Cc/Date block, the body (HTML through trawl's
 //! HTML writer when there is one, else the plain text), then each attachment under
-//! `## Attachments`, read like an archive member within the same budget.
+//! `## Attachments`, read as archive members are (`archive::member_markdown`) within the
+//! same budget.
 //!
 //! Hand-written over the `cfb` crate (already used for .xls): the few property streams a
 //! reader needs are named in the format's documentation, and no maintained Rust crate
@@ -13,7 +14,7 @@ use url::Url;
 
 use crate::ExtractOptions;
 use crate::docs::budget::{DocError, Meter};
-use crate::docs::{Converted, convert as convert_kind, detect, html_to_markdown, xml};
+use crate::docs::{Converted, html_to_markdown, xml};
 
 type Cfb<'a> = cfb::CompoundFile<Cursor<&'a [u8]>>;
 
@@ -162,25 +163,7 @@ fn attachments(
         let member_url = url
             .join(&name.replace(['?', '#', '/'], "_"))
             .unwrap_or_else(|_| url.clone());
-        let read = match detect(&data, None, &member_url) {
-            Some(kind) => {
-                match convert_kind(kind, &data, None, &member_url, opts, meter, depth + 1) {
-                    Ok(c) => c.markdown,
-                    Err(
-                        e @ (DocError::ExpandedTooLarge { .. }
-                        | DocError::TooManyMembers { .. }
-                        | DocError::TooSlow { .. }
-                        | DocError::TooDeep { .. }),
-                    ) => return Err(e),
-                    Err(e) => format!("*({e}; {} bytes)*", data.len()),
-                }
-            }
-            None => match crate::extract(&data, None, &member_url, opts) {
-                Ok(doc) if !doc.markdown.trim().is_empty() => doc.markdown,
-                Ok(_) => format!("*({} bytes, no text)*", data.len()),
-                Err(e) => format!("*({}; {} bytes)*", e.message, data.len()),
-            },
-        };
+        let read = super::archive::member_markdown(&data, &member_url, opts, meter, depth)?;
         out.push(format!("### {name}\n\n{}", read.trim_end()));
     }
     Ok(out)
