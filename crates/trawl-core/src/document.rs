@@ -133,6 +133,40 @@ pub struct Document {
     /// What the page's head states beyond the fields above; left out of JSON when empty.
     #[serde(default, skip_serializing_if = "HeadMeta::is_empty")]
     pub head: HeadMeta,
+    /// Whether the text was read by OCR (an image, or a PDF of scanned pages); left out of
+    /// JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ocr: bool,
+    /// The OCR engine's mean word confidence, 0 to 100; set only with `ocr` when words were
+    /// read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ocr_confidence: Option<f32>,
+    /// An image's format, size and EXIF summary; left out of JSON for everything else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<ImageInfo>,
+}
+
+/// What an image is, from its header and EXIF: never its GPS coordinates, only whether
+/// it has them (a photo's position is personal; the file still holds it for whoever
+/// asks it directly).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageInfo {
+    /// `png`, `jpeg`, `tiff` or `webp`.
+    pub format: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// When it was taken (EXIF `DateTimeOriginal`, else `DateTime`), as
+    /// `YYYY-MM-DDTHH:MM:SS` in the camera's local time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taken: Option<String>,
+    /// The camera (EXIF `Make` and `Model`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camera: Option<String>,
+    /// Whether the EXIF records a GPS position.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gps: bool,
 }
 
 /// A page's head as written: its `<title>`, OpenGraph title, description, image and URL,

@@ -31,7 +31,7 @@ pub use canonical::{
     canonical_url, credential_params, is_credential_param, is_tracking_param, unwrap_redirect,
 };
 pub use code::ErrorCode;
-pub use document::{Attempt, Document, FetchedVia, HeadMeta, PageType};
+pub use document::{Attempt, Document, FetchedVia, HeadMeta, ImageInfo, PageType};
 pub use envelope::{CONTRACT_VERSION, Envelope, ErrorBody, Meta};
 pub use error::{TrawlError, TriedFirst};
 pub use handle::{handle_for_url, is_valid_handle};

@@ -1,15 +1,19 @@
 //! What kind of body the fetched bytes are, from the declared content type and, when that
 //! says nothing useful, from the first bytes.
 
-use crate::pdf;
+use crate::{image, pdf};
 
 /// What kind of body this is.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Body {
     Html,
     Pdf,
-    Text { markdown: bool },
+    Text {
+        markdown: bool,
+    },
     Json,
+    /// PNG, JPEG, TIFF or WebP, read by OCR.
+    Image(image::Format),
     Unsupported(String),
 }
 
@@ -20,6 +24,10 @@ pub(crate) fn classify(bytes: &[u8], content_type: Option<&str>) -> Body {
         .filter(|m| !m.is_empty());
     if pdf::is_pdf(bytes) {
         return Body::Pdf;
+    }
+    // An image is what its magic says, whatever it was served as (image/*, octet-stream).
+    if let Some(format) = image::sniff(bytes) {
+        return Body::Image(format);
     }
     match mime.as_deref() {
         Some("text/html" | "application/xhtml+xml") => Body::Html,

@@ -1,8 +1,11 @@
 //! trawl-extract: fetched bytes in, [`Document`] out: the page's main content as Markdown
-//! (and plain text) plus its metadata. Pure functions: no network, no I/O, no async.
+//! (and plain text) plus its metadata. Pure functions: no network, no I/O, no async; the
+//! one exception is OCR of images and scans, which runs `tesseract` as a process and only
+//! when [`ExtractOptions::ocr`] turns it on.
 //!
 //! [`extract`] classifies the body (HTML, PDF, plain text, Markdown, JSON, and the documents
-//! of `docs`: Office, OpenDocument, EPUB, notebooks, CSV, feeds, ZIP archives; anything
+//! of `docs`: Office, OpenDocument, EPUB, notebooks, CSV, feeds, ZIP archives; images by
+//! OCR when it is on; anything
 //! else is `unsupported_content`), decodes it ([`decode_html`]), and for HTML parses it with
 //! trawl's own lenient parser, drops boilerplate, picks the main content and writes it as
 //! Markdown with absolute links, code languages and GFM tables. Documents are read under a
@@ -13,7 +16,8 @@
 //! `parse` builds the arena `dom`; `metadata` and `page_type` read the page; `html` runs the
 //! HTML pipeline over `boilerplate`'s class signals and `content`'s selection passes;
 //! `markdown` renders what was chosen; `pdf` reads PDFs (text in drawing order, tables
-//! as GFM); `docs` reads the other documents.
+//! as GFM, scans through `ocr`); `image` reads images (size, EXIF, text by `ocr`); `docs`
+//! reads the other documents.
 //!
 //! ```
 //! use trawl_extract::{ExtractOptions, extract};
@@ -39,8 +43,10 @@ mod docs;
 mod dom;
 mod entities;
 mod html;
+mod image;
 mod markdown;
 mod metadata;
+mod ocr;
 mod page_type;
 mod parse;
 mod pdf;
@@ -52,6 +58,10 @@ pub use docs::budget::{
     DEFAULT_MAX_ROWS, DEFAULT_MAX_TIME, DEFAULT_MAX_XML_DEPTH, DEFAULT_MAX_XML_NODES, DocBudget,
 };
 pub use docs::{content_type_for_extension, extract_with_budget};
+pub use ocr::{
+    DEFAULT_OCR_MAX_PAGES, DEFAULT_OCR_MAX_PIXELS, DEFAULT_OCR_MAX_TIME, OcrOptions, OcrStatus,
+    ocr_status,
+};
 pub use pdf::{
     DEFAULT_PDF_MAX_DECODED_BYTES, DEFAULT_PDF_MAX_PAGE_CONTENT_BYTES, DEFAULT_PDF_MAX_TIME,
     PdfLimits,
@@ -76,6 +86,9 @@ pub struct ExtractOptions {
     /// What one PDF may cost to read (decoded bytes, bytes parsed per page, time); past
     /// it the read is `too_large`.
     pub pdf: PdfLimits,
+    /// OCR for images and scanned PDFs (off by default: it runs `tesseract`, the one
+    /// thing here that starts a process).
+    pub ocr: OcrOptions,
 }
 
 /// For debugging the reader (see `examples/extract_one.rs`): how the element holding
@@ -167,9 +180,11 @@ fn extract_inner(
     match classify(bytes, content_type) {
         Body::Html => html::extract_html(bytes, content_type, url, opts, &mut doc, anchors),
         Body::Pdf => {
-            let (markdown, pages) = pdf::pdf_markdown(bytes, &opts.pdf)?;
-            doc.markdown = markdown;
-            doc.pages = u32::try_from(pages).ok();
+            let read = pdf::pdf_markdown(bytes, &opts.pdf, &opts.ocr)?;
+            doc.markdown = read.markdown;
+            doc.pages = u32::try_from(read.pages).ok();
+            doc.ocr = read.ocr;
+            doc.ocr_confidence = read.ocr_confidence;
             doc.text = doc.markdown.clone();
             doc.title = doc
                 .markdown
@@ -180,6 +195,7 @@ fn extract_inner(
             doc.page_type = PageType::Pdf;
             finish_plain(&mut doc);
         }
+        Body::Image(format) => image::read(bytes, format, &opts.ocr, &mut doc)?,
         Body::Text { markdown } => {
             let text = charset::decode_html(bytes, content_type);
             if markdown {

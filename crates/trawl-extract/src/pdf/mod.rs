@@ -1,5 +1,6 @@
 //! PDF to Markdown, with pdf-extract (on lopdf), inside a budget: text in drawing order,
-//! tables as GFM ([`layout`]), and `no_text_layer` for a scan. Neither crate bounds what
+//! tables as GFM ([`layout`]), and a scan read by OCR ([`scan`]) when OCR is on, else
+//! `no_text_layer`. Neither crate bounds what
 //! it decodes or parses, so every decoder runs first here, bounded by what it produces
 //! ([`decode`]), and each page's parsing work is bounded before it starts ([`forms`]):
 //!
@@ -24,6 +25,7 @@ mod ink;
 mod layout;
 mod page;
 mod render;
+mod scan;
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -32,6 +34,7 @@ use std::time::Duration;
 use pdf_extract::{Document, Object, ObjectId};
 use trawl_core::{ErrorCode, TrawlError};
 
+use crate::ocr::{self, OcrOptions, Session};
 use decode::{Budget, Over};
 
 /// How much one PDF may cost to read: decoded bytes, bytes parsed per page, time. Each `0`
@@ -110,13 +113,25 @@ enum Stop {
     Pdf(String),
 }
 
+/// A PDF read: its Markdown and page count, and whether its text came from OCR.
+#[derive(Debug, Default)]
+pub(crate) struct PdfText {
+    pub(crate) markdown: String,
+    pub(crate) pages: usize,
+    /// The pages were scans, read by OCR.
+    pub(crate) ocr: bool,
+    /// OCR's mean word confidence (0 to 100).
+    pub(crate) ocr_confidence: Option<f32>,
+}
+
 /// A PDF as Markdown, within `limits`: its text in drawing order, its tables as GFM
-/// tables. A PDF whose pages hold no text at all (a scan) is `no_text_layer`.
-/// A PDF's text as Markdown, and how many pages it has.
+/// tables. A PDF whose pages hold no text at all (a scan) is read by OCR when `ocr` is
+/// on, and is `no_text_layer` otherwise (or when OCR finds no text either).
 pub(crate) fn pdf_markdown(
     bytes: &[u8],
     limits: &PdfLimits,
-) -> Result<(String, usize), TrawlError> {
+    ocr: &OcrOptions,
+) -> Result<PdfText, TrawlError> {
     if !is_pdf(bytes) {
         return Err(TrawlError::new(
             ErrorCode::UnsupportedContent,
@@ -131,9 +146,99 @@ pub(crate) fn pdf_markdown(
             catch_unwind(AssertUnwindSafe(|| read(bytes, limits, &mut budget)))
                 .unwrap_or_else(|_| Err(Stop::Pdf("the PDF parser gave up on this file".into())))
         });
-    result
-        .map(|(text, pages)| (text_to_markdown(&text), pages))
-        .map_err(|stop| refusal(stop, limits))
+    match result {
+        Ok((text, pages)) => Ok(PdfText {
+            markdown: text_to_markdown(&text),
+            pages,
+            ..PdfText::default()
+        }),
+        Err(Stop::NoText(pages, images)) if ocr.enabled && images > 0 => {
+            let no_text = refusal(Stop::NoText(pages, images), limits);
+            read_scan(bytes, ocr, no_text)
+        }
+        Err(stop) => Err(refusal(stop, limits)),
+    }
+}
+
+/// A scanned PDF through OCR, page by page up to `max_pages`; `no_text` is the refusal it
+/// had without OCR, kept (with the reason) when OCR cannot run or finds no text.
+fn read_scan(bytes: &[u8], opts: &OcrOptions, no_text: TrawlError) -> Result<PdfText, TrawlError> {
+    let refuse = |e| ocr::refusal(e, opts, ErrorCode::NoTextLayer, &no_text.message);
+    let Some(mut session) = Session::start(opts).map_err(refuse)? else {
+        return Err(no_text);
+    };
+    // Loaded again: the text pass dropped image data. The bytes passed the decoding
+    // budget already, so what lopdf decodes here is bounded by it.
+    let doc = catch_unwind(AssertUnwindSafe(|| {
+        let mut doc = Document::load_mem(bytes).ok()?;
+        if doc.is_encrypted() {
+            doc.decrypt("").ok()?;
+        }
+        Some(doc)
+    }))
+    .ok()
+    .flatten()
+    .ok_or_else(|| TrawlError::new(ErrorCode::NoTextLayer, no_text.message.clone()))?;
+    let pages = doc.get_pages();
+    let max_pages = session.opts().max_pages as usize;
+    let mut texts = Vec::new();
+    let mut notes = Vec::new();
+    for (&number, &page) in pages.iter().take(if max_pages == 0 {
+        usize::MAX
+    } else {
+        max_pages
+    }) {
+        let image = catch_unwind(AssertUnwindSafe(|| {
+            scan::page_image(&doc, page, session.opts().max_pixels)
+        }))
+        .unwrap_or_else(|_| scan::PageImage::Unread("an unreadable image".into()));
+        match image {
+            scan::PageImage::File(file) => {
+                let text = session.read(&file).map_err(refuse)?;
+                if !text.is_empty() {
+                    texts.push(text);
+                }
+            }
+            scan::PageImage::None => {}
+            scan::PageImage::Unread(why) => {
+                notes.push(format!("_Page {number}: {why}, not read by OCR._"));
+            }
+            scan::PageImage::TooLarge(width, height) => {
+                return Err(TrawlError::new(
+                    ErrorCode::TooLarge,
+                    format!(
+                        "PDF page {number} is a {width} × {height} image ({:.0} million pixels), \
+                         more than the {:.0} million OCR reads (TRAWL_OCR_MAX_PIXELS raises it)",
+                        (width * height) as f64 / 1e6,
+                        session.opts().max_pixels as f64 / 1e6
+                    ),
+                ));
+            }
+        }
+    }
+    if session.words == 0 {
+        let mut message = format!("{}; OCR found no text on its pages", no_text.message);
+        for note in &notes {
+            message.push_str(&format!(" ({})", note.trim_matches('_')));
+        }
+        return Err(TrawlError::new(ErrorCode::NoTextLayer, message));
+    }
+    if max_pages > 0 && pages.len() > max_pages {
+        notes.push(format!(
+            "_OCR read the first {max_pages} of {} pages (the limit for one document; \
+             TRAWL_OCR_MAX_PAGES raises it)._",
+            pages.len()
+        ));
+    }
+    texts.extend(notes);
+    let mut markdown = texts.join("\n\n");
+    markdown.push('\n');
+    Ok(PdfText {
+        markdown,
+        pages: pages.len(),
+        ocr: true,
+        ocr_confidence: session.confidence(),
+    })
 }
 
 fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<(String, usize), Stop> {
