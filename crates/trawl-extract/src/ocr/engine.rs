@@ -150,7 +150,7 @@ fn finish(
     let stdin = child.stdin.take();
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let mut stderr = child.stderr.take().expect("stderr is piped");
-    let result = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         if let (Some(mut pipe), Some(input)) = (stdin, input) {
             // A child that exits early closes the pipe: the write error is its answer,
             // read from its status below.
@@ -194,19 +194,14 @@ fn finish(
                 Ok(out)
             } else {
                 let err = String::from_utf8_lossy(&err);
-                let last = err
-                    .lines()
-                    .filter(|l| !l.trim().is_empty())
-                    .last()
-                    .unwrap_or("");
+                let last = err.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
                 Err(EngineError::Failed(format!(
                     "tesseract {status}: {}",
                     last.trim()
                 )))
             }
         })
-    });
-    result
+    })
 }
 
 #[cfg(test)]
