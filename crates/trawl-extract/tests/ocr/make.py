@@ -93,9 +93,9 @@ def paragraph():
 
 
 def page_image(lines):
-    """A printed page at 150 dpi (A5: 874 x 1240), slightly rotated and blurred like a scan."""
+    """A printed page at 150 dpi (A4: 1240 x 1754), slightly rotated and blurred like a scan."""
     font = ImageFont.truetype(SERIF, 22)
-    image = Image.new("L", (874, 1240), 255)
+    image = Image.new("L", (1240, 1754), 255)
     draw = ImageDraw.Draw(image)
     y = 90
     for line in lines:
