@@ -71,6 +71,9 @@ fn encode(
         None | Some("FlateDecode" | "LZWDecode") => {}
         Some(other) => return Err(format!("a {other} image")),
     }
+    if let Some(png) = as_png(doc, image, &filters, width, height) {
+        return Ok(png);
+    }
     let samples = doc
         .get_object(image.id)
         .and_then(Object::as_stream)
@@ -117,6 +120,74 @@ fn encode(
         file.extend_from_slice(samples);
     }
     Ok(file)
+}
+
+/// A Flate image with a PNG predictor as the PNG file it already is: its stream is a PNG's
+/// `IDAT` (zlib, a filter byte before each row), so it needs only the PNG's header around
+/// it, and tesseract decodes it. This is also why it is not handed to lopdf to undo the
+/// predictors: lopdf 0.42 adds the Average filter's two neighbours without halving their
+/// sum (`a + b / 2`), which smears every row a PNG encoder filtered that way (PIL's
+/// `optimize` picks it for text rows).
+fn as_png(
+    doc: &Document,
+    image: &PdfImage<'_>,
+    filters: &[String],
+    width: u64,
+    height: u64,
+) -> Option<Vec<u8>> {
+    if filters != ["FlateDecode"]
+        || image.origin_dict.get(b"ImageMask").is_ok()
+        || image.origin_dict.get(b"Decode").is_ok()
+    {
+        return None;
+    }
+    let params = match image.origin_dict.get(b"DecodeParms").ok()? {
+        Object::Reference(id) => doc.get_object(*id).ok()?.as_dict().ok()?,
+        Object::Dictionary(d) => d,
+        Object::Array(a) => match a.first()? {
+            Object::Reference(id) => doc.get_object(*id).ok()?.as_dict().ok()?,
+            Object::Dictionary(d) => d,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let int =
+        |key: &[u8], default: i64| params.get(key).and_then(Object::as_i64).unwrap_or(default);
+    let components = components(doc, image).ok()?;
+    let bits = image.bits_per_component.unwrap_or(8);
+    let colour_type = match components {
+        1 => 0u8,
+        3 => 2,
+        _ => return None,
+    };
+    if !(10..=15).contains(&int(b"Predictor", 1))
+        || int(b"Colors", 1) != components as i64
+        || int(b"BitsPerComponent", 8) != bits
+        || !matches!(bits, 1 | 8)
+        || u64::try_from(int(b"Columns", 1)).ok()? != width
+    {
+        return None;
+    }
+    let mut ihdr = Vec::with_capacity(13);
+    ihdr.extend_from_slice(&u32::try_from(width).ok()?.to_be_bytes());
+    ihdr.extend_from_slice(&u32::try_from(height).ok()?.to_be_bytes());
+    ihdr.extend_from_slice(&[bits as u8, colour_type, 0, 0, 0]);
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    png_chunk(&mut png, b"IHDR", &ihdr);
+    png_chunk(&mut png, b"IDAT", image.content);
+    png_chunk(&mut png, b"IEND", &[]);
+    Some(png)
+}
+
+fn png_chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    // A chunk is at most 2^31 - 1 bytes; a longer image stream is past every bound anyway.
+    png.extend_from_slice(&u32::try_from(data.len()).unwrap_or(u32::MAX).to_be_bytes());
+    png.extend_from_slice(kind);
+    png.extend_from_slice(data);
+    let mut crc = flate2::Crc::new();
+    crc.update(kind);
+    crc.update(data);
+    png.extend_from_slice(&crc.sum().to_be_bytes());
 }
 
 /// Colour components of an image's colour space: 1 (gray) or 3 (RGB), following an ICC

@@ -137,12 +137,14 @@ def photo():
     exif[0x010F] = "Harbourcam"  # Make
     exif[0x0110] = "HC-2"  # Model
     exif[0x0132] = "2026:06:21 07:45:00"  # DateTime
-    exif.get_ifd(0x8769)[0x9003] = "2026:06:21 07:44:59"  # DateTimeOriginal
-    gps = exif.get_ifd(0x8825)
-    gps[1] = "N"
-    gps[2] = (50.0, 9.0, 30.0)
-    gps[3] = "W"
-    gps[4] = (4.0, 12.0, 0.0)
+    # Sub-IFDs are given whole: Pillow 9.4 does not write one filled through get_ifd().
+    exif[0x8769] = {0x9003: "2026:06:21 07:44:59"}  # Exif IFD: DateTimeOriginal
+    exif[0x8825] = {  # GPS IFD: 50°9'30" N, 4°12' W
+        1: "N",
+        2: (50.0, 9.0, 30.0),
+        3: "W",
+        4: (4.0, 12.0, 0.0),
+    }
     image.save(out("photo.jpg"), quality=70, exif=exif)
 
 
