@@ -45,6 +45,9 @@ missing_packages() {
   command -v redis-server >/dev/null 2>&1 || echo redis-server
   # The rendering tier's tests drive Debian's headless chromium.
   command -v chromium >/dev/null 2>&1 || echo chromium
+  # OCR's tests run Debian's tesseract with its English traineddata.
+  command -v tesseract >/dev/null 2>&1 || echo tesseract-ocr
+  [ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata 2>/dev/null)" ] || echo tesseract-ocr-eng
 }
 
 # Installs what missing_packages lists, with apt-get (as root, or through sudo when it

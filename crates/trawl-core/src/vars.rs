@@ -91,6 +91,12 @@ vars! {
     STORE_MAX_BYTES = "TRAWL_STORE_MAX_BYTES", Setting, "bound on stored documents' total size (default 512 MiB; 0 = none)";
     PDF_MAX_DECODED_BYTES = "TRAWL_PDF_MAX_DECODED_BYTES", Setting, "bytes one PDF's streams may decode to in all (default 256 MiB)";
     PDF_MAX_TIME = "TRAWL_PDF_MAX_TIME", Setting, "seconds one PDF may take to read (default 30)";
+    OCR = "TRAWL_OCR", Setting, "`0` turns OCR of images and scanned PDFs off (default on when tesseract is installed)";
+    TESSERACT = "TRAWL_TESSERACT", Setting, "the tesseract binary for OCR (default `tesseract` on the PATH); never read from `.env`";
+    OCR_LANG = "TRAWL_OCR_LANG", Setting, "OCR languages as tesseract names them, `+`-joined (`eng+deu`; default English when installed)";
+    OCR_MAX_PAGES = "TRAWL_OCR_MAX_PAGES", Setting, "scanned pages OCR reads per PDF (default 50)";
+    OCR_MAX_PIXELS = "TRAWL_OCR_MAX_PIXELS", Setting, "pixels one image may have for OCR, checked from its header (default 50 million)";
+    OCR_MAX_TIME = "TRAWL_OCR_MAX_TIME", Setting, "seconds OCR may take for one document (default 120)";
     EXTRACT_MEMORY_BYTES = "TRAWL_EXTRACT_MEMORY_BYTES", Setting, "estimated bytes the extractions running at once may hold (default 1 GiB)";
     REDIS_URL = "TRAWL_REDIS_URL", Secret, "a shared Redis store (`redis://[user:password@]host:port[/db]`); never read from `.env`";
     REDIS_PREFIX = "TRAWL_REDIS_PREFIX", Setting, "prefix of every key trawl writes in the shared Redis (default `trawl:`)";

@@ -91,7 +91,9 @@ pub(crate) fn read(
     if !opts.enabled {
         return Err(TrawlError::new(
             ErrorCode::UnsupportedContent,
-            format!("{what}: OCR is off"),
+            format!(
+                "{what}: OCR is off (TRAWL_OCR=0 or `ocr = false`; turn it on to read images with tesseract)"
+            ),
         ));
     }
     // The header first: a huge image is refused before anything is started or decoded.

@@ -42,6 +42,10 @@ pub struct NetArgs {
     /// the config file.
     #[arg(long, value_name = "FILE")]
     pub cookies: Option<PathBuf>,
+    /// Languages OCR reads images and scans in, as tesseract names them, `+`-joined
+    /// (`eng+deu`); also TRAWL_OCR_LANG. Installed: `tesseract --list-langs`.
+    #[arg(long, value_name = "LANGS")]
+    pub ocr_lang: Option<String>,
 }
 
 impl NetArgs {
@@ -69,6 +73,9 @@ impl NetArgs {
         }
         if let Some(c) = &self.cookies {
             flags.set("--cookies", Some(c.clone()));
+        }
+        if let Some(l) = &self.ocr_lang {
+            flags.set("--ocr-lang", Some(l.clone()));
         }
         flags
     }

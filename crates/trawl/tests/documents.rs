@@ -163,12 +163,19 @@ fn pdf_fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{path}{name}")).unwrap()
 }
 
+fn ocr_fixture(name: &str) -> Vec<u8> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../trawl-extract/tests/ocr/");
+    std::fs::read(format!("{path}{name}")).unwrap()
+}
+
+/// A PDF's tables as GFM; a scanned PDF read by OCR (Debian's tesseract, installed by
+/// scripts/lib/prereqs.sh), and without OCR the typed `no_text_layer` that says how to
+/// get it.
 #[test]
-fn a_pdf_file_reads_with_its_tables_and_a_scan_exits_1_with_no_text_layer() {
+fn a_pdf_file_reads_with_its_tables_and_a_scan_reads_by_ocr() {
     let dir = temp_dir();
-    for name in ["invoice.pdf", "scanned.pdf"] {
-        std::fs::write(dir.join(name), pdf_fixture(name)).unwrap();
-    }
+    std::fs::write(dir.join("invoice.pdf"), pdf_fixture("invoice.pdf")).unwrap();
+    std::fs::write(dir.join("scanned.pdf"), ocr_fixture("scan.pdf")).unwrap();
     let r = run(trawl(&dir).args(["read", "invoice.pdf", "-q", "--store", ":memory:"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
@@ -178,13 +185,117 @@ fn a_pdf_file_reads_with_its_tables_and_a_scan_exits_1_with_no_text_layer() {
         r.stdout
     );
     let r = run(trawl(&dir).args(["read", "scanned.pdf", "--store", ":memory:"]));
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(r.stderr.contains("no_text_layer"), "{}", r.stderr);
-    assert!(r.stderr.contains("OCR"), "{}", r.stderr);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("ocr: read by tesseract, mean word confidence"),
+        "{}",
+        r.stdout
+    );
+    // Both pages, in the order printed.
+    let (first, second) = (
+        r.stdout.find("Tide tables for the coming season"),
+        r.stdout.find("Moorings and charges"),
+    );
+    assert!(
+        matches!((first, second), (Some(a), Some(b)) if a < b),
+        "{}",
+        r.stdout
+    );
     let r = run(trawl(&dir).args(["read", "scanned.pdf", "--json", "--store", ":memory:"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["data"]["ocr"], true);
+    assert!(v["data"]["ocr_confidence"].as_f64().unwrap() > 80.0, "{v}");
+
+    let r = run(trawl(&dir).env("TRAWL_OCR", "0").args([
+        "read",
+        "scanned.pdf",
+        "--json",
+        "--store",
+        ":memory:",
+    ]));
     assert_eq!(r.code, 1);
     let v = r.json();
     assert_eq!(v["ok"], false);
     assert_eq!(v["error"]["code"], "no_text_layer");
     assert_eq!(v["error"]["retryable"], false);
+    let r = run(trawl(&dir)
+        .env("TRAWL_TESSERACT", dir.join("no-tesseract"))
+        .args(["read", "scanned.pdf", "--store", ":memory:"]));
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stderr.contains("no_text_layer"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("apt-get install tesseract-ocr"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Images by OCR through the CLI: a screenshot's paragraph, a photo without text that
+/// says so and keeps its EXIF summary (never its position), a 20,000 × 20,000 PNG refused
+/// from its header, and a language that is not installed named as such.
+#[test]
+fn images_read_by_ocr_with_their_bounds() {
+    let dir = temp_dir();
+    for name in ["paragraph.png", "photo.jpg", "huge.png"] {
+        std::fs::write(dir.join(name), ocr_fixture(name)).unwrap();
+    }
+    let r = run(trawl(&dir).args(["read", "paragraph.png", "-q", "--store", ":memory:"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("The harbour master opens the lock gates two hours before high water."),
+        "{}",
+        r.stdout
+    );
+
+    let r = run(trawl(&dir).args(["read", "photo.jpg", "--store", ":memory:"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("No text found in this image"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(
+            "image: 640 × 480 JPEG · taken 2026-06-21T07:44:59 · records a GPS position (not shown)"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = run(trawl(&dir).args(["read", "photo.jpg", "--json", "--store", ":memory:"]));
+    let v = r.json();
+    assert_eq!(v["data"]["word_count"], 0);
+    assert_eq!(v["data"]["image"]["gps"], true);
+    assert_eq!(v["data"]["image"]["camera"], "Harbourcam HC-2");
+    // 50°9'30" N: neither the degrees nor the minutes appear anywhere.
+    assert!(
+        !r.stdout.contains("50.15") && !r.stdout.contains("\"9\""),
+        "{}",
+        r.stdout
+    );
+
+    let r = run(trawl(&dir).args(["read", "huge.png", "--store", ":memory:"]));
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("too_large") && r.stderr.contains("20000 × 20000"),
+        "{}",
+        r.stderr
+    );
+
+    let r = run(trawl(&dir).args([
+        "read",
+        "paragraph.png",
+        "--ocr-lang",
+        "xx",
+        "--store",
+        ":memory:",
+    ]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`xx` is not installed") && r.stderr.contains("eng"),
+        "{}",
+        r.stderr
+    );
 }

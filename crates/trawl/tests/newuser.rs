@@ -675,6 +675,32 @@ fn doctor_offline_says_no_network_once() {
     );
     let last = r.stderr.lines().last().unwrap_or_default();
     assert!(last.starts_with("next: no network"), "{last}");
+    // OCR works offline: tesseract and its languages are named.
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("ok   ocr") && l.contains("tesseract") && l.contains("eng")),
+        "{}",
+        r.stdout
+    );
+    // Without tesseract, OCR warns with the install hint and fails nothing more.
+    let r = run(trawl(&dir)
+        .env("TRAWL_TESSERACT", dir.join("no-tesseract"))
+        .args(["doctor", "--timeout", "3"]));
+    let ocr = r
+        .stdout
+        .lines()
+        .find(|l| l.contains(" ocr "))
+        .unwrap_or_default();
+    assert!(
+        ocr.starts_with("warn") && ocr.contains("apt-get install tesseract-ocr"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        r.stdout.lines().filter(|l| l.starts_with("FAIL")).count(),
+        2
+    );
 }
 
 /// `/proc/PID/stat`'s state and parent, or None when the process is gone.

@@ -52,6 +52,9 @@ pub(crate) fn page_out(
         focus: None,
         changes: None,
         browser: None,
+        ocr: doc.ocr,
+        ocr_confidence: doc.ocr_confidence,
+        image: doc.image.clone(),
     })
 }
 

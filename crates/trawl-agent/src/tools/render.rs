@@ -135,6 +135,34 @@ fn page_header(out: &mut String, doc: &PageOut, fence: &Fence) {
     );
     reader_fallbacks(out, doc, fence);
     browser_lines(out, doc, fence);
+    ocr_lines(out, doc);
+}
+
+/// How an image or a scan was read. Only figures trawl measured or parsed are shown here;
+/// the camera's name is the file's own words and stays in the JSON.
+fn ocr_lines(out: &mut String, doc: &PageOut) {
+    if doc.ocr {
+        let confidence = doc
+            .ocr_confidence
+            .map(|c| format!(", mean word confidence {c:.1} %"))
+            .unwrap_or_default();
+        let _ = writeln!(out, "ocr: read by tesseract{confidence}");
+    }
+    if let Some(image) = &doc.image {
+        let mut line = format!(
+            "image: {} × {} {}",
+            image.width,
+            image.height,
+            image.format.to_uppercase()
+        );
+        if let Some(taken) = &image.taken {
+            let _ = write!(line, " · taken {taken}");
+        }
+        if image.gps {
+            line.push_str(" · records a GPS position (not shown)");
+        }
+        let _ = writeln!(out, "{line}");
+    }
 }
 
 /// A read in the browser: the actions done and the screenshots taken (trawl's words),

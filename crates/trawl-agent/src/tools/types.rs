@@ -72,6 +72,17 @@ pub struct PageOut {
     /// Set for a read done in the browser with actions or a screenshot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<BrowserOut>,
+    /// Whether the text was read by OCR (an image, or a scanned PDF).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ocr: bool,
+    /// OCR's mean word confidence, 0 to 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ocr_confidence: Option<f32>,
+    /// An image's format, width, height and EXIF date, camera and `gps` (whether it
+    /// records a position; never the position).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub image: Option<trawl_core::ImageInfo>,
 }
 
 /// What a read in the browser did and saw besides the final page.

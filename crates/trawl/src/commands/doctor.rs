@@ -7,6 +7,7 @@ use trawl_search::EngineCheck;
 use trawl_store::{RedisStore, StoreConfig, redact_url};
 
 use crate::cli::DoctorArgs;
+use crate::commands::ocr_check::{OcrCheck, check_ocr, print_ocr};
 use crate::commands::search::build_router;
 use crate::errors::{ExitStatus, exit_code, print_error};
 use crate::output::{print_json, report_error};
@@ -24,6 +25,9 @@ struct DoctorData {
     #[serde(skip_serializing_if = "Option::is_none")]
     store: Option<RedisCheck>,
     browser: BrowserCheck,
+    /// OCR of images and scans (tesseract): informational, never required.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ocr: Option<OcrCheck>,
     /// With a proxy configured: the exit address through it and without it.
     #[serde(skip_serializing_if = "Option::is_none")]
     egress: Option<crate::commands::egress::EgressCheck>,
@@ -159,6 +163,11 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
     // Informational: a proxy that does not change the exit is said, not failed.
     let egress = crate::commands::egress::check_egress(settings, deadline).await;
     let store_ok = store.as_ref().is_none_or(|s| s.ok);
+    let ocr = if checking_fetch {
+        Some(check_ocr(settings).await)
+    } else {
+        None
+    };
     let healthy = engines_ok && fetch_ok && store_ok && browser_ok;
     let browser = browser.unwrap_or(BrowserCheck {
         render: settings.render.value.as_str().to_owned(),
@@ -186,6 +195,7 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
             fetch,
             store,
             browser,
+            ocr,
             egress,
             healthy,
         };
@@ -241,6 +251,9 @@ pub async fn doctor(args: &DoctorArgs, settings: &Settings) -> i32 {
             "{mark} {:<14} render={} {what}{hint}",
             "browser", browser.render
         );
+        if let Some(ocr) = &ocr {
+            print_ocr(ocr);
+        }
     }
     if let Some(s) = &store {
         let mark = if s.ok { "ok  " } else { "FAIL" };

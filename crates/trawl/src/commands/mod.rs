@@ -9,6 +9,7 @@ mod egress;
 mod engines;
 pub mod map;
 mod mcp;
+mod ocr_check;
 mod open;
 mod read;
 mod read_files;

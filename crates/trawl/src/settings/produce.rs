@@ -159,7 +159,21 @@ impl Settings {
                 max_time: self.pdf_max_time.value.0,
                 ..base.pdf
             },
+            ocr: self.ocr_options(),
             ..base
+        }
+    }
+
+    /// OCR as the settings name it: on unless turned off, the engine and languages, the
+    /// bounds.
+    pub fn ocr_options(&self) -> trawl_extract::OcrOptions {
+        trawl_extract::OcrOptions {
+            enabled: self.ocr.value,
+            tesseract: self.tesseract.value.clone(),
+            languages: self.ocr_lang.value.clone(),
+            max_pages: u32::try_from(self.ocr_max_pages.value).unwrap_or(u32::MAX),
+            max_pixels: self.ocr_max_pixels.value,
+            max_time: self.ocr_max_time.value.0,
         }
     }
 }

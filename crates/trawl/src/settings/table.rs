@@ -151,6 +151,24 @@ declare_settings! {
     /// Seconds one PDF may take to read; past it the read is `too_large`.
     pdf_max_time: Deadline = Deadline(trawl_extract::DEFAULT_PDF_MAX_TIME),
         flag: None, env: Some(vars::PDF_MAX_TIME), file: true;
+    /// Read images and scanned PDFs by OCR with tesseract (off: they are refused).
+    ocr: bool = true,
+        flag: None, env: Some(vars::OCR), file: true;
+    /// The tesseract binary (unset: `tesseract` on the PATH).
+    tesseract: Option<PathBuf> = None,
+        flag: None, env: Some(vars::TESSERACT), file: true;
+    /// OCR languages, tesseract's names `+`-joined (unset: English when installed).
+    ocr_lang: Option<String> = None,
+        flag: Some("--ocr-lang"), env: Some(vars::OCR_LANG), file: true;
+    /// Scanned pages OCR reads per PDF; the rest are named, not read.
+    ocr_max_pages: u64 = u64::from(trawl_extract::DEFAULT_OCR_MAX_PAGES),
+        flag: None, env: Some(vars::OCR_MAX_PAGES), file: true;
+    /// Pixels one image may have for OCR, from its header (0 = no limit).
+    ocr_max_pixels: u64 = trawl_extract::DEFAULT_OCR_MAX_PIXELS,
+        flag: None, env: Some(vars::OCR_MAX_PIXELS), file: true;
+    /// Seconds OCR may take for one document; past it the read is `too_large`.
+    ocr_max_time: Deadline = Deadline(trawl_extract::DEFAULT_OCR_MAX_TIME),
+        flag: None, env: Some(vars::OCR_MAX_TIME), file: true;
     /// Estimated bytes the extractions running at once may hold (a server waits past it).
     extract_memory_bytes: u64 = trawl_text::cpu::DEFAULT_EXTRACT_MEMORY_BYTES,
         flag: None, env: Some(vars::EXTRACT_MEMORY_BYTES), file: true;

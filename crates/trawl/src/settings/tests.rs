@@ -298,6 +298,7 @@ fn sample(flag: &str) -> Option<&'static str> {
         "--redis" => "redis://127.0.0.1:6379/0",
         "--store-fallback" => "memory",
         "--render" => "never",
+        "--ocr-lang" => "eng",
         "--cookies" | "--log-file" | "--token-file" => "/tmp/x",
         "--listen" => "127.0.0.1:0",
         "--allow-origin" => "https://app.example.com",

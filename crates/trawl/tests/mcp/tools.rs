@@ -601,22 +601,29 @@ async fn every_published_bound_is_refused_naming_the_argument() {
     client.cancel().await.unwrap();
 }
 
-/// A PDF over MCP: its tables as GFM in the answer; a scan is an `isError` result with
-/// `no_text_layer`, never an empty page.
+/// A PDF over MCP: its tables as GFM in the answer; a scanned PDF and an image served as
+/// `image/png` read by OCR (Debian's tesseract), with `ocr` in the structured answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pdf_reads_with_tables_and_a_scan_says_no_text_layer() {
+async fn a_pdf_reads_with_tables_and_a_scan_and_an_image_by_ocr() {
     let world = World::new();
-    let fixture = |name: &str| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../trawl-extract/tests/pdf/");
+    let fixture = |dir: &str, name: &str| {
+        let dir = format!(
+            "{}/../trawl-extract/tests/{dir}/",
+            env!("CARGO_MANIFEST_DIR")
+        );
         std::fs::read(format!("{dir}{name}")).unwrap()
     };
     world.pages.route(
         "/invoice.pdf",
-        Reply::ok("application/pdf", fixture("invoice.pdf")),
+        Reply::ok("application/pdf", fixture("pdf", "invoice.pdf")),
     );
     world.pages.route(
         "/scan.pdf",
-        Reply::ok("application/pdf", fixture("scanned.pdf")),
+        Reply::ok("application/pdf", fixture("ocr", "scan.pdf")),
+    );
+    world.pages.route(
+        "/notice.png",
+        Reply::ok("image/png", fixture("ocr", "paragraph.png")),
     );
     let client = stdio_client(&world, &[]).await;
     let result = client
@@ -632,18 +639,18 @@ async fn a_pdf_reads_with_tables_and_a_scan_says_no_text_layer() {
         "{}",
         text(&result)
     );
-    let result = client
-        .call_tool(call(
-            "web_fetch",
-            json!({"url": world.pages.url("/scan.pdf")}),
-        ))
-        .await
-        .unwrap();
-    assert_eq!(error_code(&result), "no_text_layer", "{}", text(&result));
-    assert!(
-        text(&result).starts_with("error[no_text_layer]"),
-        "{}",
-        text(&result)
-    );
+    for (path, words) in [
+        ("/scan.pdf", "Moorings and charges"),
+        ("/notice.png", "listen on channel twelve for instructions"),
+    ] {
+        let result = client
+            .call_tool(call("web_fetch", json!({"url": world.pages.url(path)})))
+            .await
+            .unwrap();
+        assert_ne!(result.is_error, Some(true), "{}", text(&result));
+        assert!(text(&result).contains(words), "{}", text(&result));
+        let page = &structured(&result)["results"][0]["document"];
+        assert_eq!(page["ocr"], true, "{page}");
+    }
     client.cancel().await.unwrap();
 }
