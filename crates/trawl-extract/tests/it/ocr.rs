@@ -48,14 +48,18 @@ fn recall(name: &str, got: &str) -> f64 {
 
 #[test]
 fn a_screenshot_of_a_paragraph_reads_in_order() {
-    let doc = read("paragraph.png").unwrap();
-    assert!(doc.ocr);
-    let r = recall("paragraph.txt", &doc.markdown);
-    eprintln!(
-        "paragraph recall {r:.3}, confidence {:?}",
-        doc.ocr_confidence
-    );
-    assert!(r >= 0.95, "{r} {}", doc.markdown);
+    for (name, format) in [
+        ("paragraph.png", "png"),
+        ("paragraph.webp", "webp"),
+        ("paragraph.tif", "tiff"),
+    ] {
+        let doc = read(name).unwrap();
+        assert!(doc.ocr, "{name}");
+        assert_eq!(doc.image.as_ref().unwrap().format, format);
+        let r = recall("paragraph.txt", &doc.markdown);
+        eprintln!("{name} recall {r:.3}, confidence {:?}", doc.ocr_confidence);
+        assert!(r >= 0.95, "{name}: {r} {}", doc.markdown);
+    }
 }
 
 #[test]

@@ -89,6 +89,9 @@ def paragraph():
     for i, line in enumerate(lines):
         draw.text((20, 20 + 28 * i), line, font=font, fill=(40, 40, 40))
     image.save(out("paragraph.png"), optimize=True)
+    # The same screenshot as the other formats OCR takes: WebP (lossless) and TIFF (Deflate).
+    image.save(out("paragraph.webp"), lossless=True)
+    image.convert("L").save(out("paragraph.tif"), compression="tiff_deflate")
     words_file("paragraph.txt", PARAGRAPH)
 
 
