@@ -181,17 +181,32 @@ fn extract_inner(
         Body::Html => html::extract_html(bytes, content_type, url, opts, &mut doc, anchors),
         Body::Pdf => {
             let read = pdf::pdf_markdown(bytes, &opts.pdf, &opts.ocr)?;
-            doc.markdown = read.markdown;
             doc.pages = u32::try_from(read.pages).ok();
             doc.ocr = read.ocr;
             doc.ocr_confidence = read.ocr_confidence;
-            doc.text = doc.markdown.clone();
-            doc.title = doc
+            // The first line stands in for a title the PDF does not give.
+            let first_line = read
                 .markdown
                 .lines()
                 .find(|l| !l.starts_with('|'))
                 .map(metadata::clean)
                 .filter(|t| t.len() <= 200);
+            let info = read.info;
+            doc.byline.clone_from(&info.author);
+            doc.published.clone_from(&info.created);
+            doc.language.clone_from(&info.language);
+            doc.description.clone_from(&info.description);
+            doc.title = info.title.clone().or(first_line);
+            let converted = docs::Converted {
+                markdown: String::new(),
+                title: info.title,
+                author: info.author,
+                created: info.created,
+                language: info.language,
+                description: info.description,
+            };
+            doc.markdown = docs::front_block(&converted, &read.markdown);
+            doc.text = doc.markdown.clone();
             doc.page_type = PageType::Pdf;
             finish_plain(&mut doc);
         }

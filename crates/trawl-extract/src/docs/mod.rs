@@ -478,7 +478,7 @@ pub(crate) fn core_properties(pkg: &mut Package<'_>, meter: &Meter) -> Result<Co
 /// The front block of a document that carries its own metadata: `# Title` (unless the
 /// body opens with a title already), then a line each for authors, date, language and
 /// description, so a pipe or an agent reading the Markdown learns what the document is.
-fn front_block(out: &Converted, markdown: &str) -> String {
+pub(crate) fn front_block(out: &Converted, markdown: &str) -> String {
     let lines: Vec<String> = [
         ("Authors", &out.author),
         ("Date", &out.created),

@@ -21,6 +21,7 @@
 
 mod decode;
 mod forms;
+mod info;
 mod ink;
 mod layout;
 mod page;
@@ -122,6 +123,8 @@ pub(crate) struct PdfText {
     pub(crate) ocr: bool,
     /// OCR's mean word confidence (0 to 100).
     pub(crate) ocr_confidence: Option<f32>,
+    /// What the PDF says of itself (title, author, date, language, subject).
+    pub(crate) info: info::PdfInfo,
 }
 
 /// A PDF as Markdown, within `limits`: its text in drawing order, its tables as GFM
@@ -147,9 +150,10 @@ pub(crate) fn pdf_markdown(
                 .unwrap_or_else(|_| Err(Stop::Pdf("the PDF parser gave up on this file".into())))
         });
     match result {
-        Ok((text, pages)) => Ok(PdfText {
+        Ok((text, pages, info)) => Ok(PdfText {
             markdown: text_to_markdown(&text),
             pages,
+            info,
             ..PdfText::default()
         }),
         Err(Stop::NoText(pages, images)) if ocr.enabled && images > 0 => {
@@ -238,10 +242,15 @@ fn read_scan(bytes: &[u8], opts: &OcrOptions, no_text: TrawlError) -> Result<Pdf
         pages: pages.len(),
         ocr: true,
         ocr_confidence: session.confidence(),
+        info: info::info(&doc),
     })
 }
 
-fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<(String, usize), Stop> {
+fn read(
+    bytes: &[u8],
+    limits: &PdfLimits,
+    budget: &mut Budget,
+) -> Result<(String, usize, info::PdfInfo), Stop> {
     if encrypted_with_object_streams(bytes) {
         return Err(Stop::Encrypted);
     }
@@ -251,6 +260,7 @@ fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<(String
     }
     let (decoded, images) = measure(&mut doc, budget).map_err(Stop::Over)?;
     let pages = doc.get_pages();
+    let info = info::info(&doc);
     for (&number, &page) in &pages {
         forms::page_cost(&doc, page, &decoded, limits.max_page_content_bytes)
             .map_err(|r| Stop::Page(number, r))?;
@@ -265,7 +275,7 @@ fn read(bytes: &[u8], limits: &PdfLimits, budget: &mut Budget) -> Result<(String
     if out.writer.glyphs == 0 {
         return Err(Stop::NoText(pages.len(), images));
     }
-    Ok((out.writer.finish(), pages.len()))
+    Ok((out.writer.finish(), pages.len(), info))
 }
 
 /// Drop what text extraction never reads (image and embedded-file data) and measure what

@@ -17,10 +17,50 @@ fn read(name: &str) -> Result<trawl_core::Document, TrawlError> {
     )
 }
 
+/// The PDF's text as drawn: its Markdown after the front block (the `# Title` and the
+/// Authors/Date lines made from its information dictionary), which
+/// [`the_front_block_comes_from_the_information_dictionary`] checks.
 fn markdown(name: &str) -> String {
-    read(name)
+    let md = read(name)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
-        .markdown
+        .markdown;
+    match md.strip_prefix("# ") {
+        Some(rest) => {
+            let after_title = rest.split_once("\n\n").map_or("", |(_, b)| b);
+            let fronted = after_title.lines().next().is_some_and(|l| {
+                ["Authors: ", "Date: ", "Language: ", "Description: "]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            });
+            if fronted {
+                after_title
+                    .split_once("\n\n")
+                    .map_or("", |(_, b)| b)
+                    .to_owned()
+            } else {
+                after_title.to_owned()
+            }
+        }
+        None => md,
+    }
+}
+
+/// A PDF's own title, author and date open its Markdown; the placeholders its writer
+/// fills in (reportlab's `(unspecified)` subject) do not.
+#[test]
+fn the_front_block_comes_from_the_information_dictionary() {
+    let doc = read("two-column.pdf").unwrap();
+    assert!(
+        doc.markdown.starts_with(
+            "# Harbour life\n\nAuthors: trawl fixtures  \nDate: 2000-01-01T00:00:00+00:00\n\nLife in a small harbour town"
+        ),
+        "{}",
+        doc.markdown
+    );
+    assert_eq!(doc.title.as_deref(), Some("Harbour life"));
+    assert_eq!(doc.byline.as_deref(), Some("trawl fixtures"));
+    assert_eq!(doc.published.as_deref(), Some("2000-01-01T00:00:00+00:00"));
+    assert_eq!(doc.description, None);
 }
 
 /// The GFM tables of a Markdown text, each as rows of trimmed cells (the rule row left out).
