@@ -43,7 +43,7 @@ pub struct NetArgs {
     #[arg(long, value_name = "FILE")]
     pub cookies: Option<PathBuf>,
     /// Languages OCR reads images and scans in, as tesseract names them, `+`-joined
-    /// (`eng+deu`); also TRAWL_OCR_LANG. Installed: `tesseract --list-langs`.
+    /// (`eng+deu`); also TRAWL_OCR_LANG. `trawl doctor` lists those installed.
     #[arg(long, value_name = "LANGS")]
     pub ocr_lang: Option<String>,
 }
