@@ -185,17 +185,11 @@ pub fn visit_listing(
                 text.push_str(&t);
             }
             Event::GeneralRef(r) if field.is_some() => {
-                let c = match r.resolve_char_ref() {
-                    Ok(Some(c)) => Some(c),
-                    _ => match &*r {
-                        "amp" => Some('&'),
-                        "lt" => Some('<'),
-                        "gt" => Some('>'),
-                        "quot" => Some('"'),
-                        "apos" => Some('\''),
-                        _ => None,
-                    },
-                };
+                let c = r
+                    .resolve_char_ref()
+                    .ok()
+                    .flatten()
+                    .or_else(|| quick_xml::escape::resolve_xml_entity(&r)?.chars().next());
                 if let Some(c) = c {
                     text.push(c);
                 }

@@ -208,17 +208,11 @@ fn read_content(content: &str, meter: &Meter) -> Result<Vec<Sheet>, DocError> {
             }
             Event::GeneralRef(r) if in_note == 0 => {
                 if let Some((text, _, _)) = cell.as_mut() {
-                    let c = match r.resolve_char_ref() {
-                        Ok(Some(c)) => Some(c),
-                        _ => match &*r {
-                            "amp" => Some('&'),
-                            "lt" => Some('<'),
-                            "gt" => Some('>'),
-                            "quot" => Some('"'),
-                            "apos" => Some('\''),
-                            _ => None,
-                        },
-                    };
+                    let c = r
+                        .resolve_char_ref()
+                        .ok()
+                        .flatten()
+                        .or_else(|| quick_xml::escape::resolve_xml_entity(&r)?.chars().next());
                     text.extend(c);
                 }
             }

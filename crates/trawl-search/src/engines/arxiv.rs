@@ -130,17 +130,11 @@ pub fn parse_papers(body: &[u8]) -> Result<Vec<Paper>, ParseError> {
             Event::Text(t) if current.is_some() => text.push_str(&t),
             Event::CData(t) if current.is_some() => text.push_str(&t),
             Event::GeneralRef(r) if current.is_some() => {
-                let resolved = match r.resolve_char_ref() {
-                    Ok(Some(c)) => Some(c),
-                    _ => match &*r {
-                        "amp" => Some('&'),
-                        "lt" => Some('<'),
-                        "gt" => Some('>'),
-                        "quot" => Some('"'),
-                        "apos" => Some('\''),
-                        _ => None,
-                    },
-                };
+                let resolved = r
+                    .resolve_char_ref()
+                    .ok()
+                    .flatten()
+                    .or_else(|| quick_xml::escape::resolve_xml_entity(&r)?.chars().next());
                 if let Some(c) = resolved {
                     text.push(c);
                 }
