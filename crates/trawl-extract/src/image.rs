@@ -1,6 +1,7 @@
 //! Images (PNG, JPEG, TIFF, WebP) as documents: their size from the header (imagesize),
 //! a summary of their EXIF (kamadak-exif: date, camera, whether a GPS position is
-//! recorded), and their text read by OCR. A huge image is refused from its header, before
+//! recorded), their own title, author and description (`image_meta`), and their text
+//! read by OCR. A huge image is refused from its header, before
 //! anything decodes it.
 
 use std::io::Cursor;
@@ -8,6 +9,7 @@ use std::io::Cursor;
 use exif::{In, Tag, Value};
 use trawl_core::{Document, ErrorCode, ImageInfo, PageType, TrawlError};
 
+use crate::image_meta;
 use crate::ocr::{self, OcrOptions, Session};
 
 /// The image formats read: the ones tesseract's leptonica decodes that photos, scans and
@@ -110,7 +112,7 @@ pub(crate) fn read(
     doc.ocr_confidence = session.confidence();
     doc.page_type = PageType::Other;
     doc.text = text;
-    doc.markdown = if doc.text.is_empty() {
+    let body = if doc.text.is_empty() {
         format!(
             "_No text found in this image ({width} × {height} {}, read by OCR)._\n",
             format.name().to_ascii_uppercase()
@@ -118,6 +120,21 @@ pub(crate) fn read(
     } else {
         format!("{}\n", doc.text)
     };
+    // The image's own title, author and description open it, as a document's do.
+    let words = image_meta::image_words(bytes);
+    doc.title.clone_from(&words.title);
+    doc.byline.clone_from(&words.author);
+    doc.description.clone_from(&words.description);
+    doc.published.clone_from(&info.taken);
+    let own = crate::docs::Converted {
+        markdown: String::new(),
+        title: words.title,
+        author: words.author,
+        created: info.taken.clone(),
+        language: None,
+        description: words.description,
+    };
+    doc.markdown = crate::docs::front_block(&own, &body);
     doc.word_count = crate::dom::word_count(&doc.text);
     doc.quality_score = if doc.word_count == 0 { 0.0 } else { 0.9 };
     doc.image = Some(info);

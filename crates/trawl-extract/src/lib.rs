@@ -44,6 +44,7 @@ mod dom;
 mod entities;
 mod html;
 mod image;
+mod image_meta;
 mod markdown;
 mod metadata;
 mod ocr;

@@ -77,6 +77,17 @@ fn a_photo_without_text_says_so_and_keeps_its_exif() {
     let doc = read("photo.jpg").unwrap();
     assert_eq!(doc.word_count, 0, "{}", doc.markdown);
     assert!(doc.markdown.contains("No text found"), "{}", doc.markdown);
+    // Its own words (EXIF ImageDescription, Artist, Windows' XPTitle) open it.
+    assert!(
+        doc.markdown.starts_with(
+            "# The harbour at dawn\n\nAuthors: Harbour Office  \nDate: 2026-06-21T07:44:59  \n\
+             Description: Boats leaving the harbour on the morning tide\n\n"
+        ),
+        "{}",
+        doc.markdown
+    );
+    assert_eq!(doc.title.as_deref(), Some("The harbour at dawn"));
+    assert_eq!(doc.byline.as_deref(), Some("Harbour Office"));
     let image = doc.image.unwrap();
     assert_eq!((image.width, image.height), (640, 480));
     assert_eq!(image.taken.as_deref(), Some("2026-06-21T07:44:59"));

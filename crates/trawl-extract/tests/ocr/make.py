@@ -140,6 +140,9 @@ def photo():
     exif[0x010F] = "Harbourcam"  # Make
     exif[0x0110] = "HC-2"  # Model
     exif[0x0132] = "2026:06:21 07:45:00"  # DateTime
+    exif[0x010E] = "Boats leaving the harbour on the morning tide"  # ImageDescription
+    exif[0x013B] = "Harbour Office"  # Artist
+    exif[0x9C9B] = "The harbour at dawn".encode("utf-16-le") + b"\0\0"  # XPTitle (Windows)
     # Sub-IFDs are given whole: Pillow 9.4 does not write one filled through get_ifd().
     exif[0x8769] = {0x9003: "2026:06:21 07:44:59"}  # Exif IFD: DateTimeOriginal
     exif[0x8825] = {  # GPS IFD: 50°9'30" N, 4°12' W
