@@ -10,7 +10,7 @@ use trawl_core::{Document, TrawlError, handle_for_url};
 use trawl_extract::{ExtractOptions, extract_with_anchors};
 use trawl_fetch::{Conditional, Fetcher, Tier};
 use trawl_store::{DocumentRecord, SharedStore};
-use trawl_text::{cpu, pager, passages};
+use trawl_text::{cpu, passages};
 use url::Url;
 
 use crate::changes::Previous;
@@ -143,14 +143,10 @@ pub(crate) async fn keep(
         Keep::Revalidate => (record, Vec::new()),
         _ => {
             cpu::run(move || {
-                let passages: Vec<trawl_store::Passage> = passages::split_titled(
+                let passages = passages::for_store(
                     record.document.title.as_deref(),
                     &record.document.markdown,
-                    pager::DEFAULT_PAGE_TOKENS,
-                )
-                .into_iter()
-                .map(Into::into)
-                .collect();
+                );
                 (record, passages)
             })
             .await

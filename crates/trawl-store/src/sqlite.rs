@@ -7,9 +7,11 @@
 
 mod backoff;
 mod batch;
+mod body;
 mod bound;
 mod crawl;
 mod crawl_notes;
+mod passages;
 mod pool;
 mod schema;
 mod versions;
@@ -27,6 +29,7 @@ use crate::{
     from_millis, to_millis,
 };
 use batch::begin;
+use passages::{insert_passages, passage_texts};
 use pool::{Access, Pool, Target, open_connection};
 
 /// The embedded SQLite [`Store`].
@@ -254,19 +257,28 @@ impl SqliteStore {
         scope: FindScope<'_>,
         limit: usize,
     ) -> Result<Vec<PassageHit>> {
-        const SELECT: &str = "SELECT p.handle, p.page, p.heading, p.body,
+        const SELECT: &str = "SELECT p.handle, p.page, p.heading, p.body, p.start, p.len,
                     bm25(passages_fts, 2.0, 1.0) AS rank
              FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid
              WHERE passages_fts MATCH ?1";
         let limit = if limit == 0 { -1 } else { limit as i64 };
         let map = |row: &rusqlite::Row<'_>| {
-            Ok(PassageHit {
-                handle: row.get(0)?,
-                page: row.get(1)?,
-                heading: row.get(2)?,
-                text: row.get(3)?,
-                score: -row.get::<_, f64>(4)?,
-            })
+            let start: Option<i64> = row.get(4)?;
+            let len: Option<i64> = row.get(5)?;
+            let range = start.zip(len).and_then(|(s, l)| {
+                let s = usize::try_from(s).ok()?;
+                Some(s..s.checked_add(usize::try_from(l).ok()?)?)
+            });
+            Ok((
+                PassageHit {
+                    handle: row.get(0)?,
+                    page: row.get(1)?,
+                    heading: row.get(2)?,
+                    text: row.get(3)?,
+                    score: -row.get::<_, f64>(6)?,
+                },
+                range,
+            ))
         };
         let hits = match scope {
             FindScope::Document(handle) => {
@@ -282,7 +294,7 @@ impl SqliteStore {
                     .collect::<rusqlite::Result<Vec<_>>>()?
             }
         };
-        Ok(hits)
+        passage_texts(conn, hits)
     }
 }
 
@@ -304,7 +316,8 @@ impl Store for SqliteStore {
     }
 
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
-        let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
+        let json = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
+        let body = body::pack(&json);
         let fetched_at = to_millis(record.fetched_at);
         let expires_at = match record.expires_at {
             Some(t) => Some(to_millis(t)),
@@ -327,28 +340,16 @@ impl Store for SqliteStore {
                 expires_at,
                 record.etag,
                 record.last_modified,
-                body.len() as i64,
+                // The size bound counts the document as it is (its JSON), not as packed:
+                // the same bound as on Redis, and the disk holds less than it.
+                json.len() as i64,
                 body,
             ],
         )?;
         tx.execute("DELETE FROM passages WHERE handle = ?1", [handle])?;
-        {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO passages (handle, page, ord, heading, body)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for (ord, passage) in passages.iter().enumerate() {
-                insert.execute(params![
-                    handle,
-                    passage.page,
-                    ord as i64,
-                    passage.heading,
-                    passage.text
-                ])?;
-            }
-        }
+        insert_passages(&tx, handle, &record.document.markdown, passages)?;
         tx.commit()?;
-        self.evict_over_bound(&mut conn, Some(handle), body.len() as u64)?;
+        self.evict_over_bound(&mut conn, Some(handle), json.len() as u64)?;
         Ok(())
     }
 
@@ -799,7 +800,7 @@ const SELECT_DOCUMENT: &str = "SELECT body, content_hash, fetched_at, expires_at
 /// A document row before its JSON body is decoded (decoding happens outside rusqlite's
 /// row closure so its error keeps its own type).
 struct RawDocument {
-    body: String,
+    body: body::StoredBody,
     content_hash: String,
     fetched_at: i64,
     expires_at: Option<i64>,
@@ -821,7 +822,7 @@ fn raw_document(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawDocument> {
 impl RawDocument {
     fn decode(self) -> Result<DocumentRecord> {
         let document: Document =
-            serde_json::from_str(&self.body).map_err(|source| Error::Decode {
+            serde_json::from_str(&self.body.0).map_err(|source| Error::Decode {
                 what: "document",
                 source,
             })?;
@@ -988,7 +989,11 @@ mod tests {
             conn.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))
                 .unwrap();
         }
-        let big = "tide gauge readings ".repeat(20_000);
+        // Words that do not repeat: the body is compressed, and a repeated phrase would
+        // pack into a page or two.
+        let big: String = (0..40_000u64)
+            .map(|i| format!("r{} ", i.wrapping_mul(2_654_435_761) % 1_000_003))
+            .collect();
         let err = store.put_document(&record(&big), &[]).unwrap_err();
         assert_eq!(err.fault(), Some("disk_full"), "{err}");
         assert!(err.is_unwritable());

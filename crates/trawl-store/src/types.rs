@@ -75,6 +75,10 @@ pub struct Passage {
     pub heading: String,
     /// The passage's text (Markdown).
     pub text: String,
+    /// Where `text` sits in the document's Markdown, in bytes, when it is exactly that
+    /// slice: the SQLite store then keeps the range and reads the text from the document,
+    /// not a second copy of it.
+    pub range: Option<std::ops::Range<usize>>,
 }
 
 /// Where [`Store::find`](crate::Store::find) looks.

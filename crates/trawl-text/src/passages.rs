@@ -41,6 +41,7 @@ impl From<&Passage> for trawl_store::Passage {
             page: p.page,
             heading: p.heading.clone(),
             text: p.text.clone(),
+            range: None,
         }
     }
 }
@@ -51,8 +52,34 @@ impl From<Passage> for trawl_store::Passage {
             page: p.page,
             heading: p.heading,
             text: p.text,
+            range: None,
         }
     }
+}
+
+/// A document's passages as the store keeps them for find: cut at the store's page size
+/// ([`pager::DEFAULT_PAGE_TOKENS`]), the title in the first one's heading when its text
+/// does not hold it ([`split_titled`]), and each with the exact byte range of its text in
+/// `markdown`, so the store can keep the range instead of a copy. One function for every
+/// writer (a read, a change-tracking read, a crawl), so they index alike.
+pub fn for_store(title: Option<&str>, markdown: &str) -> Vec<trawl_store::Passage> {
+    split_titled(title, markdown, pager::DEFAULT_PAGE_TOKENS)
+        .into_iter()
+        .map(|p| {
+            // `range` may hold blanks around the trimmed text: the text's own bytes.
+            let exact = markdown.get(p.range.clone()).and_then(|slice| {
+                let start = p.range.start + (slice.len() - slice.trim_start().len());
+                let range = start..start + p.text.len();
+                (markdown.get(range.clone()) == Some(p.text.as_str())).then_some(range)
+            });
+            trawl_store::Passage {
+                page: p.page,
+                heading: p.heading,
+                text: p.text,
+                range: exact,
+            }
+        })
+        .collect()
 }
 
 /// Cuts `markdown` into passages, numbering pages as [`Pages::new`] with `page_tokens`
@@ -669,5 +696,27 @@ mod properties {
                 .sum();
             prop_assert_eq!(passage_words + heading_words, count_words(&doc));
         }
+    }
+}
+
+#[cfg(test)]
+mod store_tests {
+    use super::for_store;
+
+    /// Every passage of an ordinary page points at its own text: the store keeps ranges.
+    #[test]
+    fn passages_for_the_store_carry_their_exact_range() {
+        let markdown = format!(
+            "# Harbour\n\n{}\n\n## Tides\n\n  {}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+            "Boats leave at dawn. ".repeat(120),
+            "Spring tides run high. ".repeat(40)
+        );
+        let passages = for_store(Some("A title not in the text"), &markdown);
+        assert!(passages.len() >= 3, "{passages:?}");
+        for p in &passages {
+            let range = p.range.clone().expect("a range");
+            assert_eq!(&markdown[range], p.text);
+        }
+        assert!(passages[0].heading.starts_with("A title not in the text"));
     }
 }

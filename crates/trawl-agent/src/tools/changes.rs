@@ -14,7 +14,7 @@ use super::read::{Read, attempt};
 use super::types::store_error;
 use super::{Agent, ChangesOut, NotStored};
 use trawl_text::diff::ChangeStatus;
-use trawl_text::{cpu, diff, pager, passages};
+use trawl_text::{cpu, diff, passages};
 
 /// A change-tracking read: the document as it now stands and what changed.
 pub(crate) struct Tracked {
@@ -212,14 +212,10 @@ impl Agent {
                     Some(v) => Some(v.put_version(&previous)?),
                     None => None,
                 };
-                let passages: Vec<trawl_store::Passage> = passages::split_titled(
+                let passages = passages::for_store(
                     record.document.title.as_deref(),
                     &record.document.markdown,
-                    pager::DEFAULT_PAGE_TOKENS,
-                )
-                .into_iter()
-                .map(Into::into)
-                .collect();
+                );
                 s.put_document(&record, &passages)?;
                 Ok(kept)
             })

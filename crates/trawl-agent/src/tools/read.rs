@@ -12,7 +12,7 @@ use url::Url;
 use super::readers::{self, ReaderKind};
 use super::types::store_error;
 use super::{Agent, NotStored};
-use trawl_text::{cpu, pager, passages};
+use trawl_text::{cpu, passages};
 
 /// A document as the tools use it, and whether it came from the store without a request.
 pub(crate) struct Read {
@@ -515,14 +515,10 @@ impl Agent {
         self.store
             .run(move |s| {
                 // Splitting is CPU work too; it runs here, on the store's blocking thread.
-                let passages: Vec<trawl_store::Passage> = passages::split_titled(
+                let passages = passages::for_store(
                     record.document.title.as_deref(),
                     &record.document.markdown,
-                    pager::DEFAULT_PAGE_TOKENS,
-                )
-                .into_iter()
-                .map(Into::into)
-                .collect();
+                );
                 s.put_document(&record, &passages)
             })
             .await

@@ -10,6 +10,10 @@ use super::schema::once;
 use crate::crawl_notes::{CrawlNotes, PageNotes};
 use crate::{Error, Result};
 
+/// A rowid table, not `WITHOUT ROWID`: a page's links note is 1 to 2 KB, more than an
+/// index b-tree keeps in its page (about 1 KB at 4 KiB pages), and every row spilled into
+/// an overflow page mostly empty (measured: 2.2 MB of pages for 0.65 MB of notes on a
+/// 500-page crawl; 0.8 MB as a rowid table). Stores made before keep their table as it is.
 pub(super) const NOTES_TABLE: &str = "
 CREATE TABLE IF NOT EXISTS crawl_page_notes (
     crawl_id TEXT NOT NULL,
@@ -17,7 +21,7 @@ CREATE TABLE IF NOT EXISTS crawl_page_notes (
     links    TEXT,
     change   TEXT,
     PRIMARY KEY (crawl_id, key)
-) WITHOUT ROWID;
+);
 ";
 
 impl SqliteStore {

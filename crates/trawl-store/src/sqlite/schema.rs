@@ -19,7 +19,7 @@ pub(super) fn once(flag: &AtomicBool, conn: &Connection, sql: &str) -> Result<()
     Ok(())
 }
 
-const MIGRATIONS: &[&str] = &[V1, V2, V3];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// The schema version this build writes.
 pub(super) const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -107,6 +107,28 @@ CREATE TABLE site_stats (
     updated_at INTEGER NOT NULL,
     PRIMARY KEY (site, reader)
 ) WITHOUT ROWID;
+";
+
+/// Version 4: passages by reference. A passage that is exactly a slice of its document's
+/// Markdown keeps that slice's byte range (`start`, `len`) and an empty `body`; the text is
+/// read from the document when a find returns it. The index becomes contentless (FTS5
+/// `content=''` with `contentless_delete=1`): it holds the terms, not the text, and its
+/// rows are written by the store (a trigger cannot read a range's text) and deleted by
+/// rowid when their passage row goes. Passages written before keep their text in `body`
+/// (`start` NULL) and are indexed again from it here.
+const V4: &str = "
+ALTER TABLE passages ADD COLUMN start INTEGER;
+ALTER TABLE passages ADD COLUMN len INTEGER;
+DROP TRIGGER passages_after_insert;
+DROP TRIGGER passages_after_delete;
+DROP TABLE passages_fts;
+CREATE VIRTUAL TABLE passages_fts USING fts5(
+    heading, body, content='', contentless_delete=1, tokenize='porter unicode61'
+);
+INSERT INTO passages_fts(rowid, heading, body) SELECT id, heading, body FROM passages;
+CREATE TRIGGER passages_after_delete AFTER DELETE ON passages BEGIN
+    DELETE FROM passages_fts WHERE rowid = old.id;
+END;
 ";
 
 /// Brings the store up to [`SCHEMA_VERSION`]. Safe when several processes open a new

@@ -63,7 +63,8 @@ pub(super) fn forget_expired(conn: &Connection, cutoff: i64) -> Result<()> {
 
 impl VersionStore for SqliteStore {
     fn put_version(&self, record: &DocumentRecord) -> Result<u32> {
-        let body = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
+        let json = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
+        let body = super::body::pack(&json);
         let mut conn = self.pool.write()?;
         conn.execute_batch(TABLE)?;
         let tx = begin(&mut conn)?;

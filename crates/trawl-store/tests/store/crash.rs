@@ -15,6 +15,7 @@ fn big_document(i: usize) -> (Document, Vec<Passage>) {
             page: k / 3 + 1,
             heading: format!("Part {k}"),
             text: format!("zebra{i} passage {k} {}", "words in a passage ".repeat(30)),
+            range: None,
         })
         .collect();
     (doc, passages)

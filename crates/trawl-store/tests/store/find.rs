@@ -43,6 +43,7 @@ fn ranks_by_bm25_and_stems_with_porter(b: Backend) {
         page: 2,
         heading: heading.into(),
         text: text.into(),
+        range: None,
     });
     store
         .put_document(&DocumentRecord::new(doc, SystemTime::now()), &passages)

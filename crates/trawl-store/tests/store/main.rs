@@ -76,6 +76,7 @@ fn passages_of(doc: &Document) -> Vec<Passage> {
             page: 1,
             heading: doc.title.clone().unwrap_or_default(),
             text: p.to_owned(),
+            range: None,
         })
         .collect()
 }

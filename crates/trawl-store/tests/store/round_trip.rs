@@ -43,6 +43,7 @@ fn replacing_a_document_replaces_its_passages(b: Backend) {
         page: 1,
         heading: String::new(),
         text: "Entirely new text about kangaroos.".into(),
+        range: None,
     }];
     store.put_document(&record, &passages).unwrap();
     assert!(store.find("zebra1", FindScope::All, 0).unwrap().is_empty());

@@ -1,0 +1,222 @@
+//! Passages in SQLite, by reference (schema version 4): a passage that is exactly a slice
+//! of its document's Markdown is stored as that slice's byte range, not as a copy, and the
+//! contentless FTS5 index holds only its terms. A find reads the text of the passages it
+//! returns, and only theirs, from their documents.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Deserialize;
+
+use super::body::StoredBody;
+
+use crate::{Passage, PassageHit, Result};
+
+/// Writes `passages` of the document `handle` whose Markdown is `markdown`, and indexes
+/// them. The caller deleted the document's earlier passages (their index rows go with
+/// them, by trigger) in the same transaction.
+pub(super) fn insert_passages(
+    conn: &Connection,
+    handle: &str,
+    markdown: &str,
+    passages: &[Passage],
+) -> Result<()> {
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO passages (handle, page, ord, heading, body, start, len)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    let mut index =
+        conn.prepare_cached("INSERT INTO passages_fts(rowid, heading, body) VALUES (?1, ?2, ?3)")?;
+    for (ord, passage) in passages.iter().enumerate() {
+        // Kept by reference only when the range gives back exactly the text.
+        let range = passage
+            .range
+            .clone()
+            .filter(|r| markdown.get(r.clone()) == Some(passage.text.as_str()));
+        let (body, start, len) = match &range {
+            Some(r) => ("", Some(r.start as i64), Some(r.len() as i64)),
+            None => (passage.text.as_str(), None, None),
+        };
+        insert.execute(params![
+            handle,
+            passage.page,
+            ord as i64,
+            passage.heading,
+            body,
+            start,
+            len
+        ])?;
+        index.execute(params![
+            conn.last_insert_rowid(),
+            passage.heading,
+            passage.text
+        ])?;
+    }
+    Ok(())
+}
+
+/// The one field of a stored document a find needs (serde skips the rest unparsed).
+#[derive(Deserialize)]
+struct MarkdownOnly {
+    markdown: String,
+}
+
+/// Fills in the text of the hits stored by reference, reading each document's Markdown
+/// once. A range its document no longer holds (it cannot happen while passages are
+/// replaced with their document) drops the hit rather than answer with wrong text.
+pub(super) fn passage_texts(
+    conn: &Connection,
+    hits: Vec<(PassageHit, Option<Range<usize>>)>,
+) -> Result<Vec<PassageHit>> {
+    let mut markdowns: HashMap<String, Option<String>> = HashMap::new();
+    let mut stmt = conn.prepare_cached("SELECT body FROM documents WHERE handle = ?1")?;
+    let mut out = Vec::with_capacity(hits.len());
+    for (mut hit, range) in hits {
+        let Some(range) = range else {
+            out.push(hit);
+            continue;
+        };
+        if !markdowns.contains_key(&hit.handle) {
+            let body: Option<StoredBody> =
+                stmt.query_row([&hit.handle], |row| row.get(0)).optional()?;
+            let markdown = body.and_then(|b| {
+                serde_json::from_str::<MarkdownOnly>(&b.0)
+                    .ok()
+                    .map(|m| m.markdown)
+            });
+            markdowns.insert(hit.handle.clone(), markdown);
+        }
+        let text = markdowns
+            .get(&hit.handle)
+            .and_then(Option::as_deref)
+            .and_then(|m| m.get(range));
+        if let Some(text) = text {
+            hit.text = text.to_owned();
+            out.push(hit);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::SystemTime;
+
+    use trawl_core::Document;
+
+    use super::super::schema::MIGRATIONS;
+    use crate::{DocumentRecord, FindScope, Passage, SqliteStore, Store, StoreConfig};
+
+    fn record(handle_n: u32, markdown: &str) -> DocumentRecord {
+        let url = format!("https://example.com/{handle_n}");
+        let doc = Document {
+            handle: format!("example.com~{handle_n:012}"),
+            url: url.clone(),
+            final_url: url,
+            markdown: markdown.to_owned(),
+            ..Document::default()
+        };
+        DocumentRecord::new(doc, SystemTime::now())
+    }
+
+    /// A passage that is a slice of its Markdown is kept as its range (no copy in `body`),
+    /// one that is not keeps its text, and find answers both with their text.
+    #[test]
+    fn passages_are_kept_by_reference_and_found_with_their_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
+        let markdown = "# Tides\n\nThe kelp forest grows by the breakwater.\n\nOther words.\n";
+        let start = markdown.find("The kelp").unwrap();
+        let text = "The kelp forest grows by the breakwater.";
+        let passages = [
+            Passage {
+                page: 1,
+                heading: "Tides".into(),
+                text: text.into(),
+                range: Some(start..start + text.len()),
+            },
+            Passage {
+                page: 1,
+                heading: "Tides".into(),
+                text: "A kelp summary that is not in the text.".into(),
+                // A range that does not give back the text is not trusted.
+                range: Some(0..5),
+            },
+        ];
+        store.put_document(&record(1, markdown), &passages).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let bodies: Vec<(String, Option<i64>)> = conn
+            .prepare("SELECT body, start FROM passages ORDER BY ord")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            bodies,
+            [
+                (String::new(), Some(start as i64)),
+                ("A kelp summary that is not in the text.".to_owned(), None)
+            ]
+        );
+        let mut found: Vec<String> = store
+            .find("kelp", FindScope::All, 10)
+            .unwrap()
+            .into_iter()
+            .map(|h| h.text)
+            .collect();
+        found.sort();
+        assert_eq!(found, [passages[1].text.clone(), text.to_owned()]);
+        // Replacing the document replaces its index rows: the old words are gone.
+        store
+            .put_document(&record(1, "# Tides\n\nNothing here.\n"), &[])
+            .unwrap();
+        assert!(store.find("kelp", FindScope::All, 10).unwrap().is_empty());
+        assert!(store.integrity_check().unwrap().is_empty());
+    }
+
+    /// A version-3 store (passages copied, external-content index) opens as version 4 and
+    /// its passages are still found, with their text.
+    #[test]
+    fn a_version_3_store_keeps_its_passages_findable() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            for migration in &MIGRATIONS[..3] {
+                conn.execute_batch(migration).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 3).unwrap();
+            let body = serde_json::to_string(&record(7, "# Old\n\nA narwhal.\n").document).unwrap();
+            conn.execute(
+                "INSERT INTO documents (handle, url, final_url, content_hash, fetched_at,
+                     size_bytes, body)
+                 VALUES ('example.com~000000000007', 'https://example.com/7',
+                     'https://example.com/7', 'h', 0, ?1, ?2)",
+                rusqlite::params![body.len() as i64, body],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO passages (handle, page, ord, heading, body)
+                 VALUES ('example.com~000000000007', 1, 0, 'Old', 'A narwhal.')",
+                [],
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
+        assert_eq!(store.stats().unwrap().schema_version, 4);
+        let hits = store.find("narwhal", FindScope::All, 10).unwrap();
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].text, "A narwhal.");
+        assert!(store.delete_document("example.com~000000000007").unwrap());
+        assert!(
+            store
+                .find("narwhal", FindScope::All, 10)
+                .unwrap()
+                .is_empty()
+        );
+        assert!(store.integrity_check().unwrap().is_empty());
+    }
+}
