@@ -89,7 +89,7 @@ row() {  # label pages words_file trawl_cmd... -- tesseract runs (one per image)
 }
 export MD_VERSION
 {
-  echo "Machine: $(nproc) cores, $(cpu_model), load average $(loadavg) at $(date -u +%H:%M) UTC; trawl $("$TRAWL" --version | head -1) (checkout at $(git -C "$SRC_ROOT" rev-parse --short HEAD)); $(tesseract --version 2>&1 | head -1); markitdown $MD_VERSION. Median of $ROUNDS runs, each a new process; OMP_THREAD_LIMIT=1 for every tesseract."
+  echo "Machine: $(nproc) cores, $(cpu_model), load average $(loadavg) at $(date -u +%H:%M) UTC; $("$TRAWL" --version | head -1) (checkout at $(git -C "$SRC_ROOT" rev-parse --short HEAD)); $(tesseract --version 2>&1 | head -1); markitdown $MD_VERSION. Median of $ROUNDS runs, each a new process; OMP_THREAD_LIMIT=1 for every tesseract."
   echo
   echo "| file | tool | wall s | CPU s | CPU s a page | word recall |"
   echo "|---|---|---|---|---|---|"
