@@ -380,6 +380,7 @@ pub(crate) fn strict_pass(page_type: PageType, opts: &ExtractOptions) -> Pass {
         listing: matches!(page_type, PageType::Listing | PageType::Collection),
         short_sections: page_type == PageType::Documentation,
         reviews_are_comments: !matches!(page_type, PageType::Article | PageType::Service),
+        short_lines: false,
     }
 }
 

@@ -51,6 +51,7 @@ impl From<Pass> for DropPolicy {
             clean_conditionally: _,
             link_tolerant: _,
             short_sections: _,
+            short_lines: _,
         } = pass;
         DropPolicy {
             strip_unlikely,
@@ -534,6 +535,7 @@ mod tests {
         listing: false,
         short_sections: false,
         reviews_are_comments: true,
+        short_lines: false,
     };
 
     #[test]

@@ -11,7 +11,8 @@
 //! In order of the work: `stats` sums each node's kept subtree; `drops` drops boilerplate
 //! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
 //! that is content, sparing a listing's items (`listing`); `scoring` scores blocks and
-//! `select` picks the winner; `pruning` trims inside it; `repeats` drops what it says
+//! `select` picks the winner, with the page builder's sections stacked beside it
+//! (`stacked`); `pruning` trims inside it; `repeats` drops what it says
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
 //! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
 //! answer" lines, `notices` the "You are using an out of date browser" boxes. What several
@@ -29,6 +30,7 @@ mod repeats;
 mod scoring;
 mod sections;
 mod select;
+mod stacked;
 mod stats;
 
 pub(crate) use drops::{Drops, trace};
@@ -73,6 +75,9 @@ pub(crate) struct Pass {
     /// for the product it reviews is the article and on a service page the testimonials
     /// are part of the pitch.
     pub(crate) reviews_are_comments: bool,
+    /// A line without links shorter than a wrapper's minimum is text, not an empty
+    /// wrapper: set inside a page builder's stacked sections (see `stacked`).
+    pub(crate) short_lines: bool,
 }
 
 /// The chosen content.

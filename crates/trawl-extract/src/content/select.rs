@@ -9,6 +9,7 @@ use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 use super::drops::Boiled;
 use super::pruning::{clean_conditionally, clean_link_blocks, drop_link_runs};
 use super::scoring::{Scores, climb, score_blocks};
+use super::stacked::{has_word, section_word};
 use super::stats::{Stats, link_density, roots_link_density};
 use super::{
     LINK_TOLERANT_DENSITY, Pass, Selection, ancestors, ends_sentence, is_semantic_container,
@@ -77,6 +78,11 @@ pub(crate) fn select(
     let top_score = best_inside(top);
     let threshold = (top_score * SIBLING_SCORE_SHARE).max(SIBLING_MIN_SCORE);
     let top_class = dom.attr(top_id, AttrName::Class).unwrap_or("");
+    // The winner is one of a page builder's stacked sections: the others are the page too.
+    // Not a thread's post nor a listing's item: their siblings have rules of their own.
+    let section = (!pass.thread && boiled.items.get(top).is_none_or(|&m| m == 0))
+        .then(|| section_word(dom, top_id))
+        .flatten();
     let mut roots = Vec::new();
     for sib in dom.children(parent) {
         let s = sib as usize;
@@ -94,7 +100,8 @@ pub(crate) fn select(
                 };
             let st = &stats[s];
             let density = link_density(st);
-            (density < SIBLING_MAX_LINK_DENSITY && best_inside(s) + bonus >= threshold)
+            let stacked = section.is_some_and(|w| st.text > 0 && has_word(dom, sib, w));
+            (density < SIBLING_MAX_LINK_DENSITY && (stacked || best_inside(s) + bonus >= threshold))
                 || is_paragraph_like(dom.nodes[s].tag, st)
                     && (st.text > SHORT_PARAGRAPH_CHARS && density < PARAGRAPH_MAX_LINK_DENSITY
                         || st.text > 0
@@ -108,6 +115,11 @@ pub(crate) fn select(
     }
 
     if pass.clean_conditionally {
+        // A stacked section's lines are short (a date, a byline, `Height: 9 metres`).
+        let prune = Pass {
+            short_lines: section.is_some(),
+            ..pass
+        };
         for &root in &roots {
             clean_conditionally(
                 dom,
@@ -118,7 +130,7 @@ pub(crate) fn select(
                 stats,
                 &mut dropped,
                 &boiled.items,
-                pass,
+                prune,
                 site,
             );
             drop_link_runs(dom, root, stats, &mut dropped);

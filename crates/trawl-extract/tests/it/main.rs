@@ -13,6 +13,7 @@ mod heading_ids;
 mod jump_links;
 mod links_in_text;
 mod mismatched_headings;
+mod page_builder;
 mod page_type;
 mod pdf;
 mod pdf_layout;
