@@ -215,7 +215,10 @@ impl Drops {
                 || author_stat
                 || node.tag == Tag::A && is_skip_link(dom, id)
                 || by_hiding && (share < HIDDEN_SHOWN_SHARE || node.hidden_by.for_good())
-                || by_comments && share < COMMENTS_MAX_SHARE
+                || by_comments
+                    && (share < COMMENTS_MAX_SHARE
+                        || sums[0].long_paragraphs - sums[i].long_paragraphs
+                            >= POST_MIN_LONG_PARAGRAPHS)
             {
                 dropped[i] = true;
             }
@@ -277,8 +280,11 @@ fn is_accordion(role: &str, sums: &Sums) -> bool {
 /// A node named like boilerplate (by tag, role or class) that holds this share of the
 /// page's text or more is the page's wrapper, whatever its name says.
 const NAMED_MAX_SHARE: f32 = 0.5;
-/// Comments holding this share of the page or more are what the page is (a thread).
+/// Comments holding this share of the page or more are what the page is (a thread)...
 const COMMENTS_MAX_SHARE: f32 = 0.75;
+/// ... unless the page holds this many long paragraphs outside them: then it is a post
+/// (a guide, an essay) and they are its replies, however many.
+const POST_MIN_LONG_PARAGRAPHS: u32 = 3;
 /// A declared content element is the main one when it holds at least one
 /// `MAIN_MIN_SHARE_DEN`-th of the page's text: a quarter, less would be a teaser card.
 const MAIN_MIN_SHARE_DEN: u32 = 4;

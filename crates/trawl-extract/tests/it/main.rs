@@ -9,6 +9,7 @@ mod documents;
 mod empty_sections;
 mod extract;
 mod fidelity;
+mod fidelity_more;
 mod heading_ids;
 mod jump_links;
 mod links_in_text;
