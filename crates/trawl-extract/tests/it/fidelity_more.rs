@@ -212,3 +212,33 @@ fn docs_hub_cards_with_many_links_keep_their_sentences() {
         );
     }
 }
+
+/// A flat grid: an `h1`, then image blocks and text blocks in turn; some text blocks
+/// hold a linked `h4` and a line, others only the linked `h4`. All headings are kept.
+/// Failed before `MIN_CHARS_PER_HEADED_ITEM` in `listing`: the text blocks were too short
+/// on average to be a listing's items, and the bare headings were pruned as links.
+#[test]
+fn a_grid_mixing_linked_headings_and_described_ones_keeps_both() {
+    let blocks: String = (1..=12)
+        .map(|n| {
+            let text = if n % 2 == 0 {
+                format!(
+                    "<h4><a href=\"/mills/{n}\">Mill number {n}</a></h4>\
+                     <p>A post mill on the fen edge, restored by volunteers, number {n}.</p>"
+                )
+            } else {
+                format!("<h4><a href=\"/mills/{n}\">Mill number {n}</a></h4>")
+            };
+            format!(
+                "<div class=\"wp-block-column is-image\"><a href=\"/mills/{n}\"><img src=\"/m/{n}.jpg\" alt=\"\"></a></div>\
+                 <div class=\"wp-block-column is-text\">{text}</div>"
+            )
+        })
+        .collect();
+    let main = format!("<div class=\"entry-content\"><h1>Mills of the fen</h1>{blocks}</div>");
+    let md = read("https://mill.example/mills", &chrome("Mills", &main));
+    for n in [1, 2, 7, 12] {
+        assert!(md.contains(&format!("Mill number {n}")), "{n}: {md}");
+    }
+    assert!(md.contains("Mills of the fen"), "{md}");
+}
