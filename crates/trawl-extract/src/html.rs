@@ -242,8 +242,8 @@ fn read_html(
     } else {
         page_stats.text - page_stats.link
     } as usize;
-    let broad =
-        (chosen * den < page_text * num).then(|| content::select_broad(&dom, strict_boiled));
+    let broad = (chosen * den < page_text * num && !selection.in_dialog)
+        .then(|| content::select_broad(&dom, strict_boiled));
     if let Some(mut broad) = broad {
         let broad_text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
         let broad_visible = visible_chars(&broad_text);

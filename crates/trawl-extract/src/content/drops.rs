@@ -5,6 +5,7 @@
 use crate::boilerplate::{Signals, is_boilerplate_role, is_dropped_element};
 use crate::dom::{AttrName, Dom, HiddenBy, Kind, NONE, NodeId, Tag};
 
+use super::dialog::is_open_dialog;
 use super::listing::{ITEM, listing_items, spares};
 use super::stats::{Stats, Sums, compute_stats, compute_sums};
 use super::{
@@ -162,9 +163,11 @@ impl Drops {
                         let tag = dom.node(a).tag;
                         policy.widen && matches!(tag, Tag::Article | Tag::Main)
                     }));
-            let by_role = dom
-                .attr(id, AttrName::Role)
-                .is_some_and(|r| is_boilerplate_role(r) && !is_accordion(r, &sums[i]));
+            let by_role = dom.attr(id, AttrName::Role).is_some_and(|r| {
+                is_boilerplate_role(r)
+                    && !is_accordion(r, &sums[i])
+                    && !(is_open_dialog(dom, id) && is_prose(&sums[i]))
+            });
             let by_class = policy.strip_unlikely
                 && (signal.strong
                     || signal.negative

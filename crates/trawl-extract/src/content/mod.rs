@@ -11,13 +11,14 @@
 //! In order of the work: `stats` sums each node's kept subtree; `drops` drops boilerplate
 //! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
 //! that is content, sparing a listing's items (`listing`); `scoring` scores blocks and
-//! `select` picks the winner, with the page builder's sections stacked beside it
-//! (`stacked`); `pruning` trims inside it; `repeats` drops what it says
+//! `select` picks the winner (inside an article open in a dialog, `dialog`), with the
+//! page builder's sections stacked beside it (`stacked`); `pruning` trims inside it; `repeats` drops what it says
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
 //! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
 //! answer" lines, `notices` the "You are using an out of date browser" boxes. What several
 //! of them read sits here.
 
+mod dialog;
 mod drops;
 mod folded;
 mod jumps;
@@ -94,6 +95,9 @@ pub(crate) struct Selection {
     pub(crate) semantic: bool,
     /// Visible characters in the page after dropping boilerplate elements.
     pub(crate) page_text: u32,
+    /// Whether the winner is an article open in a dialog (see `dialog`): what shows, so
+    /// the page behind it is not read instead.
+    pub(crate) in_dialog: bool,
 }
 
 /// What a rule that drops boxes from the chosen content says of one kept node (see

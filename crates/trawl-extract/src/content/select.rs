@@ -6,6 +6,7 @@
 use crate::boilerplate::Signals;
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
+use super::dialog::open_dialog_article;
 use super::drops::Boiled;
 use super::pruning::{clean_conditionally, clean_link_blocks, drop_link_runs};
 use super::scoring::{Scores, climb, score_blocks};
@@ -48,8 +49,12 @@ pub(crate) fn select(
 
     let Scores { score, scored } = score_blocks(dom, pass, signals, stats, &dropped);
 
+    // An article open in a dialog is what shows: the winner is found inside it.
+    let shown = open_dialog_article(dom, stats, &dropped)
+        .map(|d| (d as usize, dom.subtree_end(d) as usize));
+    let inside_shown = |i: usize| shown.is_none_or(|(start, end)| i > start && i < end);
     let Some(mut top) = (1..n)
-        .filter(|&i| scored[i])
+        .filter(|&i| scored[i] && inside_shown(i))
         .max_by(|&a, &b| score[a].total_cmp(&score[b]))
     else {
         return Selection {
@@ -58,9 +63,13 @@ pub(crate) fn select(
             dropped,
             semantic: false,
             page_text,
+            in_dialog: false,
         };
     };
     top = climb(dom, &score, &scored, &dropped, top);
+    if let Some((dialog, _)) = shown.filter(|_| !inside_shown(top)) {
+        top = dialog;
+    }
     if pass.widen {
         top = widen(dom, signals, stats, &dropped, top, pass.link_tolerant);
     }
@@ -91,6 +100,9 @@ pub(crate) fn select(
         }
         let keep = if s == top {
             true
+        } else if shown.is_some() {
+            // Nothing behind an open dialog joins it.
+            false
         } else {
             let bonus =
                 if !top_class.is_empty() && dom.attr(sib, AttrName::Class) == Some(top_class) {
@@ -147,6 +159,7 @@ pub(crate) fn select(
         dropped,
         semantic,
         page_text,
+        in_dialog: shown.is_some(),
     }
 }
 
@@ -268,5 +281,6 @@ pub(crate) fn select_broad(dom: &Dom, boiled: &Boiled) -> Selection {
         dropped,
         semantic: false,
         page_text,
+        in_dialog: false,
     }
 }

@@ -242,3 +242,34 @@ fn a_grid_mixing_linked_headings_and_described_ones_keeps_both() {
     }
     assert!(md.contains("Mills of the fen"), "{md}");
 }
+
+/// An article shown in a modal over the news stream behind it: the modal's article is
+/// the page. Failed before `content::dialog`: the dialog was dropped as furniture, and
+/// the stream won.
+#[test]
+fn an_article_in_an_open_modal_beats_the_stream_behind_it() {
+    let stream: String = (1..=12)
+        .map(|n| {
+            format!(
+                "<div class=\"stream-item\"><h3><a href=\"/news/{n}\">Stream story {n}</a></h3>\
+                 <p>Stream summary {n}: the society met on Tuesday to plan the summer programme \
+                 of open days, talks and the annual fen walk.</p></div>"
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<!doctype html><html><head><title>The new brake wheel | Fen Mill</title>
+        <link rel="canonical" href="https://mill.example/news/the-new-brake-wheel"></head><body>
+        <header class="site-header"><a href="/">Fen Mill</a></header>
+        <div class="stream">{stream}</div>
+        <div class="modal is-open" role="dialog" aria-modal="true"><div class="modal-content">
+        <article><h1>The new brake wheel</h1>{}{}{}</article></div></div>
+        </body></html>"#,
+        prose("The brake wheel"),
+        prose("The oak for it"),
+        prose("Fitting it"),
+    );
+    let md = read("https://mill.example/news/the-new-brake-wheel", &page);
+    assert!(md.contains("Fitting it"), "{md}");
+    assert!(!md.contains("Stream summary 5"), "{md}");
+}
