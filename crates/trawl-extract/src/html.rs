@@ -273,7 +273,9 @@ fn read_html(
     let prompts = content::drop_sign_in_prompts(&dom, &mut selection);
     // "You are using an out of date browser" (see `content::notices`).
     let notices = content::drop_browser_notices(&dom, &mut selection);
-    if repeated | placeholders | emptied | jumps | prompts | notices {
+    // A hub's cards: the links under each heading and sentence (see `content::hubs`).
+    let hubs = content::drop_hub_link_lists(&dom, &mut selection);
+    if repeated | placeholders | emptied | jumps | prompts | notices | hubs {
         text = markdown::render(
             &dom,
             &selection.dropped,

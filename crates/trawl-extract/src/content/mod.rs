@@ -15,12 +15,14 @@
 //! page builder's sections stacked beside it (`stacked`); `pruning` trims inside it; `repeats` drops what it says
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
 //! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
-//! answer" lines, `notices` the "You are using an out of date browser" boxes. What several
+//! answer" lines, `notices` the "You are using an out of date browser" boxes, `hubs` the
+//! link lists of a hub's cards. What several
 //! of them read sits here.
 
 mod dialog;
 mod drops;
 mod folded;
+mod hubs;
 mod jumps;
 mod listing;
 mod notices;
@@ -36,6 +38,7 @@ mod stats;
 
 pub(crate) use drops::{Drops, trace};
 pub(crate) use folded::mark_folded;
+pub(crate) use hubs::drop_hub_link_lists;
 pub(crate) use jumps::drop_jump_links;
 pub(crate) use notices::drop_browser_notices;
 pub(crate) use placeholders::drop_placeholders;

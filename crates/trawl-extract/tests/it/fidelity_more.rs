@@ -273,3 +273,60 @@ fn an_article_in_an_open_modal_beats_the_stream_behind_it() {
     assert!(md.contains("Fitting it"), "{md}");
     assert!(!md.contains("Stream summary 5"), "{md}");
 }
+
+/// A listicle whose items sit beside empty `StickyMedia-…` wrappers holding an ad slot,
+/// with an ad label: the items stay, the label goes.
+#[test]
+fn a_listicle_beside_sticky_media_keeps_items_and_drops_the_ad_label() {
+    let items: String = (1..=6)
+        .map(|n| {
+            format!(
+                "<li class=\"ListItem-sc-a1\"><div class=\"StickyMedia-sc-b2 xYz\"><div class=\"AdSlot-sc-c3\"></div></div>\
+                 <div class=\"ItemBody-sc-d4\"><h2>{n}. Sail pattern {n}</h2>{}</div></li>",
+                prose(&format!("Pattern {n} text"))
+            )
+        })
+        .collect();
+    let main = format!(
+        "<main><article><h1>Six sail patterns</h1>{}<ol class=\"List-sc-e5\">{items}</ol></article>\
+         <div class=\"AdLabel-sc-f6\"><span>Advertisement</span></div></main>",
+        prose("The patterns")
+    );
+    let md = read(
+        "https://mill.example/lists/six-sail-patterns",
+        &chrome("Six sail patterns", &main),
+    );
+    for n in 1..=6 {
+        assert!(md.contains(&format!("Pattern {n} text")), "{n}: {md}");
+    }
+    assert!(!md.contains("Advertisement"), "{md}");
+}
+
+/// A docs hub's cards: a heading, one sentence and a list of links each. The links are
+/// the hub's navigation, not its text. Failed before `content::hubs`: a reference page's
+/// lists of links are never pruned, and every card's list was kept.
+#[test]
+fn docs_hub_card_links_are_not_the_text() {
+    let cards: String = ["Install", "Configure", "Operate", "Extend", "Upgrade"]
+        .iter()
+        .map(|topic| {
+            let links: String = (1..=10)
+                .map(|n| format!("<li><a href=\"/docs/{topic}/{n}\">{topic} guide {n}</a></li>"))
+                .collect();
+            format!(
+                "<div class=\"hub-card\"><h4>{topic}</h4>\
+                 <p>How to {topic} the mill's control software, step by step.</p>\
+                 <ul>{links}</ul></div>"
+            )
+        })
+        .collect();
+    let main = format!("<main><h1>Mill software docs</h1><div class=\"hub\">{cards}</div></main>");
+    let md = read("https://docs.mill.example/", &chrome("Docs", &main));
+    for topic in ["Install", "Upgrade"] {
+        assert!(
+            md.contains(&format!("How to {topic} the mill")),
+            "{topic}: {md}"
+        );
+    }
+    assert!(!md.contains("Configure guide 7"), "{md}");
+}
