@@ -275,7 +275,9 @@ fn read_html(
     let notices = content::drop_browser_notices(&dom, &mut selection);
     // A hub's cards: the links under each heading and sentence (see `content::hubs`).
     let hubs = content::drop_hub_link_lists(&dom, &mut selection);
-    if repeated | placeholders | emptied | jumps | prompts | notices | hubs {
+    // The site's feed of embedded posts beside the content (see `content::embeds`).
+    let feeds = content::drop_embedded_timelines(&dom, &mut selection);
+    if repeated | placeholders | emptied | jumps | prompts | notices | hubs | feeds {
         text = markdown::render(
             &dom,
             &selection.dropped,

@@ -16,11 +16,12 @@
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
 //! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
 //! answer" lines, `notices` the "You are using an out of date browser" boxes, `hubs` the
-//! link lists of a hub's cards. What several
+//! link lists of a hub's cards, `embeds` a timeline of embedded social posts. What several
 //! of them read sits here.
 
 mod dialog;
 mod drops;
+mod embeds;
 mod folded;
 mod hubs;
 mod jumps;
@@ -37,6 +38,7 @@ mod stacked;
 mod stats;
 
 pub(crate) use drops::{Drops, trace};
+pub(crate) use embeds::drop_embedded_timelines;
 pub(crate) use folded::mark_folded;
 pub(crate) use hubs::drop_hub_link_lists;
 pub(crate) use jumps::drop_jump_links;

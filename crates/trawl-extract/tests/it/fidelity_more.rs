@@ -330,3 +330,48 @@ fn docs_hub_card_links_are_not_the_text() {
     }
     assert!(!md.contains("Configure guide 7"), "{md}");
 }
+
+/// An embedded tweet timeline beside a post: not the post. Failed before
+/// `content::embeds`: the timeline joined the post as a sibling that scored well.
+#[test]
+fn an_embedded_tweet_timeline_is_not_the_post() {
+    let tweets: String = (1..=10)
+        .map(|n| {
+            format!(
+                "<blockquote class=\"twitter-tweet\"><p lang=\"en\" dir=\"ltr\">Tweet {n}: sails turning \
+                 this morning at the mill, come and see them, open until four, tea in the granary.</p>\
+                 &mdash; Fen Mill (@fenmill) <a href=\"https://twitter.com/fenmill/status/{n}\">May {n}, 2024</a></blockquote>"
+            )
+        })
+        .collect();
+    let main = format!(
+        "<div class=\"wrap\"><div class=\"post\"><h1>Open day</h1>{}{}</div>\
+         <div class=\"widget twitter-timeline-widget\">{tweets}</div></div>",
+        prose("The open day"),
+        prose("The granary tea"),
+    );
+    let md = read(
+        "https://mill.example/news/open-day",
+        &chrome("Open day", &main),
+    );
+    assert!(md.contains("The granary tea"), "{md}");
+    assert!(!md.contains("Tweet 4"), "{md}");
+}
+
+/// One embedded tweet inside a post is a quote: it stays.
+#[test]
+fn one_embedded_tweet_inside_a_post_is_kept() {
+    let main = format!(
+        "<div class=\"wrap\"><div class=\"post\"><h1>Open day</h1>{}\
+         <blockquote class=\"twitter-tweet\"><p>Quoted tweet: sails turning this morning at the \
+         mill, come and see them.</p>&mdash; Fen Mill (@fenmill) \
+         <a href=\"https://twitter.com/fenmill/status/1\">May 1, 2024</a></blockquote>{}</div></div>",
+        prose("The open day"),
+        prose("The granary tea"),
+    );
+    let md = read(
+        "https://mill.example/news/open-day",
+        &chrome("Open day", &main),
+    );
+    assert!(md.contains("Quoted tweet"), "{md}");
+}
