@@ -277,7 +277,9 @@ fn read_html(
     let hubs = content::drop_hub_link_lists(&dom, &mut selection);
     // The site's feed of embedded posts beside the content (see `content::embeds`).
     let feeds = content::drop_embedded_timelines(&dom, &mut selection);
-    if repeated | placeholders | emptied | jumps | prompts | notices | hubs | feeds {
+    // A video player's controls and messages (see `content::players`).
+    let players = content::drop_player_boxes(&dom, &mut selection);
+    if repeated | placeholders | emptied | jumps | prompts | notices | hubs | feeds | players {
         text = markdown::render(
             &dom,
             &selection.dropped,

@@ -16,7 +16,7 @@
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
 //! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
 //! answer" lines, `notices` the "You are using an out of date browser" boxes, `hubs` the
-//! link lists of a hub's cards, `embeds` a timeline of embedded social posts. What several
+//! link lists of a hub's cards, `embeds` a timeline of embedded social posts, `players` a video player's own strings. What several
 //! of them read sits here.
 
 mod dialog;
@@ -28,6 +28,7 @@ mod jumps;
 mod listing;
 mod notices;
 mod placeholders;
+mod players;
 mod prompts;
 mod pruning;
 mod repeats;
@@ -44,6 +45,7 @@ pub(crate) use hubs::drop_hub_link_lists;
 pub(crate) use jumps::drop_jump_links;
 pub(crate) use notices::drop_browser_notices;
 pub(crate) use placeholders::drop_placeholders;
+pub(crate) use players::drop_player_boxes;
 pub(crate) use prompts::drop_sign_in_prompts;
 pub(crate) use repeats::{TitleHeadings, drop_repeated_blocks};
 pub(crate) use sections::drop_empty_sections;

@@ -375,3 +375,28 @@ fn one_embedded_tweet_inside_a_post_is_kept() {
     );
     assert!(md.contains("Quoted tweet"), "{md}");
 }
+
+/// An inline player whose overlay spells out its help: not the page's text. Failed before
+/// `content::players`: the player's error message was kept as a paragraph.
+#[test]
+fn an_inline_players_overlay_text_is_dropped() {
+    let main = format!(
+        "<main><article><h1>Sails at dusk</h1>{}\
+         <div class=\"jwplayer jw-state-idle\" id=\"player-1\"><div class=\"jw-wrapper\">\
+         <div class=\"jw-media\"><video class=\"jw-video\" src=\"/v/dusk.mp4\"></video></div>\
+         <div class=\"jw-controls jw-reset\"><div class=\"jw-display-icon-container\" role=\"button\" aria-label=\"Play\"></div>\
+         <div class=\"jw-controlbar\"><div class=\"jw-text jw-text-elapsed\">00:00</div><div class=\"jw-text jw-text-duration\">02:31</div></div></div>\
+         <div class=\"jw-overlays\"><div class=\"jw-plugin-related\"><span>Up Next</span></div></div>\
+         <div class=\"jw-error-msg\"><p>This video file cannot be played. If playback doesn't begin shortly, \
+         try restarting your device. (Error Code: 232011)</p></div></div></div>{}</article></main>",
+        prose("The film at dusk"),
+        prose("The sails against the sky"),
+    );
+    let md = read(
+        "https://mill.example/media/sails-at-dusk",
+        &chrome("Sails at dusk", &main),
+    );
+    assert!(md.contains("The sails against the sky"), "{md}");
+    assert!(!md.contains("cannot be played"), "{md}");
+    assert!(!md.contains("Up Next"), "{md}");
+}
