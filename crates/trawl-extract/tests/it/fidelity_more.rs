@@ -400,3 +400,33 @@ fn an_inline_players_overlay_text_is_dropped() {
     assert!(!md.contains("cannot be played"), "{md}");
     assert!(!md.contains("Up Next"), "{md}");
 }
+
+/// A forum thread: a long first post and its replies under `#comments`. On a thread the
+/// replies are the page, however long the first post.
+#[test]
+fn replies_on_a_forum_thread_are_kept_after_a_long_first_post() {
+    let replies: String = (1..=12)
+        .map(|n| {
+            format!(
+                "<li class=\"comment\"><div class=\"comment-author\"><a href=\"/members/m{n}\">member{n}</a> \
+                 <time>May {n}, 2024</time></div><div class=\"comment-body\"><p>Forum reply {n}: we \
+                 had the same trouble with the brake, and a new leather strap fixed it for a season.</p></div></li>"
+            )
+        })
+        .collect();
+    let main = format!(
+        "<main><article class=\"first-post\"><h1>Brake slipping in wind</h1>{}{}{}</article>\
+         <section id=\"comments\"><ol class=\"commentlist\">{replies}</ol></section></main>",
+        prose("The brake"),
+        prose("The strap"),
+        prose("The wind last week"),
+    );
+    let md = read(
+        "https://forum.mill.example/threads/brake-slipping-in-wind.4411/",
+        &chrome("Brake slipping in wind", &main),
+    );
+    assert!(md.contains("The wind last week"), "{md}");
+    for n in [1, 12] {
+        assert!(md.contains(&format!("Forum reply {n}:")), "{n}: {md}");
+    }
+}
