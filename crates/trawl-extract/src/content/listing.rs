@@ -17,12 +17,13 @@ const MIN_ITEMS: u32 = 4;
 /// ... holding on average at least this many visible characters each (a title and a line;
 /// a menu's items hold a word or two)...
 const MIN_CHARS_PER_ITEM: u32 = 40;
-/// Items that each hold a heading, between blocks of images, need only this many (a flat
-/// grid's text block may be its linked title alone; a menu's items are not headings).
-const MIN_CHARS_PER_HEADED_ITEM: u32 = 10;
 /// ... and together at least one `MIN_SHARE_DEN`-th of the page's text: the main column,
 /// not a rail of teasers beside it.
 const MIN_SHARE_DEN: u32 = 4;
+/// Items that each hold a heading, between as many blocks without text (images), need
+/// only this many on average: a flat grid's text block may be its linked title alone (a
+/// menu's items are not headings).
+const MIN_CHARS_PER_HEADED_ITEM: u32 = 10;
 /// Cards that are one link each, whole (`<a class="card">` around a title and a teaser),
 /// are a rail of teasers to other pages: at least this share of their text is links.
 const TEASER_LINK_NUM: u32 = 9;
