@@ -242,8 +242,8 @@ fn read_html(
     } else {
         page_stats.text - page_stats.link
     } as usize;
-    let broad =
-        (chosen * den < page_text * num).then(|| content::select_broad(&dom, strict_boiled));
+    let broad = (chosen * den < page_text * num && !selection.in_dialog)
+        .then(|| content::select_broad(&dom, strict_boiled));
     if let Some(mut broad) = broad {
         let broad_text = markdown::render(&dom, &broad.dropped, &broad.roots, &base, Mode::Text);
         let broad_visible = visible_chars(&broad_text);
@@ -273,7 +273,13 @@ fn read_html(
     let prompts = content::drop_sign_in_prompts(&dom, &mut selection);
     // "You are using an out of date browser" (see `content::notices`).
     let notices = content::drop_browser_notices(&dom, &mut selection);
-    if repeated | placeholders | emptied | jumps | prompts | notices {
+    // A hub's cards: the links under each heading and sentence (see `content::hubs`).
+    let hubs = content::drop_hub_link_lists(&dom, &mut selection);
+    // The site's feed of embedded posts beside the content (see `content::embeds`).
+    let feeds = content::drop_embedded_timelines(&dom, &mut selection);
+    // A video player's controls and messages (see `content::players`).
+    let players = content::drop_player_boxes(&dom, &mut selection);
+    if repeated | placeholders | emptied | jumps | prompts | notices | hubs | feeds | players {
         text = markdown::render(
             &dom,
             &selection.dropped,
@@ -380,6 +386,7 @@ pub(crate) fn strict_pass(page_type: PageType, opts: &ExtractOptions) -> Pass {
         listing: matches!(page_type, PageType::Listing | PageType::Collection),
         short_sections: page_type == PageType::Documentation,
         reviews_are_comments: !matches!(page_type, PageType::Article | PageType::Service),
+        short_lines: false,
     }
 }
 

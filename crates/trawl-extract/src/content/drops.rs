@@ -5,6 +5,7 @@
 use crate::boilerplate::{Signals, is_boilerplate_role, is_dropped_element};
 use crate::dom::{AttrName, Dom, HiddenBy, Kind, NONE, NodeId, Tag};
 
+use super::dialog::is_open_dialog;
 use super::listing::{ITEM, listing_items, spares};
 use super::stats::{Stats, Sums, compute_stats, compute_sums};
 use super::{
@@ -51,6 +52,7 @@ impl From<Pass> for DropPolicy {
             clean_conditionally: _,
             link_tolerant: _,
             short_sections: _,
+            short_lines: _,
         } = pass;
         DropPolicy {
             strip_unlikely,
@@ -161,9 +163,11 @@ impl Drops {
                         let tag = dom.node(a).tag;
                         policy.widen && matches!(tag, Tag::Article | Tag::Main)
                     }));
-            let by_role = dom
-                .attr(id, AttrName::Role)
-                .is_some_and(|r| is_boilerplate_role(r) && !is_accordion(r, &sums[i]));
+            let by_role = dom.attr(id, AttrName::Role).is_some_and(|r| {
+                is_boilerplate_role(r)
+                    && !is_accordion(r, &sums[i])
+                    && !(is_open_dialog(dom, id) && is_prose(&sums[i]))
+            });
             let by_class = policy.strip_unlikely
                 && (signal.strong
                     || signal.negative
@@ -214,7 +218,10 @@ impl Drops {
                 || author_stat
                 || node.tag == Tag::A && is_skip_link(dom, id)
                 || by_hiding && (share < HIDDEN_SHOWN_SHARE || node.hidden_by.for_good())
-                || by_comments && share < COMMENTS_MAX_SHARE
+                || by_comments
+                    && (share < COMMENTS_MAX_SHARE
+                        || sums[0].long_paragraphs - sums[i].long_paragraphs
+                            >= POST_MIN_LONG_PARAGRAPHS)
             {
                 dropped[i] = true;
             }
@@ -276,8 +283,11 @@ fn is_accordion(role: &str, sums: &Sums) -> bool {
 /// A node named like boilerplate (by tag, role or class) that holds this share of the
 /// page's text or more is the page's wrapper, whatever its name says.
 const NAMED_MAX_SHARE: f32 = 0.5;
-/// Comments holding this share of the page or more are what the page is (a thread).
+/// Comments holding this share of the page or more are what the page is (a thread)...
 const COMMENTS_MAX_SHARE: f32 = 0.75;
+/// ... unless the page holds this many long paragraphs outside them: then it is a post
+/// (a guide, an essay) and they are its replies, however many.
+const POST_MIN_LONG_PARAGRAPHS: u32 = 3;
 /// A declared content element is the main one when it holds at least one
 /// `MAIN_MIN_SHARE_DEN`-th of the page's text: a quarter, less would be a teaser card.
 const MAIN_MIN_SHARE_DEN: u32 = 4;
@@ -534,6 +544,7 @@ mod tests {
         listing: false,
         short_sections: false,
         reviews_are_comments: true,
+        short_lines: false,
     };
 
     #[test]

@@ -20,6 +20,10 @@ const MIN_CHARS_PER_ITEM: u32 = 40;
 /// ... and together at least one `MIN_SHARE_DEN`-th of the page's text: the main column,
 /// not a rail of teasers beside it.
 const MIN_SHARE_DEN: u32 = 4;
+/// Items that each hold a heading, between as many blocks without text (images), need
+/// only this many on average: a flat grid's text block may be its linked title alone (a
+/// menu's items are not headings).
+const MIN_CHARS_PER_HEADED_ITEM: u32 = 10;
 /// Cards that are one link each, whole (`<a class="card">` around a title and a teaser),
 /// are a rail of teasers to other pages: at least this share of their text is links.
 const TEASER_LINK_NUM: u32 = 9;
@@ -102,7 +106,7 @@ pub(super) fn listing_items(dom: &Dom, hard: &[bool], sums: &[Sums]) -> Vec<u8> 
         }
         for &(tag, class, count, text, link) in &kinds {
             if count < MIN_ITEMS
-                || text < MIN_CHARS_PER_ITEM * count
+                || text < MIN_CHARS_PER_HEADED_ITEM * count
                 || link * TEASER_LINK_DEN >= text * TEASER_LINK_NUM
                 || text * MIN_SHARE_DEN < page
                 || main.is_some_and(|(start, end)| (p as NodeId) < start || p as NodeId >= end)
@@ -121,7 +125,21 @@ pub(super) fn listing_items(dom: &Dom, hard: &[bool], sums: &[Sums]) -> Vec<u8> 
                 .children(p as NodeId)
                 .filter(|&c| same(c) && has_title(dom, c))
                 .count() as u32;
-            if titled * TITLED_DEN >= count * TITLED_NUM {
+            // A flat grid's text blocks may each be a heading alone, between image blocks
+            // of their own (blocks of another kind, as many, without text): there headed
+            // items need not be long.
+            let beside_images = kinds
+                .iter()
+                .any(|k| (k.0, k.1) != (tag, class) && k.3 == 0 && k.2 * 2 >= count);
+            let long_enough = text >= MIN_CHARS_PER_ITEM * count
+                || beside_images
+                    && dom
+                        .children(p as NodeId)
+                        .filter(|&c| same(c) && has_heading(dom, c))
+                        .count() as u32
+                        * TITLED_DEN
+                        >= count * TITLED_NUM;
+            if long_enough && titled * TITLED_DEN >= count * TITLED_NUM {
                 groups.push((p as NodeId, tag, class, text));
             }
         }
@@ -175,6 +193,14 @@ fn can_be_item(tag: Tag) -> bool {
             | Tag::Figure
             | Tag::Other
     )
+}
+
+/// Whether item `id` holds a heading (or is one).
+fn has_heading(dom: &Dom, id: NodeId) -> bool {
+    (id..dom.subtree_end(id)).any(|i| {
+        let node = dom.node(i);
+        node.kind == Kind::Element && node.tag.heading_level().is_some()
+    })
 }
 
 /// Whether item `id` holds a heading or a link (or is one).

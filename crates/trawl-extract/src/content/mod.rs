@@ -11,31 +11,41 @@
 //! In order of the work: `stats` sums each node's kept subtree; `drops` drops boilerplate
 //! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
 //! that is content, sparing a listing's items (`listing`); `scoring` scores blocks and
-//! `select` picks the winner; `pruning` trims inside it; `repeats` drops what it says
+//! `select` picks the winner (inside an article open in a dialog, `dialog`), with the
+//! page builder's sections stacked beside it (`stacked`); `pruning` trims inside it; `repeats` drops what it says
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
 //! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
-//! answer" lines, `notices` the "You are using an out of date browser" boxes. What several
+//! answer" lines, `notices` the "You are using an out of date browser" boxes, `hubs` the
+//! link lists of a hub's cards, `embeds` a timeline of embedded social posts, `players` a video player's own strings. What several
 //! of them read sits here.
 
+mod dialog;
 mod drops;
+mod embeds;
 mod folded;
+mod hubs;
 mod jumps;
 mod listing;
 mod notices;
 mod placeholders;
+mod players;
 mod prompts;
 mod pruning;
 mod repeats;
 mod scoring;
 mod sections;
 mod select;
+mod stacked;
 mod stats;
 
 pub(crate) use drops::{Drops, trace};
+pub(crate) use embeds::drop_embedded_timelines;
 pub(crate) use folded::mark_folded;
+pub(crate) use hubs::drop_hub_link_lists;
 pub(crate) use jumps::drop_jump_links;
 pub(crate) use notices::drop_browser_notices;
 pub(crate) use placeholders::drop_placeholders;
+pub(crate) use players::drop_player_boxes;
 pub(crate) use prompts::drop_sign_in_prompts;
 pub(crate) use repeats::{TitleHeadings, drop_repeated_blocks};
 pub(crate) use sections::drop_empty_sections;
@@ -73,6 +83,9 @@ pub(crate) struct Pass {
     /// for the product it reviews is the article and on a service page the testimonials
     /// are part of the pitch.
     pub(crate) reviews_are_comments: bool,
+    /// A line without links shorter than a wrapper's minimum is text, not an empty
+    /// wrapper: set inside a page builder's stacked sections (see `stacked`).
+    pub(crate) short_lines: bool,
 }
 
 /// The chosen content.
@@ -89,6 +102,9 @@ pub(crate) struct Selection {
     pub(crate) semantic: bool,
     /// Visible characters in the page after dropping boilerplate elements.
     pub(crate) page_text: u32,
+    /// Whether the winner is an article open in a dialog (see `dialog`): what shows, so
+    /// the page behind it is not read instead.
+    pub(crate) in_dialog: bool,
 }
 
 /// What a rule that drops boxes from the chosen content says of one kept node (see

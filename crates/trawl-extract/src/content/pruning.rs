@@ -124,7 +124,8 @@ pub(super) fn clean_conditionally(
                     && s.text < NEAR_EMPTY_CHARS
                     && (s.images == 0 || s.images > 2)
                     && !in_figure
-                    && !(pass.short_sections && is_short_section(dom, i as NodeId, &s)))
+                    && !(pass.short_sections && is_short_section(dom, i as NodeId, &s))
+                    && !(pass.short_lines && s.text > 0 && s.link == 0))
                 || (weight < STRONG_CLASS_WEIGHT
                     && density
                         > if is_list {

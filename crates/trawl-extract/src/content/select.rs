@@ -6,9 +6,11 @@
 use crate::boilerplate::Signals;
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
+use super::dialog::open_dialog_article;
 use super::drops::Boiled;
 use super::pruning::{clean_conditionally, clean_link_blocks, drop_link_runs};
 use super::scoring::{Scores, climb, score_blocks};
+use super::stacked::{has_word, section_word};
 use super::stats::{Stats, link_density, roots_link_density};
 use super::{
     LINK_TOLERANT_DENSITY, Pass, Selection, ancestors, ends_sentence, is_semantic_container,
@@ -47,8 +49,12 @@ pub(crate) fn select(
 
     let Scores { score, scored } = score_blocks(dom, pass, signals, stats, &dropped);
 
+    // An article open in a dialog is what shows: the winner is found inside it.
+    let shown = open_dialog_article(dom, stats, &dropped)
+        .map(|d| (d as usize, dom.subtree_end(d) as usize));
+    let inside_shown = |i: usize| shown.is_none_or(|(start, end)| i > start && i < end);
     let Some(mut top) = (1..n)
-        .filter(|&i| scored[i])
+        .filter(|&i| scored[i] && inside_shown(i))
         .max_by(|&a, &b| score[a].total_cmp(&score[b]))
     else {
         return Selection {
@@ -57,9 +63,13 @@ pub(crate) fn select(
             dropped,
             semantic: false,
             page_text,
+            in_dialog: false,
         };
     };
     top = climb(dom, &score, &scored, &dropped, top);
+    if let Some((dialog, _)) = shown.filter(|_| !inside_shown(top)) {
+        top = dialog;
+    }
     if pass.widen {
         top = widen(dom, signals, stats, &dropped, top, pass.link_tolerant);
     }
@@ -77,6 +87,11 @@ pub(crate) fn select(
     let top_score = best_inside(top);
     let threshold = (top_score * SIBLING_SCORE_SHARE).max(SIBLING_MIN_SCORE);
     let top_class = dom.attr(top_id, AttrName::Class).unwrap_or("");
+    // The winner is one of a page builder's stacked sections: the others are the page too.
+    // Not a thread's post nor a listing's item: their siblings have rules of their own.
+    let section = (!pass.thread && boiled.items.get(top).is_none_or(|&m| m == 0))
+        .then(|| section_word(dom, top_id))
+        .flatten();
     let mut roots = Vec::new();
     for sib in dom.children(parent) {
         let s = sib as usize;
@@ -85,6 +100,9 @@ pub(crate) fn select(
         }
         let keep = if s == top {
             true
+        } else if shown.is_some() {
+            // Nothing behind an open dialog joins it.
+            false
         } else {
             let bonus =
                 if !top_class.is_empty() && dom.attr(sib, AttrName::Class) == Some(top_class) {
@@ -94,7 +112,8 @@ pub(crate) fn select(
                 };
             let st = &stats[s];
             let density = link_density(st);
-            (density < SIBLING_MAX_LINK_DENSITY && best_inside(s) + bonus >= threshold)
+            let stacked = section.is_some_and(|w| st.text > 0 && has_word(dom, sib, w));
+            (density < SIBLING_MAX_LINK_DENSITY && (stacked || best_inside(s) + bonus >= threshold))
                 || is_paragraph_like(dom.nodes[s].tag, st)
                     && (st.text > SHORT_PARAGRAPH_CHARS && density < PARAGRAPH_MAX_LINK_DENSITY
                         || st.text > 0
@@ -108,6 +127,11 @@ pub(crate) fn select(
     }
 
     if pass.clean_conditionally {
+        // A stacked section's lines are short (a date, a byline, `Height: 9 metres`).
+        let prune = Pass {
+            short_lines: section.is_some(),
+            ..pass
+        };
         for &root in &roots {
             clean_conditionally(
                 dom,
@@ -118,7 +142,7 @@ pub(crate) fn select(
                 stats,
                 &mut dropped,
                 &boiled.items,
-                pass,
+                prune,
                 site,
             );
             drop_link_runs(dom, root, stats, &mut dropped);
@@ -135,6 +159,7 @@ pub(crate) fn select(
         dropped,
         semantic,
         page_text,
+        in_dialog: shown.is_some(),
     }
 }
 
@@ -256,5 +281,6 @@ pub(crate) fn select_broad(dom: &Dom, boiled: &Boiled) -> Selection {
         dropped,
         semantic: false,
         page_text,
+        in_dialog: false,
     }
 }
