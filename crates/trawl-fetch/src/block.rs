@@ -53,11 +53,31 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> &'a str {
         .unwrap_or("")
 }
 
+/// Whether `haystack` holds `needle`, ASCII case ignored. Runs on every page read (a 200
+/// is checked for Imperva's markers too), so it jumps between the needle's first letter
+/// in either case with `memchr2` and compares the rest byte by byte until one differs: a
+/// window-by-window comparison of the whole needle took 40 % of a crawl's CPU.
 fn contains_ci(haystack: &[u8], needle: &str) -> bool {
-    let needle = needle.as_bytes();
-    haystack
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
+    let Some((&first, rest)) = needle.as_bytes().split_first() else {
+        return true;
+    };
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let mut from = 0;
+    while let Some(i) = memchr::memchr2(lower, upper, &haystack[from..]) {
+        let after = from + i + 1;
+        let Some(tail) = haystack.get(after..after + rest.len()) else {
+            return false;
+        };
+        if tail
+            .iter()
+            .zip(rest)
+            .all(|(a, b)| a.eq_ignore_ascii_case(b))
+        {
+            return true;
+        }
+        from = after;
+    }
+    false
 }
 
 /// Detect an anti-bot response. Only the first `MARKER_WINDOW` (64 KiB) of `body` is read.
@@ -141,6 +161,22 @@ pub fn detect(status: u16, headers: &HeaderMap, body: &[u8]) -> Option<Block> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contains_ci_finds_a_needle_in_any_case_and_only_a_whole_one() {
+        assert!(contains_ci(
+            b"xx Incapsula Incident ID: 1",
+            "incapsula incident id"
+        ));
+        assert!(contains_ci(b"_INCAPSULA_RESOURCE", "_incapsula_resource"));
+        assert!(contains_ci(b"a", "a") && contains_ci(b"", ""));
+        assert!(!contains_ci(
+            b"incapsula incident i",
+            "incapsula incident id"
+        ));
+        assert!(!contains_ci(b"iiiiiincapsulx", "incapsula"));
+        assert!(contains_ci(b"iiiiiincapsula", "incapsula"));
+    }
     use reqwest::header::{HeaderName, HeaderValue};
 
     fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
