@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Section 12: documents (docx, xlsx, xls, pptx, epub, ipynb, csv, rss, atom, zip), trawl's
+# Section 12: documents (docx, xlsx, xls, xlsb, pptx, odt, odp, ods, epub, ipynb, csv, tsv, rss,
+# atom, zip, msg), trawl's
 # readers against markitdown 0.1.9 (PyPI, pinned) on the same files, in the same run.
 #
 #   bench/12-documents.sh          # writes $OUT/documents/*.txt and $OUT/section-12.md
@@ -21,7 +22,7 @@ fi
 (cd "$SRC_ROOT" && cargo build --release --locked -q -p trawl-extract --example docs_bench)
 TB="$TARGET_DIR/release/examples/docs_bench"
 FX="$SRC_ROOT/crates/trawl-extract/tests/docs"
-FILES=(report.docx survey.xlsx legacy.xls briefing.pptx tide-book.epub tides.ipynb menu-1252.csv harbour.rss harbour.atom bundle.zip test-file.msg)
+FILES=(report.docx survey.xlsx legacy.xls calamine-issues.xlsb briefing.pptx notes.odt harbour-day.odp readings.ods tide-book.epub tides.ipynb menu-1252.csv stations-sjis.csv people-utf16.tsv harbour.rss harbour.atom bundle.zip test-file.msg)
 
 # run LABEL CMD...: one run; prints "files/s peak_rss_kib" from the summary line and wait4.
 run() {
@@ -57,7 +58,7 @@ PY
     }'
   }
   for f in "${FILES[@]}"; do row "$f" "$f"; done
-  row "all eleven" "${FILES[@]}"
+  row "all ${#FILES[@]}" "${FILES[@]}"
   echo
   echo "Command: \`bench/12-documents.sh\` (ROUNDS=$ROUNDS): \`docs_bench --rounds $ROUNDS FILES\` against \`markitdown_docs.py $ROUNDS FILES\` (\`MarkItDown().convert\`), the fixtures of crates/trawl-extract/tests/docs."
 } > "$OUT/section-12.md"
