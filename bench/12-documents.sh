@@ -17,7 +17,8 @@ ROUNDS=${ROUNDS:-50}
 D="$OUT/documents"; rm -rf "$D"; mkdir -p "$D"
 if ! "$MD_VENV/bin/python" -c "import markitdown" 2>/dev/null; then
   python3 -m venv "$MD_VENV"
-  "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls,outlook]==$MD_VERSION"
+  # lxml 6.2.0 breaks markitdown 0.1.9's docx path ("Could not find the body element"): pinned.
+  "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls,outlook]==$MD_VERSION" "lxml==6.0.2"
 fi
 (cd "$SRC_ROOT" && cargo build --release --locked -q -p trawl-extract --example docs_bench)
 TB="$TARGET_DIR/release/examples/docs_bench"

@@ -22,7 +22,8 @@ ROUNDS=${ROUNDS:-5}
 D="$OUT/ocr"; rm -rf "$D"; mkdir -p "$D"
 if ! "$MD_VENV/bin/python" -c "import markitdown" 2>/dev/null; then
   python3 -m venv "$MD_VENV"
-  "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls,outlook]==$MD_VERSION"
+  # lxml 6.2.0 breaks markitdown 0.1.9's docx path ("Could not find the body element"): pinned.
+  "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls,outlook]==$MD_VERSION" "lxml==6.0.2"
 fi
 FX="$SRC_ROOT/crates/trawl-extract/tests/ocr"
 # The scan's page images as the PDF holds them (PNG and JPEG), for tesseract alone.
