@@ -297,9 +297,39 @@ pub fn canonical_url(url: &Url) -> Url {
     out
 }
 
+/// Whether `url`'s path names another view of a page: a `print`, `printable`, `amp` or
+/// `mobile` segment, a `*.amp` segment or a `print.*` one. A crawl reads such a copy after
+/// the page itself, and a batch that read both keeps the page; one rule for both, so they
+/// agree on what a copy is. Whole segments only: `/blueprint/` or `/mobile-apps/` are
+/// pages of their own.
+pub fn is_view_copy(url: &Url) -> bool {
+    url.path_segments().is_some_and(|mut parts| {
+        parts.any(|p| {
+            let p = p.to_ascii_lowercase();
+            matches!(p.as_str(), "print" | "printable" | "amp" | "mobile")
+                || p.ends_with(".amp")
+                || p.starts_with("print.")
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn view_copies_are_whole_segments() {
+        let copy = |u: &str| is_view_copy(&Url::parse(u).unwrap());
+        assert!(copy("https://example.org/print/tides"));
+        assert!(copy("https://example.org/news/tides.amp"));
+        assert!(copy("https://example.org/AMP/tides"));
+        assert!(copy("https://example.org/tides/print.html"));
+        assert!(copy("https://example.org/mobile/tides"));
+        assert!(!copy("https://example.org/tides"));
+        assert!(!copy("https://example.org/blueprint/tides"));
+        assert!(!copy("https://example.org/mobile-apps/"));
+        assert!(!copy("https://example.org/tides?print=1"));
+    }
 
     fn c(s: &str) -> String {
         canonical_url(&Url::parse(s).unwrap()).to_string()

@@ -476,17 +476,9 @@ pub const fn sitemap_seeds(limit: usize) -> usize {
 }
 
 /// Whether `url` looks like another view of a page: a query, or a print, AMP or mobile
-/// path segment.
+/// path segment ([`trawl_core::is_view_copy`]).
 fn copy_like(url: &Url) -> bool {
-    url.query().is_some()
-        || url.path_segments().is_some_and(|mut parts| {
-            parts.any(|p| {
-                let p = p.to_ascii_lowercase();
-                matches!(p.as_str(), "print" | "printable" | "amp" | "mobile")
-                    || p.ends_with(".amp")
-                    || p.starts_with("print.")
-            })
-        })
+    url.query().is_some() || trawl_core::is_view_copy(url)
 }
 
 #[cfg(test)]

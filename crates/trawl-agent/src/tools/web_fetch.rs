@@ -584,11 +584,11 @@ fn preference(url: &str, canonicals: &std::collections::HashSet<String>, quality
         0.0
     };
     let parsed = url::Url::parse(url).ok();
-    let path = parsed.as_ref().map_or(url, |u| u.path()).to_ascii_lowercase();
-    let view = ["print", "amp", "mobile", "printable"]
-        .iter()
-        .any(|w| path.split(['/', '.', '-', '_']).any(|part| part == *w));
-    let clean = if parsed.as_ref().is_some_and(|u| u.query().is_none()) && !view {
+    let path = parsed.as_ref().map_or(url, |u| u.path());
+    let clean = if parsed
+        .as_ref()
+        .is_some_and(|u| u.query().is_none() && !trawl_core::is_view_copy(u))
+    {
         2.0
     } else {
         0.0
