@@ -5,6 +5,7 @@
 
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
+use super::placeholders::kept_chars;
 use super::{Selection, Visit, drop_boxes};
 
 /// A timeline holds at least this many embedded posts...
@@ -90,22 +91,4 @@ fn is_embed(dom: &Dom, id: NodeId) -> bool {
             )
         })
     })
-}
-
-/// Visible characters of the kept text under `id`.
-fn kept_chars(dom: &Dom, dropped: &[bool], id: NodeId) -> u32 {
-    let end = dom.subtree_end(id);
-    let mut chars = 0;
-    let mut i = id;
-    while i < end {
-        if dropped[i as usize] {
-            i = dom.subtree_end(i);
-            continue;
-        }
-        if dom.node(i).kind == Kind::Text {
-            chars += dom.text_sizes[i as usize].visible;
-        }
-        i += 1;
-    }
-    chars
 }
