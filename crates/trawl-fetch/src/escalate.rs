@@ -13,17 +13,18 @@ const TINY_TEXT: usize = 200;
 const THIN_TEXT: usize = 600;
 /// Visible text under which a `<noscript>` asking for JavaScript marks a shell.
 const NOSCRIPT_TEXT: usize = 1500;
+// `render_reason` stops counting at the largest of the three.
+const _: () = assert!(NOSCRIPT_TEXT >= THIN_TEXT && NOSCRIPT_TEXT >= TINY_TEXT);
 
 /// Why `page` should be rendered, or `None` to keep it as fetched.
 pub fn render_reason(mode: RenderMode, page: &FetchedPage) -> Option<String> {
     if mode == RenderMode::Never || page.not_modified() || !is_html(page) {
         return None;
     }
-    let scan = scan(&page.body);
     if mode == RenderMode::Always {
         return Some("--render always".into());
     }
-    scan.shell_reason()
+    scan_until(&page.body, NOSCRIPT_TEXT).shell_reason()
 }
 
 fn is_html(page: &FetchedPage) -> bool {
@@ -111,6 +112,13 @@ const HYDRATION: &[&str] = &[
 
 /// Scan raw HTML for the shell signals (lossy UTF-8; never fails).
 pub fn scan(body: &[u8]) -> ShellSignals {
+    scan_until(body, usize::MAX)
+}
+
+/// [`scan`], ending once `enough` characters of visible text are counted: no signal
+/// marks a page with that much text as a shell (every page of a crawl is scanned, and
+/// reading a whole page to count its scripts took more CPU than fetching it).
+fn scan_until(body: &[u8], enough: usize) -> ShellSignals {
     let html = String::from_utf8_lossy(body);
     let lower = html.to_ascii_lowercase();
     let mut out = ShellSignals::default();
@@ -130,6 +138,9 @@ pub fn scan(body: &[u8]) -> ShellSignals {
                 // One count per character: UTF-8 continuation bytes are skipped.
                 out.visible_chars += 1;
                 last_space = false;
+                if out.visible_chars >= enough {
+                    break;
+                }
             }
             i += 1;
             continue;

@@ -116,11 +116,9 @@ struct Fingerprint {
 
 impl Fingerprint {
     fn of(text: &str) -> Self {
-        let normalized = normalize(text);
-        let signature = Signature::of_normalized(&normalized);
         Self {
-            normalized,
-            signature,
+            normalized: normalize(text),
+            signature: Signature::of(text),
         }
     }
 }
@@ -132,29 +130,27 @@ pub struct Signature([u64; PERMUTATIONS]);
 
 impl Signature {
     /// The signature of `text`'s word 4-gram shingles (a text under four words is one
-    /// shingle).
+    /// shingle). The words are [`normalize`]'s, hashed as they are read: a crawl signs
+    /// every page, and building the normalized copy first cost a tenth of the signing.
     pub fn of(text: &str) -> Self {
-        Self::of_normalized(&normalize(text))
-    }
-
-    fn of_normalized(normalized: &str) -> Self {
-        let words: Vec<&str> = normalized.split(' ').filter(|w| !w.is_empty()).collect();
-        let mut mins = [u64::MAX; PERMUTATIONS];
-        let width = SHINGLE_WORDS.min(words.len()).max(1);
-        for shingle in words.windows(width) {
-            // One strong hash a shingle, then per permutation `a * x + b` modulo the prime
-            // 2^61 - 1 (the universal family MinHash is usually built on): a multiply and
-            // two folds instead of a full mix a permutation, which took a seventh of a
-            // crawl's CPU. Unlike `a * x + b` modulo 2^64 (tried: it ran 0.05 high on
-            // pages of one template), its estimate matches the exact Jaccard.
-            let x = mix(shingle_hash(shingle)) % MERSENNE_61;
-            for (min, (a, b)) in mins.iter_mut().zip(MULTIPLIERS.iter().zip(SEEDS.iter())) {
-                *min = (*min).min(mul_add_mod_p(*a, x, *b));
+        let mut mins = [u32::MAX; PERMUTATIONS];
+        // The last four words' hashes, oldest first.
+        let mut window = [0u64; SHINGLE_WORDS];
+        let mut words = 0usize;
+        for_each_word_hash(text, |word| {
+            window.rotate_left(1);
+            window[SHINGLE_WORDS - 1] = word;
+            words += 1;
+            if words >= SHINGLE_WORDS {
+                permute_into(&mut mins, shingle_hash(&window));
             }
+        });
+        if (1..SHINGLE_WORDS).contains(&words) {
+            permute_into(&mut mins, shingle_hash(&window[SHINGLE_WORDS - words..]));
         }
         // Mixed once more, so that any few bits of a minimum (a crawl keeps one byte of
         // each) are as random as the whole.
-        Self(mins.map(mix))
+        Self(mins.map(|m| mix(u64::from(m))))
     }
 
     /// The smallest hash of any shingle under each of the [`PERMUTATIONS`] hash functions:
@@ -170,59 +166,87 @@ impl Signature {
     }
 }
 
-/// FNV-1a over the shingle's words, with a separator so "ab c" and "a bc" differ.
-fn shingle_hash(words: &[&str]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for word in words {
-        for byte in word.bytes().chain(std::iter::once(0xff)) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+/// Each word of `text` as [`normalize`] cuts it (a run of letters and digits, lower
+/// cased), as its FNV-1a hash.
+fn for_each_word_hash(text: &str, mut word: impl FnMut(u64)) {
+    const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    let fnv = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    let mut hash = FNV_OFFSET;
+    let mut in_word = false;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            hash = fnv(hash, c.to_ascii_lowercase() as u8);
+            in_word = true;
+        } else if !c.is_ascii() && c.is_alphanumeric() {
+            for lower in c.to_lowercase() {
+                let mut buf = [0u8; 4];
+                for &b in lower.encode_utf8(&mut buf).as_bytes() {
+                    hash = fnv(hash, b);
+                }
+            }
+            in_word = true;
+        } else if in_word {
+            word(hash);
+            hash = FNV_OFFSET;
+            in_word = false;
         }
     }
-    hash
+    if in_word {
+        word(hash);
+    }
 }
 
-/// SplitMix64's finalizer: a bijection on u64 that scrambles every bit. `mix(x ^ seed)`
-/// for distinct seeds behaves as independent random permutations for MinHash.
+/// One hash of a shingle's words, in order ("a b c d" and "b a c d" differ).
+fn shingle_hash(words: &[u64]) -> u64 {
+    words.iter().fold(0u64, |h, &w| mix(h.rotate_left(17) ^ w))
+}
+
+/// Each permutation's hash of one shingle, kept where it is the smallest yet: per
+/// permutation `(a * x + b) mod (2^31 - 1)`, the universal family MinHash is usually built
+/// on, over a prime small enough that the product fits 64 bits. That is a multiply, an add
+/// and two folds a permutation, which the compiler runs several lanes at a time; the same
+/// family modulo 2^61 - 1 needed 128-bit products and took a fifth of a crawl's CPU.
+/// (Cheaper families fail the tests below: multiply-add-shift modulo 2^64 ran 0.03 high on
+/// pages of one template, and over a 64-bit `x` 0.05.)
+#[inline]
+fn permute_into(mins: &mut [u32; PERMUTATIONS], shingle: u64) {
+    let x = mix(shingle) % MERSENNE_31;
+    for (min, (a, b)) in mins.iter_mut().zip(MULTIPLIERS.iter().zip(SEEDS.iter())) {
+        let v = a * x + b;
+        let folded = (v & MERSENNE_31) + (v >> 31);
+        let folded = (folded & MERSENNE_31) + (folded >> 31);
+        *min = (*min).min(folded as u32);
+    }
+}
+
+/// The prime 2^31 - 1: a product folds modulo it with shifts and adds.
+const MERSENNE_31: u64 = (1 << 31) - 1;
+
+/// SplitMix64's finalizer: a bijection on u64 that scrambles every bit.
 const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
 
-/// Fixed seeds, so signatures are stable across runs and processes.
+/// Fixed seeds (the `b` of each permutation, below the prime), so signatures are stable
+/// across runs and processes.
 const SEEDS: [u64; PERMUTATIONS] = {
     let mut seeds = [0u64; PERMUTATIONS];
     let mut i = 0;
     while i < PERMUTATIONS {
-        seeds[i] = mix((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        seeds[i] = mix((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) % MERSENNE_31;
         i += 1;
     }
     seeds
 };
 
-/// The prime 2^61 - 1: a product folds modulo it with shifts and adds.
-const MERSENNE_61: u64 = (1 << 61) - 1;
-
-/// `(a * x + b) mod (2^61 - 1)` for `a`, `x`, `b` below the prime.
-#[inline]
-fn mul_add_mod_p(a: u64, x: u64, b: u64) -> u64 {
-    let product = u128::from(a) * u128::from(x) + u128::from(b);
-    let folded = (product as u64 & MERSENNE_61) + (product >> 61) as u64;
-    let folded = (folded & MERSENNE_61) + (folded >> 61);
-    if folded >= MERSENNE_61 {
-        folded - MERSENNE_61
-    } else {
-        folded
-    }
-}
-
-/// The permutations' multipliers, 1 to the prime less one, fixed like the seeds.
+/// The permutations' multipliers (`a`), 1 to the prime less one, fixed like the seeds.
 const MULTIPLIERS: [u64; PERMUTATIONS] = {
     let mut m = [0u64; PERMUTATIONS];
     let mut i = 0;
     while i < PERMUTATIONS {
-        m[i] = mix((i as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03)) % (MERSENNE_61 - 1) + 1;
+        m[i] = mix((i as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03)) % (MERSENNE_31 - 1) + 1;
         i += 1;
     }
     m

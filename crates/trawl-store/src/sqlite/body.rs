@@ -3,16 +3,27 @@
 //! the documents were most of a crawl's store. Rows written before as TEXT are read as
 //! they are, so a store needs no rewrite.
 
+use std::cell::RefCell;
+
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ValueRef};
 
 /// zstd's level: 3 (its default) packs a 20 KB page in tens of microseconds; higher levels
 /// gain a few percent for several times the time.
 const LEVEL: i32 = 3;
 
+thread_local! {
+    /// One compressor a thread: a new zstd context a document allocated its tables and
+    /// probed the CPU each time (measured: 1 % of a crawl's CPU).
+    static PACKER: RefCell<Option<zstd::bulk::Compressor<'static>>> =
+        RefCell::new(zstd::bulk::Compressor::new(LEVEL).ok());
+}
+
 /// The JSON, compressed.
 pub(super) fn pack(json: &str) -> Vec<u8> {
     // Compressing from memory into memory cannot fail but on allocation.
-    zstd::bulk::compress(json.as_bytes(), LEVEL).unwrap_or_else(|_| json.as_bytes().to_vec())
+    PACKER
+        .with_borrow_mut(|packer| packer.as_mut()?.compress(json.as_bytes()).ok())
+        .unwrap_or_else(|| json.as_bytes().to_vec())
 }
 
 /// A body read back: the JSON text, from a compressed BLOB or a TEXT of an older row.
