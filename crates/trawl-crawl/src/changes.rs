@@ -13,17 +13,14 @@
 //! Here is what is kept and compared (the old crawl's pages, the notes, the counts);
 //! `compare.rs` is the crawl loop's part, `Crawler::changes_options` sets one up.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD as BASE64;
-use flate2::{Compress, Compression, FlushCompress, Status};
 
 use serde::{Deserialize, Serialize};
 use trawl_core::{ErrorCode, TrawlError, canonical_url};
 use trawl_fetch::Conditional;
-use trawl_store::{CrawlUrl, DocumentRecord, PageNotes, SharedStore, UrlState};
+use trawl_store::{
+    CrawlUrl, DocumentRecord, KeptLink, KeptLinks, PageNotes, SharedStore, UrlState,
+};
 use trawl_text::diff::ChangeStatus;
 use url::Url;
 
@@ -207,92 +204,55 @@ impl Baseline {
             .into_iter()
             .next()
             .and_then(|n| n.links)
-            .and_then(|v| links_from_note(&v));
+            .map(links_from_note);
         Ok(record.map(|record| Previous { record, links }))
     }
 }
 
 /// A page's links as kept, for a later changes-crawl to go on from after a `304`: those
-/// `keep` wants (the crawl's own site: others are never followed) and the canonical URL,
-/// one `url\ttext` line each (the canonical first), deflated and in base64 inside the
-/// JSON note. `None` for a page that sent no validators: it is never asked for
-/// conditionally, so never answers `304`, and its links are read from it again.
-///
-/// Kept small because every page of every crawl keeps one: as JSON pairs a documentation
-/// site's pages took 6.8 KB each (34 MB for 5,000 pages); deflated, a fifth of that.
+/// `keep` wants (the crawl's own site: others are never followed) and the canonical URL.
+/// `None` for a page that sent no validators: it is never asked for conditionally, so
+/// never answers `304`, and its links are read from it again. The store packs them (on
+/// SQLite, by reference to each distinct link of the crawl).
 pub(crate) fn links_note(
     links: &PageLinks,
     validated: bool,
     keep: impl Fn(&Url) -> bool,
-) -> Option<serde_json::Value> {
+) -> Option<KeptLinks> {
     if !validated {
         return None;
     }
     let one_line = |s: &str| s.replace(['\t', '\n', '\r'], " ");
-    let mut lines = String::new();
-    lines.push_str(links.canonical.as_ref().map_or("", Url::as_str));
-    lines.push('\n');
-    for l in links
-        .links
-        .iter()
-        .filter(|l| keep(&l.url))
-        .take(MAX_KEPT_LINKS)
-    {
-        lines.push_str(l.url.as_str());
-        lines.push('\t');
-        lines.push_str(&one_line(&l.text));
-        lines.push('\n');
-    }
-    let packed = deflate(lines.as_bytes())?;
-    Some(serde_json::json!({ "deflated": BASE64.encode(packed) }))
-}
-
-thread_local! {
-    /// One compressor a thread, reset for each page: a new one allocates about 160 KB of
-    /// tables, and one a page left the allocator's heap fragmented (measured: 2-14 MiB
-    /// more anonymous memory on a crawl of 1,001 pages).
-    static DEFLATE: RefCell<Compress> = RefCell::new(Compress::new(Compression::fast(), false));
-}
-
-fn deflate(input: &[u8]) -> Option<Vec<u8>> {
-    DEFLATE.with_borrow_mut(|z| {
-        z.reset();
-        let mut out = Vec::with_capacity(input.len() / 3 + 64);
-        loop {
-            let done = usize::try_from(z.total_in()).ok()?;
-            match z.compress_vec(&input[done..], &mut out, FlushCompress::Finish) {
-                Ok(Status::StreamEnd) => return Some(out),
-                Ok(_) => out.reserve(out.capacity().max(64)),
-                Err(_) => return None,
-            }
-        }
-    })
-}
-
-fn links_from_note(v: &serde_json::Value) -> Option<PageLinks> {
-    use std::io::Read;
-    let packed = BASE64.decode(v.get("deflated")?.as_str()?).ok()?;
-    let mut lines = String::new();
-    flate2::read::DeflateDecoder::new(&packed[..])
-        .take(64 << 20)
-        .read_to_string(&mut lines)
-        .ok()?;
-    let mut rows = lines.lines();
-    let canonical = rows.next().and_then(|c| Url::parse(c).ok());
-    let links = rows
-        .filter_map(|row| {
-            let (url, text) = row.split_once('\t')?;
-            Some(Link {
-                url: Url::parse(url).ok()?,
-                text: text.to_owned(),
+    Some(KeptLinks {
+        canonical: links.canonical.as_ref().map(|c| c.as_str().to_owned()),
+        links: links
+            .links
+            .iter()
+            .filter(|l| keep(&l.url))
+            .take(MAX_KEPT_LINKS)
+            .map(|l| KeptLink {
+                url: l.url.as_str().to_owned(),
+                text: one_line(&l.text),
             })
-        })
-        .collect();
-    Some(PageLinks {
-        links,
-        canonical,
-        feeds: Vec::new(),
+            .collect(),
     })
+}
+
+fn links_from_note(kept: KeptLinks) -> PageLinks {
+    PageLinks {
+        links: kept
+            .links
+            .into_iter()
+            .filter_map(|l| {
+                Some(Link {
+                    url: Url::parse(&l.url).ok()?,
+                    text: l.text,
+                })
+            })
+            .collect(),
+        canonical: kept.canonical.and_then(|c| Url::parse(&c).ok()),
+        feeds: Vec::new(),
+    }
 }
 
 /// The note that keeps `change` of page `url` (stored under `handle`) beside row `key`.
@@ -477,8 +437,8 @@ mod tests {
             canonical: Some(base.clone()),
             feeds: Vec::new(),
         };
-        let back = links_from_note(&links_note(&links, true, |_| true).unwrap()).unwrap();
-        let none = links_from_note(&links_note(&links, true, |_| false).unwrap()).unwrap();
+        let back = links_from_note(links_note(&links, true, |_| true).unwrap());
+        let none = links_from_note(links_note(&links, true, |_| false).unwrap());
         assert!(none.links.is_empty());
         assert_eq!(back.links, links.links);
         assert_eq!(back.canonical, links.canonical);
@@ -493,7 +453,7 @@ mod tests {
             canonical: None,
             feeds: Vec::new(),
         };
-        let back = links_from_note(&links_note(&odd, true, |_| true).unwrap()).unwrap();
+        let back = links_from_note(links_note(&odd, true, |_| true).unwrap());
         assert_eq!(back.links.len(), 1);
         assert_eq!(back.links[0].text, "two parts and lines");
         assert_eq!(back.canonical, None);

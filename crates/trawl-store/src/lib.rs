@@ -51,6 +51,7 @@ mod choice;
 mod crawl;
 mod crawl_notes;
 mod error;
+mod link_lines;
 mod metered;
 mod open;
 #[cfg(feature = "redis")]
@@ -66,7 +67,7 @@ use std::time::{Duration, SystemTime};
 pub use backoff::{HostBackoffStore, StoredBackoff};
 pub use choice::{DEFAULT_REDIS_PREFIX, StoreChoice, StoreFallback, redact_url};
 pub use crawl::{ClaimedUrl, CrawlRecord, CrawlStore, CrawlUrl, UrlOutcome, UrlState};
-pub use crawl_notes::{CrawlNotes, PageNotes};
+pub use crawl_notes::{CrawlNotes, KeptLink, KeptLinks, PageNotes};
 pub use error::Error;
 pub use metered::{MeteredStore, render_metrics};
 pub use open::{OpenedStore, StandIn, WhenUnwritable, open};

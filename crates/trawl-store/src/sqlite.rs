@@ -45,6 +45,8 @@ pub struct SqliteStore {
     made: crawl::Made,
     /// The size bound's last sum (see `sqlite/bound.rs`).
     bound: bound::BoundEstimate,
+    /// The ids of the crawl's link names written (see `sqlite/crawl_notes.rs`).
+    link_ids: crawl_notes::LinkIds,
 }
 
 impl From<rusqlite::Error> for Error {
@@ -148,6 +150,7 @@ impl SqliteStore {
             unwritable,
             made: crawl::Made::default(),
             bound: bound::BoundEstimate::default(),
+            link_ids: crawl_notes::LinkIds::default(),
         })
     }
 
@@ -312,7 +315,14 @@ impl Store for SqliteStore {
     }
 
     fn batch(&self, jobs: Vec<crate::BatchJob<'_>>) -> Vec<Result<()>> {
-        self.pool.run_batch(jobs)
+        // Link ids remembered inside a batch are only as good as its commit: a job rolled
+        // back, a commit failed or a panic forgets them all (the table still has them).
+        let guard = self.link_ids.forget_unless_kept();
+        let results = self.pool.run_batch(jobs);
+        if results.iter().all(Result::is_ok) {
+            guard.keep();
+        }
+        results
     }
 
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
@@ -643,6 +653,9 @@ impl Store for SqliteStore {
             } as u64;
         }
         tx.commit()?;
+        if sections.contains(&Section::Crawls) {
+            self.link_ids.forget();
+        }
         if sections.len() == Section::ALL.len() {
             // Everything went: give the file's pages back to the disk, and empty the WAL
             // (incremental vacuum only frees what a store made with it can free).
@@ -914,7 +927,12 @@ fn clear_crawls(tx: &rusqlite::Connection) -> rusqlite::Result<usize> {
             |row| row.get(0),
         )
     };
-    for table in ["crawl_page_notes", "crawl_leases", "crawl_urls"] {
+    for table in [
+        "crawl_page_notes",
+        "crawl_link_names",
+        "crawl_leases",
+        "crawl_urls",
+    ] {
         if exists(table)? {
             tx.execute(&format!("DELETE FROM {table}"), [])?;
         }

@@ -1,11 +1,12 @@
 //! [`CrawlNotes`] on Redis: two hashes beside a crawl's other keys (`B` = `P crawl:{id}:`),
-//! `B links` and `B changes`, each canonical key → JSON. Removed with the crawl.
+//! `B links` and `B changes`, each canonical key → JSON (the links as `link_lines` packs
+//! them). Removed with the crawl.
 
 use redis::Commands;
 
 use super::RedisStore;
 use crate::crawl_notes::{CrawlNotes, PageNotes};
-use crate::{Error, Result};
+use crate::{Error, Result, link_lines};
 
 /// The hashes `delete_crawl` removes too.
 pub(super) const NOTE_KEYS: [&str; 2] = ["links", "changes"];
@@ -20,7 +21,12 @@ impl CrawlNotes for RedisStore {
         let base = self.key(&format!("crawl:{id}:"));
         let links: Vec<(String, String)> = notes
             .iter()
-            .filter_map(|n| Some((n.key.clone(), n.links.as_ref()?.to_string())))
+            .filter_map(|n| {
+                Some((
+                    n.key.clone(),
+                    link_lines::to_note(n.links.as_ref()?).to_string(),
+                ))
+            })
             .collect();
         let changes: Vec<(String, String)> = notes
             .iter()
@@ -76,7 +82,9 @@ impl CrawlNotes for RedisStore {
             }
             out.push(PageNotes {
                 key,
-                links: decode(l, "crawl page links")?,
+                links: decode(l, "crawl page links")?
+                    .as_ref()
+                    .and_then(link_lines::from_note),
                 change: decode(c, "crawl page change")?,
             });
         }

@@ -3,7 +3,7 @@
 //! the documents were most of a crawl's store. Rows written before as TEXT are read as
 //! they are, so a store needs no rewrite.
 
-use std::cell::RefCell;
+use std::sync::Mutex;
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ValueRef};
 
@@ -11,18 +11,22 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ValueRef};
 /// gain a few percent for several times the time.
 const LEVEL: i32 = 3;
 
-thread_local! {
-    /// One compressor a thread: a new zstd context a document allocated its tables and
-    /// probed the CPU each time (measured: 1 % of a crawl's CPU).
-    static PACKER: RefCell<Option<zstd::bulk::Compressor<'static>>> =
-        RefCell::new(zstd::bulk::Compressor::new(LEVEL).ok());
-}
+/// One compressor for the process: a new zstd context a document allocated its tables and
+/// probed the CPU each time (1 % of a crawl's CPU), and one a thread kept a context on every
+/// thread that ever wrote (8 MB more at a crawl's peak). Writes take the store's one writer
+/// turn anyway, so they seldom wait for it.
+static PACKER: Mutex<Option<zstd::bulk::Compressor<'static>>> = Mutex::new(None);
 
 /// The JSON, compressed.
 pub(super) fn pack(json: &str) -> Vec<u8> {
+    let mut packer = PACKER.lock().unwrap_or_else(|p| p.into_inner());
+    if packer.is_none() {
+        *packer = zstd::bulk::Compressor::new(LEVEL).ok();
+    }
     // Compressing from memory into memory cannot fail but on allocation.
-    PACKER
-        .with_borrow_mut(|packer| packer.as_mut()?.compress(json.as_bytes()).ok())
+    packer
+        .as_mut()
+        .and_then(|p| p.compress(json.as_bytes()).ok())
         .unwrap_or_else(|| json.as_bytes().to_vec())
 }
 

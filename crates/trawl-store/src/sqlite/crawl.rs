@@ -562,8 +562,10 @@ impl CrawlStore for SqliteStore {
         tx.execute("DELETE FROM crawl_leases WHERE crawl_id = ?1", [id])?;
         once(&self.made.notes, &tx, super::crawl_notes::NOTES_TABLE)?;
         tx.execute("DELETE FROM crawl_page_notes WHERE crawl_id = ?1", [id])?;
+        tx.execute("DELETE FROM crawl_link_names WHERE crawl_id = ?1", [id])?;
         let gone = tx.execute("DELETE FROM crawls WHERE id = ?1", [id])? > 0;
         tx.commit()?;
+        self.link_ids.forget();
         Ok(gone)
     }
 }

@@ -1,6 +1,8 @@
 use std::collections::HashSet;
 
-use trawl_store::{CrawlRecord, CrawlStore, CrawlUrl, PageNotes, UrlOutcome, UrlState};
+use trawl_store::{
+    CrawlRecord, CrawlStore, CrawlUrl, KeptLink, KeptLinks, PageNotes, UrlOutcome, UrlState,
+};
 
 use super::*;
 
@@ -372,8 +374,14 @@ fn page_notes_merge_and_go_with_their_crawl(b: Backend) {
     let store = open!(b, StoreConfig::default());
     let c = crawls(&store);
     c.put_crawl(&record("c1")).unwrap();
-    let links = json!({"links": [["https://example.com/a", "A"]]});
-    let note = |links: Option<serde_json::Value>, change: Option<serde_json::Value>| PageNotes {
+    let links = KeptLinks {
+        canonical: None,
+        links: vec![KeptLink {
+            url: "https://example.com/a".into(),
+            text: "A".into(),
+        }],
+    };
+    let note = |links: Option<KeptLinks>, change: Option<serde_json::Value>| PageNotes {
         key: "k".into(),
         links,
         change,
