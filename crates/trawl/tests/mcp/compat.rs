@@ -1127,6 +1127,41 @@ async fn error_pages_are_documents_with_their_status() {
     assert_eq!(polled["total"], 3, "{polled}");
 }
 
+/// A scrape of a page that answers 404 asks the page once: the read's own answer is the
+/// document (its status, the error page's Markdown and metadata), not a second request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_error_page_is_fetched_once_by_a_scrape() {
+    let world = World::new();
+    world.pages.route(
+        "/gone-once",
+        Reply::status(
+            404,
+            "<html><head><title>Not found</title><meta name=\"description\" \
+             content=\"No seals here\"></head><body><h1>Not found</h1>\
+             <p>The seal colony page moved; try the harbour guide instead.</p></body></html>",
+        ),
+    );
+    let server = start(&world);
+    let url = world.pages.url("/gone-once");
+    let (status, answer) = post(&server, "/v2/scrape", json!({"url": url})).await;
+    assert_eq!(status, 200, "{answer}");
+    let data = &answer["data"];
+    assert_eq!(data["metadata"]["statusCode"], 404, "{answer}");
+    assert_eq!(data["metadata"]["error"], "HTTP 404", "{answer}");
+    assert_eq!(data["metadata"]["sourceURL"], url, "{answer}");
+    assert_eq!(data["metadata"]["title"], "Not found", "{answer}");
+    assert_eq!(data["metadata"]["description"], "No seals here", "{answer}");
+    assert!(
+        data["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("seal colony page moved"),
+        "{answer}"
+    );
+    let asked: Vec<String> = world.pages.seen().into_iter().map(|s| s.path).collect();
+    assert_eq!(world.pages.hits("/gone-once"), 1, "{asked:?}");
+}
+
 /// Behind a TLS reverse proxy, `--public-url` is the base of every link an answer carries
 /// (job `url`, `next`); without it, `http://` and the Host the client sent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
