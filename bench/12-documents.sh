@@ -11,15 +11,9 @@
 # process's, from wait4(2). markitdown is installed into $MD_VENV when missing.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-MD_VERSION=0.1.9
-MD_VENV=${MD_VENV:-/tmp/markitdown-venv}
 ROUNDS=${ROUNDS:-50}
 D="$OUT/documents"; rm -rf "$D"; mkdir -p "$D"
-if ! "$MD_VENV/bin/python" -c "import markitdown" 2>/dev/null; then
-  python3 -m venv "$MD_VENV"
-  # lxml 6.2.0 breaks markitdown 0.1.9's docx path ("Could not find the body element"): pinned.
-  "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls,outlook]==$MD_VERSION" "lxml==6.0.2"
-fi
+need_markitdown
 (cd "$SRC_ROOT" && cargo build --release --locked -q -p trawl-extract --example docs_bench)
 TB="$TARGET_DIR/release/examples/docs_bench"
 FX="$SRC_ROOT/crates/trawl-extract/tests/docs"

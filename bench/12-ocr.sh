@@ -16,15 +16,9 @@ source "$(dirname "$0")/lib.sh"
 need_trawl
 command -v tesseract >/dev/null || { echo "tesseract missing: apt-get install tesseract-ocr tesseract-ocr-eng" >&2; exit 1; }
 command -v pdfimages >/dev/null || { echo "pdfimages missing: apt-get install poppler-utils" >&2; exit 1; }
-MD_VERSION=0.1.9
-MD_VENV=${MD_VENV:-/tmp/markitdown-venv}
 ROUNDS=${ROUNDS:-5}
 D="$OUT/ocr"; rm -rf "$D"; mkdir -p "$D"
-if ! "$MD_VENV/bin/python" -c "import markitdown" 2>/dev/null; then
-  python3 -m venv "$MD_VENV"
-  # lxml 6.2.0 breaks markitdown 0.1.9's docx path ("Could not find the body element"): pinned.
-  "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls,outlook]==$MD_VERSION" "lxml==6.0.2"
-fi
+need_markitdown
 FX="$SRC_ROOT/crates/trawl-extract/tests/ocr"
 # The scan's page images as the PDF holds them (PNG and JPEG), for tesseract alone.
 pdfimages -all "$FX/scan.pdf" "$D/page"

@@ -10,6 +10,7 @@
 #   PEER_MCP_VENV websearch-skill 0.2.6 venv, the one with `websearch mcp` (default /tmp/peer-ws026)
 #   RUNS         repetitions for the one-shot rows (default 10)
 #   PORT_BASE    first loopback port the fixtures use (default 18800)
+#   MD_VENV      markitdown's venv, sections 12 and 12b (default /tmp/markitdown-venv)
 #   SRC_ROOT     the checkout whose code the examples (extract_bench, fanout_bench) are
 #                built from (default: this one); CARGO_TARGET_DIR is honoured
 
@@ -25,6 +26,9 @@ PEER_MCP_VENV=${PEER_MCP_VENV:-/tmp/peer-ws026}
 RUNS=${RUNS:-10}
 PORT_BASE=${PORT_BASE:-18800}
 PY=python3
+# markitdown, the peer of sections 12 and 12b (PyPI, pinned): see need_markitdown.
+MD_VERSION=0.1.9
+MD_VENV=${MD_VENV:-/tmp/markitdown-venv}
 mkdir -p "$OUT"
 
 # trawl: no user config, no ~/.cache store, no .env from the caller's directory.
@@ -95,6 +99,14 @@ wait_http() {  # url
 
 need_trawl() {
   [ -x "$TRAWL" ] || { echo "no trawl binary at $TRAWL (cargo build --release --locked -p trawl)" >&2; exit 1; }
+}
+# markitdown $MD_VERSION in $MD_VENV, installed there when missing.
+need_markitdown() {
+  if ! "$MD_VENV/bin/python" -c "import markitdown" 2>/dev/null; then
+    python3 -m venv "$MD_VENV"
+    # lxml 6.2.0 breaks markitdown 0.1.9's docx path ("Could not find the body element"): pinned.
+    "$MD_VENV/bin/pip" install -q "markitdown[docx,pptx,xlsx,xls,outlook]==$MD_VERSION" "lxml==6.0.2"
+  fi
 }
 need_peer() {  # venv
   [ -x "$1/bin/websearch" ] || { echo "websearch-skill not installed in $1 (WITH_MCP=1 $SHARED/peers/install-websearch-skill.sh)" >&2; exit 1; }

@@ -126,13 +126,12 @@ pub(crate) fn read(
     doc.byline.clone_from(&words.author);
     doc.description.clone_from(&words.description);
     doc.published.clone_from(&info.taken);
-    let own = crate::docs::Converted {
-        markdown: String::new(),
-        title: words.title,
-        author: words.author,
-        created: info.taken.clone(),
+    let own = crate::docs::FrontMatter {
+        title: words.title.as_deref(),
+        author: words.author.as_deref(),
+        date: info.taken.as_deref(),
         language: None,
-        description: words.description,
+        description: words.description.as_deref(),
     };
     doc.markdown = crate::docs::front_block(&own, &body);
     doc.word_count = crate::dom::word_count(&doc.text);

@@ -198,15 +198,14 @@ fn extract_inner(
             doc.language.clone_from(&info.language);
             doc.description.clone_from(&info.description);
             doc.title = info.title.clone().or(first_line);
-            let converted = docs::Converted {
-                markdown: String::new(),
-                title: info.title,
-                author: info.author,
-                created: info.created,
-                language: info.language,
-                description: info.description,
+            let front = docs::FrontMatter {
+                title: info.title.as_deref(),
+                author: info.author.as_deref(),
+                date: info.created.as_deref(),
+                language: info.language.as_deref(),
+                description: info.description.as_deref(),
             };
-            doc.markdown = docs::front_block(&converted, &read.markdown);
+            doc.markdown = docs::front_block(&front, &read.markdown);
             doc.text = doc.markdown.clone();
             doc.page_type = PageType::Pdf;
             finish_plain(&mut doc);

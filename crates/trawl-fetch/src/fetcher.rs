@@ -1,7 +1,7 @@
 //! The Fetcher: tier 0 plain HTTP with the guard on every hop, redirects followed by hand,
 //! a streamed body cap, and anti-bot detection.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use bytes::{Bytes, BytesMut};
@@ -46,6 +46,9 @@ pub struct Fetcher {
     /// An error status with a body (404, 403, 500 …) is a page, not a failure (the
     /// compatible API answers such pages as documents with their status).
     error_pages: bool,
+    /// Where an error status's page is kept when it is refused (see
+    /// [`Fetcher::keeping_error_pages`]).
+    kept_error_page: Option<KeptErrorPage>,
     /// The user's cookies, asked for on every hop trawl follows itself.
     cookies: Option<CookieSource>,
     /// Hosts that asked to be left alone for a while; shared by every clone.
@@ -134,6 +137,7 @@ impl Fetcher {
             config: Arc::new(config),
             redirect_scope: None,
             error_pages: false,
+            kept_error_page: None,
             cookies: None,
             backoff: HostBackoff::default(),
             login_wall: None,
@@ -190,6 +194,18 @@ impl Fetcher {
     pub fn with_error_pages(&self) -> Self {
         Fetcher {
             error_pages: true,
+            ..self.clone()
+        }
+    }
+
+    /// This fetcher (sharing its clients) refusing an HTTP error status as usual, and
+    /// keeping in `keep` the page that [`with_error_pages`](Self::with_error_pages) would
+    /// have answered instead: a caller that answers such pages (the compatible API) has it
+    /// without asking the origin again. A page the browser tier would go on to render is
+    /// not kept.
+    pub fn keeping_error_pages(&self, keep: KeptErrorPage) -> Self {
+        Fetcher {
+            kept_error_page: Some(keep),
             ..self.clone()
         }
     }
@@ -755,25 +771,29 @@ impl Fetcher {
                 ),
             )));
         }
-        let error_page = self.error_pages && block.is_none() && status >= 400 && status != 429;
+        // An error status that is a page of its own (not a rate limit nor an anti-bot
+        // answer): answered as one with `error_pages`, else refused (and kept, when asked).
+        let page_of_its_own = block.is_none() && status >= 400 && status != 429;
         let limited = throttled.is_some() || rate_limit_refusal(status, &headers);
-        if !error_page
-            && let Some(failure) = status_failure(status, &headers, block, limited, &final_url)
-        {
-            return Err(match (failure, api_error_message(&body)) {
-                // An API's own words on a refusal (Stack Exchange's throttle, GitHub's rate
-                // limit) say more than the status.
-                (Failure::Final(e), Some(said)) => {
-                    let retryable = e.retryable;
-                    Failure::Final(
-                        TrawlError::new(e.code, format!("{}: {said}", e.message))
-                            .with_retryable(retryable),
-                    )
+        let failure = if self.error_pages && page_of_its_own {
+            None
+        } else {
+            status_failure(status, &headers, block, limited, &final_url).map(|failure| {
+                match (failure, api_error_message(&body)) {
+                    // An API's own words on a refusal (Stack Exchange's throttle, GitHub's
+                    // rate limit) say more than the status.
+                    (Failure::Final(e), Some(said)) => {
+                        let retryable = e.retryable;
+                        Failure::Final(
+                            TrawlError::new(e.code, format!("{}: {said}", e.message))
+                                .with_retryable(retryable),
+                        )
+                    }
+                    (failure, _) => failure,
                 }
-                (failure, _) => failure,
-            });
-        }
-        Ok(FetchedPage {
+            })
+        };
+        let page = FetchedPage {
             requested_url: requested,
             final_url,
             status,
@@ -788,7 +808,33 @@ impl Fetcher {
                 outcome: "ok".to_owned(),
                 detail: (!notes.is_empty()).then(|| notes.join("; ")),
             }],
-        })
+        };
+        let Some(failure) = failure else {
+            return Ok(page);
+        };
+        if page_of_its_own
+            && let Some(keep) = &self.kept_error_page
+            && escalate::render_reason(self.config.render.mode, &page).is_none()
+        {
+            keep.put(page);
+        }
+        Err(failure)
+    }
+}
+
+/// The page of an HTTP error status that a fetcher refused, kept for its caller (see
+/// [`Fetcher::keeping_error_pages`]). Clones share it; it holds the last page kept.
+#[derive(Debug, Clone, Default)]
+pub struct KeptErrorPage(Arc<Mutex<Option<FetchedPage>>>);
+
+impl KeptErrorPage {
+    fn put(&self, page: FetchedPage) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(page);
+    }
+
+    /// The page kept, taken out; `None` when no fetch refused one.
+    pub fn take(&self) -> Option<FetchedPage> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 }
 

@@ -37,8 +37,8 @@ pub use config::{
     DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT, FetchConfig, RenderConfig, RenderMode, normalize_proxy,
 };
 pub use fetcher::{
-    Browsed, CookieSource, Fetcher, IMPERSONATION_AVAILABLE, LoginWallCheck, RENDER_AVAILABLE,
-    RedirectScope, Tier,
+    Browsed, CookieSource, Fetcher, IMPERSONATION_AVAILABLE, KeptErrorPage, LoginWallCheck,
+    RENDER_AVAILABLE, RedirectScope, Tier,
 };
 pub use guard::{Guard, GuardPolicy, HostRule, Lookup, SystemLookup};
 pub use ip::non_public_reason;

@@ -2,7 +2,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use trawl_core::ErrorCode;
-use trawl_fetch::{Conditional, FetchConfig, Fetcher, GuardPolicy, HostRule};
+use trawl_fetch::{Conditional, FetchConfig, Fetcher, GuardPolicy, HostRule, KeptErrorPage};
 use trawl_testkit::{Reply, TestNames, TestServer, minimal_pdf};
 
 fn config(allow: &[&str]) -> FetchConfig {
@@ -217,6 +217,47 @@ async fn the_connection_goes_to_the_checked_address() {
         server.seen()[0].headers["host"],
         format!("pinned.test:{}", server.addr().port())
     );
+}
+
+/// A fetcher keeping error pages refuses the status as any fetcher does, and keeps the
+/// page `with_error_pages` answers; a rate limit's answer is not a page to keep.
+#[tokio::test]
+async fn a_refused_error_page_is_kept_when_asked() {
+    let server = TestServer::start();
+    server.route(
+        "/404",
+        Reply::status(404, "<html><body><p>The page moved.</p></body></html>"),
+    );
+    server.route("/429", Reply::status(429, "slow down"));
+    let f = fetcher(&["127.0.0.1"]);
+    let kept = KeptErrorPage::default();
+    let keeping = f.keeping_error_pages(kept.clone());
+    let plain = f.fetch(&server.url("/404")).await.unwrap_err();
+    let refused = keeping.fetch(&server.url("/404")).await.unwrap_err();
+    assert_eq!(
+        (refused.code, refused.retryable, &refused.message),
+        (plain.code, plain.retryable, &plain.message)
+    );
+    let page = kept.take().expect("the 404 page is kept");
+    assert!(kept.take().is_none(), "a kept page is taken once");
+    let answered = f
+        .with_error_pages()
+        .fetch(&server.url("/404"))
+        .await
+        .unwrap();
+    assert_eq!(
+        (page.status, &page.body, &page.content_type, &page.final_url),
+        (
+            answered.status,
+            &answered.body,
+            &answered.content_type,
+            &answered.final_url
+        )
+    );
+    assert_eq!(server.hits("/404"), 3);
+    // Last: a 429 makes the host back off.
+    keeping.fetch(&server.url("/429")).await.unwrap_err();
+    assert!(kept.take().is_none(), "a rate limit is not kept");
 }
 
 #[tokio::test]

@@ -29,7 +29,7 @@ use std::time::Duration;
 use trawl_core::{Lazy, TrawlError};
 use trawl_crawl::CrawlService;
 use trawl_extract::ExtractOptions;
-use trawl_fetch::{Fetcher, Guard};
+use trawl_fetch::{Fetcher, Guard, KeptErrorPage};
 use trawl_search::Router;
 use trawl_store::SharedStore;
 
@@ -139,6 +139,9 @@ pub struct Agent {
     sites: Lazy<trawl_sites::SiteConfig>,
     /// GitHub's token for the GitHub site reader, asked for on its first read.
     github_token: Lazy<Option<String>>,
+    /// Where a read's plain fetch keeps the page of an HTTP error status it refused (see
+    /// [`Agent::keeping_error_pages`]).
+    kept_error_page: Option<KeptErrorPage>,
 }
 
 impl std::fmt::Debug for Agent {
@@ -202,6 +205,7 @@ impl Agent {
             crawls: None,
             sites: Lazy::ready(trawl_sites::SiteConfig::default()),
             github_token: Lazy::ready(None),
+            kept_error_page: None,
         }
     }
 
@@ -211,6 +215,17 @@ impl Agent {
     pub fn with_usable_engines(mut self, usable: Lazy<Vec<String>>) -> Self {
         self.usable_engines = Some(usable);
         self
+    }
+
+    /// This agent (sharing everything) whose reads keep in `keep` the page of an HTTP
+    /// error status (404, 500 …) that their plain fetch refused: the read still fails as
+    /// it would, and a caller that answers such pages as documents (the compatible API's
+    /// scrape) has the page without fetching it again. Meant for one read of one URL.
+    pub fn keeping_error_pages(&self, keep: KeptErrorPage) -> Self {
+        Agent {
+            kept_error_page: Some(keep),
+            ..self.clone()
+        }
     }
 
     /// Marks the store as a stand-in for one that cannot be written (say, an in-memory

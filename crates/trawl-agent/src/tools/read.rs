@@ -335,7 +335,7 @@ impl Agent {
             let page = match prefetched.filter(|_| tier == Tier::Plain) {
                 Some(page) => page,
                 None => {
-                    self.page_fetcher()?
+                    self.read_fetcher(tier)?
                         .fetch_from(url.as_str(), &Conditional::default(), tier)
                         .await?
                 }
@@ -443,6 +443,17 @@ impl Agent {
                 ))
             }
         }
+    }
+
+    /// The fetcher of a read's own fetch starting at `tier`: one from the plain tier keeps
+    /// an error status's page where [`Agent::keeping_error_pages`] asked (the page a plain
+    /// fetch with error pages would answer; another tier's answer may differ from it).
+    fn read_fetcher(&self, tier: Tier) -> Result<trawl_fetch::Fetcher, TrawlError> {
+        let fetcher = self.page_fetcher()?;
+        Ok(match &self.kept_error_page {
+            Some(keep) if tier == Tier::Plain => fetcher.keeping_error_pages(keep.clone()),
+            _ => fetcher,
+        })
     }
 
     fn reader_document(

@@ -71,6 +71,30 @@ pub(crate) struct Converted {
     pub(crate) description: Option<String>,
 }
 
+impl Converted {
+    /// What [`front_block`] shows of this document.
+    pub(crate) fn front_matter(&self) -> FrontMatter<'_> {
+        FrontMatter {
+            title: self.title.as_deref(),
+            author: self.author.as_deref(),
+            date: self.created.as_deref(),
+            language: self.language.as_deref(),
+            description: self.description.as_deref(),
+        }
+    }
+}
+
+/// What a document says of itself, for [`front_block`]: a document's properties, a PDF's
+/// information dictionary, an image's own words and EXIF date.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FrontMatter<'a> {
+    pub(crate) title: Option<&'a str>,
+    pub(crate) author: Option<&'a str>,
+    pub(crate) date: Option<&'a str>,
+    pub(crate) language: Option<&'a str>,
+    pub(crate) description: Option<&'a str>,
+}
+
 /// The Content-Type trawl gives a file of this extension (for `trawl read FILE`).
 pub fn content_type_for_extension(ext: &str) -> Option<&'static str> {
     Some(match ext.to_ascii_lowercase().as_str() {
@@ -321,7 +345,7 @@ pub(crate) fn finish(doc: &mut Document, kind: DocKind, mut out: Converted) {
         kind,
         DocKind::Docx | DocKind::Pptx | DocKind::Odt | DocKind::Odp | DocKind::Epub
     ) {
-        out.markdown = front_block(&out, &out.markdown);
+        out.markdown = front_block(&out.front_matter(), &out.markdown);
     }
     let mut markdown = std::mem::take(&mut out.markdown);
     let trimmed = markdown.trim_end().len();
@@ -478,24 +502,20 @@ pub(crate) fn core_properties(pkg: &mut Package<'_>, meter: &Meter) -> Result<Co
 /// The front block of a document that carries its own metadata: `# Title` (unless the
 /// body opens with a title already), then a line each for authors, date, language and
 /// description, so a pipe or an agent reading the Markdown learns what the document is.
-pub(crate) fn front_block(out: &Converted, markdown: &str) -> String {
+pub(crate) fn front_block(front: &FrontMatter<'_>, markdown: &str) -> String {
     let lines: Vec<String> = [
-        ("Authors", &out.author),
-        ("Date", &out.created),
-        ("Language", &out.language),
-        ("Description", &out.description),
+        ("Authors", front.author),
+        ("Date", front.date),
+        ("Language", front.language),
+        ("Description", front.description),
     ]
     .into_iter()
     .filter_map(|(label, value)| {
-        let value = xml::fold_spaces(value.as_deref()?);
+        let value = xml::fold_spaces(value?);
         (!value.is_empty()).then(|| format!("{label}: {value}"))
     })
     .collect();
-    let title = out
-        .title
-        .as_deref()
-        .map(xml::fold_spaces)
-        .filter(|t| !t.is_empty());
+    let title = front.title.map(xml::fold_spaces).filter(|t| !t.is_empty());
     // The body opens with the title already (a docx's Title paragraph); a first chapter's
     // heading is not the book's title.
     let first_heading = markdown

@@ -10,7 +10,7 @@ use crate::cli::{ReadArgs, ReadFormat};
 use crate::context::build_agent_with;
 use crate::errors::{exit_code, print_error};
 use crate::output::{print_fenced, print_json, report_error};
-use crate::reader::{self, Input};
+use crate::reader::Input;
 use crate::settings::Settings;
 
 fn meta(started: Instant) -> Meta {
@@ -181,33 +181,9 @@ async fn read_with(
             _ => None,
         })
         .collect();
-    let one_local = matches!(inputs.as_slice(), [Input::Stdin])
-        || matches!(inputs.as_slice(), [Input::File(p)] if !p.is_dir());
-    if one_local {
-        // A file or stdin: read it locally, keep it in the store, then page it like a URL.
-        if args.changes {
-            return Err(TrawlError::invalid_input(
-                "--changes needs a URL: a file or stdin has no origin to ask again",
-            ));
-        }
-        // A local file or stdin is held to the same cap as a download (--max-bytes).
-        let max_bytes = agent.fetcher()?.config().max_bytes;
-        let doc = reader::read_local(&inputs[0], args.url.as_deref(), extract, max_bytes)?;
-        return agent
-            .read_document_as(
-                doc,
-                WebFetchArgs {
-                    page: args.page,
-                    page_size_tokens: page_size_tokens(args),
-                    query: args.query.clone(),
-                    max_tokens: args.max_tokens,
-                    ..WebFetchArgs::default()
-                },
-            )
-            .await;
-    }
     if urls.len() != inputs.len() {
-        // Files, a folder, stdin among URLs: one batch, a result an input.
+        // A file, stdin, files, a folder, or any of them among URLs: one batch, a result an
+        // input (one file or stdin is a batch of one).
         let entries = super::read_files::expand(args, inputs)?;
         let bar = shows_progress(entries.len(), args.json, std::io::stderr().is_terminal())
             .then(|| progress_bar(entries.len()));

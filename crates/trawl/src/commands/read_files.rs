@@ -1,6 +1,7 @@
-//! `trawl read` of local files as a batch: several files (`docs/*.docx`), a folder with
-//! `--recursive`, stdin, or files mixed with URLs. Every input is one result, in the order
-//! given (a folder's files sorted by path), so a folder converts like a list of URLs reads.
+//! `trawl read` of local files as a batch: one file or stdin (a batch of one), several
+//! files (`docs/*.docx`), a folder with `--recursive`, or files mixed with URLs. Every input
+//! is one result, in the order given (a folder's files sorted by path), so a folder converts
+//! like a list of URLs reads.
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! Jobs live in this process's memory (the most recent [`MAX_JOBS`]): a batch is a
 //! short-lived fan-out, its pages are in the store either way.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use axum::body::Bytes;
@@ -13,7 +13,6 @@ use axum::response::Response;
 use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 use super::error::CompatError;
 use super::error::json_ok;
@@ -93,14 +92,7 @@ async fn start(
         }
     }
     let id = job_id();
-    let job = Arc::new(Job {
-        id: id.clone(),
-        results: Mutex::new(vec![None; urls.len()]),
-        urls,
-        cancel: CancellationToken::new(),
-        finished: Mutex::new(false),
-        created: SystemTime::now(),
-    });
+    let job = Arc::new(Job::new(id.clone(), urls));
     compat.batches.add(job.clone());
     let concurrency = request.max_concurrency.unwrap_or(5).clamp(1, 20);
     let options = request.options;
@@ -124,7 +116,7 @@ async fn start(
                             Err(e) => hook.send("page", &job.id, Vec::new(), Some(e)).await,
                         }
                     }
-                    job.results.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(result);
+                    job.put(i, result);
                 }
             })
             .buffer_unordered(concurrency)

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use trawl_agent::tools::{Agent, FetchOut, PageOut, WebFetchArgs};
 use trawl_core::{Document, ErrorCode, TrawlError};
 use trawl_extract::{ExtractOptions, decode_html, extract};
-use trawl_fetch::{Conditional, Tier};
+use trawl_fetch::{Conditional, FetchedPage, KeptErrorPage, Tier};
 use trawl_text::diff::ChangeStatus;
 
 use super::error::CompatError;
@@ -105,7 +105,10 @@ async fn scrape_unbounded(
         Some(ms) => older_than(agent, url, Duration::from_millis(ms)).await,
         None => false,
     };
+    // The read fails on a 404 (403, 500 …) as it would; the page it got is kept aside.
+    let kept = KeptErrorPage::default();
     let read = agent
+        .keeping_error_pages(kept.clone())
         .web_fetch(
             WebFetchArgs {
                 url: Some(url.to_owned()),
@@ -123,10 +126,10 @@ async fn scrape_unbounded(
             with_head(agent, &mut doc).await;
             Ok(doc)
         }
-        // Firecrawl answers a 404 (403, 500 …) page as a document with its status: read it
-        // again as a page (it is not stored; the store keeps pages that were there).
+        // Firecrawl answers a 404 (403, 500 …) page as a document with its status: the
+        // page the read got (it is not stored; the store keeps pages that were there).
         Err(e) if matches!(e.code, ErrorCode::NotFound | ErrorCode::HttpError) => {
-            error_page(agent, url, options, formats)
+            error_page(agent, url, options, formats, kept.take())
                 .await
                 .map_err(|_| e.into())
         }
@@ -135,18 +138,26 @@ async fn scrape_unbounded(
 }
 
 /// A page that answered an HTTP error status, as a document with `statusCode` and
-/// `error`; fails when the answer was no page at all (nothing but the status).
+/// `error`; fails when the answer was no page at all (nothing but the status). `kept` is
+/// the page the read got; without one (the error came from elsewhere: a site reader, a
+/// hosted reader, the offline store) the page is fetched here.
 async fn error_page(
     agent: &Agent,
     url: &str,
     options: &ScrapeOptions,
     formats: Formats,
+    kept: Option<FetchedPage>,
 ) -> Result<FcDocument, CompatError> {
-    let page = agent
-        .fetcher()?
-        .with_error_pages()
-        .fetch_from(url, &Conditional::default(), Tier::Plain)
-        .await?;
+    let page = match kept {
+        Some(page) => page,
+        None => {
+            agent
+                .fetcher()?
+                .with_error_pages()
+                .fetch_from(url, &Conditional::default(), Tier::Plain)
+                .await?
+        }
+    };
     let status = page.status;
     let mut doc = from_fetched(agent, url, options, formats, page).await?;
     if status >= 400 {

@@ -78,8 +78,17 @@ pub async fn upgrade(
     }))
 }
 
-/// One look at the job: its status and counts, and the documents it has that `sent` does
-/// not name yet (keyed by source URL).
+/// Where a watch stands: the source URLs sent, and (a batch) how many of its results it
+/// has read.
+#[derive(Default)]
+struct Position {
+    sent: HashSet<String>,
+    results_read: usize,
+}
+
+/// One look at the job: its status and counts, and the documents it has that were not
+/// sent yet (keyed by source URL; the watch drops those it sent): a crawl's done pages not
+/// in `sent`, a batch's results set since the last look.
 struct Look {
     status: &'static str,
     total: usize,
@@ -92,7 +101,7 @@ async fn look(
     compat: &Compat,
     id: &str,
     job: Job,
-    sent: &HashSet<String>,
+    position: &mut Position,
 ) -> Result<Look, CompatError> {
     match job {
         Job::Crawl => {
@@ -109,7 +118,11 @@ async fn look(
                     markdown: true,
                     ..Formats::default()
                 });
-            // Only pages not sent yet are read from the store.
+            // Only pages not sent yet are read from the store, but every done row is listed
+            // again on each look: the store lists a crawl's rows in the order they were
+            // found (`seq`), not the order they were done in (pages end out of that order,
+            // so a new row may come before the last one listed), and keeps no sequence of
+            // when rows were done that a look could read on from.
             let mut rows: Vec<CrawlUrl> = Vec::new();
             let mut stored = 0;
             let mut offset = 0;
@@ -119,7 +132,7 @@ async fn look(
             {
                 offset += page.len();
                 stored += page.len();
-                rows.extend(page.into_iter().filter(|r| !sent.contains(&r.url)));
+                rows.extend(page.into_iter().filter(|r| !position.sent.contains(&r.url)));
             }
             let docs = documents(compat, &rows, formats).await;
             let documents: Vec<(String, Value)> = docs
@@ -153,17 +166,14 @@ async fn look(
         }
         Job::Batch => {
             let job = compat.batches.get(id)?;
-            let results = job
-                .results
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .clone();
+            // The finished flag first: a batch seen finished has every result it will have.
             let finished = *job.finished.lock().unwrap_or_else(PoisonError::into_inner);
-            let documents: Vec<(String, Value)> = results
-                .iter()
-                .flatten()
-                .filter_map(|r| r.as_ref().ok())
-                .map(|d: &FcDocument| {
+            // Only the results set since the last look.
+            let (new, completed) = job.documents_after(position.results_read);
+            position.results_read = completed;
+            let documents: Vec<(String, Value)> = new
+                .into_iter()
+                .map(|d: FcDocument| {
                     (
                         d.metadata.source_url.clone(),
                         serde_json::to_value(d).unwrap_or_default(),
@@ -179,7 +189,7 @@ async fn look(
                     "scraping"
                 },
                 total: job.urls.len(),
-                completed: results.iter().filter(|r| r.is_some()).count(),
+                completed,
                 documents,
                 error: None,
             })
@@ -208,10 +218,10 @@ async fn close(socket: &mut WebSocket, message: &Value) {
 }
 
 async fn stream(compat: Compat, id: String, job: Job, mut socket: WebSocket) {
-    let mut sent: HashSet<String> = HashSet::new();
+    let mut position = Position::default();
     let mut first = true;
     loop {
-        let now = match look(&compat, &id, job, &sent).await {
+        let now = match look(&compat, &id, job, &mut position).await {
             Ok(now) => now,
             Err(e) => {
                 let message = json!({"type": "error", "error": e.message});
@@ -223,7 +233,7 @@ async fn stream(compat: Compat, id: String, job: Job, mut socket: WebSocket) {
         let fresh: Vec<Value> = now
             .documents
             .iter()
-            .filter(|(key, _)| sent.insert(key.clone()))
+            .filter(|(key, _)| position.sent.insert(key.clone()))
             .map(|(_, doc)| doc.clone())
             .collect();
         let counts = json!({"status": now.status, "total": now.total,

@@ -1127,6 +1127,41 @@ async fn error_pages_are_documents_with_their_status() {
     assert_eq!(polled["total"], 3, "{polled}");
 }
 
+/// A scrape of a page that answers 404 asks the page once: the read's own answer is the
+/// document (its status, the error page's Markdown and metadata), not a second request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_error_page_is_fetched_once_by_a_scrape() {
+    let world = World::new();
+    world.pages.route(
+        "/gone-once",
+        Reply::status(
+            404,
+            "<html><head><title>Not found</title><meta name=\"description\" \
+             content=\"No seals here\"></head><body><h1>Not found</h1>\
+             <p>The seal colony page moved; try the harbour guide instead.</p></body></html>",
+        ),
+    );
+    let server = start(&world);
+    let url = world.pages.url("/gone-once");
+    let (status, answer) = post(&server, "/v2/scrape", json!({"url": url})).await;
+    assert_eq!(status, 200, "{answer}");
+    let data = &answer["data"];
+    assert_eq!(data["metadata"]["statusCode"], 404, "{answer}");
+    assert_eq!(data["metadata"]["error"], "HTTP 404", "{answer}");
+    assert_eq!(data["metadata"]["sourceURL"], url, "{answer}");
+    assert_eq!(data["metadata"]["title"], "Not found", "{answer}");
+    assert_eq!(data["metadata"]["description"], "No seals here", "{answer}");
+    assert!(
+        data["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("seal colony page moved"),
+        "{answer}"
+    );
+    let asked: Vec<String> = world.pages.seen().into_iter().map(|s| s.path).collect();
+    assert_eq!(world.pages.hits("/gone-once"), 1, "{asked:?}");
+}
+
 /// Behind a TLS reverse proxy, `--public-url` is the base of every link an answer carries
 /// (job `url`, `next`); without it, `http://` and the Host the client sent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1608,6 +1643,107 @@ async fn the_status_websocket_takes_the_key_as_its_subprotocol() {
             .contains("sec-websocket-protocol: compat-token"),
         "{accepted}"
     );
+}
+
+/// The batch status WebSocket sends each page once, in the catch-up or as a `document`
+/// message, then `done`: each look reads on from where the last stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_batch_websocket_sends_each_page_once() {
+    use std::io::{Read, Write};
+    let world = World::new();
+    let urls: Vec<String> = (0..4).map(|i| world.pages.url(&format!("/w{i}"))).collect();
+    for i in 0..4 {
+        world.pages.route(
+            &format!("/w{i}"),
+            Reply::html(article(&format!("Seal page {i}"), 2)),
+        );
+    }
+    let server = start(&world);
+    let (_, batch) = post(
+        &server,
+        "/v2/batch/scrape",
+        json!({"urls": urls, "maxConcurrency": 2}),
+    )
+    .await;
+    let id = batch["id"].as_str().unwrap().to_owned();
+    let host = server.base().trim_start_matches("http://").to_owned();
+    let messages = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(&host).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        write!(
+            stream,
+            "GET /v2/batch/scrape/{id} HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade\r\n\
+             Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: compat-token\r\n\r\n"
+        )
+        .unwrap();
+        let (mut bytes, mut chunk) = (Vec::new(), [0u8; 8192]);
+        loop {
+            let n = stream.read(&mut chunk).unwrap();
+            assert!(n > 0, "no close frame: {}", String::from_utf8_lossy(&bytes));
+            bytes.extend_from_slice(&chunk[..n]);
+            if let Some(messages) = text_frames_until_close(&bytes) {
+                return messages;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    let kinds: Vec<&str> = messages
+        .iter()
+        .map(|m| m["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.first(), Some(&"catchup"), "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&"done"), "{kinds:?}");
+    let mut sent: Vec<&str> = messages[0]["data"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(
+            messages
+                .iter()
+                .filter(|m| m["type"] == "document")
+                .map(|m| &m["data"]),
+        )
+        .map(|d| d["metadata"]["sourceURL"].as_str().unwrap())
+        .collect();
+    sent.sort_unstable();
+    assert_eq!(sent, urls, "{messages:?}");
+}
+
+/// The text frames of a server's WebSocket answer (`bytes` from its HTTP head on) once
+/// the close frame is in; `None` before.
+fn text_frames_until_close(bytes: &[u8]) -> Option<Vec<Value>> {
+    let mut at = bytes.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let mut texts = Vec::new();
+    while at + 2 <= bytes.len() {
+        let (len, head) = match bytes[at + 1] & 0x7f {
+            126 => (
+                usize::from(u16::from_be_bytes(
+                    bytes.get(at + 2..at + 4)?.try_into().ok()?,
+                )),
+                4,
+            ),
+            127 => (
+                usize::try_from(u64::from_be_bytes(
+                    bytes.get(at + 2..at + 10)?.try_into().ok()?,
+                ))
+                .ok()?,
+                10,
+            ),
+            n => (usize::from(n), 2),
+        };
+        let payload = bytes.get(at + head..at + head + len)?;
+        match bytes[at] & 0x0f {
+            1 => texts.push(serde_json::from_slice(payload).unwrap()),
+            8 => return Some(texts),
+            _ => {}
+        }
+        at += head + len;
+    }
+    None
 }
 
 /// Firecrawl's metadata from the page's head: `title` is the `<title>` as written, and
