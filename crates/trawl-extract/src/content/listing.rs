@@ -25,9 +25,16 @@ const MIN_SHARE_DEN: u32 = 4;
 /// menu's items are not headings).
 const MIN_CHARS_PER_HEADED_ITEM: u32 = 10;
 /// Cards that are one link each, whole (`<a class="card">` around a title and a teaser),
-/// are a rail of teasers to other pages: at least this share of their text is links.
+/// are a rail of teasers to other pages: at least this share of their text is links...
 const TEASER_LINK_NUM: u32 = 9;
 const TEASER_LINK_DEN: u32 = 10;
+/// ... unless they are an index's groups (a letter and the categories under it): links to
+/// at least this many pages an item on average...
+const LINKS_PER_INDEX_GROUP: u32 = 3;
+/// ... whose texts are names (a category, a person), at most this many visible characters
+/// a page on average: a headline with its teaser, or a product's name with its price, is a
+/// card.
+const INDEX_LINK_MAX_CHARS: u32 = 32;
 /// The wrappers around a listing that hold little more than it (at most this many
 /// halves of its text: a heading, a sort bar) are the listing too.
 const WRAPPER_MAX_HALVES: u32 = 3;
@@ -107,7 +114,6 @@ pub(super) fn listing_items(dom: &Dom, hard: &[bool], sums: &[Sums]) -> Vec<u8> 
         for &(tag, class, count, text, link) in &kinds {
             if count < MIN_ITEMS
                 || text < MIN_CHARS_PER_HEADED_ITEM * count
-                || link * TEASER_LINK_DEN >= text * TEASER_LINK_NUM
                 || text * MIN_SHARE_DEN < page
                 || main.is_some_and(|(start, end)| (p as NodeId) < start || p as NodeId >= end)
                 || !can_be_item(tag)
@@ -120,6 +126,17 @@ pub(super) fn listing_items(dom: &Dom, hard: &[bool], sums: &[Sums]) -> Vec<u8> 
                     && child.tag == tag
                     && dom.attr(c, AttrName::Class).unwrap_or("") == class
             };
+            if link * TEASER_LINK_DEN >= text * TEASER_LINK_NUM {
+                let targets: u32 = dom
+                    .children(p as NodeId)
+                    .filter(|&c| same(c))
+                    .map(|c| link_targets(dom, c))
+                    .sum();
+                if targets < count * LINKS_PER_INDEX_GROUP || link > targets * INDEX_LINK_MAX_CHARS
+                {
+                    continue;
+                }
+            }
             // Each item names what it lists: a title (a heading) or a link to it.
             let titled = dom
                 .children(p as NodeId)
@@ -193,6 +210,22 @@ fn can_be_item(tag: Tag) -> bool {
             | Tag::Figure
             | Tag::Other
     )
+}
+
+/// The pages `id`'s links lead to (itself included): an image and a title linking to one
+/// page are one.
+fn link_targets(dom: &Dom, id: NodeId) -> u32 {
+    let mut targets: Vec<&str> = Vec::new();
+    for i in id..dom.subtree_end(id) {
+        let node = dom.node(i);
+        if node.kind == Kind::Element && node.tag == Tag::A {
+            let href = dom.attr(i, AttrName::Href).unwrap_or("");
+            if !targets.contains(&href) {
+                targets.push(href);
+            }
+        }
+    }
+    targets.len() as u32
 }
 
 /// Whether item `id` holds a heading (or is one).
