@@ -454,3 +454,107 @@ fn an_a_to_z_index_keeps_its_groups_of_links() {
     assert!(!md.contains("About us"), "{md}");
     assert!(!md.contains("Lighthouse keepers"), "{md}");
 }
+
+/// The A–Z index again, each group's class naming its letter (`letter-group A`,
+/// `letter-group B`: no two alike) and its links bare in a box: the groups are still one
+/// kind, told by their class's first word and the letter each opens with. (The title
+/// names an index, so the page is read as a listing: its classes give no repeated items.)
+#[test]
+fn an_a_to_z_index_whose_groups_are_classed_by_letter_keeps_them() {
+    let names = [
+        (
+            "A",
+            [
+                "Anchors",
+                "Awnings",
+                "Axles",
+                "Antifouling paint",
+                "Air vents",
+            ],
+        ),
+        (
+            "B",
+            ["Bollards", "Buoys", "Bunting", "Bilge pumps", "Boat hooks"],
+        ),
+        (
+            "C",
+            [
+                "Capstans",
+                "Chains",
+                "Cleats",
+                "Compasses",
+                "Cockpit covers",
+            ],
+        ),
+        (
+            "D",
+            [
+                "Davits",
+                "Dinghies",
+                "Dock lines",
+                "Deck fillers",
+                "Depth sounders",
+            ],
+        ),
+        (
+            "F",
+            ["Fenders", "Flags", "Floats", "Fairleads", "Fuel filters"],
+        ),
+        (
+            "H",
+            ["Hatches", "Hawsers", "Hooks", "Horns", "Hull cleaners"],
+        ),
+        (
+            "L",
+            [
+                "Ladders",
+                "Lanterns",
+                "Life jackets",
+                "Lifebuoys",
+                "Log books",
+            ],
+        ),
+        (
+            "R",
+            [
+                "Ropes",
+                "Rudders",
+                "Rowlocks",
+                "Radar reflectors",
+                "Rigging screws",
+            ],
+        ),
+    ];
+    let groups: String = names
+        .iter()
+        .map(|(letter, words)| {
+            let links: String = words
+                .iter()
+                .map(|w| format!("<a href=\"/supplies/{w}/\">{w}</a>\n"))
+                .collect();
+            format!(
+                "<div class=\"letter-group {letter}\"><div class=\"letter\">{letter}</div>\
+                 <div class=\"letter-entries\">{links}</div></div>"
+            )
+        })
+        .collect();
+    let main = format!(
+        "<div id=\"content\"><div class=\"page-title\"><h1>Chandlery suppliers by category</h1>\
+         <p>Find the harbour's suppliers of every fitting, from the quay's own chandlery to \
+         the sailmakers up the hill.</p></div>\
+         <div class=\"browse\"><h2>Boat supplies from A to Z</h2>\
+         <div class=\"browse-groups\">{groups}</div></div></div>"
+    );
+    let md = read(
+        "https://harbour.example/supplies/boat/",
+        &chrome("Boat supplies by category", &main),
+    );
+    for (letter, words) in names {
+        for w in words {
+            assert!(md.contains(&format!("[{w}]")), "{letter}: {w}: {md}");
+        }
+    }
+    assert!(md.contains("Boat supplies from A to Z"), "{md}");
+    assert!(!md.contains("About us"), "{md}");
+    assert!(!md.contains("Lighthouse keepers"), "{md}");
+}
