@@ -358,6 +358,17 @@ impl Dom {
         }
     }
 
+    /// The nodes of `id`'s subtree, `id` first, in document order, passing over every
+    /// node `dropped` marks with all it holds: what a kept box keeps.
+    pub(crate) fn kept<'a>(&'a self, dropped: &'a [bool], id: NodeId) -> Kept<'a> {
+        Kept {
+            dom: self,
+            dropped,
+            next: id,
+            end: self.subtree_end(id),
+        }
+    }
+
     /// All text under `id`, concatenated as-is.
     pub(crate) fn raw_text(&self, id: NodeId) -> String {
         let mut out = String::new();
@@ -384,6 +395,38 @@ impl Iterator for Children<'_> {
         let id = self.next;
         self.next = self.dom.node(id).next_sibling;
         Some(id)
+    }
+}
+
+/// See `Dom::kept`.
+pub(crate) struct Kept<'a> {
+    dom: &'a Dom,
+    dropped: &'a [bool],
+    next: NodeId,
+    end: NodeId,
+}
+
+impl Kept<'_> {
+    /// Go on after `id`'s subtree (`id` the node last returned): a caller that has read
+    /// a box whole does not walk into it.
+    pub(crate) fn skip_subtree(&mut self, id: NodeId) {
+        self.next = self.dom.subtree_end(id);
+    }
+}
+
+impl Iterator for Kept<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        while self.next < self.end {
+            let i = self.next;
+            if self.dropped[i as usize] {
+                self.next = self.dom.subtree_end(i);
+                continue;
+            }
+            self.next = i + 1;
+            return Some(i);
+        }
+        None
     }
 }
 

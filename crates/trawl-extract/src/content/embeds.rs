@@ -56,21 +56,14 @@ pub(crate) fn drop_embedded_timelines(dom: &Dom, selection: &mut Selection) -> b
 /// How many embedded posts `id` holds, and their visible characters.
 fn embedded_posts(dom: &Dom, dropped: &[bool], id: NodeId) -> (u32, u32) {
     let (mut posts, mut chars) = (0, 0);
-    let end = dom.subtree_end(id);
-    let mut i = id;
-    while i < end {
-        if dropped[i as usize] {
-            i = dom.subtree_end(i);
-            continue;
-        }
+    let mut kept = dom.kept(dropped, id);
+    while let Some(i) = kept.next() {
         let node = dom.node(i);
         if node.kind == Kind::Element && node.tag == Tag::Blockquote && is_embed(dom, i) {
             posts += 1;
             chars += kept_chars(dom, dropped, i);
-            i = dom.subtree_end(i);
-            continue;
+            kept.skip_subtree(i);
         }
-        i += 1;
     }
     (posts, chars)
 }

@@ -89,18 +89,11 @@ fn is_jump_back(fragment: &str, text: &str) -> bool {
 /// The text of `id`'s kept text nodes, as-is.
 pub(super) fn kept_text(dom: &Dom, dropped: &[bool], id: NodeId) -> String {
     let mut out = String::new();
-    let end = dom.subtree_end(id);
-    let mut i = id;
-    while i < end {
-        if dropped[i as usize] {
-            i = dom.subtree_end(i);
-            continue;
-        }
+    for i in dom.kept(dropped, id) {
         if dom.node(i).kind == Kind::Text {
             out.push_str(dom.text(i));
             out.push(' ');
         }
-        i += 1;
     }
     out
 }

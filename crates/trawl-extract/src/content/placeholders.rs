@@ -53,18 +53,9 @@ fn is_placeholder(text: &str) -> bool {
 
 /// Visible characters of `id`'s kept text.
 pub(super) fn kept_chars(dom: &Dom, dropped: &[bool], id: NodeId) -> u32 {
-    let end = dom.subtree_end(id);
-    let mut sum = 0;
-    let mut i = id;
-    while i < end {
-        if dropped[i as usize] {
-            i = dom.subtree_end(i);
-            continue;
-        }
-        sum += dom.text_sizes[i as usize].visible;
-        i += 1;
-    }
-    sum
+    dom.kept(dropped, id)
+        .map(|i| dom.text_sizes[i as usize].visible)
+        .sum()
 }
 
 #[cfg(test)]

@@ -60,14 +60,8 @@ fn names_a_player(dom: &Dom, id: NodeId) -> bool {
 
 /// Whether box `id` holds only a player's strings: short, no heading, no caption.
 fn says_nothing(dom: &Dom, dropped: &[bool], id: NodeId) -> bool {
-    let end = dom.subtree_end(id);
     let mut chars = 0;
-    let mut i = id;
-    while i < end {
-        if dropped[i as usize] {
-            i = dom.subtree_end(i);
-            continue;
-        }
+    for i in dom.kept(dropped, id) {
         let node = dom.node(i);
         match node.kind {
             Kind::Text => chars += dom.text_sizes[i as usize].visible,
@@ -79,7 +73,6 @@ fn says_nothing(dom: &Dom, dropped: &[bool], id: NodeId) -> bool {
         if chars > PLAYER_MAX_CHARS {
             return false;
         }
-        i += 1;
     }
     true
 }

@@ -15,13 +15,9 @@ pub(crate) fn drop_empty_sections(dom: &Dom, selection: &mut Selection) -> bool 
     // The headings whose sections are open, as indices into `headings`.
     let mut open: Vec<usize> = Vec::new();
     for &root in &selection.roots {
-        let end = dom.subtree_end(root) as usize;
-        let mut i = root as usize;
-        while i < end {
-            if selection.dropped[i] {
-                i = dom.subtree_end(i as u32) as usize;
-                continue;
-            }
+        let mut kept = dom.kept(&selection.dropped, root);
+        while let Some(id) = kept.next() {
+            let i = id as usize;
             let node = &dom.nodes[i];
             if node.kind == Kind::Element
                 && let Some(level) = node.tag.heading_level()
@@ -32,7 +28,7 @@ pub(crate) fn drop_empty_sections(dom: &Dom, selection: &mut Selection) -> bool 
                 open.push(headings.len());
                 headings.push((i, level, false));
                 // The heading's own words are not what it heads.
-                i = dom.subtree_end(i as u32) as usize;
+                kept.skip_subtree(id);
                 continue;
             }
             if node.kind == Kind::Text && dom.text_sizes[i].visible > 0 {
@@ -40,7 +36,6 @@ pub(crate) fn drop_empty_sections(dom: &Dom, selection: &mut Selection) -> bool 
                     headings[h].2 = true;
                 }
             }
-            i += 1;
         }
     }
     let mut any = false;

@@ -352,3 +352,209 @@ fn a_product_page_keeps_title_price_availability_description_and_specs() {
     assert!(md.contains("350 ml") && md.contains("Weight"), "{md}");
     assert!(!md.contains("You may also like"), "{md}");
 }
+
+/// An A–Z index (issue 45, shape 2; a category page of a wiki or a catalogue): an intro,
+/// then groups side by side, each a letter and a list of links whose texts are names, to
+/// several pages a group. The groups are the page, links and all (nearly all their text is
+/// links, which alone reads as a rail of teaser cards); the menu and the rail still go.
+#[test]
+fn an_a_to_z_index_keeps_its_groups_of_links() {
+    let names = [
+        (
+            "A",
+            [
+                "Anchors",
+                "Awnings",
+                "Axles",
+                "Antifouling paint",
+                "Air vents",
+            ],
+        ),
+        (
+            "B",
+            ["Bollards", "Buoys", "Bunting", "Bilge pumps", "Boat hooks"],
+        ),
+        (
+            "C",
+            [
+                "Capstans",
+                "Chains",
+                "Cleats",
+                "Compasses",
+                "Cockpit covers",
+            ],
+        ),
+        (
+            "D",
+            [
+                "Davits",
+                "Dinghies",
+                "Dock lines",
+                "Deck fillers",
+                "Depth sounders",
+            ],
+        ),
+        (
+            "F",
+            ["Fenders", "Flags", "Floats", "Fairleads", "Fuel filters"],
+        ),
+        (
+            "H",
+            ["Hatches", "Hawsers", "Hooks", "Horns", "Hull cleaners"],
+        ),
+        (
+            "L",
+            [
+                "Ladders",
+                "Lanterns",
+                "Life jackets",
+                "Lifebuoys",
+                "Log books",
+            ],
+        ),
+        (
+            "R",
+            [
+                "Ropes",
+                "Rudders",
+                "Rowlocks",
+                "Radar reflectors",
+                "Rigging screws",
+            ],
+        ),
+    ];
+    let groups: String = names
+        .iter()
+        .map(|(letter, words)| {
+            let links: String = words
+                .iter()
+                .map(|w| format!("<li><a href=\"/supplies/{w}/\">{w}</a></li>"))
+                .collect();
+            format!("<div class=\"letter-group\"><h3>{letter}</h3><ul>{links}</ul></div>")
+        })
+        .collect();
+    let main = format!(
+        "<div class=\"page-title\"><h1>Chandlery suppliers by category</h1>\
+         <p>Find the harbour's suppliers of every fitting, from the quay's own chandlery to \
+         the sailmakers up the hill.</p></div>\
+         <div class=\"browse\"><h2>Boat supplies from A to Z</h2>\
+         <div class=\"browse-groups\">{groups}</div></div>"
+    );
+    let md = read(
+        "https://harbour.example/supplies/boat/",
+        &chrome("Boat supplies", &main),
+    );
+    for (letter, words) in names {
+        for w in words {
+            assert!(md.contains(&format!("[{w}]")), "{letter}: {w}: {md}");
+        }
+    }
+    assert!(md.contains("Boat supplies from A to Z"), "{md}");
+    assert!(md.contains("Find the harbour's suppliers"), "{md}");
+    assert!(!md.contains("About us"), "{md}");
+    assert!(!md.contains("Lighthouse keepers"), "{md}");
+}
+
+/// The A–Z index again, each group's class naming its letter (`letter-group A`,
+/// `letter-group B`: no two alike) and its links bare in a box: the groups are still one
+/// kind, told by their class's first word and the letter each opens with. (The title
+/// names an index, so the page is read as a listing: its classes give no repeated items.)
+#[test]
+fn an_a_to_z_index_whose_groups_are_classed_by_letter_keeps_them() {
+    let names = [
+        (
+            "A",
+            [
+                "Anchors",
+                "Awnings",
+                "Axles",
+                "Antifouling paint",
+                "Air vents",
+            ],
+        ),
+        (
+            "B",
+            ["Bollards", "Buoys", "Bunting", "Bilge pumps", "Boat hooks"],
+        ),
+        (
+            "C",
+            [
+                "Capstans",
+                "Chains",
+                "Cleats",
+                "Compasses",
+                "Cockpit covers",
+            ],
+        ),
+        (
+            "D",
+            [
+                "Davits",
+                "Dinghies",
+                "Dock lines",
+                "Deck fillers",
+                "Depth sounders",
+            ],
+        ),
+        (
+            "F",
+            ["Fenders", "Flags", "Floats", "Fairleads", "Fuel filters"],
+        ),
+        (
+            "H",
+            ["Hatches", "Hawsers", "Hooks", "Horns", "Hull cleaners"],
+        ),
+        (
+            "L",
+            [
+                "Ladders",
+                "Lanterns",
+                "Life jackets",
+                "Lifebuoys",
+                "Log books",
+            ],
+        ),
+        (
+            "R",
+            [
+                "Ropes",
+                "Rudders",
+                "Rowlocks",
+                "Radar reflectors",
+                "Rigging screws",
+            ],
+        ),
+    ];
+    let groups: String = names
+        .iter()
+        .map(|(letter, words)| {
+            let links: String = words
+                .iter()
+                .map(|w| format!("<a href=\"/supplies/{w}/\">{w}</a>\n"))
+                .collect();
+            format!(
+                "<div class=\"letter-group {letter}\"><div class=\"letter\">{letter}</div>\
+                 <div class=\"letter-entries\">{links}</div></div>"
+            )
+        })
+        .collect();
+    let main = format!(
+        "<div id=\"content\"><div class=\"page-title\"><h1>Chandlery suppliers by category</h1>\
+         <p>Find the harbour's suppliers of every fitting, from the quay's own chandlery to \
+         the sailmakers up the hill.</p></div>\
+         <div class=\"browse\"><h2>Boat supplies from A to Z</h2>\
+         <div class=\"browse-groups\">{groups}</div></div></div>"
+    );
+    let md = read(
+        "https://harbour.example/supplies/boat/",
+        &chrome("Boat supplies by category", &main),
+    );
+    for (letter, words) in names {
+        for w in words {
+            assert!(md.contains(&format!("[{w}]")), "{letter}: {w}: {md}");
+        }
+    }
+    assert!(md.contains("Boat supplies from A to Z"), "{md}");
+    assert!(!md.contains("About us"), "{md}");
+    assert!(!md.contains("Lighthouse keepers"), "{md}");
+}
