@@ -353,76 +353,79 @@ fn a_product_page_keeps_title_price_availability_description_and_specs() {
     assert!(!md.contains("You may also like"), "{md}");
 }
 
+/// The A–Z index pages' groups: a letter and the names under it.
+const INDEX_GROUPS: [(&str, [&str; 5]); 8] = [
+    (
+        "A",
+        [
+            "Anchors",
+            "Awnings",
+            "Axles",
+            "Antifouling paint",
+            "Air vents",
+        ],
+    ),
+    (
+        "B",
+        ["Bollards", "Buoys", "Bunting", "Bilge pumps", "Boat hooks"],
+    ),
+    (
+        "C",
+        [
+            "Capstans",
+            "Chains",
+            "Cleats",
+            "Compasses",
+            "Cockpit covers",
+        ],
+    ),
+    (
+        "D",
+        [
+            "Davits",
+            "Dinghies",
+            "Dock lines",
+            "Deck fillers",
+            "Depth sounders",
+        ],
+    ),
+    (
+        "F",
+        ["Fenders", "Flags", "Floats", "Fairleads", "Fuel filters"],
+    ),
+    (
+        "H",
+        ["Hatches", "Hawsers", "Hooks", "Horns", "Hull cleaners"],
+    ),
+    (
+        "L",
+        [
+            "Ladders",
+            "Lanterns",
+            "Life jackets",
+            "Lifebuoys",
+            "Log books",
+        ],
+    ),
+    (
+        "R",
+        [
+            "Ropes",
+            "Rudders",
+            "Rowlocks",
+            "Radar reflectors",
+            "Rigging screws",
+        ],
+    ),
+];
+
 /// An A–Z index (issue 45, shape 2; a category page of a wiki or a catalogue): an intro,
 /// then groups side by side, each a letter and a list of links whose texts are names, to
 /// several pages a group. The groups are the page, links and all (nearly all their text is
 /// links, which alone reads as a rail of teaser cards); the menu and the rail still go.
 #[test]
 fn an_a_to_z_index_keeps_its_groups_of_links() {
-    let names = [
-        (
-            "A",
-            [
-                "Anchors",
-                "Awnings",
-                "Axles",
-                "Antifouling paint",
-                "Air vents",
-            ],
-        ),
-        (
-            "B",
-            ["Bollards", "Buoys", "Bunting", "Bilge pumps", "Boat hooks"],
-        ),
-        (
-            "C",
-            [
-                "Capstans",
-                "Chains",
-                "Cleats",
-                "Compasses",
-                "Cockpit covers",
-            ],
-        ),
-        (
-            "D",
-            [
-                "Davits",
-                "Dinghies",
-                "Dock lines",
-                "Deck fillers",
-                "Depth sounders",
-            ],
-        ),
-        (
-            "F",
-            ["Fenders", "Flags", "Floats", "Fairleads", "Fuel filters"],
-        ),
-        (
-            "H",
-            ["Hatches", "Hawsers", "Hooks", "Horns", "Hull cleaners"],
-        ),
-        (
-            "L",
-            [
-                "Ladders",
-                "Lanterns",
-                "Life jackets",
-                "Lifebuoys",
-                "Log books",
-            ],
-        ),
-        (
-            "R",
-            [
-                "Ropes",
-                "Rudders",
-                "Rowlocks",
-                "Radar reflectors",
-                "Rigging screws",
-            ],
-        ),
-    ];
+    let names = INDEX_GROUPS;
     let groups: String = names
         .iter()
         .map(|(letter, words)| {
@@ -461,70 +464,7 @@ fn an_a_to_z_index_keeps_its_groups_of_links() {
 /// names an index, so the page is read as a listing: its classes give no repeated items.)
 #[test]
 fn an_a_to_z_index_whose_groups_are_classed_by_letter_keeps_them() {
-    let names = [
-        (
-            "A",
-            [
-                "Anchors",
-                "Awnings",
-                "Axles",
-                "Antifouling paint",
-                "Air vents",
-            ],
-        ),
-        (
-            "B",
-            ["Bollards", "Buoys", "Bunting", "Bilge pumps", "Boat hooks"],
-        ),
-        (
-            "C",
-            [
-                "Capstans",
-                "Chains",
-                "Cleats",
-                "Compasses",
-                "Cockpit covers",
-            ],
-        ),
-        (
-            "D",
-            [
-                "Davits",
-                "Dinghies",
-                "Dock lines",
-                "Deck fillers",
-                "Depth sounders",
-            ],
-        ),
-        (
-            "F",
-            ["Fenders", "Flags", "Floats", "Fairleads", "Fuel filters"],
-        ),
-        (
-            "H",
-            ["Hatches", "Hawsers", "Hooks", "Horns", "Hull cleaners"],
-        ),
-        (
-            "L",
-            [
-                "Ladders",
-                "Lanterns",
-                "Life jackets",
-                "Lifebuoys",
-                "Log books",
-            ],
-        ),
-        (
-            "R",
-            [
-                "Ropes",
-                "Rudders",
-                "Rowlocks",
-                "Radar reflectors",
-                "Rigging screws",
-            ],
-        ),
-    ];
+    let names = INDEX_GROUPS;
     let groups: String = names
         .iter()
         .map(|(letter, words)| {
