@@ -286,20 +286,24 @@ impl SqliteStore {
         let hits = match scope {
             FindScope::Document(handle) => {
                 // The document's passages were written together, so their ids are one run:
-                // FTS5 seeks to that rowid range in each term's list instead of matching the
-                // whole store and filtering (a find in one page of a 5,000-page crawl took
-                // 50 ms; every page of the crawl in turn, a minute).
+                // FTS5 is given that rowid range with the match (materialized first, or the
+                // planner matches the whole store once per passage of the document: a find
+                // in one page of a 100,000-page store took 330 ms, now 40 ms).
                 let (low, high): (Option<i64>, Option<i64>) = conn
                     .prepare_cached("SELECT min(id), max(id) FROM passages WHERE handle = ?1")?
                     .query_row([handle], |r| Ok((r.get(0)?, r.get(1)?)))?;
                 let (Some(low), Some(high)) = (low, high) else {
                     return Ok(Vec::new());
                 };
-                let sql = format!(
-                    "{SELECT} AND passages_fts.rowid BETWEEN ?2 AND ?3 AND p.handle = ?4
-                     ORDER BY rank, p.ord LIMIT ?5"
-                );
-                let mut stmt = conn.prepare_cached(&sql)?;
+                let mut stmt = conn.prepare_cached(
+                    "WITH f AS MATERIALIZED (
+                         SELECT rowid AS id, bm25(passages_fts, 2.0, 1.0) AS rank
+                         FROM passages_fts
+                         WHERE passages_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3)
+                     SELECT p.handle, p.page, p.heading, p.body, p.start, p.len, f.rank
+                     FROM f JOIN passages p ON p.id = f.id
+                     WHERE p.handle = ?4 ORDER BY f.rank, p.ord LIMIT ?5",
+                )?;
                 stmt.query_map(params![fts_query, low, high, handle, limit], map)?
                     .collect::<rusqlite::Result<Vec<_>>>()?
             }

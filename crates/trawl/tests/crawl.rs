@@ -162,6 +162,46 @@ fn crawl_killed_mid_way_resumes_without_asking_again_and_open_finds_a_marker() {
         .clone();
     assert_eq!(passages.len(), 1, "{passages:?}");
     assert!(passages[0]["text"].as_str().unwrap().contains("quillwort"));
+    // A page read outside the crawl that says the word more, in more passages than the
+    // store's best hits looked through first: the crawl's own passage is still found.
+    let other = dir.join("other.md");
+    let section = "## Quillwort\n\nQuillwort quillwort quillwort grows by the pond.\n\n";
+    std::fs::write(&other, section.repeat(40)).unwrap();
+    let read_other = run(trawl(&dir).args([
+        "--store",
+        store,
+        "read",
+        other.to_str().unwrap(),
+        "--url",
+        "https://elsewhere.example/quillwort",
+        "--json",
+    ]));
+    assert_eq!(read_other.code, 0, "{}", read_other.stderr);
+    let in_crawl = run(trawl(&dir).args([
+        "--store",
+        store,
+        "open",
+        "--find",
+        "quillwort",
+        "--crawl",
+        &id,
+        "--limit",
+        "1",
+        "--json",
+    ]));
+    assert_eq!(in_crawl.code, 0, "{}", in_crawl.stderr);
+    let passages = in_crawl.json()["data"]["passages"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(passages.len(), 1, "{passages:?}");
+    assert!(
+        !passages[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("by the pond"),
+        "{passages:?}"
+    );
     let unknown = run(trawl(&dir).args([
         "--store",
         store,

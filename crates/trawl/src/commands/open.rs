@@ -9,8 +9,10 @@ use crate::context::build_agent;
 use crate::output::{print_fenced, print_json, report_error};
 use crate::settings::Settings;
 
+/// How many times `limit` hits of the whole store a crawl's find looks through first.
+const CRAWL_FIND_WIDENING: usize = 20;
+
 /// Passages matching `find` in the pages crawl `id` stored, best first, at most `limit`.
-/// Each stored page is searched in turn: the store's search scopes are one document or all.
 async fn find_in_crawl(
     agent: &Agent,
     id: &str,
@@ -31,6 +33,22 @@ async fn find_in_crawl(
     let query = find.to_owned();
     let mut hits = store
         .run(move |s| {
+            // The store's best hits, kept where they are the crawl's: when enough are, they
+            // are the crawl's best (a crawl's page ranked higher would be among them). Else
+            // each page is searched in turn (a crawl that is a small part of the store).
+            // (`limit` is 1 to 50.)
+            let crawl: std::collections::HashSet<&str> =
+                handles.iter().map(String::as_str).collect();
+            let widest = limit.saturating_mul(CRAWL_FIND_WIDENING);
+            let best = s.find(&query, FindScope::All, widest)?;
+            let scanned_all = best.len() < widest;
+            let hits: Vec<_> = best
+                .into_iter()
+                .filter(|h| crawl.contains(h.handle.as_str()))
+                .collect();
+            if hits.len() >= limit || scanned_all {
+                return Ok(hits);
+            }
             let mut hits = Vec::new();
             for handle in &handles {
                 hits.extend(s.find(&query, FindScope::Document(handle), limit)?);
