@@ -430,6 +430,25 @@ the entrances and lighting will be held next month at the central library.
         assert!(folding.folded.iter().all(|f| f.into == 0));
     }
 
+    /// The signature reads words as it goes; they are `normalize`'s words, hashed (the
+    /// exact test compares normalized texts, the near test these hashes: the two must agree
+    /// on what a word is).
+    #[test]
+    fn the_words_signed_are_normalizes_words() {
+        let text = "  Héllo,\tWORLD—again İstanbul's 2nd-best ÆSIR\ncafé ";
+        let mut streamed = Vec::new();
+        for_each_word_hash(text, |h| streamed.push(h));
+        let normalized: Vec<u64> = normalize(text)
+            .split(' ')
+            .map(|w| {
+                w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+                })
+            })
+            .collect();
+        assert_eq!(streamed, normalized);
+    }
+
     #[test]
     fn short_and_empty_texts() {
         let folding = fold(&candidates(&[

@@ -113,6 +113,8 @@ fn name_of(link: &KeptLink) -> String {
     name
 }
 
+// LEB128 varints, written here: two short functions, where a crate would add a dependency
+// for one note format.
 fn push_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
@@ -142,7 +144,7 @@ impl SqliteStore {
         tx: &Connection,
         crawl: &str,
         name: String,
-        made: &mut Vec<(String, i64)>,
+        made: &mut HashMap<String, i64>,
     ) -> Result<i64> {
         {
             let r = self.link_ids.lock();
@@ -152,7 +154,7 @@ impl SqliteStore {
                 return Ok(id);
             }
         }
-        if let Some(&(_, id)) = made.iter().rev().find(|(n, _)| *n == name) {
+        if let Some(&id) = made.get(&name) {
             return Ok(id);
         }
         let mut find =
@@ -168,7 +170,7 @@ impl SqliteStore {
                 tx.last_insert_rowid()
             }
         };
-        made.push((name, id));
+        made.insert(name, id);
         Ok(id)
     }
 
@@ -178,7 +180,7 @@ impl SqliteStore {
         tx: &Connection,
         crawl: &str,
         links: &KeptLinks,
-        made: &mut Vec<(String, i64)>,
+        made: &mut HashMap<String, i64>,
     ) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(2 + links.links.len() * 2);
         out.push(BY_REFERENCE);
@@ -196,7 +198,7 @@ impl SqliteStore {
     }
 
     /// Remembers the names a committed transaction made.
-    fn remember(&self, crawl: &str, made: Vec<(String, i64)>) {
+    fn remember(&self, crawl: &str, made: HashMap<String, i64>) {
         let mut r = self.link_ids.lock();
         if r.crawl != crawl || r.ids.len() + made.len() > MOST_REMEMBERED {
             r.ids.clear();
@@ -327,7 +329,7 @@ impl CrawlNotes for SqliteStore {
         let mut conn = self.pool.write()?;
         once(&self.made.notes, &conn, NOTES_TABLE)?;
         let tx = begin(&mut conn)?;
-        let mut made = Vec::new();
+        let mut made = HashMap::new();
         {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO crawl_page_notes (crawl_id, key, links, change) VALUES (?1, ?2, ?3, ?4)
