@@ -48,31 +48,9 @@ ROUNDS=${ROUNDS_CRAWL:-2}
 CONC=${CRAWL_CONCURRENCY:-16}
 "$PY" "$BENCH/crawl_site.py" "$D/site" --pages "$PAGES" --host "$B" --frontier-hubs 1000 --frontier-links 100 | tee "$D/site.txt"
 
-cat > "$D/nginx/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-pid $D/nginx/nginx.pid;
-error_log $D/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-  log_format crawl '\$request_uri \$status';
-  access_log $D/nginx/access.log crawl;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  types { text/html html; application/xml xml; text/plain txt; text/css css; application/javascript js; }
-  default_type application/octet-stream;
-  server {
-    listen $HOST:$PORT;
-    root $D/site;
-    index index.html;
-  }
-}
-EOF
 : > "$D/nginx/access.log"
 trap stop_started EXIT
-start_bg "$D/nginx/stdout.log" "$NGINX" -p "$D/nginx" -c "$D/nginx/nginx.conf" -e "$D/nginx/error.log"
-wait_http "$B/robots.txt"
+start_static_nginx "$D/nginx" "$HOST" "$PORT" "$D/site" "$D/nginx/access.log"
 
 MEASURE=("$PY" "$BENCH/crawl_measure.py" --log "$D/nginx/access.log" --pages "$D/site/pages.txt")
 TRAWL_ENV=("${TENV[@]}" TRAWL_READERS=none)

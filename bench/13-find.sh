@@ -16,7 +16,6 @@ source "$(dirname "$0")/lib.sh"
 need_trawl
 [ -x "${TRAWL_BEFORE:-}" ] || { echo "TRAWL_BEFORE: the build to compare with (a trawl binary)" >&2; exit 1; }
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { echo "nginx missing: apt-get install nginx-light" >&2; exit 1; }
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 D="$OUT/find"; rm -rf "$D"; mkdir -p "$D/nginx"
 PORT=$((PORT_BASE + 13))
 HOST=127.0.0.2
@@ -24,24 +23,8 @@ B="http://$HOST:$PORT"
 PAGES=${FIND_PAGES:-100000}
 RUNS_EACH=${FIND_RUNS:-5}
 "$PY" "$BENCH/crawl_site.py" "$D/site" --pages "$PAGES" --host "$B" --frontier-hubs 10 --frontier-links 10
-cat > "$D/nginx/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-pid $D/nginx/nginx.pid;
-error_log $D/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  keepalive_requests 1000000;
-  types { text/html html; application/xml xml; text/plain txt; }
-  default_type application/octet-stream;
-  server { listen $HOST:$PORT; root $D/site; index index.html; }
-}
-EOF
 trap stop_started EXIT
-start_bg "$D/nginx/stdout.log" "$NGINX" -p "$D/nginx" -c "$D/nginx/nginx.conf" -e "$D/nginx/error.log"
-wait_http "$B/robots.txt"
+start_static_nginx "$D/nginx" "$HOST" "$PORT" "$D/site"
 
 declare -A BIN=([before]="$TRAWL_BEFORE" [after]="$TRAWL")
 declare -A ID HANDLE URL

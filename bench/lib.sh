@@ -97,6 +97,38 @@ wait_http() {  # url
   return 1
 }
 
+# Debian's nginx serving ROOT on HOST:PORT, its config, pid and logs under DIR, started with
+# start_bg (stopped by stop_started) and answering before this returns. With ACCESS_LOG,
+# each request is logged there as "URI STATUS" (what bench/crawl_measure.py reads).
+start_static_nginx() {  # dir, host, port, root, [access log]
+  local dir=$1 host=$2 port=$3 root=$4 access="access_log off;"
+  [ -n "${5:-}" ] && access="log_format crawl '\$request_uri \$status'; access_log $5 crawl;"
+  local nginx; nginx=$(command -v nginx || echo /usr/sbin/nginx)
+  [ -x "$nginx" ] || { echo "nginx missing: apt-get install nginx-light" >&2; exit 1; }
+  mkdir -p "$dir"
+  cat > "$dir/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 1024; }
+http {
+  $access
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { text/html html; application/xml xml; text/plain txt; text/css css; application/javascript js; }
+  default_type application/octet-stream;
+  server {
+    listen $host:$port;
+    root $root;
+    index index.html;
+  }
+}
+EOF
+  start_bg "$dir/stdout.log" "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log"
+  wait_http "http://$host:$port/robots.txt"
+}
 need_trawl() {
   [ -x "$TRAWL" ] || { echo "no trawl binary at $TRAWL (cargo build --release --locked -p trawl)" >&2; exit 1; }
 }
