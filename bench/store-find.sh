@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Section 13.3: finding in a large store, before and after a change. A generated
+# BENCHMARKS §13.3: finding in a large store, before and after a change. A generated
 # documentation site of FIND_PAGES pages (default 100,000; bench/crawl_site.py) served by
 # Debian's nginx on 127.0.0.2, crawled once by each of two builds into a store of its own
 # (the size bound off, so every page is kept), then, old and new alternating, timed:
