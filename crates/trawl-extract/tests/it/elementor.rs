@@ -292,3 +292,97 @@ fn elementor_feature_sections_are_kept_beside_a_carousel_of_long_blurbs() {
         assert!(!md.contains(t), "{t}: {md}");
     }
 }
+
+/// A flexbox container of Elementor's newer layout (`e-con e-parent` around two
+/// `e-con e-child`), holding `inner`.
+fn container(n: u32, level: &str, inner: &str) -> String {
+    format!(
+        "<div class=\"elementor-element elementor-element-f{n:05x} e-con-full e-flex e-con e-{level}\" \
+         data-element_type=\"container\">{inner}</div>"
+    )
+}
+
+/// A post laid out in flexbox containers of a single-post template: the post's text in one
+/// child container, a side container beside it with a "Contact us" heading over a form, a "Latest news" heading
+/// over a posts grid and a testimonial. The form and the posts go by their kind; the
+/// headings and the testimonial left beside them go as the rest of that side column.
+#[test]
+fn elementor_side_container_beside_a_post_goes_with_its_lists() {
+    let post = container(
+        1,
+        "child",
+        &widget(
+            "theme-post-content",
+            &(1..=4)
+                .map(|n| prose(&format!("Stacking the charge {n}")))
+                .collect::<String>(),
+        ),
+    );
+    let news: String = [
+        "Relighting the west kiln after forty years",
+        "A winter of repairs to the draw holes",
+        "Our new volunteers and what they learned",
+        "The lime shed roof is watertight again",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| {
+        format!(
+            "<article class=\"elementor-post elementor-grid-item\"><h3 class=\"elementor-post__title\">\
+             <a href=\"/news/{i}/\">{t}</a></h3><div class=\"elementor-post__excerpt\"><p>News from the \
+             kiln yard.</p></div></article>"
+        )
+    })
+    .collect();
+    let side = container(
+        2,
+        "child",
+        &(widget(
+            "heading",
+            "<h3 class=\"elementor-heading-title\">Contact us</h3>",
+        ) + &widget(
+            "text-editor",
+            "<p>Let us help! Ring the kiln office on 01632 960123 or fill in this form.</p>",
+        ) + &widget(
+            "form",
+            "<form class=\"elementor-form\"><label for=\"n\">Your name</label><input id=\"n\" name=\"n\">\
+             <label for=\"e\">Your email address</label><input id=\"e\" name=\"e\">\
+             <label for=\"m\">How can the trust help you?</label><textarea id=\"m\" name=\"m\"></textarea>\
+             <button type=\"submit\">Send</button></form>",
+        ) + &widget(
+            "heading",
+            "<h3 class=\"elementor-heading-title\">Latest news</h3>",
+        ) + &widget(
+            "posts",
+            &format!("<div class=\"elementor-posts-container elementor-grid\">{news}</div>"),
+        ) + &widget(
+            "testimonial",
+            "<div class=\"elementor-testimonial-content\">A grand day out for the grandchildren, who \
+             talked of nothing but the fire for a week, and a warm welcome from every volunteer \
+             we met in the yard.</div><div class=\"elementor-testimonial-name\">Jean M.</div>",
+        )),
+    );
+    // The single-post template around them declares itself the post (`post type-post`).
+    let template = format!(
+        "<div data-elementor-type=\"single-post\" class=\"elementor elementor-3902 \
+         elementor-location-single post-12 post type-post status-publish hentry\">{}</div>",
+        container(3, "parent", &(post + &side))
+    );
+    let html = page("Stacking the charge", &template);
+    let doc = common::read_html("https://kilns.example/news/stacking-the-charge/", &html);
+    let md = doc.markdown;
+    for t in ["Stacking the charge 1", "Stacking the charge 4"] {
+        assert!(md.contains(t), "{t}: {md}");
+    }
+    for t in [
+        "Contact us",
+        "Let us help!",
+        "Your email address",
+        "Latest news",
+        "Relighting the west kiln",
+        "A grand day out",
+        "Visit us",
+    ] {
+        assert!(!md.contains(t), "{t}: {md}");
+    }
+}
