@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 use aho_corasick::AhoCorasick;
 use rustc_hash::FxHashMap;
 
+use crate::builder_classes::{BuilderClass, builder_class};
 use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
 /// Elements dropped with everything inside them, whatever the page says.
@@ -494,6 +495,17 @@ fn token_signal(token: &str) -> ClassSignal {
     } else {
         token
     };
+    // A page builder's own wrapper says nothing; its widget's kind is read as a class.
+    match builder_class(token) {
+        Some(BuilderClass::Wrapper) => return signal,
+        Some(BuilderClass::Listing) => {
+            signal.negative = true;
+            signal.strong = true;
+            return signal;
+        }
+        Some(BuilderClass::Kind(kind)) => return token_signal(kind),
+        None => {}
+    }
     let read = WordsRead::of(token);
     // Google's `nocontent` marks what a site's own search must not index (menus, footers,
     // a licence line): never the text, though the word holds `content`.

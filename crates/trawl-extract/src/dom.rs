@@ -95,6 +95,9 @@ pub(crate) enum HiddenBy {
     Aria,
     /// A `hide` class, which a script also uses to show one of a set of panels.
     Class,
+    /// A page builder's class that hides a block on a computer's screen
+    /// (`elementor-hidden-desktop`): its copy for phones, beside the one shown.
+    Device,
 }
 
 impl HiddenBy {

@@ -37,6 +37,7 @@
 mod anchors;
 mod body;
 mod boilerplate;
+mod builder_classes;
 mod charset;
 mod content;
 mod docs;

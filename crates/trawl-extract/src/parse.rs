@@ -341,9 +341,11 @@ impl Parser<'_> {
                 hiding.hidden |= style_hides(value);
                 return;
             }
-            b"class" if class_hides(value) => {
-                hiding.hidden = true;
-                hiding.by = HiddenBy::Class;
+            b"class" => {
+                if let Some(by) = class_hides(value) {
+                    hiding.hidden = true;
+                    hiding.by = by;
+                }
             }
             _ => {}
         }
@@ -822,21 +824,26 @@ struct Hiding {
     by: HiddenBy,
 }
 
-/// Whether a class attribute names a stylesheet's hiding class: a token `hide` or `hidden`
-/// (Bootstrap's and Foundation's `display:none`), unless another token shows it again at
-/// some screen width (Tailwind's `hidden md:block`).
-fn class_hides(value: &[u8]) -> bool {
+/// How a class attribute hides its element, if it does: by a stylesheet's hiding class, a
+/// token `hide` or `hidden` (Bootstrap's and Foundation's `display:none`), unless another
+/// token shows it again at some screen width (Tailwind's `hidden md:block`); or on a
+/// computer's screen, by Elementor's `elementor-hidden-desktop` (the builder's copy of a
+/// block for phones: the page as read on a computer shows the desktop copy instead).
+fn class_hides(value: &[u8]) -> Option<HiddenBy> {
     // Every element with a class comes here: a token is looked at only when it is as long
-    // as one of the two (most are not), and the value is read once.
+    // as one of these (most are not), and the value is read once.
     let mut hides = false;
     for token in value.split(|b| b.is_ascii_whitespace()) {
         match token.len() {
             4 => hides |= token.eq_ignore_ascii_case(b"hide"),
             6 => hides |= token.eq_ignore_ascii_case(b"hidden"),
+            24 if token.eq_ignore_ascii_case(b"elementor-hidden-desktop") => {
+                return Some(HiddenBy::Device);
+            }
             _ => {}
         }
     }
-    hides && memchr(b':', value).is_none()
+    (hides && memchr(b':', value).is_none()).then_some(HiddenBy::Class)
 }
 
 /// Whether an inline style says `display:none` or `visibility:hidden` (whitespace and case
@@ -1131,8 +1138,30 @@ mod tests {
             ("hider", false),
             ("", false),
         ] {
-            assert_eq!(class_hides(class.as_bytes()), hides, "{class:?}");
+            assert_eq!(
+                class_hides(class.as_bytes()),
+                hides.then_some(HiddenBy::Class),
+                "{class:?}"
+            );
         }
+    }
+
+    #[test]
+    fn a_builder_block_hidden_on_a_computer_is_hidden_by_device() {
+        for class in [
+            "elementor-section elementor-hidden-desktop elementor-hidden-tablet",
+            "elementor-element Elementor-Hidden-Desktop",
+        ] {
+            assert_eq!(
+                class_hides(class.as_bytes()),
+                Some(HiddenBy::Device),
+                "{class:?}"
+            );
+        }
+        assert_eq!(
+            class_hides(b"elementor-section elementor-hidden-mobile elementor-hidden-tablet"),
+            None
+        );
     }
 
     #[test]

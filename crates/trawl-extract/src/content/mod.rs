@@ -12,7 +12,8 @@
 //! (per drop policy, shared by passes that drop alike) and `folded` marks the hidden text
 //! that is content, sparing a listing's items (`listing`); `scoring` scores blocks and
 //! `select` picks the winner (inside an article open in a dialog, `dialog`), with the
-//! page builder's sections stacked beside it (`stacked`); `pruning` trims inside it; `repeats` drops what it says
+//! page builder's sections stacked beside it (`stacked`) and what is left of a side column
+//! beside it dropped (`side_columns`); `pruning` trims inside it; `repeats` drops what it says
 //! twice, `sections` the headings left over nothing, `placeholders` a script's "Loading…",
 //! `jumps` the "Back to top" links alone on their lines, `prompts` the "You must log in to
 //! answer" lines, `notices` the "You are using an out of date browser" boxes, `hubs` the
@@ -35,6 +36,7 @@ mod repeats;
 mod scoring;
 mod sections;
 mod select;
+mod side_columns;
 mod stacked;
 mod stats;
 

@@ -10,7 +10,8 @@ use super::dialog::open_dialog_article;
 use super::drops::Boiled;
 use super::pruning::{clean_conditionally, clean_link_blocks, drop_link_runs};
 use super::scoring::{Scores, climb, score_blocks};
-use super::stacked::{has_word, section_word};
+use super::side_columns::drop_side_column_remains;
+use super::stacked::{has_word, section_word, wrapping_section};
 use super::stats::{Stats, link_density, roots_link_density};
 use super::{
     LINK_TOLERANT_DENSITY, Pass, Selection, ancestors, ends_sentence, is_semantic_container,
@@ -73,6 +74,11 @@ pub(crate) fn select(
     if pass.widen {
         top = widen(dom, signals, stats, &dropped, top, pass.link_tolerant);
     }
+    // The winner is all of a page builder's stacked section (its row of columns): the
+    // section is, so that its siblings join it.
+    if !pass.thread && boiled.items.get(top).is_none_or(|&m| m == 0) {
+        top = wrapping_section(dom, &dropped, top as NodeId).map_or(top, |s| s as usize);
+    }
     let top_id = top as NodeId;
     // Siblings that belong with the winner.
     let parent = dom.nodes[top].parent;
@@ -123,6 +129,17 @@ pub(crate) fn select(
         };
         if keep {
             roots.push(sib);
+        }
+    }
+
+    if pass.strip_unlikely && !pass.thread {
+        for &root in &roots {
+            let best = (root as usize..dom.subtree_end(root) as usize)
+                .filter(|&d| scored[d] && !dropped[d])
+                .max_by(|&a, &b| score[a].total_cmp(&score[b]));
+            if let Some(best) = best {
+                drop_side_column_remains(dom, stats, &mut dropped, root, best as NodeId);
+            }
         }
     }
 

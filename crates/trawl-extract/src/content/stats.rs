@@ -1,7 +1,7 @@
 //! Per-node sums over what a pass keeps: the numbers every later stage reads (visible
 //! text, link text, commas, paragraphs, ...), each made in one bottom-up walk of the arena.
 
-use crate::dom::{Dom, Kind, NodeId, Tag};
+use crate::dom::{AttrName, Dom, Kind, NodeId, Tag};
 
 /// Per-node sums over the node's kept subtree.
 #[derive(Debug, Clone, Copy, Default)]
@@ -63,7 +63,7 @@ pub(super) fn compute_sums(dom: &Dom, dropped: &[bool]) -> Vec<Sums> {
         match node.kind {
             Kind::Text => s.text = dom.text_sizes[i].visible,
             Kind::Element => match node.tag {
-                Tag::A => s.link = s.text,
+                Tag::A if is_link(dom, i as NodeId) => s.link = s.text,
                 // An empty `<p></p>` (a spacer a page builder leaves) is not a paragraph:
                 // counted, it makes a box of prose read as a list of one-liners.
                 Tag::P | Tag::Blockquote | Tag::Pre if s.text > 0 => {
@@ -103,7 +103,7 @@ pub(super) fn compute_stats(dom: &Dom, dropped: &[bool]) -> Vec<Stats> {
                 s.inline_commas = size.commas;
             }
             Kind::Element => match node.tag {
-                Tag::A => s.link = s.text,
+                Tag::A if is_link(dom, i as NodeId) => s.link = s.text,
                 Tag::P | Tag::Blockquote => s.paragraphs += 1,
                 Tag::Pre => {
                     s.paragraphs += 1;
@@ -156,4 +156,14 @@ pub(super) fn link_density(s: &Stats) -> f32 {
     } else {
         (s.link as f32 / s.text as f32).min(1.0)
     }
+}
+
+/// An `<a>` counts as a link unless it goes nowhere (no `href`) as the label of a button
+/// (`<div role="button"><a tabindex="0">Can I park?</a></div>`, a toggle's question): its
+/// text is the page's own.
+fn is_link(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, AttrName::Href).is_some()
+        || !dom
+            .attr(dom.node(id).parent, AttrName::Role)
+            .is_some_and(|r| r.trim().eq_ignore_ascii_case("button"))
 }

@@ -6,6 +6,7 @@ mod class_names;
 mod common;
 mod disclosures;
 mod documents;
+mod elementor;
 mod empty_sections;
 mod extract;
 mod fidelity;
