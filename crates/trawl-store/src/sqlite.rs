@@ -353,27 +353,29 @@ impl Store for SqliteStore {
         let handle = record.handle();
         let mut conn = self.pool.write()?;
         let tx = begin(&mut conn)?;
-        tx.execute(
+        // Cached: a crawl puts a document a page.
+        tx.prepare_cached(
             "INSERT OR REPLACE INTO documents
                  (handle, url, final_url, content_hash, fetched_at, expires_at, etag,
                   last_modified, size_bytes, body)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
-                handle,
-                record.document.url,
-                record.document.final_url,
-                record.content_hash,
-                fetched_at,
-                expires_at,
-                record.etag,
-                record.last_modified,
-                // The size bound counts the document as it is (its JSON), not as packed:
-                // the same bound as on Redis, and the disk holds less than it.
-                json.len() as i64,
-                body,
-            ],
-        )?;
-        tx.execute("DELETE FROM passages WHERE handle = ?1", [handle])?;
+        )?
+        .execute(params![
+            handle,
+            record.document.url,
+            record.document.final_url,
+            record.content_hash,
+            fetched_at,
+            expires_at,
+            record.etag,
+            record.last_modified,
+            // The size bound counts the document as it is (its JSON), not as packed:
+            // the same bound as on Redis, and the disk holds less than it.
+            json.len() as i64,
+            body,
+        ])?;
+        tx.prepare_cached("DELETE FROM passages WHERE handle = ?1")?
+            .execute([handle])?;
         insert_passages(&tx, handle, &record.document.markdown, passages)?;
         tx.commit()?;
         self.evict_over_bound(&mut conn, Some(handle), json.len() as u64)?;

@@ -206,7 +206,10 @@ mod tests {
             .unwrap();
         }
         let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
-        assert_eq!(store.stats().unwrap().schema_version, 4);
+        assert_eq!(
+            store.stats().unwrap().schema_version,
+            super::super::schema::SCHEMA_VERSION
+        );
         let hits = store.find("narwhal", FindScope::All, 10).unwrap();
         assert_eq!(hits.len(), 1);
         assert_eq!(hits[0].text, "A narwhal.");

@@ -34,6 +34,10 @@ const WAL_AUTOCHECKPOINT_PAGES: i64 = 32_768;
 /// on, `PASSIVE` (beside the next writer, never waiting for readers).
 const CHECKPOINT_EVERY_WRITES: u32 = 128;
 
+/// Prepared statements a connection keeps: a crawl's page runs a dozen or so, more than
+/// rusqlite's default 16 leaves room for beside the others.
+const PREPARED_STATEMENTS: usize = 64;
+
 /// Connections kept open between calls.
 const MAX_IDLE: usize = 8;
 
@@ -361,6 +365,7 @@ pub(super) fn open_connection(target: &Target, busy_timeout: Duration) -> Result
         busy_timeout
     };
     conn.busy_timeout(timeout)?;
+    conn.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
     // Setting auto_vacuum on a store that already has it still writes page 1 (a write
     // transaction and, at close, a checkpoint with fsyncs), so a read-only command would
     // write. It is read first and set only when it differs, i.e. on a new file.
