@@ -48,12 +48,11 @@ for c in "${CLIENTS[@]}"; do
 done
 echo "wrk $(wrk -v 2>&1 | head -1 | cut -d' ' -f2); duration $DUR per row after a 2 s warm-up" > "$D/wrk.txt"
 
-"$PY" - "$D" > "$OUT/section-14.md" <<'PY'
+"$PY" - "$D" > "$OUT/section-15.md" <<'PY'
 import json, os, sys
 d = sys.argv[1]
 rows = [json.loads(l) for l in open(os.path.join(d, "results.jsonl")) if l.strip()]
 by = {(r["side"], r["clients"]): r["r"] for r in rows}
-print("<!-- bench:15 -->")
 print(open(os.path.join(d, "machine.txt")).read().strip())
 print()
 print(open(os.path.join(d, "wrk.txt")).read().strip() + ". Errors = non-200 replies, socket errors or tool errors in the body.")
@@ -70,6 +69,5 @@ print("Commands: `bench/15-compat.sh` → `trawl serve --listen 127.0.0.1:PORT -
       "`trawl read URL` first); `wrk -tT -cC -d8s -s bench/wrk_mcp.lua http://127.0.0.1:PORT/mcp` with a "
       "`web_fetch {url, page_size_tokens: 0}` call, then the same against `/v2/scrape` with `{url, formats: [markdown]}` "
       "(T = 1 for one client, else 2).")
-print("<!-- /bench:15 -->")
 PY
-cat "$OUT/section-14.md"
+cat "$OUT/section-15.md"

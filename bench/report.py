@@ -345,14 +345,18 @@ def section7():
 # ---------------------------------------------------------------- splice
 
 def splice(path):
+    """Each $OUT/section-NAME.md (section-13.md, section-12-pdf.md) goes between the
+    <!-- bench:NAME --> markers of BENCHMARKS.md."""
     text = open(path).read()
-    for n in range(1, 15):
-        frag = read(f"section-{n}.md", None)
+    names = sorted(f[len("section-"):-len(".md")] for f in os.listdir(OUT)
+                   if f.startswith("section-") and f.endswith(".md"))
+    for name in names:
+        frag = read(f"section-{name}.md", None)
         if frag is None:
             continue
-        pat = re.compile(rf"(<!-- bench:{n} -->\n).*?(<!-- /bench:{n} -->)", re.S)
+        pat = re.compile(rf"(<!-- bench:{re.escape(name)} -->\n).*?(<!-- /bench:{re.escape(name)} -->)", re.S)
         if not pat.search(text):
-            print(f"warning: no <!-- bench:{n} --> block in {path}", file=sys.stderr)
+            print(f"warning: no <!-- bench:{name} --> block in {path}", file=sys.stderr)
             continue
         text = pat.sub(lambda m: m.group(1) + frag.rstrip() + "\n" + m.group(2), text)
     with open(path, "w") as fh:

@@ -6,6 +6,7 @@
 #   bench/run-all.sh 3 6        # only these sections
 #   bench/run-all.sh 13         # the crawl benchmark (nginx, wget; Scrapy installed by it)
 #   bench/run-all.sh 14         # query-focused reads on wcxb-dev (token counts and recall)
+#   bench/run-all.sh 12         # every script of a section (12-documents, 12-ocr, 12-pdf)
 #
 # Needs: a release build (cargo build --release --locked -p trawl; built here if
 # missing), the peer (WITH_MCP=1 ../shared/peers/install-websearch-skill.sh), wrk
@@ -20,7 +21,7 @@ SECTIONS=()
 for a in "$@"; do
   case "$a" in
     --quick) QUICK=--quick ;;
-    [1-9]|1[0-4]) SECTIONS+=("$a") ;;
+    [1-9]|[1-9][0-9]) SECTIONS+=("$a") ;;
     *) echo "usage: bench/run-all.sh [--quick] [SECTION ...]" >&2; exit 2 ;;
   esac
 done
@@ -53,9 +54,12 @@ start=$(date +%s)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT/run.txt"
 for s in "${SECTIONS[@]}"; do
   t0=$(date +%s)
-  script=$(ls "$BENCH"/"$(printf %02d "$s")"-*.sh)
-  echo "== section $s: $(basename "$script")" >&2
-  if [ "$s" = 1 ]; then "$script" $QUICK >/dev/null; else "$script" >/dev/null; fi
+  scripts=("$BENCH"/"$(printf %02d "$s")"-*.sh)
+  [ -e "${scripts[0]}" ] || { echo "no bench script for section $s" >&2; exit 2; }
+  for script in "${scripts[@]}"; do
+    echo "== section $s: $(basename "$script")" >&2
+    if [ "$s" = 1 ]; then "$script" $QUICK >/dev/null; else "$script" >/dev/null; fi
+  done
   echo "section $s: $(( $(date +%s) - t0 )) s" | tee -a "$OUT/run.txt" >&2
 done
 echo "total: $(( $(date +%s) - start )) s; load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/run.txt"
