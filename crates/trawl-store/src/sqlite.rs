@@ -249,7 +249,11 @@ impl SqliteStore {
     /// Hands freed pages back to the file system and folds the WAL into the database
     /// when no reader is in the way. Best effort: a busy store skips it.
     fn reclaim_space(&self, conn: &Connection) {
-        let _ = conn.execute_batch("PRAGMA incremental_vacuum;");
+        // The pragma frees one page a step: stepped once (`execute_batch`) it gave back
+        // one page of the file's free ones, so every step is taken.
+        let _ = conn
+            .prepare("PRAGMA incremental_vacuum")
+            .and_then(|mut stmt| stmt.query_map([], |_| Ok(()))?.collect::<Result<(), _>>());
         let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
     }
 

@@ -189,6 +189,13 @@ impl CrawlStore for SqliteStore {
                 i64::from(r.cancel_requested),
             ],
         )?;
+        // A crawl's record written as it ends (any status but running): the pages the
+        // index's last merges freed go back to the file system. The index merges many
+        // segments at once (schema 5), and a crawl's last merges left a tenth of the file
+        // free, which no later write of the crawl would fill.
+        if r.status != "running" {
+            self.reclaim_space(&conn);
+        }
         Ok(())
     }
 
@@ -547,11 +554,14 @@ impl CrawlStore for SqliteStore {
         let conn = self.pool.write()?;
         self.tables(&conn)?;
         let now = to_millis(self.config.clock.now());
-        Ok(conn.execute(
+        let ended = conn.execute(
             "UPDATE crawls SET status = ?2, summary = ?3, updated_at = ?4
              WHERE id = ?1 AND status = 'running'",
             params![id, status, json(summary), now],
-        )? > 0)
+        )? > 0;
+        // As `put_crawl` of an ended record does; also when another worker ended it first.
+        self.reclaim_space(&conn);
+        Ok(ended)
     }
 
     fn delete_crawl(&self, id: &str) -> Result<bool> {
@@ -671,5 +681,77 @@ mod tests {
             store.stats().unwrap().schema_version,
             super::super::schema::SCHEMA_VERSION
         );
+    }
+
+    /// A crawl's end gives the pages freed inside the file back (`put_crawl` of an ended
+    /// record, `end_crawl`).
+    #[test]
+    fn a_crawls_end_leaves_no_free_pages_in_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path().join("s.db"), StoreConfig::default()).unwrap();
+        let words = "kiln draught stone fire ".repeat(400);
+        for n in 0..40 {
+            let url = format!("https://example.com/{n}");
+            let document = trawl_core::Document {
+                handle: format!("example.com~{n:012}"),
+                url: url.clone(),
+                final_url: url,
+                markdown: format!("{n} {words}"),
+                ..trawl_core::Document::default()
+            };
+            let record = crate::DocumentRecord::new(document, SystemTime::now());
+            let passages = [crate::Passage {
+                page: 1,
+                heading: String::new(),
+                text: record.document.markdown.clone(),
+                range: None,
+            }];
+            store.put_document(&record, &passages).unwrap();
+        }
+        let free = |store: &SqliteStore| -> i64 {
+            let conn = store.pool.get().unwrap();
+            conn.query_row("PRAGMA freelist_count", [], |r| r.get(0))
+                .unwrap()
+        };
+        let crawls = store.crawl_state().unwrap();
+        let t = SystemTime::now();
+        let record = |id: &str, status: &str| CrawlRecord {
+            id: id.into(),
+            start_url: "https://example.com/".into(),
+            status: status.into(),
+            options: serde_json::json!({}),
+            summary: serde_json::json!({}),
+            created_at: t,
+            updated_at: t,
+            cancel_requested: false,
+        };
+        let delete = |range: std::ops::Range<u32>| {
+            for n in range {
+                assert!(
+                    store
+                        .delete_document(&format!("example.com~{n:012}"))
+                        .unwrap()
+                );
+            }
+        };
+        // A crawl on one machine ends by writing its record.
+        delete(0..15);
+        crawls.put_crawl(&record("c1", "running")).unwrap();
+        assert!(
+            free(&store) > 0,
+            "a crawl's progress leaves the file as it is"
+        );
+        crawls.put_crawl(&record("c1", "done")).unwrap();
+        assert_eq!(free(&store), 0);
+        // A shared crawl, by ending it.
+        delete(15..30);
+        crawls.put_crawl(&record("c2", "running")).unwrap();
+        assert!(free(&store) > 0);
+        assert!(
+            crawls
+                .end_crawl("c2", "done", &serde_json::json!({}))
+                .unwrap()
+        );
+        assert_eq!(free(&store), 0);
     }
 }
