@@ -228,32 +228,19 @@ fn elementor_sections_are_kept_whole_and_its_side_column_dropped() {
 /// The features are the page too.
 #[test]
 fn elementor_feature_sections_are_kept_beside_a_carousel_of_long_blurbs() {
-    let features: String = [
-        (
-            "Kiln surveys",
-            "We survey lime kilns for owners and councils.",
-        ),
-        (
-            "Repairs",
-            "Lime mortar repairs by masons who know the stone.",
-        ),
-        (
-            "Training",
-            "Courses in lime burning for volunteers and trusts.",
-        ),
-    ]
-    .iter()
-    .enumerate()
-    .map(|(n, (h, p))| {
-        full_width(
-            10 + n as u32,
-            &(widget(
-                "heading",
-                &format!("<h2 class=\"elementor-heading-title\">{h}</h2>"),
-            ) + &widget("text-editor", &format!("<p>{p}</p>"))),
-        )
-    })
-    .collect();
+    let features: String = crate::page_builder::SERVICE_FEATURES
+        .iter()
+        .enumerate()
+        .map(|(n, (h, p))| {
+            full_width(
+                10 + n as u32,
+                &(widget(
+                    "heading",
+                    &format!("<h2 class=\"elementor-heading-title\">{h}</h2>"),
+                ) + &widget("text-editor", &format!("<p>{p}</p>"))),
+            )
+        })
+        .collect();
     let slides: String = (1..=5)
         .map(|n| {
             format!(

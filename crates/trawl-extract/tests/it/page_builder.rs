@@ -103,34 +103,37 @@ fn content_split_over_page_builder_sections_is_kept_whole() {
     assert!(!md.contains("registered charity"), "{md}");
 }
 
+/// A service home page's feature sections: a heading and a line each.
+pub(crate) const SERVICE_FEATURES: [(&str, &str); 3] = [
+    (
+        "Kiln surveys",
+        "We survey lime kilns for owners and councils.",
+    ),
+    (
+        "Repairs",
+        "Lime mortar repairs by masons who know the stone.",
+    ),
+    (
+        "Training",
+        "Courses in lime burning for volunteers and trusts.",
+    ),
+];
+
 /// A service's home page: short feature sections, then a carousel of long case-study
 /// blurbs that outscores each of them alone. The features are the page too.
 #[test]
 fn short_feature_sections_are_kept_beside_a_carousel_of_long_blurbs() {
-    let features: String = [
-        (
-            "Kiln surveys",
-            "We survey lime kilns for owners and councils.",
-        ),
-        (
-            "Repairs",
-            "Lime mortar repairs by masons who know the stone.",
-        ),
-        (
-            "Training",
-            "Courses in lime burning for volunteers and trusts.",
-        ),
-    ]
-    .iter()
-    .enumerate()
-    .map(|(n, (h, p))| {
-        section(
-            10 + n as u32,
-            &(widget("heading", &format!("<h2>{h}</h2>"))
-                + &widget("text", &format!("<p>{p}</p>"))),
-        )
-    })
-    .collect();
+    let features: String = SERVICE_FEATURES
+        .iter()
+        .enumerate()
+        .map(|(n, (h, p))| {
+            section(
+                10 + n as u32,
+                &(widget("heading", &format!("<h2>{h}</h2>"))
+                    + &widget("text", &format!("<p>{p}</p>"))),
+            )
+        })
+        .collect();
     let slides: String = (1..=5)
         .map(|n| {
             format!(
