@@ -130,36 +130,21 @@ fn crawl_killed_mid_way_resumes_without_asking_again_and_open_finds_a_marker() {
             .all(|s| !s.path.starts_with("/private/"))
     );
 
-    let found = run(trawl(&dir).args([
-        "--store",
-        store,
-        "open",
-        "--find",
-        "quillwort",
-        "--all",
-        "--json",
-    ]));
-    assert_eq!(found.code, 0, "{}", found.stderr);
-    let passages = found.json()["data"]["passages"].as_array().unwrap().clone();
+    // `open --find quillwort` over `scope`: the passages it answers.
+    let find = |scope: &[&str]| -> Vec<serde_json::Value> {
+        let found = run(trawl(&dir)
+            .args(["--store", store, "open", "--find", "quillwort"])
+            .args(scope)
+            .arg("--json"));
+        assert_eq!(found.code, 0, "{}", found.stderr);
+        found.json()["data"]["passages"].as_array().unwrap().clone()
+    };
+    let passages = find(&["--all"]);
     assert_eq!(passages.len(), 1, "{passages:?}");
     assert!(passages[0]["text"].as_str().unwrap().contains("quillwort"));
 
     // The same, inside this one crawl; an unknown crawl is refused.
-    let in_crawl = run(trawl(&dir).args([
-        "--store",
-        store,
-        "open",
-        "--find",
-        "quillwort",
-        "--crawl",
-        &id,
-        "--json",
-    ]));
-    assert_eq!(in_crawl.code, 0, "{}", in_crawl.stderr);
-    let passages = in_crawl.json()["data"]["passages"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let passages = find(&["--crawl", &id]);
     assert_eq!(passages.len(), 1, "{passages:?}");
     assert!(passages[0]["text"].as_str().unwrap().contains("quillwort"));
     // A page read outside the crawl that says the word more, in more passages than the
@@ -177,23 +162,7 @@ fn crawl_killed_mid_way_resumes_without_asking_again_and_open_finds_a_marker() {
         "--json",
     ]));
     assert_eq!(read_other.code, 0, "{}", read_other.stderr);
-    let in_crawl = run(trawl(&dir).args([
-        "--store",
-        store,
-        "open",
-        "--find",
-        "quillwort",
-        "--crawl",
-        &id,
-        "--limit",
-        "1",
-        "--json",
-    ]));
-    assert_eq!(in_crawl.code, 0, "{}", in_crawl.stderr);
-    let passages = in_crawl.json()["data"]["passages"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let passages = find(&["--crawl", &id, "--limit", "1"]);
     assert_eq!(passages.len(), 1, "{passages:?}");
     assert!(
         !passages[0]["text"]
