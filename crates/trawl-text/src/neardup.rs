@@ -166,11 +166,18 @@ impl Signature {
     }
 }
 
+/// FNV-1a's starting value: a word's hash before its first byte.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// One byte of FNV-1a, the hash a word is signed by.
+#[inline]
+fn fnv(hash: u64, byte: u8) -> u64 {
+    (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
 /// Each word of `text` as [`normalize`] cuts it (a run of letters and digits, lower
 /// cased), as its FNV-1a hash.
 fn for_each_word_hash(text: &str, mut word: impl FnMut(u64)) {
-    const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    let fnv = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
     let mut hash = FNV_OFFSET;
     let mut in_word = false;
     for c in text.chars() {
@@ -440,11 +447,7 @@ the entrances and lighting will be held next month at the central library.
         for_each_word_hash(text, |h| streamed.push(h));
         let normalized: Vec<u64> = normalize(text)
             .split(' ')
-            .map(|w| {
-                w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-                })
-            })
+            .map(|w| w.bytes().fold(FNV_OFFSET, fnv))
             .collect();
         assert_eq!(streamed, normalized);
     }
