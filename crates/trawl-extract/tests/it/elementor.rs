@@ -6,6 +6,7 @@
 //! description.
 
 use crate::common;
+use crate::page_builder::{KILN_CARDS, KILN_TABLE, SERVICE_FEATURES, prose};
 
 /// One top-level section of `columns`, with Elementor's per-element id in its classes.
 fn section(n: u32, columns: &str) -> String {
@@ -63,14 +64,6 @@ fn page(title: &str, sections: &str) -> String {
         </body></html>"#,
         header = full_width(0x77, &header),
         footer = full_width(0x88, &footer),
-    )
-}
-
-fn prose(topic: &str) -> String {
-    format!(
-        "<p>{topic}, as the kiln keeper explained to the visiting school, depends on the draught \
-         through the eye of the kiln, the dryness of the stone, and how long the fire is kept \
-         going before it is drawn, which in the old days was three days and two nights.</p>"
     )
 }
 
@@ -144,17 +137,10 @@ fn elementor_sections_are_kept_whole_and_its_side_column_dropped() {
             ),
         ) + &side_column(3)),
     );
-    let table = full_width(
-        4,
-        &widget(
-            "table",
-            "<table><tr><th>Day</th><th>Fuel</th></tr><tr><td>Friday</td><td>Coal slack</td></tr>\
-             <tr><td>Saturday</td><td>Seasoned oak</td></tr></table>",
-        ),
-    );
+    let table = full_width(4, &widget("table", KILN_TABLE));
     let cards = full_width(
         5,
-        &["Height: 9 metres", "Built: 1862", "Draw holes: four"]
+        &KILN_CARDS
             .iter()
             .map(|c| {
                 widget(
@@ -228,7 +214,7 @@ fn elementor_sections_are_kept_whole_and_its_side_column_dropped() {
 /// The features are the page too.
 #[test]
 fn elementor_feature_sections_are_kept_beside_a_carousel_of_long_blurbs() {
-    let features: String = crate::page_builder::SERVICE_FEATURES
+    let features: String = SERVICE_FEATURES
         .iter()
         .enumerate()
         .map(|(n, (h, p))| {

@@ -31,13 +31,21 @@ fn page(title: &str, sections: &str) -> String {
     )
 }
 
-fn prose(topic: &str) -> String {
+/// A paragraph of the kiln article's prose about `topic`.
+pub(crate) fn prose(topic: &str) -> String {
     format!(
         "<p>{topic}, as the kiln keeper explained to the visiting school, depends on the draught \
          through the eye of the kiln, the dryness of the stone, and how long the fire is kept \
          going before it is drawn, which in the old days was three days and two nights.</p>"
     )
 }
+
+/// The kiln article's table of fuel by day.
+pub(crate) const KILN_TABLE: &str = "<table><tr><th>Day</th><th>Fuel</th></tr>\
+     <tr><td>Friday</td><td>Coal slack</td></tr><tr><td>Saturday</td><td>Seasoned oak</td></tr></table>";
+
+/// The kiln article's `Label: value` cards.
+pub(crate) const KILN_CARDS: [&str; 3] = ["Height: 9 metres", "Built: 1862", "Draw holes: four"];
 
 /// An intro box (title, date, byline), a long prose section, a table, `Label: value`
 /// cards and an FAQ, each its own section: all of them are the page, not only the prose.
@@ -58,17 +66,10 @@ fn content_split_over_page_builder_sections_is_kept_whole() {
                 .collect::<String>(),
         ),
     );
-    let table = section(
-        3,
-        &widget(
-            "table",
-            "<table><tr><th>Day</th><th>Fuel</th></tr><tr><td>Friday</td><td>Coal slack</td></tr>\
-             <tr><td>Saturday</td><td>Seasoned oak</td></tr></table>",
-        ),
-    );
+    let table = section(3, &widget("table", KILN_TABLE));
     let cards = section(
         4,
-        &["Height: 9 metres", "Built: 1862", "Draw holes: four"]
+        &KILN_CARDS
             .iter()
             .map(|c| widget("icon-box", &format!("<p>{c}</p>")))
             .collect::<String>(),
