@@ -26,7 +26,6 @@ source "$(dirname "$0")/lib.sh"
 need_trawl
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { echo "nginx missing: apt-get install nginx-light" >&2; exit 1; }
 command -v wget >/dev/null || { echo "wget missing: apt-get install wget" >&2; exit 1; }
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 SCRAPY_VERSION=2.19.0
 TRAFILATURA_VERSION=2.3.1
 VENV="${CRAWL_VENV_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/trawl-bench}/scrapy-$SCRAPY_VERSION-trafilatura-$TRAFILATURA_VERSION"

@@ -135,7 +135,7 @@ END;
 /// A crawl commits a few pages at a time, each commit a new segment; merged four at a
 /// time, each passage's terms were written again at every level (seven on a 100,000-page
 /// crawl), a tenth of the crawl's CPU. Sixteen at a time halves the levels; finds on a
-/// 100,000-page store took the same time (BENCHMARKS.md §13.3).
+/// 100,000-page store took the same time (BENCHMARKS.md §13.4).
 const V5: &str = "
 INSERT INTO passages_fts(passages_fts, rank) VALUES ('automerge', 16);
 ";
