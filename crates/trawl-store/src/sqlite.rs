@@ -356,6 +356,7 @@ impl Store for SqliteStore {
         };
         let handle = record.handle();
         let mut conn = self.pool.write()?;
+        let conn_in_batch = conn.in_batch();
         let tx = begin(&mut conn)?;
         // Cached: a crawl puts a document a page.
         tx.prepare_cached(
@@ -380,8 +381,15 @@ impl Store for SqliteStore {
         ])?;
         tx.prepare_cached("DELETE FROM passages WHERE handle = ?1")?
             .execute([handle])?;
-        insert_passages(&tx, handle, &record.document.markdown, passages)?;
+        let deferred = insert_passages(
+            &tx,
+            handle,
+            &record.document.markdown,
+            passages,
+            conn_in_batch,
+        )?;
         tx.commit()?;
+        self.pool.defer_index(deferred);
         self.evict_over_bound(&mut conn, Some(handle), json.len() as u64)?;
         Ok(())
     }

@@ -14,6 +14,7 @@ use std::thread::{self, ThreadId};
 
 use rusqlite::{Connection, Savepoint, Transaction, TransactionBehavior};
 
+use super::passages::DeferredIndexRow;
 use crate::{Error, Result};
 
 /// A call's transaction: its own, or a savepoint inside a batch's.
@@ -55,6 +56,8 @@ pub(super) fn begin(conn: &mut Connection) -> Result<Tx<'_>> {
 #[derive(Debug, Default)]
 pub(super) struct Slot {
     running: Option<(ThreadId, Option<Connection>)>,
+    /// Passage index rows the batch's jobs deferred to its end (`passages.rs`).
+    deferred: Vec<DeferredIndexRow>,
 }
 
 impl Slot {
@@ -79,10 +82,34 @@ impl Slot {
 
     pub(super) fn open(&mut self, conn: Connection) {
         self.running = Some((thread::current().id(), Some(conn)));
+        self.deferred.clear();
     }
 
     pub(super) fn close(&mut self) -> Option<Connection> {
+        self.deferred.clear();
         self.running.take().and_then(|(_, conn)| conn)
+    }
+
+    /// Keeps a job's deferred index rows until the batch ends.
+    pub(super) fn defer(&mut self, rows: Vec<DeferredIndexRow>) {
+        if self.running.is_some() {
+            self.deferred.extend(rows);
+        }
+    }
+
+    /// How many rows are deferred: where a job's own begin.
+    pub(super) fn deferred_len(&self) -> usize {
+        self.deferred.len()
+    }
+
+    /// Drops the rows of a job that failed (its savepoint rolled their passages back).
+    pub(super) fn drop_deferred_from(&mut self, start: usize) {
+        self.deferred.truncate(start);
+    }
+
+    /// The deferred rows, to index at the batch's end.
+    pub(super) fn take_deferred(&mut self) -> Vec<DeferredIndexRow> {
+        std::mem::take(&mut self.deferred)
     }
 }
 

@@ -13,15 +13,31 @@ use super::body::StoredBody;
 
 use crate::{Passage, PassageHit, Result};
 
+/// A passage's index row, held until its batch ends (see [`insert_passages`]).
+#[derive(Debug)]
+pub(super) struct DeferredIndexRow {
+    rowid: i64,
+    heading: String,
+    text: String,
+}
+
 /// Writes `passages` of the document `handle` whose Markdown is `markdown`, and indexes
 /// them. The caller deleted the document's earlier passages (their index rows go with
 /// them, by trigger) in the same transaction.
+///
+/// Inside a batch (`defer`), the index rows are returned instead, for
+/// [`index_deferred`] once the batch's jobs are done: FTS5 writes its pending terms out
+/// as a new segment whenever a savepoint opens or ends, and every job of a batch is a
+/// savepoint, so indexing each page in its job made a segment a page, each merged again
+/// and again as the index grew.
 pub(super) fn insert_passages(
     conn: &Connection,
     handle: &str,
     markdown: &str,
     passages: &[Passage],
-) -> Result<()> {
+    defer: bool,
+) -> Result<Vec<DeferredIndexRow>> {
+    let mut deferred = Vec::new();
     let mut insert = conn.prepare_cached(
         "INSERT INTO passages (handle, page, ord, heading, body, start, len)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -47,11 +63,43 @@ pub(super) fn insert_passages(
             start,
             len
         ])?;
-        index.execute(params![
-            conn.last_insert_rowid(),
-            passage.heading,
-            passage.text
-        ])?;
+        let rowid = conn.last_insert_rowid();
+        if defer {
+            deferred.push(DeferredIndexRow {
+                rowid,
+                heading: passage.heading.clone(),
+                text: passage.text.clone(),
+            });
+        } else {
+            index.execute(params![rowid, passage.heading, passage.text])?;
+        }
+    }
+    Ok(deferred)
+}
+
+/// Indexes the rows a batch's jobs deferred, in the batch's transaction and outside any
+/// savepoint (so FTS5 writes them as one segment at the commit). A row counts only as its
+/// passage is now: a rowid written twice (a document put again, or a freed rowid taken by
+/// another passage) is indexed from its last write, and a passage deleted since (its
+/// trigger found no index row to delete) is not indexed. Rows of a job that failed were
+/// dropped when its savepoint rolled back.
+pub(super) fn index_deferred(conn: &Connection, rows: Vec<DeferredIndexRow>) -> Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let mut last_write = std::collections::HashSet::with_capacity(rows.len());
+    let latest: Vec<bool> = rows
+        .iter()
+        .rev()
+        .map(|r| last_write.insert(r.rowid))
+        .collect();
+    let mut exists = conn.prepare_cached("SELECT 1 FROM passages WHERE id = ?1")?;
+    let mut index =
+        conn.prepare_cached("INSERT INTO passages_fts(rowid, heading, body) VALUES (?1, ?2, ?3)")?;
+    for (row, latest) in rows.iter().zip(latest.into_iter().rev()) {
+        if latest && exists.exists([row.rowid])? {
+            index.execute(params![row.rowid, row.heading, row.text])?;
+        }
     }
     Ok(())
 }
@@ -174,6 +222,77 @@ mod tests {
             .put_document(&record(1, "# Tides\n\nNothing here.\n"), &[])
             .unwrap();
         assert!(store.find("kelp", FindScope::All, 10).unwrap().is_empty());
+        assert!(store.integrity_check().unwrap().is_empty());
+    }
+
+    /// A batch indexes its jobs' passages at its end, as one segment, and as they then are:
+    /// a document put twice is found by its second text, a failed job's and a deleted
+    /// document's passages are not found, a freed rowid taken by another passage is found
+    /// by that one's words, and a document indexed before the batch and deleted in it goes.
+    #[test]
+    fn a_batch_indexes_its_passages_at_its_end_as_they_then_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
+        let put = |n: u32, word: &str| {
+            let markdown = format!("# {word}\n\nA {word} by the shore.\n");
+            let passage = Passage {
+                page: 1,
+                heading: word.to_owned(),
+                text: format!("A {word} by the shore."),
+                range: None,
+            };
+            store.put_document(&record(n, &markdown), &[passage])
+        };
+        put(9, "walrus").unwrap();
+        let segments = || -> i64 {
+            rusqlite::Connection::open(&path)
+                .unwrap()
+                .query_row(
+                    "SELECT count(DISTINCT segid) FROM passages_fts_idx",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap()
+        };
+        assert_eq!(segments(), 1);
+        let handle = |n: u32| format!("example.com~{n:012}");
+        let s = &store;
+        let jobs: Vec<crate::BatchJob<'_>> = vec![
+            Box::new(|| put(1, "kelp")),
+            Box::new(|| put(1, "otter")),
+            Box::new(|| {
+                put(2, "heron")?;
+                Err(crate::Error::Backend("this job fails".into()))
+            }),
+            Box::new(|| put(3, "seal")),
+            Box::new(|| s.delete_document(&handle(3)).map(drop)),
+            Box::new(|| put(4, "crab")),
+            Box::new(|| s.delete_document(&handle(9)).map(drop)),
+            Box::new(|| put(5, "gull")),
+        ];
+        let results = store.batch(jobs);
+        assert!(results[2].is_err(), "{results:?}");
+        assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 7);
+        let found = |word: &str| -> Vec<String> {
+            store
+                .find(word, FindScope::All, 10)
+                .unwrap()
+                .into_iter()
+                .map(|h| format!("{} {}", h.handle, h.text))
+                .collect()
+        };
+        for gone in ["kelp", "heron", "seal", "walrus"] {
+            assert_eq!(found(gone), Vec::<String>::new(), "{gone}");
+        }
+        for (n, word) in [(1, "otter"), (4, "crab"), (5, "gull")] {
+            assert_eq!(
+                found(word),
+                [format!("{} A {word} by the shore.", handle(n))]
+            );
+        }
+        // The batch's rows went in as one more segment, not one a job.
+        assert_eq!(segments(), 2);
         assert!(store.integrity_check().unwrap().is_empty());
     }
 

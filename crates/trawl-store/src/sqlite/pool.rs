@@ -19,6 +19,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 use super::batch::Slot;
+use super::passages::{DeferredIndexRow, index_deferred};
 use crate::{Error, Result};
 
 /// `PRAGMA auto_vacuum`'s value for INCREMENTAL.
@@ -207,22 +208,36 @@ impl Pool {
         let mut open = OpenBatch { pool: self, conn };
         let mut results = Vec::with_capacity(n);
         for job in jobs {
+            let deferred_before = self.slot().deferred_len();
             let result = self
                 .in_slot(|c| Ok(c.execute_batch("SAVEPOINT batch_job")?))
                 .and_then(|()| job());
             let end = if result.is_ok() {
                 "RELEASE batch_job"
             } else {
+                self.slot().drop_deferred_from(deferred_before);
                 "ROLLBACK TO batch_job; RELEASE batch_job"
             };
             let ended = self.in_slot(|c| Ok(c.execute_batch(end)?));
             results.push(result.and(ended));
         }
-        let committed = open.close().execute_batch("COMMIT");
+        // The passages' index rows, outside every savepoint (`passages.rs`); if they cannot
+        // be written, nothing of the batch is committed.
+        let deferred = self.slot().take_deferred();
+        let committed = self
+            .in_slot(|c| index_deferred(c, deferred))
+            .and_then(|()| Ok(open.close().execute_batch("COMMIT")?));
         drop(open);
         match committed {
             Ok(()) => results,
-            Err(e) => failed_all(&e.into()),
+            Err(e) => failed_all(&e),
+        }
+    }
+
+    /// Keeps index rows a job of the running batch deferred (`passages.rs`).
+    pub(super) fn defer_index(&self, rows: Vec<DeferredIndexRow>) {
+        if !rows.is_empty() {
+            self.slot().defer(rows);
         }
     }
 
@@ -281,6 +296,13 @@ impl Deref for PooledConnection<'_> {
     type Target = Connection;
     fn deref(&self) -> &Connection {
         self.conn.as_ref().expect("connection present until drop")
+    }
+}
+
+impl PooledConnection<'_> {
+    /// The connection is a running batch's (its writes are inside the batch's transaction).
+    pub(super) fn in_batch(&self) -> bool {
+        self.in_batch
     }
 }
 
