@@ -28,35 +28,37 @@ const ROWS: usize = PERMUTATIONS / BANDS;
 /// empty listing) are alike without being the same page.
 pub(crate) const MIN_WORDS: usize = 50;
 
-/// A page's MinHash signature, when it has words enough to compare (computed off the
-/// async workers, with the extraction).
+/// A text's MinHash signature, when it has words enough to compare (the tests' pages).
+#[cfg(test)]
 pub(crate) fn signature_of(text: &str, words: usize) -> Option<Box<Signature>> {
     (words >= MIN_WORDS).then(|| Box::new(Signature::of(text)))
 }
 
 /// A page's signature from its Markdown with the link and image targets left out (the
-/// words a reader sees). The store keeps the Markdown, so a resumed crawl computes the same
-/// signature from a stored copy as the crawl did from the page.
+/// words a reader sees), when it has words enough to compare (computed off the async
+/// workers, with the extraction). The store keeps the Markdown, so a resumed crawl
+/// computes the same signature from a stored copy as the crawl did from the page.
 pub(crate) fn signature_of_markdown(markdown: &str, words: usize) -> Option<Box<Signature>> {
     if words < MIN_WORDS {
         return None;
     }
-    let mut seen = String::with_capacity(markdown.len());
+    // The pieces between the targets, signed as if joined (without joining them).
+    let mut seen = Vec::new();
     let mut rest = markdown;
     while let Some(at) = rest.find("](") {
-        seen.push_str(&rest[..at]);
+        seen.push(&rest[..at]);
         let target = &rest[at + 2..];
         // The target ends at its closing parenthesis; one never closed is text.
         match target.find(')') {
             Some(end) => rest = &target[end + 1..],
             None => {
-                seen.push_str(&rest[at..]);
+                seen.push(&rest[at..]);
                 rest = "";
             }
         }
     }
-    seen.push_str(rest);
-    signature_of(&seen, words)
+    seen.push(rest);
+    Some(Box::new(Signature::of_pieces(seen)))
 }
 
 /// One stored page, as the index remembers it.
