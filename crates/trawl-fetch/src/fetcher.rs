@@ -259,8 +259,10 @@ impl Fetcher {
         &self.backoff
     }
 
-    /// Before a request to `url`: wait out its host's back-off when that fits in the
-    /// timeout, else refuse with a retryable `rate_limited` that says until when.
+    /// Before a request to `url`: wait out its host's back-off when that takes at most half
+    /// the timeout, else refuse with a retryable `rate_limited` that says until when. The
+    /// wait runs inside the fetch's deadline, so a longer one would leave the request too
+    /// little of it: a back-off just under the timeout was waited out, then timed out.
     async fn respect_backoff(&self, url: &Url) -> Result<(), TrawlError> {
         let Some(host) = url.host_str() else {
             return Ok(());
@@ -270,14 +272,14 @@ impl Fetcher {
             return Ok(());
         };
         let wait = until.duration_since(now).unwrap_or_default();
-        if wait < self.config.timeout {
+        if wait <= self.config.timeout / 2 {
             tokio::time::sleep(wait).await;
             return Ok(());
         }
         Err(TrawlError::new(
             ErrorCode::RateLimited,
             format!(
-                "{host} asked to be left alone until {} ({} from now, past the {} timeout); not sent",
+                "{host} asked to be left alone until {} ({} from now, more than half the {} timeout); not sent",
                 crate::backoff::http_date(until),
                 trawl_core::spoken_duration(wait),
                 trawl_core::spoken_duration(self.config.timeout)

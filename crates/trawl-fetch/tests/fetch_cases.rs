@@ -304,7 +304,7 @@ async fn a_host_that_asked_to_wait_is_waited_for_or_not_asked_again() {
             .await
             .is_some()
     );
-    // Within the 5 s timeout: the next request to the host waits the second out.
+    // Within half the 5 s timeout: the next request to the host waits the second out.
     let started = std::time::Instant::now();
     f.fetch(&server.url("/page")).await.unwrap();
     assert!(
@@ -331,12 +331,39 @@ async fn a_host_that_asked_to_wait_is_waited_for_or_not_asked_again() {
         err.message
     );
     assert_eq!(server.hits("/page"), 1);
+    // Under the timeout but over half of it: refused too, not waited out into a timeout
+    // (the wait counts against the fetch's deadline).
+    let short = TestServer::start();
+    short.route(
+        "/limited",
+        Reply::status(429, "slow down").with_header("Retry-After", "4"),
+    );
+    short.route("/page", Reply::html("<p>hello</p>"));
+    short_fetch_refused(&short).await;
     // A clone (a reader's fetcher, a page fetcher with cookies) shares the table.
     let clone = f.with_cookies(std::sync::Arc::new(|_| None));
     assert_eq!(
         clone.fetch(&server.url("/page")).await.unwrap_err().code,
         ErrorCode::RateLimited
     );
+}
+
+/// A 4 s back-off against the test fetcher's 5 s timeout: refused at once, `rate_limited`
+/// (waited out, it left the request one second and ended `timeout`). A fetcher of its own:
+/// the back-off table is per host, and the caller's already holds 127.0.0.1 off for longer.
+async fn short_fetch_refused(server: &TestServer) {
+    let f = fetcher(&["127.0.0.1"]);
+    f.fetch(&server.url("/limited")).await.unwrap_err();
+    let started = std::time::Instant::now();
+    let err = f.fetch(&server.url("/page")).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(1), "{err:?}");
+    assert_eq!((err.code, err.retryable), (ErrorCode::RateLimited, true));
+    assert!(
+        err.message.contains("more than half the"),
+        "{}",
+        err.message
+    );
+    assert_eq!(server.hits("/page"), 0);
 }
 
 #[tokio::test]

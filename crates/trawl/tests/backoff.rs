@@ -96,7 +96,7 @@ fn held_across_processes(store: &[&str]) {
     assert!(
         human
             .stdout
-            .contains("Backing off (requests wait, or are refused past the timeout):"),
+            .contains("Backing off (requests wait up to half the timeout, or are refused):"),
         "{}",
         human.stdout
     );

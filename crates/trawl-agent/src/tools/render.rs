@@ -539,7 +539,7 @@ pub fn sites_markdown(data: &SitesOut, fence: &Fence) -> String {
         out.push_str("No site is remembered.\n");
     }
     if !data.backing_off.is_empty() {
-        out.push_str("Backing off (requests wait, or are refused past the timeout):\n");
+        out.push_str("Backing off (requests wait up to half the timeout, or are refused):\n");
         for b in &data.backing_off {
             let _ = writeln!(
                 out,
