@@ -111,7 +111,7 @@ stop_started
 {
   echo "Machine: $(nproc) cores, $(cpu_model), $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2/1048576}' /proc/meminfo); load average $LOAD_START at the start, $LOAD_END at the end ($(date -u +%H:%M) UTC): other builds share the cores, so compare ratios within this run."
   echo "trawl: $(trawl_version) release build ($(cat "$TRAWL.source" 2>/dev/null || echo "checkout at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)"))."
-  echo "Peers: Scrapy $("$VENV/bin/python" -c 'import scrapy; print(scrapy.__version__)'), trafilatura $("$VENV/bin/python" -c 'import trafilatura; print(trafilatura.__version__)'), lxml $("$VENV/bin/python" -c 'import lxml; print(lxml.__version__)') on Python $("$VENV/bin/python" -c 'import platform; print(platform.python_version())'); $(wget --version | head -1 | cut -d' ' -f1-3); server $("$NGINX" -v 2>&1 | cut -d' ' -f3) (1 worker)."
+  echo "Peers: Scrapy $("$VENV/bin/python" -c 'import scrapy; print(scrapy.__version__)'), trafilatura $("$VENV/bin/python" -c 'import trafilatura; print(trafilatura.__version__)'), lxml $("$VENV/bin/python" -c 'import lxml; print(lxml.__version__)') on Python $("$VENV/bin/python" -c 'import platform; print(platform.python_version())'); $(wget --version | head -1 | cut -d' ' -f1-3); server $("$(command -v nginx || echo /usr/sbin/nginx)" -v 2>&1 | cut -d' ' -f3) (1 worker)."
   echo "Site: $(cat "$D/site.txt") (bench/crawl_site.py); trawl --concurrency $CONC; $ROUNDS round(s), each running the four crawlers back to back."
 } > "$D/machine.txt"
 "$PY" "$BENCH/crawl_report.py" "$D" > "$OUT/section-13.md"
