@@ -266,8 +266,8 @@ fn request_errors_exit_1_with_their_code() {
     );
     let dir = temp_dir();
     // The 429 comes last: its Retry-After puts 127.0.0.1 on back-off in the store these
-    // reads share, and a read after it would wait out the 30 s inside its own 30 s
-    // deadline (a race it lost on a fresh machine) instead of meeting its own error.
+    // reads share, so a read after it would be refused `rate_limited` instead of meeting
+    // its own error.
     for (path, code) in [
         ("/missing", "not_found"),
         ("/cf", "blocked"),

@@ -92,9 +92,7 @@ impl Slot {
 
     /// Keeps a job's deferred index rows until the batch ends.
     pub(super) fn defer(&mut self, rows: Vec<DeferredIndexRow>) {
-        if self.running.is_some() {
-            self.deferred.extend(rows);
-        }
+        self.deferred.extend(rows);
     }
 
     /// How many rows are deferred: where a job's own begin.

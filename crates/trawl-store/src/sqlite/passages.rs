@@ -13,6 +13,9 @@ use super::body::StoredBody;
 
 use crate::{Passage, PassageHit, Result};
 
+/// Writes one passage's row of the full-text index.
+const INDEX_ROW: &str = "INSERT INTO passages_fts(rowid, heading, body) VALUES (?1, ?2, ?3)";
+
 /// A passage's index row, held until its batch ends (see [`insert_passages`]).
 #[derive(Debug)]
 pub(super) struct DeferredIndexRow {
@@ -42,8 +45,7 @@ pub(super) fn insert_passages(
         "INSERT INTO passages (handle, page, ord, heading, body, start, len)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
-    let mut index =
-        conn.prepare_cached("INSERT INTO passages_fts(rowid, heading, body) VALUES (?1, ?2, ?3)")?;
+    let mut index = conn.prepare_cached(INDEX_ROW)?;
     for (ord, passage) in passages.iter().enumerate() {
         // Kept by reference only when the range gives back exactly the text.
         let range = passage
@@ -94,8 +96,7 @@ pub(super) fn index_deferred(conn: &Connection, rows: Vec<DeferredIndexRow>) -> 
         .map(|r| last_write.insert(r.rowid))
         .collect();
     let mut exists = conn.prepare_cached("SELECT 1 FROM passages WHERE id = ?1")?;
-    let mut index =
-        conn.prepare_cached("INSERT INTO passages_fts(rowid, heading, body) VALUES (?1, ?2, ?3)")?;
+    let mut index = conn.prepare_cached(INDEX_ROW)?;
     for (row, latest) in rows.iter().zip(latest.into_iter().rev()) {
         if latest && exists.exists([row.rowid])? {
             index.execute(params![row.rowid, row.heading, row.text])?;
