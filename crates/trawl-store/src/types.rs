@@ -338,5 +338,24 @@ pub fn key_fingerprint(provider: &str, key: &str) -> String {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_hash_is_the_first_half_of_sha256_in_lower_hex() {
+        // SHA-256 of "" and of "abc" (FIPS 180-2's example), first 16 bytes.
+        assert_eq!(content_hash(""), "e3b0c44298fc1c149afbf4c8996fb924");
+        assert_eq!(content_hash("abc"), "ba7816bf8f01cfea414140de5dae2223");
+        assert_eq!(key_fingerprint("p", "k").len(), 16);
+    }
 }

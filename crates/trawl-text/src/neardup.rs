@@ -546,6 +546,34 @@ the entrances and lighting will be held next month at the central library.
         assert_eq!(streamed, normalized);
     }
 
+    proptest::proptest! {
+        /// Any text gives `normalize`'s words, in pieces cut anywhere.
+        #[test]
+        fn the_byte_reader_reads_normalizes_words(
+            text in "(\\PC|[ .,\\-\\n]|[a-zA-Z0-9]{1,9}){0,40}",
+            cut in 0usize..200,
+        ) {
+            let normalized: Vec<u64> = normalize(&text)
+                .split(' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| w.bytes().fold(FNV_OFFSET, fnv))
+                .collect();
+            let mut streamed = Vec::new();
+            for_each_word_hash(&text, |h| streamed.push(h));
+            proptest::prop_assert_eq!(&streamed, &normalized);
+            let mut cut = cut.min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let mut pieces = Vec::new();
+            let mut reader = WordReader::default();
+            reader.read(&text[..cut], &mut |h| pieces.push(h));
+            reader.read(&text[cut..], &mut |h| pieces.push(h));
+            reader.finish(&mut |h| pieces.push(h));
+            proptest::prop_assert_eq!(&pieces, &normalized);
+        }
+    }
+
     #[test]
     fn short_and_empty_texts() {
         let folding = fold(&candidates(&[
