@@ -2,6 +2,7 @@
 //! decision made once about every URL found (on the site, wanted by the filters, within
 //! depth, seen, a trap, allowed by robots.txt), its near-duplicate index and its summary.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -28,11 +29,19 @@ use crate::traps;
 pub(crate) const TRAP_EXAMPLES: usize = 10;
 
 fn key_of(url: &Url) -> String {
-    canonical_url(url).to_string()
+    // The canonical URL's own text, not a copy of it.
+    canonical_url(url).into()
 }
 
-fn host_of(url: &Url) -> String {
-    url.host_str().unwrap_or("").to_ascii_lowercase()
+/// `url`'s host, lower case: borrowed unless it has upper case (the `url` crate lowercases
+/// the hosts of http(s) URLs), as it is asked of every link.
+fn host_of(url: &Url) -> Cow<'_, str> {
+    let host = url.host_str().unwrap_or("");
+    if host.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(host.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(host)
+    }
 }
 
 /// The coordinating loop's view of the crawl; see `run.rs`.
@@ -151,12 +160,12 @@ impl State {
         let mut hosts = HashSet::new();
         for u in urls {
             let h = host_of(u);
-            if !self.robots.contains_key(&h) && hosts.insert(h) {
+            if !self.robots.contains_key(h.as_ref()) && hosts.insert(h) {
                 new.push(u);
             }
         }
         for u in new {
-            let host = host_of(u);
+            let host = host_of(u).into_owned();
             let robots = if self.options.ignore_robots {
                 Robots::ignored()
             } else {
@@ -195,6 +204,29 @@ impl State {
         priority: f64,
         always: bool,
     ) -> Option<CrawlUrl> {
+        self.decide(Cow::Owned(url), depth, run, priority, always)
+    }
+
+    /// [`State::consider`] for a link a page holds: copied only if it is queued (most
+    /// links of a page were met before).
+    pub(crate) fn consider_link(
+        &mut self,
+        url: &Url,
+        depth: u32,
+        run: u32,
+        priority: f64,
+    ) -> Option<CrawlUrl> {
+        self.decide(Cow::Borrowed(url), depth, run, priority, false)
+    }
+
+    fn decide(
+        &mut self,
+        url: Cow<'_, Url>,
+        depth: u32,
+        run: u32,
+        priority: f64,
+        always: bool,
+    ) -> Option<CrawlUrl> {
         if !self.scope.on_site(&url) {
             self.summary.off_site += 1;
             return None;
@@ -223,7 +255,7 @@ impl State {
         self.rows_made += 1;
         let mut row = CrawlUrl {
             key: key.clone(),
-            url: url.to_string(),
+            url: url.as_str().to_owned(),
             depth,
             priority,
             run,
@@ -236,7 +268,7 @@ impl State {
         };
         let robots_ok = self
             .robots
-            .get(&host_of(&url))
+            .get(host_of(&url).as_ref())
             .is_none_or(|r| r.allowed(&url));
         if let Some(why) = traps::trap(&url, run, &self.options.traps) {
             self.summary.traps += 1;
@@ -253,7 +285,7 @@ impl State {
             // (or refuses), which is the crawl's failure, not an empty site.
             if depth == 0
                 && self.start_failed.is_none()
-                && let Some(robots) = self.robots.get(&host_of(&url))
+                && let Some(robots) = self.robots.get(host_of(&url).as_ref())
                 && let RobotsStatus::Unreachable(why) = &robots.status
             {
                 self.start_failed = Some(format!(
@@ -261,7 +293,7 @@ impl State {
                 ));
             }
         } else if !self.shared {
-            self.queue(key, url, depth, priority, run);
+            self.queue(key, url.into_owned(), depth, priority, run);
             return Some(row);
         } else {
             // A shared crawl's frontier is the store's queue (claimed from there).
@@ -365,13 +397,13 @@ impl State {
         if let Some(row) = self.consider(start.clone(), 0, 0, p, true) {
             rows.push(row);
         }
-        let robots = self.robots.get(&host_of(start)).cloned();
+        let robots = self.robots.get(host_of(start).as_ref()).cloned();
         if self.options.sitemap
             && let Some(robots) = robots
         {
             let mut found = Collected::default();
             let mut notes = Vec::new();
-            let host = host_of(start);
+            let host = host_of(start).into_owned();
             let _ = read_sitemaps(
                 fetcher,
                 start,
@@ -442,7 +474,7 @@ impl State {
         }
     }
 
-    pub(crate) fn waiting_host(w: &Waiting) -> String {
+    pub(crate) fn waiting_host(w: &Waiting) -> Cow<'_, str> {
         host_of(&w.url)
     }
 }
