@@ -325,6 +325,26 @@ pub fn canonical_url(url: &Url) -> Url {
     out
 }
 
+/// Whether [`canonical_url`] would give `url` back as it is, known without making the
+/// copy: no redirect wrapper, fragment, user info, query or leading `www.`, and a path of
+/// ASCII with no `%` and no trailing slash (the root excepted). `false` says only that it
+/// may not: a crawl asks this of every link, and looks a link that is up in its seen set
+/// by the link's own text.
+pub fn is_canonical(url: &Url) -> bool {
+    if url.cannot_be_a_base() {
+        return unwrap_redirect(url).is_none();
+    }
+    let path = url.path();
+    url.fragment().is_none()
+        && url.username().is_empty()
+        && url.password().is_none()
+        && url.query().is_none()
+        && !url.host_str().is_some_and(|h| h.starts_with("www."))
+        && path.bytes().all(|b| b != b'%' && b.is_ascii())
+        && !(path.len() > 1 && path.ends_with('/'))
+        && unwrap_redirect(url).is_none()
+}
+
 /// Whether `url`'s path names another view of a page: a `print`, `printable`, `amp` or
 /// `mobile` segment, a `*.amp` segment or a `print.*` one. A crawl reads such a copy after
 /// the page itself, and a batch that read both keeps the page; one rule for both, so they
@@ -663,6 +683,47 @@ mod tests {
                     "{:?}", text
                 );
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2_000))]
+
+        /// A URL said to be canonical is its own canonical form.
+        #[test]
+        fn a_canonical_url_is_its_own_canonical_form(text in urls_met()) {
+            if let Ok(url) = Url::parse(&text)
+                && is_canonical(&url)
+            {
+                proptest::prop_assert_eq!(canonical_url(&url), url, "{:?}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_urls_are_known_without_a_copy() {
+        for text in [
+            "https://example.com/",
+            "https://example.com/docs/a.html",
+            "http://127.0.0.1:8080/x",
+            "mailto:a@b.example",
+        ] {
+            let url = Url::parse(text).unwrap();
+            assert!(is_canonical(&url), "{text}");
+            assert_eq!(canonical_url(&url), url);
+        }
+        for text in [
+            "https://example.com/a/",
+            "https://www.example.com/a",
+            "https://example.com/a?x=1",
+            "https://example.com/a?",
+            "https://example.com/a#top",
+            "https://u@example.com/a",
+            "https://example.com/%7Eu",
+            "https://www.google.com/url?q=https://example.net/",
+            "https://duckduckgo.com/l/",
+        ] {
+            assert!(!is_canonical(&Url::parse(text).unwrap()), "{text}");
         }
     }
 
