@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use trawl_core::{TrawlError, canonical_url};
+use trawl_core::{TrawlError, canonical_url, is_canonical};
 use trawl_fetch::Fetcher;
 use trawl_store::{CrawlRecord, CrawlUrl, UrlOutcome, UrlState};
 use url::Url;
@@ -28,9 +28,22 @@ use crate::traps;
 /// Trap reports kept in a summary (the count covers all of them).
 pub(crate) const TRAP_EXAMPLES: usize = 10;
 
+/// [`key`] as an owned string, as the tests name it.
+#[cfg(test)]
 fn key_of(url: &Url) -> String {
-    // The canonical URL's own text, not a copy of it.
-    canonical_url(url).into()
+    key(url).into_owned()
+}
+
+/// The key of `url` in the seen set and the store: its canonical form's text, borrowed from
+/// `url` when that is canonical already (most links are), so that a link met before costs
+/// no copy to look up.
+pub(crate) fn key(url: &Url) -> Cow<'_, str> {
+    if is_canonical(url) {
+        Cow::Borrowed(url.as_str())
+    } else {
+        // The canonical URL's own text, not a copy of it.
+        Cow::Owned(canonical_url(url).into())
+    }
 }
 
 /// `url`'s host, lower case: borrowed unless it has upper case (the `url` crate lowercases
@@ -239,10 +252,11 @@ impl State {
             self.summary.beyond_depth += 1;
             return None;
         }
-        let key = key_of(&url);
-        if self.seen.contains_key(&key) || self.stored_only.contains(&key) {
+        let key = key(&url);
+        if self.seen.contains_key(&key) || self.stored_only.contains(key.as_ref()) {
             return None;
         }
+        let key = key.into_owned();
         let budget = url_budget(self.options.limit);
         if self.rows_made >= budget {
             self.summary.over_budget += 1;
@@ -350,8 +364,9 @@ impl State {
         let mut keys: Vec<String> = urls
             .iter()
             .filter(|u| self.scope.on_site(u))
-            .map(|u| key_of(u))
+            .map(|u| key(u))
             .filter(|k| !self.seen.contains_key(k))
+            .map(Cow::into_owned)
             .collect();
         keys.sort_unstable();
         keys.dedup();

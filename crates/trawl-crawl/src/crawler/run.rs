@@ -614,8 +614,8 @@ async fn fetched(
             .filter(|l| {
                 // The key only of a link on the site.
                 st.scope.on_site(&l.url) && {
-                    let key = key_of(&l.url);
-                    !st.seen.contains_key(&key) && !st.stored_only.contains(&key)
+                    let key = crate::run_state::key(&l.url);
+                    !st.seen.contains_key(&key) && !st.stored_only.contains(key.as_ref())
                 }
             })
             .count() as u64;
