@@ -1,5 +1,7 @@
 //! URL canonicalization: one spelling per page, for handles, dedup and fusion.
 
+use std::borrow::Cow;
+
 use url::Url;
 
 /// Query parameters that only track the visitor and never change the page.
@@ -59,11 +61,23 @@ const TRACKING_PARAMS: &[&str] = &[
 
 /// Whether a query parameter name is a tracking parameter (case-insensitive).
 pub fn is_tracking_param(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.starts_with("utm_")
-        || lower.starts_with("mc_")
-        || lower.starts_with("pk_")
-        || TRACKING_PARAMS.contains(&lower.as_str())
+    // Compared ignoring ASCII case rather than lowercased: asked of every query parameter
+    // of every link a crawl meets, and the lists are lower-case ASCII.
+    starts_with_ignore_case(name, "utm_")
+        || starts_with_ignore_case(name, "mc_")
+        || starts_with_ignore_case(name, "pk_")
+        || TRACKING_PARAMS.iter().any(|p| p.eq_ignore_ascii_case(name))
+}
+
+/// Whether `s` starts with `prefix`, ASCII case ignored.
+fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
+    s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// Whether `s` ends with `suffix`, ASCII case ignored.
+fn ends_with_ignore_case(s: &str, suffix: &str) -> bool {
+    s.len() >= suffix.len()
+        && s.as_bytes()[s.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
 }
 
 /// Words that make a query parameter a credential when they are one of its name's parts.
@@ -120,7 +134,14 @@ pub fn credential_params(url: &Url) -> Vec<String> {
 /// Bing `bing.com/ck/a?…&u=a1<base64url>` and Google `/url?q=<pct>`.
 /// Only http(s) targets are returned, so a wrapper cannot smuggle another scheme.
 pub fn unwrap_redirect(url: &Url) -> Option<Url> {
-    let host = url.host_str()?.to_ascii_lowercase();
+    // Asked of every link: lowercased only when it has to be (the `url` crate already
+    // lowercases the hosts of http(s) URLs).
+    let host = url.host_str()?;
+    let host: Cow<'_, str> = if host.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(host.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(host)
+    };
     let param = |name: &str| {
         url.query_pairs()
             .find(|(k, _)| k == name)
@@ -211,7 +232,11 @@ fn base64url_decode(s: &str) -> Option<Vec<u8>> {
 /// Percent-encoding normalisation (RFC 3986 §6.2.2.2): decode escapes of unreserved
 /// characters (`%7E` → `~`), upper-case the hex of the others and encode a stray `%` as
 /// `%25`, so two spellings of one path compare equal and a second pass changes nothing.
-fn normalize_percent(s: &str) -> String {
+/// A path with no `%` (and only ASCII) is its own normal form, and is borrowed.
+fn normalize_percent(s: &str) -> Cow<'_, str> {
+    if s.bytes().all(|b| b != b'%' && b.is_ascii()) {
+        return Cow::Borrowed(s);
+    }
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let mut i = 0;
@@ -241,7 +266,7 @@ fn normalize_percent(s: &str) -> String {
             i += 1;
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The canonical form of a URL: redirect wrappers unwrapped, lowercase scheme and host
@@ -284,17 +309,40 @@ pub fn canonical_url(url: &Url) -> Url {
         pairs.sort();
         out.query_pairs_mut().clear().extend_pairs(pairs);
     }
-    let mut path = normalize_percent(out.path());
+    let normalized = normalize_percent(out.path());
+    let mut path: &str = &normalized;
     if path.len() > 1 && path.ends_with('/') {
-        path = path.trim_end_matches('/').to_owned();
+        path = path.trim_end_matches('/');
         if path.is_empty() {
-            path.push('/');
+            path = "/";
         }
     }
+    // Most paths are canonical already: copied only to be set.
     if path != out.path() {
+        let path = path.to_owned();
         out.set_path(&path);
     }
     out
+}
+
+/// Whether [`canonical_url`] would give `url` back as it is, known without making the
+/// copy: no redirect wrapper, fragment, user info, query or leading `www.`, and a path of
+/// ASCII with no `%` and no trailing slash (the root excepted). `false` says only that it
+/// may not: a crawl asks this of every link, and looks a link that is up in its seen set
+/// by the link's own text.
+pub fn is_canonical(url: &Url) -> bool {
+    if url.cannot_be_a_base() {
+        return unwrap_redirect(url).is_none();
+    }
+    let path = url.path();
+    url.fragment().is_none()
+        && url.username().is_empty()
+        && url.password().is_none()
+        && url.query().is_none()
+        && !url.host_str().is_some_and(|h| h.starts_with("www."))
+        && path.bytes().all(|b| b != b'%' && b.is_ascii())
+        && !(path.len() > 1 && path.ends_with('/'))
+        && unwrap_redirect(url).is_none()
 }
 
 /// Whether `url`'s path names another view of a page: a `print`, `printable`, `amp` or
@@ -303,12 +351,14 @@ pub fn canonical_url(url: &Url) -> Url {
 /// agree on what a copy is. Whole segments only: `/blueprint/` or `/mobile-apps/` are
 /// pages of their own.
 pub fn is_view_copy(url: &Url) -> bool {
+    // ASCII case ignored in place, not lowercased: asked of every link a crawl meets.
     url.path_segments().is_some_and(|mut parts| {
         parts.any(|p| {
-            let p = p.to_ascii_lowercase();
-            matches!(p.as_str(), "print" | "printable" | "amp" | "mobile")
-                || p.ends_with(".amp")
-                || p.starts_with("print.")
+            ["print", "printable", "amp", "mobile"]
+                .iter()
+                .any(|w| p.eq_ignore_ascii_case(w))
+                || ends_with_ignore_case(p, ".amp")
+                || starts_with_ignore_case(p, "print.")
         })
     })
 }
@@ -443,6 +493,279 @@ mod tests {
                 let twice = canonical_url(&once);
                 proptest::prop_assert_eq!(once.as_str(), twice.as_str(), "{:?}", text);
             }
+        }
+    }
+
+    /// The functions as they were before they stopped allocating, kept to check that the
+    /// rewrites answer the same.
+    mod before {
+        use super::super::{TRACKING_PARAMS, base64url_decode, hex, percent_decode};
+        use url::Url;
+
+        pub fn is_tracking_param(name: &str) -> bool {
+            let lower = name.to_ascii_lowercase();
+            lower.starts_with("utm_")
+                || lower.starts_with("mc_")
+                || lower.starts_with("pk_")
+                || TRACKING_PARAMS.contains(&lower.as_str())
+        }
+
+        pub fn unwrap_redirect(url: &Url) -> Option<Url> {
+            let host = url.host_str()?.to_ascii_lowercase();
+            let param = |name: &str| {
+                url.query_pairs()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.into_owned())
+            };
+            let target = if (host == "duckduckgo.com" || host.ends_with(".duckduckgo.com"))
+                && url.path() == "/l/"
+            {
+                param("uddg")?
+            } else if host.ends_with("search.yahoo.com") && url.path().contains("/RU=") {
+                let path = url.path();
+                let start = path.find("/RU=")? + 4;
+                let rest = &path[start..];
+                let end = ["/RK=", "/RS="]
+                    .iter()
+                    .filter_map(|m| rest.find(m))
+                    .min()
+                    .unwrap_or(rest.len());
+                percent_decode(&rest[..end])
+            } else if (host == "bing.com" || host.ends_with(".bing.com")) && url.path() == "/ck/a" {
+                let u = param("u")?;
+                let encoded = u.strip_prefix("a1").unwrap_or(&u);
+                String::from_utf8(base64url_decode(encoded)?).ok()?
+            } else if (host == "google.com" || host.starts_with("www.google."))
+                && url.path() == "/url"
+            {
+                param("q").or_else(|| param("url"))?
+            } else {
+                return None;
+            };
+            let parsed = Url::parse(&target).ok()?;
+            matches!(parsed.scheme(), "http" | "https").then_some(parsed)
+        }
+
+        fn normalize_percent(s: &str) -> String {
+            let b = s.as_bytes();
+            let mut out = String::with_capacity(s.len());
+            let mut i = 0;
+            while i < b.len() {
+                if b[i] == b'%'
+                    && i + 2 < b.len()
+                    && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
+                {
+                    let c = h << 4 | l;
+                    if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~') {
+                        out.push(c as char);
+                    } else {
+                        out.push('%');
+                        out.push(b[i + 1].to_ascii_uppercase() as char);
+                        out.push(b[i + 2].to_ascii_uppercase() as char);
+                    }
+                    i += 3;
+                } else if b[i] == b'%' {
+                    out.push_str("%25");
+                    i += 1;
+                } else {
+                    out.push(b[i] as char);
+                    i += 1;
+                }
+            }
+            out
+        }
+
+        pub fn canonical_url(url: &Url) -> Url {
+            let mut out = unwrap_redirect(url).unwrap_or_else(|| url.clone());
+            if out.cannot_be_a_base() {
+                return out;
+            }
+            out.set_fragment(None);
+            let _ = out.set_username("");
+            let _ = out.set_password(None);
+            if let Some(host) = out.host_str() {
+                let mut rest = host;
+                while let Some(r) = rest.strip_prefix("www.")
+                    && r.contains('.')
+                {
+                    rest = r;
+                }
+                if rest.len() != host.len() {
+                    let rest = rest.to_owned();
+                    let _ = out.set_host(Some(&rest));
+                }
+            }
+            let mut pairs: Vec<(String, String)> = out
+                .query_pairs()
+                .filter(|(k, _)| !is_tracking_param(k))
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect();
+            if pairs.is_empty() {
+                out.set_query(None);
+            } else {
+                pairs.sort();
+                out.query_pairs_mut().clear().extend_pairs(pairs);
+            }
+            let mut path = normalize_percent(out.path());
+            if path.len() > 1 && path.ends_with('/') {
+                path = path.trim_end_matches('/').to_owned();
+                if path.is_empty() {
+                    path.push('/');
+                }
+            }
+            if path != out.path() {
+                out.set_path(&path);
+            }
+            out
+        }
+
+        pub fn is_view_copy(url: &Url) -> bool {
+            url.path_segments().is_some_and(|mut parts| {
+                parts.any(|p| {
+                    let p = p.to_ascii_lowercase();
+                    matches!(p.as_str(), "print" | "printable" | "amp" | "mobile")
+                        || p.ends_with(".amp")
+                        || p.starts_with("print.")
+                })
+            })
+        }
+    }
+
+    /// URLs as a crawl meets them: any case, `www.` prefixes, engine redirect wrappers,
+    /// user info, view-copy segments, percent escapes, trailing slashes, tracking and other
+    /// parameters, fragments.
+    fn urls_met() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let scheme = "(https?|HTTP|ws|mailto|data|i)";
+        let user = "(|u@|u:p@|:p@)";
+        let host = "(|[wW]{3}\\.|www\\.www\\.)(example\\.com|EXAMPLE\\.org|duckduckgo\\.com|r\\.search\\.yahoo\\.com|Www\\.Bing\\.com|www\\.google\\.co\\.uk|google\\.com|co|127\\.0\\.0\\.1:8080|\\[::1\\])\\.?";
+        let segment = "(print|PRINT|Printable|amp|AMP|mobile|x\\.amp|X\\.AMP|print\\.html|Print\\.|blueprint|mobile-apps|l|url|ck|a|RU=https%3a%2f%2fe\\.com%2fx|RK=2|%7e|%2F|%|%%33|%e2%82%ac|é|[a-zA-Z0-9._~-]{0,6})";
+        let query = "(|\\?|\\?(([uU][tT][mM]_[a-z]*|mc_x|MC_Y|pk_z|Pk_|fbclid|FBCLID|Ref|q|url|uddg|u|z|a|api_key)=(https%3A%2F%2Fexample\\.net%2F|https://e\\.org/a|a1aHR0cHM6Ly9leGFtcGxlLm9yZy9wYWdl|javascript%3Aalert|[a-z0-9%+ ]{0,5})&?){1,4})";
+        let fragment = "(|#|#top|#A%20b)";
+        (
+            proptest::string::string_regex(scheme).unwrap(),
+            proptest::string::string_regex(user).unwrap(),
+            proptest::string::string_regex(host).unwrap(),
+            proptest::collection::vec(proptest::string::string_regex(segment).unwrap(), 0..5),
+            proptest::string::string_regex("(|/|//)").unwrap(),
+            proptest::string::string_regex(query).unwrap(),
+            proptest::string::string_regex(fragment).unwrap(),
+        )
+            .prop_map(|(scheme, user, host, segments, tail, query, fragment)| {
+                format!(
+                    "{scheme}://{user}{host}/{}{tail}{query}{fragment}",
+                    segments.join("/")
+                )
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2_000))]
+
+        /// The allocation-free rewrites answer as the functions they replaced.
+        #[test]
+        fn rewrites_answer_as_before(text in urls_met(), name in "[a-zA-Z_]{0,8}(_?)") {
+            proptest::prop_assert_eq!(is_tracking_param(&name), before::is_tracking_param(&name));
+            if let Ok(url) = Url::parse(&text) {
+                proptest::prop_assert_eq!(
+                    unwrap_redirect(&url).map(String::from),
+                    before::unwrap_redirect(&url).map(String::from),
+                    "{:?}", text
+                );
+                proptest::prop_assert_eq!(
+                    canonical_url(&url),
+                    before::canonical_url(&url),
+                    "{:?}", text
+                );
+                proptest::prop_assert_eq!(
+                    is_view_copy(&url),
+                    before::is_view_copy(&url),
+                    "{:?}", text
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2_000))]
+
+        /// A URL said to be canonical is its own canonical form.
+        #[test]
+        fn a_canonical_url_is_its_own_canonical_form(text in urls_met()) {
+            if let Ok(url) = Url::parse(&text)
+                && is_canonical(&url)
+            {
+                proptest::prop_assert_eq!(canonical_url(&url), url, "{:?}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_urls_are_known_without_a_copy() {
+        for text in [
+            "https://example.com/",
+            "https://example.com/docs/a.html",
+            "http://127.0.0.1:8080/x",
+            "mailto:a@b.example",
+        ] {
+            let url = Url::parse(text).unwrap();
+            assert!(is_canonical(&url), "{text}");
+            assert_eq!(canonical_url(&url), url);
+        }
+        for text in [
+            "https://example.com/a/",
+            "https://www.example.com/a",
+            "https://example.com/a?x=1",
+            "https://example.com/a?",
+            "https://example.com/a#top",
+            "https://u@example.com/a",
+            "https://example.com/%7Eu",
+            "https://www.google.com/url?q=https://example.net/",
+            "https://duckduckgo.com/l/",
+        ] {
+            assert!(!is_canonical(&Url::parse(text).unwrap()), "{text}");
+        }
+    }
+
+    #[test]
+    fn rewrites_answer_as_before_on_known_cases() {
+        for name in [
+            "utm_source",
+            "UTM_Medium",
+            "utm",
+            "Mc_cid",
+            "pk_",
+            "FBCLID",
+            "Ref",
+            "refs",
+            "ſi",
+            "K_",
+            "_GA",
+            "",
+            "ßhare",
+        ] {
+            assert_eq!(
+                is_tracking_param(name),
+                before::is_tracking_param(name),
+                "{name}"
+            );
+        }
+        for text in [
+            "https://WWW.Example.COM:443/Path/?utm_source=a&z=1&a=2&fbclid=x#sec",
+            "https://duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1&rut=abc",
+            "https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly9leGFtcGxlLm9yZy9wYWdl&ntb=1",
+            "https://example.com/%7euser/a%2fb/",
+            "https://example.com///",
+            "https://example.com/a%2Db//",
+            "https://example.com/caf%C3%A9/PRINT/x.AMP",
+            "ws:\rwww.www.go.#x",
+            "I:/%%L\u{1}I\n6pk_\n\0\0%%%%%mc%%%%",
+            "mailto:a@b.example?subject=x ",
+            "http://[::1]:8080/x/",
+        ] {
+            let url = Url::parse(text).unwrap();
+            assert_eq!(canonical_url(&url), before::canonical_url(&url), "{text:?}");
+            assert_eq!(is_view_copy(&url), before::is_view_copy(&url), "{text:?}");
         }
     }
 

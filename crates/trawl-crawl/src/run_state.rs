@@ -2,11 +2,12 @@
 //! decision made once about every URL found (on the site, wanted by the filters, within
 //! depth, seen, a trap, allowed by robots.txt), its near-duplicate index and its summary.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use trawl_core::{TrawlError, canonical_url};
+use trawl_core::{TrawlError, canonical_url, is_canonical};
 use trawl_fetch::Fetcher;
 use trawl_store::{CrawlRecord, CrawlUrl, UrlOutcome, UrlState};
 use url::Url;
@@ -27,12 +28,33 @@ use crate::traps;
 /// Trap reports kept in a summary (the count covers all of them).
 pub(crate) const TRAP_EXAMPLES: usize = 10;
 
+/// [`key`] as an owned string, as the tests name it.
+#[cfg(test)]
 fn key_of(url: &Url) -> String {
-    canonical_url(url).to_string()
+    key(url).into_owned()
 }
 
-fn host_of(url: &Url) -> String {
-    url.host_str().unwrap_or("").to_ascii_lowercase()
+/// The key of `url` in the seen set and the store: its canonical form's text, borrowed from
+/// `url` when that is canonical already (most links are), so that a link met before costs
+/// no copy to look up.
+pub(crate) fn key(url: &Url) -> Cow<'_, str> {
+    if is_canonical(url) {
+        Cow::Borrowed(url.as_str())
+    } else {
+        // The canonical URL's own text, not a copy of it.
+        Cow::Owned(canonical_url(url).into())
+    }
+}
+
+/// `url`'s host, lower case: borrowed unless it has upper case (the `url` crate lowercases
+/// the hosts of http(s) URLs), as it is asked of every link.
+fn host_of(url: &Url) -> Cow<'_, str> {
+    let host = url.host_str().unwrap_or("");
+    if host.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(host.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(host)
+    }
 }
 
 /// The coordinating loop's view of the crawl; see `run.rs`.
@@ -151,12 +173,12 @@ impl State {
         let mut hosts = HashSet::new();
         for u in urls {
             let h = host_of(u);
-            if !self.robots.contains_key(&h) && hosts.insert(h) {
+            if !self.robots.contains_key(h.as_ref()) && hosts.insert(h) {
                 new.push(u);
             }
         }
         for u in new {
-            let host = host_of(u);
+            let host = host_of(u).into_owned();
             let robots = if self.options.ignore_robots {
                 Robots::ignored()
             } else {
@@ -195,6 +217,29 @@ impl State {
         priority: f64,
         always: bool,
     ) -> Option<CrawlUrl> {
+        self.decide(Cow::Owned(url), depth, run, priority, always)
+    }
+
+    /// [`State::consider`] for a link a page holds: copied only if it is queued (most
+    /// links of a page were met before).
+    pub(crate) fn consider_link(
+        &mut self,
+        url: &Url,
+        depth: u32,
+        run: u32,
+        priority: f64,
+    ) -> Option<CrawlUrl> {
+        self.decide(Cow::Borrowed(url), depth, run, priority, false)
+    }
+
+    fn decide(
+        &mut self,
+        url: Cow<'_, Url>,
+        depth: u32,
+        run: u32,
+        priority: f64,
+        always: bool,
+    ) -> Option<CrawlUrl> {
         if !self.scope.on_site(&url) {
             self.summary.off_site += 1;
             return None;
@@ -207,10 +252,11 @@ impl State {
             self.summary.beyond_depth += 1;
             return None;
         }
-        let key = key_of(&url);
-        if self.seen.contains_key(&key) || self.stored_only.contains(&key) {
+        let key = key(&url);
+        if self.seen.contains_key(&key) || self.stored_only.contains(key.as_ref()) {
             return None;
         }
+        let key = key.into_owned();
         let budget = url_budget(self.options.limit);
         if self.rows_made >= budget {
             self.summary.over_budget += 1;
@@ -223,7 +269,7 @@ impl State {
         self.rows_made += 1;
         let mut row = CrawlUrl {
             key: key.clone(),
-            url: url.to_string(),
+            url: url.as_str().to_owned(),
             depth,
             priority,
             run,
@@ -236,7 +282,7 @@ impl State {
         };
         let robots_ok = self
             .robots
-            .get(&host_of(&url))
+            .get(host_of(&url).as_ref())
             .is_none_or(|r| r.allowed(&url));
         if let Some(why) = traps::trap(&url, run, &self.options.traps) {
             self.summary.traps += 1;
@@ -253,7 +299,7 @@ impl State {
             // (or refuses), which is the crawl's failure, not an empty site.
             if depth == 0
                 && self.start_failed.is_none()
-                && let Some(robots) = self.robots.get(&host_of(&url))
+                && let Some(robots) = self.robots.get(host_of(&url).as_ref())
                 && let RobotsStatus::Unreachable(why) = &robots.status
             {
                 self.start_failed = Some(format!(
@@ -261,7 +307,7 @@ impl State {
                 ));
             }
         } else if !self.shared {
-            self.queue(key, url, depth, priority, run);
+            self.queue(key, url.into_owned(), depth, priority, run);
             return Some(row);
         } else {
             // A shared crawl's frontier is the store's queue (claimed from there).
@@ -318,8 +364,9 @@ impl State {
         let mut keys: Vec<String> = urls
             .iter()
             .filter(|u| self.scope.on_site(u))
-            .map(|u| key_of(u))
+            .map(|u| key(u))
             .filter(|k| !self.seen.contains_key(k))
+            .map(Cow::into_owned)
             .collect();
         keys.sort_unstable();
         keys.dedup();
@@ -365,13 +412,13 @@ impl State {
         if let Some(row) = self.consider(start.clone(), 0, 0, p, true) {
             rows.push(row);
         }
-        let robots = self.robots.get(&host_of(start)).cloned();
+        let robots = self.robots.get(host_of(start).as_ref()).cloned();
         if self.options.sitemap
             && let Some(robots) = robots
         {
             let mut found = Collected::default();
             let mut notes = Vec::new();
-            let host = host_of(start);
+            let host = host_of(start).into_owned();
             let _ = read_sitemaps(
                 fetcher,
                 start,
@@ -442,7 +489,7 @@ impl State {
         }
     }
 
-    pub(crate) fn waiting_host(w: &Waiting) -> String {
+    pub(crate) fn waiting_host(w: &Waiting) -> Cow<'_, str> {
         host_of(&w.url)
     }
 }

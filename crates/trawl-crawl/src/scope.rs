@@ -7,6 +7,8 @@
 //! its scheme's default port (80 for http, 443 for https) is on the site of a start URL on
 //! its own default port, so a site that moves from http to https stays one site.
 
+use std::borrow::Cow;
+
 use regex::Regex;
 use trawl_core::TrawlError;
 use url::Url;
@@ -34,10 +36,20 @@ fn site_port(url: &Url) -> Option<u16> {
 }
 
 /// `www.example.com` and `example.com` are one site; anything else is compared as written.
-fn bare_host(host: &str) -> String {
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
+/// Borrowed from `host` unless it has upper case (the `url` crate lowercases the hosts of
+/// http(s) URLs): it is asked of every link, several times.
+fn bare_host(host: &str) -> Cow<'_, str> {
+    let host = host.trim_end_matches('.');
+    if host.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(without_www(&host.to_ascii_lowercase()).to_owned())
+    } else {
+        Cow::Borrowed(without_www(host))
+    }
+}
+
+fn without_www(host: &str) -> &str {
     match host.strip_prefix("www.") {
-        Some(rest) if rest.contains('.') => rest.to_owned(),
+        Some(rest) if rest.contains('.') => rest,
         _ => host,
     }
 }
@@ -81,7 +93,7 @@ impl Scope {
             .host_str()
             .ok_or_else(|| TrawlError::invalid_input(format!("{start} has no host")))?;
         Ok(Scope {
-            site: bare_host(host),
+            site: bare_host(host).into_owned(),
             port: site_port(start),
             ports: Vec::new(),
             section: None,
@@ -149,6 +161,43 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `bare_host` as it was before it borrowed, kept to check that the rewrite answers the
+    /// same.
+    fn bare_host_before(host: &str) -> String {
+        let host = host.trim_end_matches('.').to_ascii_lowercase();
+        match host.strip_prefix("www.") {
+            Some(rest) if rest.contains('.') => rest.to_owned(),
+            _ => host,
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn bare_hosts_as_before(host in "([wW]{3}\\.|[wW]{3}\\.[wW]{3}\\.)?([a-zA-Z0-9é-]{0,6}\\.?){0,3}\\.{0,2}") {
+            proptest::prop_assert_eq!(bare_host(&host), bare_host_before(&host));
+        }
+    }
+
+    #[test]
+    fn bare_hosts_as_before_on_known_hosts() {
+        for host in [
+            "www.example.com",
+            "WWW.Example.COM.",
+            "www.",
+            "www.com",
+            "www.www.example.com",
+            "example.com..",
+            "",
+            ".",
+            "Www.co",
+            "[::1]",
+            "127.0.0.1",
+            "WWW.É.x",
+        ] {
+            assert_eq!(bare_host(host), bare_host_before(host), "{host:?}");
+        }
+    }
 
     #[test]
     fn a_section_keeps_to_its_paths() {

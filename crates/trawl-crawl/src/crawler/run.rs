@@ -40,7 +40,8 @@ enum Output {
 }
 
 fn key_of(url: &Url) -> String {
-    canonical_url(url).to_string()
+    // The canonical URL's own text, not a copy of it.
+    canonical_url(url).into()
 }
 
 /// A fetcher that refuses redirect hops off the crawl's site before they are sent.
@@ -601,7 +602,7 @@ async fn fetched(
         for link in &read.links.links {
             let run = traps::shape_run(&link.url, &shape, w.run);
             let p = st.priority(&link.url, Some(&link.text), w.depth + 1, relevance);
-            if let Some(row) = st.consider(link.url.clone(), w.depth + 1, run, p, false) {
+            if let Some(row) = st.consider_link(&link.url, w.depth + 1, run, p) {
                 rows.push(row);
             }
         }
@@ -611,10 +612,11 @@ async fn fetched(
             .links
             .iter()
             .filter(|l| {
-                let key = key_of(&l.url);
-                st.scope.on_site(&l.url)
-                    && !st.seen.contains_key(&key)
-                    && !st.stored_only.contains(&key)
+                // The key only of a link on the site.
+                st.scope.on_site(&l.url) && {
+                    let key = crate::run_state::key(&l.url);
+                    !st.seen.contains_key(&key) && !st.stored_only.contains(key.as_ref())
+                }
             })
             .count() as u64;
     }
