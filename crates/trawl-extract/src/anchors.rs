@@ -46,6 +46,9 @@ pub fn page_anchors(html: &str) -> PageAnchors {
 /// the page's content and its links at once: [`crate::extract_with_anchors`]).
 pub(crate) fn of_dom(dom: &Dom) -> PageAnchors {
     let mut out = PageAnchors::default();
+    // Sized once for the `<a>` elements, which are most of a page's links.
+    out.anchors
+        .reserve(dom.nodes.iter().filter(|n| n.tag == Tag::A).count());
     for id in 0..dom.nodes.len() as NodeId {
         let node = dom.node(id);
         if node.kind != Kind::Element {
@@ -80,8 +83,13 @@ pub(crate) fn of_dom(dom: &Dom) -> PageAnchors {
 /// The text under `id`, its text nodes joined by a space and whitespace collapsed; script
 /// and style bodies are not text.
 fn anchor_text(dom: &Dom, id: NodeId) -> String {
-    let mut out = String::new();
-    for i in id + 1..dom.subtree_end(id) {
+    let end = dom.subtree_end(id);
+    // Sized once: the text collapsed is never longer than the texts' lengths and the
+    // spaces between them, and growing a word at a time reallocates several times a link.
+    let texts = (id + 1..end).filter(|&i| dom.node(i).kind == Kind::Text);
+    let (count, len) = texts.fold((0, 0), |(n, len), i| (n + 1, len + dom.text(i).len()));
+    let mut out = String::with_capacity(len + count);
+    for i in id + 1..end {
         let node = dom.node(i);
         if node.kind != Kind::Text || matches!(dom.node(node.parent).tag, Tag::Script | Tag::Style)
         {

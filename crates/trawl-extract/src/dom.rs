@@ -375,12 +375,26 @@ impl Dom {
     /// All text under `id`, concatenated as-is.
     pub(crate) fn raw_text(&self, id: NodeId) -> String {
         let mut out = String::new();
+        self.raw_text_into(id, &mut out);
+        out
+    }
+
+    /// `raw_text(id)` pushed onto `out`: a caller that reads it and lets it go keeps one
+    /// buffer for all its reads.
+    pub(crate) fn raw_text_into(&self, id: NodeId, out: &mut String) {
         for i in id..self.subtree_end(id) {
             if self.node(i).kind == Kind::Text {
                 out.push_str(self.text(i));
             }
         }
-        out
+    }
+
+    /// `raw_text(id).len()`, summed without building the text.
+    pub(crate) fn text_len(&self, id: NodeId) -> usize {
+        (id..self.subtree_end(id))
+            .filter(|&i| self.node(i).kind == Kind::Text)
+            .map(|i| self.node(i).text.len as usize)
+            .sum()
     }
 }
 
@@ -558,6 +572,17 @@ impl Tag {
 #[cfg(test)]
 mod tests {
     use super::TextSize;
+
+    #[test]
+    fn text_len_is_raw_text_len() {
+        let dom = crate::parse::parse(
+            "<div><p>One <b>two</b> three</p><table><tr><td>é|x</td><td></td></tr></table>\
+             <script>var x;</script> tail &amp; more</div>",
+        );
+        for id in 0..dom.nodes.len() as super::NodeId {
+            assert_eq!(dom.text_len(id), dom.raw_text(id).len(), "node {id}");
+        }
+    }
 
     #[test]
     fn trim_is_str_trim() {

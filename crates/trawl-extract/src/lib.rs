@@ -253,15 +253,35 @@ fn extract_inner(
 /// an escape sequence in a log) are not text: they would reach a terminal or a model as
 /// they are, so they are dropped.
 fn drop_stray_controls(text: &mut String) {
+    /// Bytes tested at once for a candidate of a stray control.
+    const STRAY_SCAN_BLOCK: usize = 64;
+
     let stray = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
     // Controls are U+0000-U+001F, U+007F and U+0080-U+009F (C2 80 to C2 9F in UTF-8):
     // looked for on bytes, without decoding (this runs over every page's text and
     // Markdown, which hold none).
-    let any_stray = dom::any_at(text.as_bytes(), |a, b, _| {
+    let bytes = text.as_bytes();
+    let stray_at = |a: u8, b: u8| {
         (a < 0x20) & (a != b'\t') & (a != b'\n') & (a != b'\r')
             | (a == 0x7F)
             | (a == 0xC2) & (0x80..=0x9F).contains(&b)
-    });
+    };
+    // Fast path: a test of one byte at a time, which vectorizes better than the pairs; only
+    // a block that holds a candidate (a control, or 0xC2 before any second byte) is read
+    // again by pairs.
+    let candidate =
+        |a: u8| (a < 0x20) & (a != b'\t') & (a != b'\n') & (a != b'\r') | (a == 0x7F) | (a == 0xC2);
+    let mut any_stray = false;
+    for (block, chunk) in bytes.chunks(STRAY_SCAN_BLOCK).enumerate() {
+        if chunk.iter().fold(false, |seen, &a| seen | candidate(a)) {
+            let from = block * STRAY_SCAN_BLOCK;
+            any_stray = (from..from + chunk.len())
+                .any(|i| stray_at(bytes[i], bytes.get(i + 1).copied().unwrap_or(b' ')));
+            if any_stray {
+                break;
+            }
+        }
+    }
     // The byte test is exact (the same set as `stray`), so no second search by char.
     if any_stray {
         text.retain(|c| !stray(c));
@@ -294,6 +314,22 @@ mod tests {
             let mut text = given.to_owned();
             super::drop_stray_controls(&mut text);
             assert_eq!(text, kept, "{given:?}");
+        }
+    }
+
+    #[test]
+    fn stray_controls_go_wherever_they_fall_in_a_long_text() {
+        let stray = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+        for at in [0, 1, 62, 63, 64, 65, 127, 128, 200] {
+            for odd in [
+                '\0', '\x1b', '\x7f', '\u{85}', '\u{9f}', '\u{a0}', '©', '\n',
+            ] {
+                let given: String = "a".repeat(at) + &odd.to_string() + &"b".repeat(70);
+                let mut text = given.clone();
+                super::drop_stray_controls(&mut text);
+                let kept: String = given.chars().filter(|&c| !stray(c)).collect();
+                assert_eq!(text, kept, "{odd:?} at {at}");
+            }
         }
     }
 }

@@ -55,8 +55,10 @@ struct Writer<'a> {
     out: String,
     /// Written at the start of every line: block quote markers and list indentation.
     prefix: String,
-    /// A list marker to write instead of `prefix` on the next line (first line of an item).
-    marker_prefix: Option<String>,
+    /// A list marker to write instead of `prefix` on the next line (first line of an item),
+    /// when `marker_owed`. A buffer kept from item to item, not a string for each.
+    marker_prefix: String,
+    marker_owed: bool,
     /// Line breaks owed before the next text: 1 = new line, 2 = blank line.
     pending_break: u8,
     /// How much of `prefix` the owed blank line carries, when a quote opened after it was
@@ -70,25 +72,47 @@ struct Writer<'a> {
     /// Link and image targets made absolute, by what the page wrote: resolving against the
     /// base is a URL parse, and pages link the same target many times.
     resolved: FxHashMap<&'a str, Option<String>>,
+    /// A buffer for text gathered before it is written (inline code), kept between uses.
+    scratch: String,
 }
 
 impl<'a> Writer<'a> {
     fn new(dom: &'a Dom, dropped: &'a [bool], base: &'a Url, mode: Mode) -> Self {
+        Self::with_out(dom, dropped, base, mode, String::with_capacity(8192))
+    }
+
+    fn with_out(dom: &'a Dom, dropped: &'a [bool], base: &'a Url, mode: Mode, out: String) -> Self {
         Writer {
             dom,
             dropped,
             base,
             mode,
-            out: String::with_capacity(8192),
+            out,
             prefix: String::new(),
-            marker_prefix: None,
+            marker_prefix: String::new(),
+            marker_owed: false,
             pending_break: 0,
             break_prefix: None,
             pending_space: false,
             inline_only: 0,
             list_counters: Vec::new(),
             resolved: FxHashMap::default(),
+            scratch: String::new(),
         }
+    }
+
+    /// Back to a new writer's state with `inline_only` at 1, as a table's cell is written,
+    /// keeping the buffers (and the resolved links: the base is the same).
+    fn reset_inline(&mut self) {
+        self.out.clear();
+        self.prefix.clear();
+        self.marker_prefix.clear();
+        self.marker_owed = false;
+        self.pending_break = 0;
+        self.break_prefix = None;
+        self.pending_space = false;
+        self.inline_only = 1;
+        self.list_counters.clear();
     }
 
     fn md(&self) -> bool {
@@ -120,18 +144,21 @@ impl<'a> Writer<'a> {
                     self.out.push('\n');
                 }
             }
-            match self.marker_prefix.take() {
-                Some(marker) => self.out.push_str(&marker),
-                None => self.out.push_str(&self.prefix),
+            if self.marker_owed {
+                self.marker_owed = false;
+                self.out.push_str(&self.marker_prefix);
+            } else {
+                self.out.push_str(&self.prefix);
             }
             self.pending_break = 0;
             self.break_prefix = None;
             self.pending_space = false;
-        } else if let Some(marker) = self.marker_prefix.take() {
+        } else if self.marker_owed {
+            self.marker_owed = false;
             if !self.out.is_empty() && !self.out.ends_with('\n') {
                 self.out.push('\n');
             }
-            self.out.push_str(&marker);
+            self.out.push_str(&self.marker_prefix);
             self.pending_space = false;
         } else if self.pending_space {
             if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
@@ -147,7 +174,8 @@ impl<'a> Writer<'a> {
             self.flush();
             push_single_spaced(&mut self.out, trimmed);
         }
-        if text.ends_with(|c: char| c.is_ascii_whitespace()) {
+        // The last byte, not the last char: a byte below 0x80 is a whole character.
+        if text.as_bytes().last().is_some_and(u8::is_ascii_whitespace) {
             self.pending_space = true;
         }
     }
@@ -311,21 +339,22 @@ impl<'a> Writer<'a> {
         // The first line's prefix is built in place: no marker string of its own, and no
         // formatting of the two together.
         let saved = self.prefix.len();
-        let mut marker_prefix = self.prefix.clone();
+        self.marker_prefix.clear();
+        self.marker_prefix.push_str(&self.prefix);
         match self.list_counters.last_mut() {
             Some(Some(n)) => {
                 *n += 1;
-                let _ = write!(marker_prefix, "{n}. ");
+                let _ = write!(self.marker_prefix, "{n}. ");
             }
-            _ if md => marker_prefix.push_str("- "),
+            _ if md => self.marker_prefix.push_str("- "),
             _ => {}
         }
-        for _ in saved..marker_prefix.len() {
+        for _ in saved..self.marker_prefix.len() {
             self.prefix.push(' ');
         }
-        self.marker_prefix = Some(marker_prefix);
+        self.marker_owed = true;
         self.children(id);
-        self.marker_prefix = None;
+        self.marker_owed = false;
         self.prefix.truncate(saved);
         self.block(1);
     }
@@ -339,9 +368,9 @@ impl<'a> Writer<'a> {
         }
         self.block(2);
         let saved = self.prefix.len();
-        if let Some(marker) = self.marker_prefix.take() {
+        if self.marker_owed {
             // A quote as the first thing in a list item keeps the item's marker.
-            self.flush_marker(marker);
+            self.flush_marker();
         }
         if self.pending_break > 1 && self.break_prefix.is_none() {
             self.break_prefix = Some(saved);
@@ -353,9 +382,10 @@ impl<'a> Writer<'a> {
         self.prefix.truncate(saved);
     }
 
-    fn flush_marker(&mut self, marker: String) {
+    fn flush_marker(&mut self) {
+        self.marker_owed = false;
         self.flush();
-        self.out.push_str(&marker);
+        self.out.push_str(&self.marker_prefix);
         self.pending_break = 0;
     }
 
@@ -418,27 +448,32 @@ impl<'a> Writer<'a> {
     }
 
     fn inline_code(&mut self, id: NodeId) {
-        let raw = self.dom.raw_text(id);
-        let code = raw.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
-        if code.is_empty() {
-            return;
-        }
-        self.flush();
-        if self.md() {
-            let ticks = "`".repeat(longest_run(&code, '`') + 1);
-            let pad = if code.starts_with('`') || code.ends_with('`') {
-                " "
+        let mut raw = std::mem::take(&mut self.scratch);
+        raw.clear();
+        self.dom.raw_text_into(id, &mut raw);
+        // The code is `raw`'s words joined by single spaces, written straight to `out`:
+        // collapsing whitespace neither makes nor breaks a run of backticks, and the words'
+        // first and last characters are the trimmed text's.
+        let code = raw.trim_ascii();
+        if !code.is_empty() {
+            self.flush();
+            if self.md() {
+                let ticks = longest_run(code, '`') + 1;
+                let pad = code.starts_with('`') || code.ends_with('`');
+                push_repeated(&mut self.out, '`', ticks);
+                if pad {
+                    self.out.push(' ');
+                }
+                push_single_spaced(&mut self.out, code);
+                if pad {
+                    self.out.push(' ');
+                }
+                push_repeated(&mut self.out, '`', ticks);
             } else {
-                ""
-            };
-            self.out.push_str(&ticks);
-            self.out.push_str(pad);
-            self.out.push_str(&code);
-            self.out.push_str(pad);
-            self.out.push_str(&ticks);
-        } else {
-            self.out.push_str(&code);
+                push_single_spaced(&mut self.out, code);
+            }
         }
+        self.scratch = raw;
     }
 
     fn emphasis(&mut self, id: NodeId, marker: &str) {
@@ -470,18 +505,14 @@ impl<'a> Writer<'a> {
             .attr(id, AttrName::Href)
             .map(str::trim)
             .unwrap_or("");
-        if href.starts_with('#') && is_anchor_marker(&self.dom.raw_text(id)) {
+        if href.starts_with('#') && self.is_anchor_marker(id) {
             // A heading's permalink (`¶`, `#`, `§`): not text.
             return;
         }
-        let target = if self.md() && !href.is_empty() && !href.starts_with('#') {
-            self.absolute(href)
-        } else {
-            None
-        };
-        let Some(target) = target else {
+        let linked = self.md() && !href.is_empty() && !href.starts_with('#') && self.absolute(href);
+        if !linked {
             return self.children(id);
-        };
+        }
         self.flush();
         let mark = self.out.len();
         self.out.push('[');
@@ -496,8 +527,21 @@ impl<'a> Writer<'a> {
             return;
         }
         self.out.push_str("](");
-        self.out.push_str(&target);
+        // Looked up again, not held: the link's children may have resolved more targets.
+        if let Some(Some(target)) = self.resolved.get(href) {
+            self.out.push_str(target);
+        }
         self.out.push(')');
+    }
+
+    /// Whether link `id`'s text is a heading permalink's mark (see `is_anchor_marker`).
+    fn is_anchor_marker(&mut self, id: NodeId) -> bool {
+        let mut raw = std::mem::take(&mut self.scratch);
+        raw.clear();
+        self.dom.raw_text_into(id, &mut raw);
+        let marker = is_anchor_marker(&raw);
+        self.scratch = raw;
+        marker
     }
 
     fn image(&mut self, id: NodeId) {
@@ -519,12 +563,15 @@ impl<'a> Writer<'a> {
             .or_else(|| self.dom.attr(id, AttrName::DataSrc));
         let alt = alt.replace(['[', ']'], "");
         self.flush();
-        match src.and_then(|s| self.absolute(s.trim())) {
-            Some(url) => {
+        let src = src.map(str::trim);
+        match src.filter(|&s| self.absolute(s)) {
+            Some(src) => {
                 self.out.push_str("![");
                 self.out.push_str(&alt);
                 self.out.push_str("](");
-                self.out.push_str(&url);
+                if let Some(Some(url)) = self.resolved.get(src) {
+                    self.out.push_str(url);
+                }
                 self.out.push(')');
             }
             None => {
@@ -535,50 +582,54 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// `resolve(href)`, once per distinct `href` of the page.
-    fn absolute(&mut self, href: &'a str) -> Option<String> {
-        if let Some(known) = self.resolved.get(href) {
-            return known.clone();
-        }
-        let resolved = self.resolve(href);
-        self.resolved.insert(href, resolved.clone());
-        resolved
+    /// Whether `href` resolves (`resolve`), resolved once per distinct `href` of the page
+    /// and kept in `resolved`, where the writer reads the target.
+    fn absolute(&mut self, href: &'a str) -> bool {
+        let base = self.base;
+        self.resolved
+            .entry(href)
+            .or_insert_with(|| resolve(base, href))
+            .is_some()
     }
+}
 
-    /// `href` resolved against the base, with the characters that would end a Markdown
-    /// link target escaped. `javascript:` links are not links.
-    fn resolve(&self, href: &str) -> Option<String> {
-        if href.len() > 4096 {
+/// `href` resolved against `base`, with the characters that would end a Markdown link
+/// target escaped. `javascript:` links are not links.
+fn resolve(base: &Url, href: &str) -> Option<String> {
+    if href.len() > 4096 {
+        return None;
+    }
+    let url = base.join(href).ok()?;
+    // A local file (or a member of an archive) linking another file: the link is kept
+    // as written, relative to where the file is, since a file:// address would name
+    // this machine's paths and open nowhere else. (`--url BASE` makes them absolute.)
+    let relative_file =
+        url.scheme() == "file" && base.scheme() == "file" && url::Url::parse(href).is_err();
+    let s = if relative_file {
+        let written = href.trim();
+        if written.is_empty() || written.starts_with('#') {
             return None;
         }
-        let url = self.base.join(href).ok()?;
-        // A local file (or a member of an archive) linking another file: the link is kept
-        // as written, relative to where the file is, since a file:// address would name
-        // this machine's paths and open nowhere else. (`--url BASE` makes them absolute.)
-        let relative_file = url.scheme() == "file"
-            && self.base.scheme() == "file"
-            && url::Url::parse(href).is_err();
-        let written;
-        let s = if relative_file {
-            written = href.trim();
-            if written.is_empty() || written.starts_with('#') {
-                return None;
+        written.to_owned()
+    } else if matches!(url.scheme(), "http" | "https" | "mailto" | "ftp") {
+        // The URL's own string, not a copy of it.
+        String::from(url)
+    } else {
+        return None;
+    };
+    if s.contains(['(', ')', ' ']) {
+        let mut escaped = String::with_capacity(s.len() + 8);
+        for c in s.chars() {
+            match c {
+                '(' => escaped.push_str("%28"),
+                ')' => escaped.push_str("%29"),
+                ' ' => escaped.push_str("%20"),
+                c => escaped.push(c),
             }
-            written
-        } else if matches!(url.scheme(), "http" | "https" | "mailto" | "ftp") {
-            url.as_str()
-        } else {
-            return None;
-        };
-        if s.contains(['(', ')', ' ']) {
-            Some(
-                s.replace('(', "%28")
-                    .replace(')', "%29")
-                    .replace(' ', "%20"),
-            )
-        } else {
-            Some(s.to_owned())
         }
+        Some(escaped)
+    } else {
+        Some(s)
     }
 }
 
@@ -645,6 +696,12 @@ fn code_language(dom: &Dom, pre: NodeId) -> Option<String> {
 
 fn is_anchor_marker(text: &str) -> bool {
     matches!(text.trim(), "" | "¶" | "#" | "§" | "🔗" | "link")
+}
+
+fn push_repeated(out: &mut String, ch: char, n: usize) {
+    for _ in 0..n {
+        out.push(ch);
+    }
 }
 
 fn longest_run(s: &str, ch: char) -> usize {

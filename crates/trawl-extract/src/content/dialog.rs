@@ -28,13 +28,15 @@ pub(super) fn open_dialog_article(dom: &Dom, stats: &[Stats], dropped: &[bool]) 
     (1..dom.nodes.len()).map(|i| i as NodeId).find(|&i| {
         let node = dom.node(i);
         let s = &stats[i as usize];
+        // The counts first: few elements hold an article's prose, and reading the
+        // attributes of every element was most of this walk.
         node.kind == Kind::Element
             && !dropped[i as usize]
             && !node.hidden
-            && is_open_dialog(dom, i)
             && s.paragraphs >= MIN_PARAGRAPHS
             && s.text >= MIN_CHARS
             && link_density(s) < MAX_LINK_DENSITY
+            && is_open_dialog(dom, i)
     })
 }
 

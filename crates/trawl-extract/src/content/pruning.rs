@@ -331,14 +331,17 @@ pub(super) fn drop_link_runs(dom: &Dom, root: NodeId, stats: &[Stats], dropped: 
             && s.text > 0
             && s.link as f32 >= LINK_PARAGRAPH_SHARE * s.text as f32
     };
+    // One buffer for every parent's children, not a `Vec` for each.
+    let mut children: Vec<NodeId> = Vec::new();
     for parent in root..end {
         if dropped[parent as usize] || dom.node(parent).kind != Kind::Element {
             continue;
         }
-        let children: Vec<NodeId> = dom
-            .children(parent)
-            .filter(|&c| dom.node(c).kind == Kind::Element && !dropped[c as usize])
-            .collect();
+        children.clear();
+        children.extend(
+            dom.children(parent)
+                .filter(|&c| dom.node(c).kind == Kind::Element && !dropped[c as usize]),
+        );
         let mut i = 0;
         while i < children.len() {
             let mut j = i;

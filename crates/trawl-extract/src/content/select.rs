@@ -273,12 +273,11 @@ pub(crate) fn select_broad(dom: &Dom, boiled: &Boiled) -> Selection {
     // The outermost kept element that holds (nearly) all of the text.
     let mut root: NodeId = 0;
     loop {
-        let kept: Vec<NodeId> = dom
+        let mut kept = dom
             .children(root)
-            .filter(|&c| !dropped[c as usize] && stats[c as usize].text > 0)
-            .collect();
-        match kept.as_slice() {
-            [only] if dom.node(*only).kind == Kind::Element => root = *only,
+            .filter(|&c| !dropped[c as usize] && stats[c as usize].text > 0);
+        match (kept.next(), kept.next()) {
+            (Some(only), None) if dom.node(only).kind == Kind::Element => root = only,
             _ => break,
         }
     }
