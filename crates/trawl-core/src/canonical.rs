@@ -328,8 +328,8 @@ pub fn canonical_url(url: &Url) -> Url {
 /// Whether [`canonical_url`] would give `url` back as it is, known without making the
 /// copy: no redirect wrapper, fragment, user info, query or leading `www.`, and a path of
 /// ASCII with no `%` and no trailing slash (the root excepted). `false` says only that it
-/// may not: a crawl asks this of every link, and looks a link that is up in its seen set
-/// by the link's own text.
+/// may not: a crawl asks this of every link and, when it says yes, looks the link up in
+/// its seen set by the link's own text.
 pub fn is_canonical(url: &Url) -> bool {
     if url.cannot_be_a_base() {
         return unwrap_redirect(url).is_none();
