@@ -69,6 +69,16 @@ pub fn is_tracking_param(name: &str) -> bool {
         || TRACKING_PARAMS.iter().any(|p| p.eq_ignore_ascii_case(name))
 }
 
+/// `s` with ASCII upper case lowered, borrowed when it has none (hosts, asked of every link
+/// a crawl meets, mostly have none).
+pub fn ascii_lowercase(s: &str) -> Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 /// Whether `s` starts with `prefix`, ASCII case ignored.
 fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
     s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
@@ -134,14 +144,8 @@ pub fn credential_params(url: &Url) -> Vec<String> {
 /// Bing `bing.com/ck/a?…&u=a1<base64url>` and Google `/url?q=<pct>`.
 /// Only http(s) targets are returned, so a wrapper cannot smuggle another scheme.
 pub fn unwrap_redirect(url: &Url) -> Option<Url> {
-    // Asked of every link: lowercased only when it has to be (the `url` crate already
-    // lowercases the hosts of http(s) URLs).
-    let host = url.host_str()?;
-    let host: Cow<'_, str> = if host.bytes().any(|b| b.is_ascii_uppercase()) {
-        Cow::Owned(host.to_ascii_lowercase())
-    } else {
-        Cow::Borrowed(host)
-    };
+    // Asked of every link (the `url` crate already lowercases the hosts of http(s) URLs).
+    let host = ascii_lowercase(url.host_str()?);
     let param = |name: &str| {
         url.query_pairs()
             .find(|(k, _)| k == name)
@@ -366,6 +370,17 @@ pub fn is_view_copy(url: &Url) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_lowercase_borrows_what_is_lower_case_already() {
+        assert!(matches!(
+            ascii_lowercase("example.com"),
+            Cow::Borrowed("example.com")
+        ));
+        assert!(matches!(ascii_lowercase("é.example"), Cow::Borrowed(_)));
+        assert_eq!(ascii_lowercase("Example.COM"), "example.com");
+        assert_eq!(ascii_lowercase("É.Ex"), "É.ex");
+    }
 
     #[test]
     fn view_copies_are_whole_segments() {

@@ -28,8 +28,8 @@ mod spoken;
 pub mod vars;
 
 pub use canonical::{
-    canonical_url, credential_params, is_canonical, is_credential_param, is_tracking_param,
-    is_view_copy, unwrap_redirect,
+    ascii_lowercase, canonical_url, credential_params, is_canonical, is_credential_param,
+    is_tracking_param, is_view_copy, unwrap_redirect,
 };
 pub use code::ErrorCode;
 pub use document::{Attempt, Document, FetchedVia, HeadMeta, ImageInfo, PageType};

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use trawl_core::{TrawlError, canonical_url, is_canonical};
+use trawl_core::{TrawlError, ascii_lowercase, canonical_url, is_canonical};
 use trawl_fetch::Fetcher;
 use trawl_store::{CrawlRecord, CrawlUrl, UrlOutcome, UrlState};
 use url::Url;
@@ -49,12 +49,7 @@ pub(crate) fn key(url: &Url) -> Cow<'_, str> {
 /// `url`'s host, lower case: borrowed unless it has upper case (the `url` crate lowercases
 /// the hosts of http(s) URLs), as it is asked of every link.
 fn host_of(url: &Url) -> Cow<'_, str> {
-    let host = url.host_str().unwrap_or("");
-    if host.bytes().any(|b| b.is_ascii_uppercase()) {
-        Cow::Owned(host.to_ascii_lowercase())
-    } else {
-        Cow::Borrowed(host)
-    }
+    ascii_lowercase(url.host_str().unwrap_or(""))
 }
 
 /// The coordinating loop's view of the crawl; see `run.rs`.

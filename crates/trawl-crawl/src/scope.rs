@@ -39,11 +39,9 @@ fn site_port(url: &Url) -> Option<u16> {
 /// Borrowed from `host` unless it has upper case (the `url` crate lowercases the hosts of
 /// http(s) URLs): it is asked of every link, several times.
 fn bare_host(host: &str) -> Cow<'_, str> {
-    let host = host.trim_end_matches('.');
-    if host.bytes().any(|b| b.is_ascii_uppercase()) {
-        Cow::Owned(without_www(&host.to_ascii_lowercase()).to_owned())
-    } else {
-        Cow::Borrowed(without_www(host))
+    match trawl_core::ascii_lowercase(host.trim_end_matches('.')) {
+        Cow::Owned(host) => Cow::Owned(without_www(&host).to_owned()),
+        Cow::Borrowed(host) => Cow::Borrowed(without_www(host)),
     }
 }
 

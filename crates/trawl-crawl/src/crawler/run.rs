@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
-use trawl_core::{ErrorCode, TrawlError, canonical_url};
+use trawl_core::{ErrorCode, TrawlError};
 use trawl_fetch::Fetcher;
 use trawl_store::{CrawlUrl, PageNotes, SharedStore, UrlOutcome, UrlState};
 use trawl_text::diff::ChangeStatus;
@@ -40,8 +40,7 @@ enum Output {
 }
 
 fn key_of(url: &Url) -> String {
-    // The canonical URL's own text, not a copy of it.
-    canonical_url(url).into()
+    crate::run_state::key(url).into_owned()
 }
 
 /// A fetcher that refuses redirect hops off the crawl's site before they are sent.
