@@ -180,4 +180,38 @@ mod tests {
         store.put_document(&e, &[]).unwrap();
         assert!(store.get_document(e.handle()).unwrap().is_some());
     }
+
+    /// A batch's savepoints journal in memory (`pool.rs`: spilled to a temporary file, they
+    /// were half of a crawl's writes), and only the batch's: the connection goes back with
+    /// the default, whether the batch's jobs held or failed.
+    #[test]
+    fn a_batch_journals_its_savepoints_in_memory_and_only_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path().join("s.db"), StoreConfig::default()).unwrap();
+        let temp_store = |s: &SqliteStore| -> i64 {
+            let conn = s.pool.get().unwrap();
+            conn.query_row("PRAGMA temp_store", [], |r| r.get(0))
+                .unwrap()
+        };
+        let (a, b) = (record(1), record(2));
+        let s = &store;
+        let seen = std::sync::Mutex::new(Vec::new());
+        let jobs: Vec<BatchJob<'_>> = vec![
+            Box::new(|| {
+                seen.lock().unwrap().push(temp_store(s));
+                s.put_document(&a, &[])
+            }),
+            Box::new(|| {
+                s.put_document(&b, &[])?;
+                Err(crate::Error::Backend("this job fails".into()))
+            }),
+        ];
+        let results = store.batch(jobs);
+        assert!(results[0].is_ok() && results[1].is_err(), "{results:?}");
+        // 2 is MEMORY, 0 the default.
+        assert_eq!(*seen.lock().unwrap(), [2]);
+        assert_eq!(temp_store(&store), 0);
+        store.put_document(&record(3), &[]).unwrap();
+        assert_eq!(temp_store(&store), 0);
+    }
 }

@@ -35,6 +35,11 @@ const WAL_AUTOCHECKPOINT_PAGES: i64 = 32_768;
 /// on, `PASSIVE` (beside the next writer, never waiting for readers).
 const CHECKPOINT_EVERY_WRITES: u32 = 128;
 
+/// A batch's savepoints journal in memory (`temp_store` decides where a transaction's
+/// sub-journal goes when it begins); [`SUBJOURNAL_DEFAULT`] puts it back.
+const SUBJOURNAL_IN_MEMORY: &str = "PRAGMA temp_store = MEMORY";
+const SUBJOURNAL_DEFAULT: &str = "PRAGMA temp_store = DEFAULT";
+
 /// Prepared statements a connection keeps: a crawl's page runs a dozen or so, more than
 /// rusqlite's default 16 leaves room for beside the others.
 const PREPARED_STATEMENTS: usize = 64;
@@ -196,7 +201,13 @@ impl Pool {
             drop(conn);
             return jobs.into_iter().map(|job| job()).collect();
         }
-        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        // Each job is a savepoint, and SQLite keeps the pages a savepoint changes in a
+        // sub-journal that goes to a temporary file past 64 KiB: half of a crawl's writes
+        // went there. In memory for the batch, it holds one job's pages at most (it is
+        // emptied when the job's savepoint ends). Only for a batch: a large statement
+        // elsewhere (a prune's delete) still spills to disk.
+        if let Err(e) = conn.execute_batch(&format!("{SUBJOURNAL_IN_MEMORY}; BEGIN IMMEDIATE")) {
+            let _ = conn.execute_batch(SUBJOURNAL_DEFAULT);
             return failed_all(&e.into());
         }
         let Some(inner) = conn.conn.take() else {
@@ -204,7 +215,7 @@ impl Pool {
         };
         self.slot().open(inner);
         // Whatever happens below (a panic in a job included), the connection leaves the
-        // slot and goes back with `conn`, where its drop rolls back what was not committed.
+        // slot and goes back with `conn`; `open`'s drop rolls back what was not committed.
         let mut open = OpenBatch { pool: self, conn };
         let mut results = Vec::with_capacity(n);
         for job in jobs {
@@ -277,8 +288,16 @@ impl<'a> OpenBatch<'a> {
 }
 
 impl Drop for OpenBatch<'_> {
+    /// Ends the batch's hold on the connection: what was not committed is rolled back, and
+    /// its sub-journal's place is the default again (which can change only outside a
+    /// transaction).
     fn drop(&mut self) {
-        self.close();
+        if let Some(conn) = self.close().conn.as_ref() {
+            if !conn.is_autocommit() {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+            let _ = conn.execute_batch(SUBJOURNAL_DEFAULT);
+        }
     }
 }
 
