@@ -4,7 +4,8 @@
 //! stable list of error codes, [`TrawlError`] the error
 //! asked by predicate with its redacted chain of causes, [`Document`] is what a read produces, and
 //! [`handle_for_url`] turns a URL into the short, stable name an agent uses to come back to
-//! it; [`vars`] names and documents every environment variable trawl reads, with how far
+//! it; [`swar`] tests classes of bytes eight at a time for the scans over every page's
+//! text; [`vars`] names and documents every environment variable trawl reads, with how far
 //! each is trusted; [`redact`] is the one place that decides what of a URL, a key or an
 //! error may be shown; [`SharedLimiter`] is the seam through which a shared store gives the
 //! search router rate limits that hold across replicas, and [`SharedBackoff`] the one through
@@ -25,6 +26,7 @@ mod shared_backoff;
 mod shared_limit;
 mod spelling;
 mod spoken;
+pub mod swar;
 pub mod vars;
 
 pub use canonical::{

@@ -151,29 +151,23 @@ pub(crate) struct TextSize {
 
 impl TextSize {
     pub(crate) fn of(text: &str) -> TextSize {
-        let mut size = TextSize::default();
-        // In blocks of at most 255 bytes so the counts fit a byte each: the inner loop then
-        // vectorizes (16 or 32 bytes a step), which matters over a page's every text node.
-        for block in text.as_bytes().chunks(255) {
-            let (mut visible, mut commas) = (0u8, 0u8);
-            for &b in block {
-                visible += u8::from(starts_char(b) & !is_ascii_space(b));
-                commas += u8::from(b == b',');
-            }
-            size.visible += u32::from(visible);
-            size.commas += u32::from(commas);
+        use trawl_core::swar;
+        // Eight bytes a step (`trawl_core::swar`): this reads every text node of a page.
+        let (mut visible, mut commas) = (swar::Tally::default(), swar::Tally::default());
+        for word in swar::words(text.as_bytes()) {
+            visible.add(!swar::continuation(word) & !swar::ascii_space(word) & swar::HIGH);
+            commas.add(swar::equal(word, b','));
         }
-        size
+        let fit = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        TextSize {
+            visible: fit(visible.total()),
+            commas: fit(commas.total()),
+        }
     }
 }
 
-/// Whether `b` starts a UTF-8 character (is not a continuation byte).
-fn starts_char(b: u8) -> bool {
-    b & 0xC0 != 0x80
-}
-
 /// ASCII whitespace as `u8::is_ascii_whitespace` has it (space, \t, \n, \x0C, \r; not
-/// \x0B), written as compares so that loops over bytes vectorize.
+/// \x0B), byte by byte (`trawl_core::swar::ascii_space` for eight at once).
 fn is_ascii_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b) && b != 0x0B
 }
@@ -250,8 +244,8 @@ pub(crate) fn has_other_space(s: &str) -> bool {
 }
 
 /// `s.split_whitespace().count()`, counted on bytes: a word starts at each byte that is not
-/// ASCII whitespace after one that is. Counted in blocks that vectorize, as `TextSize` is;
-/// this runs over the text of every page. Text with other whitespace (rare: the parser
+/// ASCII whitespace after one that is. Counted eight bytes a step, as `TextSize` is; this
+/// runs over the text of every page. Text with other whitespace (rare: the parser
 /// turns no-break spaces into spaces) is counted by `split_whitespace`.
 pub(crate) fn word_count(s: &str) -> usize {
     word_count_knowing(s, has_other_space(s))
@@ -260,22 +254,10 @@ pub(crate) fn word_count(s: &str) -> usize {
 /// `word_count(s)` for a text already known to hold other whitespace (`has_other_space`)
 /// or not, read once for its visible characters too.
 pub(crate) fn word_count_knowing(s: &str, other_space: bool) -> usize {
-    let bytes = s.as_bytes();
-    let Some(&first) = bytes.first() else {
-        return 0;
-    };
     if other_space {
         return s.split_whitespace().count();
     }
-    let mut count = usize::from(!is_ascii_space(first));
-    for (before, at) in bytes.chunks(255).zip(bytes[1..].chunks(255)) {
-        let mut starts = 0u8;
-        for (&b, &a) in before.iter().zip(at) {
-            starts += u8::from(is_ascii_space(b) & !is_ascii_space(a));
-        }
-        count += usize::from(starts);
-    }
-    count
+    trawl_core::swar::count_runs(s.as_bytes(), trawl_core::swar::ascii_space)
 }
 
 /// `s.trim()` (Unicode whitespace) that steps over ASCII bytes without decoding: text
@@ -637,21 +619,38 @@ mod tests {
             "漢字 é ß \u{1f600}",
             long.as_str(),
         ];
-        for s in samples {
+        // Each sample at every place in the eight-byte words it is counted by, and twice.
+        let shifted: Vec<String> = (0..9)
+            .flat_map(|n| samples.map(|s| "x".repeat(n) + s + " " + s + &" ".repeat(n)))
+            .collect();
+        for s in samples
+            .iter()
+            .copied()
+            .chain(shifted.iter().map(String::as_str))
+        {
             assert_eq!(super::word_count(s), s.split_whitespace().count(), "{s:?}");
         }
     }
 
     #[test]
     fn text_size_counts_characters_but_not_ascii_whitespace() {
-        for s in [
+        let samples = [
             "",
             " a, b ,c ",
             "\t\n\x0c\r x",
             "\x0b",
             "漢字, é\u{a0}x",
             "a,,",
-        ] {
+        ];
+        // Each sample at every place in the eight-byte words it is counted by, and twice.
+        let shifted: Vec<String> = (0..9)
+            .flat_map(|n| samples.map(|s| " ".repeat(n) + s + "é" + s + &",".repeat(n)))
+            .collect();
+        for s in samples
+            .iter()
+            .copied()
+            .chain(shifted.iter().map(String::as_str))
+        {
             let visible = s.chars().filter(|c| !c.is_ascii_whitespace()).count() as u32;
             let commas = s.matches(',').count() as u32;
             let size = TextSize::of(s);

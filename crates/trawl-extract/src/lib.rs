@@ -253,8 +253,7 @@ fn extract_inner(
 /// an escape sequence in a log) are not text: they would reach a terminal or a model as
 /// they are, so they are dropped.
 fn drop_stray_controls(text: &mut String) {
-    /// Bytes tested at once for a candidate of a stray control.
-    const STRAY_SCAN_BLOCK: usize = 64;
+    use trawl_core::swar;
 
     let stray = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
     // Controls are U+0000-U+001F, U+007F and U+0080-U+009F (C2 80 to C2 9F in UTF-8):
@@ -266,22 +265,19 @@ fn drop_stray_controls(text: &mut String) {
             | (a == 0x7F)
             | (a == 0xC2) & (0x80..=0x9F).contains(&b)
     };
-    // Fast path: a test of one byte at a time, which vectorizes better than the pairs; only
-    // a block that holds a candidate (a control, or 0xC2 before any second byte) is read
-    // again by pairs.
-    let candidate =
-        |a: u8| (a < 0x20) & (a != b'\t') & (a != b'\n') & (a != b'\r') | (a == 0x7F) | (a == 0xC2);
-    let mut any_stray = false;
-    for (block, chunk) in bytes.chunks(STRAY_SCAN_BLOCK).enumerate() {
-        if chunk.iter().fold(false, |seen, &a| seen | candidate(a)) {
-            let from = block * STRAY_SCAN_BLOCK;
-            any_stray = (from..from + chunk.len())
-                .any(|i| stray_at(bytes[i], bytes.get(i + 1).copied().unwrap_or(b' ')));
-            if any_stray {
-                break;
-            }
-        }
-    }
+    // Eight bytes a step (`trawl_core::swar`): a word holding a candidate (a control, or
+    // 0xC2 before any second byte) is read again by pairs.
+    let candidates = |w: u64| {
+        swar::below(w, 0x20)
+            & !(swar::equal(w, b'\t') | swar::equal(w, b'\n') | swar::equal(w, b'\r'))
+            | swar::equal(w, 0x7F)
+            | swar::equal(w, 0xC2)
+    };
+    let any_stray = swar::words(bytes).enumerate().any(|(n, w)| {
+        candidates(w) != 0
+            && (n * 8..(n * 8 + 8).min(bytes.len()))
+                .any(|i| stray_at(bytes[i], bytes.get(i + 1).copied().unwrap_or(b' ')))
+    });
     // The byte test is exact (the same set as `stray`), so no second search by char.
     if any_stray {
         text.retain(|c| !stray(c));

@@ -735,11 +735,28 @@ fn push_single_spaced(out: &mut String, text: &str) {
 /// bytes: up to there, writing `s` word by word with one space between would copy it
 /// unchanged.
 fn extra_space_at(s: &[u8]) -> Option<usize> {
-    // Branch-free over blocks (see `dom::position_at`): this reads every text of every
-    // rendering. `position_at` reads a space past the end, which a trimmed `s` never ends in.
-    crate::dom::position_at(s, |b, next, _| {
-        (b == b' ') & (next == b' ') | (b == b'\t') | (b == b'\n') | (b == b'\r') | (b == b'\x0c')
-    })
+    use trawl_core::swar;
+    // Eight bytes a step (`trawl_core::swar`): this reads every text of every rendering.
+    let space = |w: u64| swar::equal(w, b' ');
+    let mut words = swar::words(s).peekable();
+    let mut at = 0;
+    while let Some(w) = words.next() {
+        // A space whose next byte (the next word's first, for the last) is a space too.
+        let next = words.peek().map_or(0x80, |&n| space(n) & 0x80);
+        let doubled = space(w) & ((space(w) >> 8) | (next << 56));
+        let other = swar::equal(w, b'\t')
+            | swar::equal(w, b'\n')
+            | swar::equal(w, b'\r')
+            | swar::equal(w, 0x0C);
+        let hits = doubled | other;
+        if hits != 0 {
+            // The padding after the end is spaces: a hit there is none.
+            let i = at + (hits.trailing_zeros() / 8) as usize;
+            return (i < s.len()).then_some(i);
+        }
+        at += 8;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -749,7 +766,7 @@ mod tests {
     #[test]
     fn text_is_written_as_its_words_joined_by_single_spaces() {
         let long = "word ".repeat(300) + "\n\tnext  line " + &"x".repeat(600) + " \r\n end";
-        for text in [
+        let samples = [
             "a",
             "a b",
             "a  b",
@@ -761,7 +778,16 @@ mod tests {
             "x \u{a0} y",
             "é b",
             long.as_str(),
-        ] {
+        ];
+        // Each sample at every place in the eight-byte words it is read by, twice over.
+        let shifted: Vec<String> = (0..9)
+            .flat_map(|n| samples.map(|t| "y".repeat(n) + t + " " + t + " z"))
+            .collect();
+        for text in samples
+            .iter()
+            .copied()
+            .chain(shifted.iter().map(String::as_str))
+        {
             let joined = text.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
             let mut out = String::new();
             push_single_spaced(&mut out, text.trim_ascii());

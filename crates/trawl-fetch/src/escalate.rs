@@ -115,8 +115,12 @@ pub fn scan(body: &[u8]) -> ShellSignals {
 /// Tag and attribute names are matched ignoring ASCII case in place: a lowercased copy of
 /// the page, or a string for each tag, cost more than the scan.
 fn scan_until(body: &[u8], enough: usize) -> ShellSignals {
-    // Borrowed unless the page is not UTF-8.
-    let html = String::from_utf8_lossy(body);
+    // Borrowed unless the page is not UTF-8. Checked first with `from_utf8`, which steps
+    // over ASCII a word at a time, where the lossy decoder reads a byte at a time.
+    let html = match std::str::from_utf8(body) {
+        Ok(html) => std::borrow::Cow::Borrowed(html),
+        Err(_) => String::from_utf8_lossy(body),
+    };
     let mut out = ShellSignals::default();
     let bytes = html.as_bytes();
     let mut i = 0;
