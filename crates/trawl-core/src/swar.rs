@@ -5,13 +5,14 @@
 //! binary vectorizes none: it is built for size (`opt-level = "s"`, where rustc turns the
 //! loop vectorizer off) and with fat LTO (whose pre-link passes leave vectorizing to the
 //! link, run at that same level). `std::arch` would need `unsafe`, which these crates
-//! forbid, and no crate counts classes of bytes; eight bytes a step with plain integer
-//! operations is portable and does not depend on what the optimizer does.
+//! forbid, and memchr (which trawl uses to find bytes) neither counts bytes of a class nor
+//! finds a run of them; eight bytes a step with plain integer operations is portable and
+//! does not depend on what the optimizer does.
 //!
 //! A mask has the high bit (0x80) of each byte set where that byte is in the class, and
 //! every other bit clear; each test below is exact for every byte (no carry crosses from
 //! one byte into the next), so masks can be combined with `&`, `|` and `!` (then `& HIGH`),
-//! and counted with `count_ones`. Byte `i` of a slice is byte `i` of its word, the lowest
+//! and counted (by a [`Tally`]). Byte `i` of a slice is byte `i` of its word, the lowest
 //! first (little-endian), so "the byte before" is a shift left by 8.
 
 /// The high bit of every byte.
