@@ -181,26 +181,19 @@ pub(crate) fn may_start_other_space(b: u8) -> bool {
 
 /// Whether some position of `bytes` starts a sequence that `pick` accepts, `pick` being
 /// given the byte there and the two after it (a space past the end). Counted in blocks of
-/// at most 255, so the counts fit a byte each and the loop vectorizes (see `TextSize`):
-/// `pick` must be branch-free. This runs over the text of every page.
+/// at most 255, so the counts fit a byte each, with no branch a byte but at a block's end:
+/// `pick` must be branch-free. Asked of text with bytes beyond ASCII (`has_other_space`).
 pub(crate) fn any_at(bytes: &[u8], pick: impl Fn(u8, u8, u8) -> bool) -> bool {
-    position_at(bytes, pick).is_some()
-}
-
-/// The first position of `bytes` that starts a sequence `pick` accepts, found as `any_at`
-/// says: blocks are counted whole, and only the block that holds one is read again.
-pub(crate) fn position_at(bytes: &[u8], pick: impl Fn(u8, u8, u8) -> bool) -> Option<usize> {
     let body = bytes.len().saturating_sub(2);
     let (one_on, two_on): (&[u8], &[u8]) = if body > 0 {
         (&bytes[1..], &bytes[2..])
     } else {
         (&[], &[])
     };
-    for (block, ((b0, b1), b2)) in bytes[..body]
+    for ((b0, b1), b2) in bytes[..body]
         .chunks(255)
         .zip(one_on.chunks(255))
         .zip(two_on.chunks(255))
-        .enumerate()
     {
         // Re-sliced to one length, so the indexing below has no bounds checks left.
         let len = b0.len();
@@ -210,16 +203,12 @@ pub(crate) fn position_at(bytes: &[u8], pick: impl Fn(u8, u8, u8) -> bool) -> Op
             n += u8::from(pick(b0[j], b1[j], b2[j]));
         }
         if n > 0 {
-            return (0..len)
-                .position(|j| pick(b0[j], b1[j], b2[j]))
-                .map(|j| block * 255 + j);
+            return true;
         }
     }
     let mut tail = [b' '; 4];
     tail[..bytes.len() - body].copy_from_slice(&bytes[body..]);
-    (0..bytes.len() - body)
-        .position(|i| pick(tail[i], tail[i + 1], tail[i + 2]))
-        .map(|i| body + i)
+    (0..bytes.len() - body).any(|i| pick(tail[i], tail[i + 1], tail[i + 2]))
 }
 
 /// Whether `s` holds a whitespace character that is not ASCII whitespace: \x0B, U+0085,
@@ -551,6 +540,21 @@ impl Tag {
     }
 }
 
+/// Test cases for the scans that read eight bytes a step (`trawl_core::swar`): each sample,
+/// then `place(n, sample)` for `n` in 0..9, which should put it at every place in a word.
+#[cfg(test)]
+pub(crate) fn at_every_offset(
+    samples: &[&str],
+    place: impl Fn(usize, &str) -> String,
+) -> Vec<String> {
+    let shifted = (0..9).flat_map(|n| samples.iter().map(move |s| (n, *s)));
+    samples
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain(shifted.map(|(n, s)| place(n, s)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::TextSize;
@@ -619,15 +623,9 @@ mod tests {
             "漢字 é ß \u{1f600}",
             long.as_str(),
         ];
-        // Each sample at every place in the eight-byte words it is counted by, and twice.
-        let shifted: Vec<String> = (0..9)
-            .flat_map(|n| samples.map(|s| "x".repeat(n) + s + " " + s + &" ".repeat(n)))
-            .collect();
-        for s in samples
-            .iter()
-            .copied()
-            .chain(shifted.iter().map(String::as_str))
-        {
+        for s in &super::at_every_offset(&samples, |n, s| {
+            "x".repeat(n) + s + " " + s + &" ".repeat(n)
+        }) {
             assert_eq!(super::word_count(s), s.split_whitespace().count(), "{s:?}");
         }
     }
@@ -642,15 +640,9 @@ mod tests {
             "漢字, é\u{a0}x",
             "a,,",
         ];
-        // Each sample at every place in the eight-byte words it is counted by, and twice.
-        let shifted: Vec<String> = (0..9)
-            .flat_map(|n| samples.map(|s| " ".repeat(n) + s + "é" + s + &",".repeat(n)))
-            .collect();
-        for s in samples
-            .iter()
-            .copied()
-            .chain(shifted.iter().map(String::as_str))
-        {
+        for s in &super::at_every_offset(&samples, |n, s| {
+            " ".repeat(n) + s + "é" + s + &",".repeat(n)
+        }) {
             let visible = s.chars().filter(|c| !c.is_ascii_whitespace()).count() as u32;
             let commas = s.matches(',').count() as u32;
             let size = TextSize::of(s);

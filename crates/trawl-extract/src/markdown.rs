@@ -741,14 +741,12 @@ fn extra_space_at(s: &[u8]) -> Option<usize> {
     let mut words = swar::words(s).peekable();
     let mut at = 0;
     while let Some(w) = words.next() {
+        let spaces = space(w);
         // A space whose next byte (the next word's first, for the last) is a space too.
         let next = words.peek().map_or(0x80, |&n| space(n) & 0x80);
-        let doubled = space(w) & ((space(w) >> 8) | (next << 56));
-        let other = swar::equal(w, b'\t')
-            | swar::equal(w, b'\n')
-            | swar::equal(w, b'\r')
-            | swar::equal(w, 0x0C);
-        let hits = doubled | other;
+        let doubled = spaces & ((spaces >> 8) | (next << 56));
+        // Any other ASCII whitespace: tab, newline, form feed, carriage return.
+        let hits = doubled | (swar::ascii_space(w) & !spaces);
         if hits != 0 {
             // The padding after the end is spaces: a hit there is none.
             let i = at + (hits.trailing_zeros() / 8) as usize;
@@ -779,14 +777,8 @@ mod tests {
             "é b",
             long.as_str(),
         ];
-        // Each sample at every place in the eight-byte words it is read by, twice over.
-        let shifted: Vec<String> = (0..9)
-            .flat_map(|n| samples.map(|t| "y".repeat(n) + t + " " + t + " z"))
-            .collect();
-        for text in samples
-            .iter()
-            .copied()
-            .chain(shifted.iter().map(String::as_str))
+        for text in
+            &crate::dom::at_every_offset(&samples, |n, t| "y".repeat(n) + t + " " + t + " z")
         {
             let joined = text.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
             let mut out = String::new();

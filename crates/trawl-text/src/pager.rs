@@ -36,11 +36,8 @@ pub fn estimate_tokens(text: &str) -> usize {
     if bytes.is_ascii() {
         // All ASCII (most pages): bytes, and the words, eight bytes a step
         // (`trawl_core::swar`; a crawl estimates every block of every page it stores).
-        // `char::is_whitespace` in ASCII: tab to carriage return, and space.
-        let space = |w: u64| {
-            use trawl_core::swar::{below, equal};
-            equal(w, b' ') | (below(w, b'\r' + 1) & !below(w, b'\t'))
-        };
+        // `char::is_whitespace` in ASCII: `u8::is_ascii_whitespace` and the vertical tab.
+        let space = |w: u64| trawl_core::swar::ascii_space(w) | trawl_core::swar::equal(w, 0x0B);
         let words = trawl_core::swar::count_runs(bytes, space);
         return bytes.len().div_ceil(4).max(words);
     }
