@@ -41,8 +41,8 @@ struct Visible {
 }
 
 /// Characters that are not whitespace (`char::is_whitespace`), counted on bytes: this runs
-/// over every rendering of a page. Characters that are not ASCII whitespace are counted in
-/// blocks that vectorize (see `dom::TextSize`); then the few non-ASCII spaces come off.
+/// over every rendering of a page. Characters that are not ASCII whitespace are counted
+/// eight bytes a step (see `dom::TextSize`); then the few non-ASCII spaces come off.
 fn visible_chars(s: &str) -> Visible {
     let mut n = dom::TextSize::of(s).visible as usize;
     let other_space = dom::has_other_space(s);
