@@ -19,12 +19,33 @@ pub use trawl_core::{MAX_BACKOFF, http_date};
 pub struct HostBackoff {
     until: Arc<Mutex<HashMap<String, SystemTime>>>,
     shared: Option<Arc<dyn SharedBackoff>>,
+    /// The shared record's last answer for each host.
+    asked: Arc<Mutex<HashMap<String, SharedAnswer>>>,
 }
+
+/// What the shared record said of a host, and when it was asked.
+#[derive(Debug, Clone, Copy)]
+struct SharedAnswer {
+    asked_at: SystemTime,
+    end: Option<SystemTime>,
+}
+
+/// How long the shared record's answer for a host is taken as still true. Asking it is a
+/// store read on another thread; a crawl asked before each of its requests (1.4 % of its
+/// CPU at 600 pages a second). Another process's new back-off is seen this much later at
+/// most: a `Retry-After` is seconds to minutes, and the process that was told holds to it
+/// at once.
+const SHARED_ANSWER_FRESH: Duration = Duration::from_secs(1);
+
+/// Hosts' answers kept before the stale ones are dropped.
+const ASKED_HOSTS_KEPT: usize = 256;
 
 impl HostBackoff {
     /// This table, also noting in and asking `shared` (another process's notes count).
     pub fn with_shared(mut self, shared: Arc<dyn SharedBackoff>) -> Self {
         self.shared = Some(shared);
+        // Answers of another record (a clone's) are not this one's.
+        self.asked = Arc::default();
         self
     }
 
@@ -55,10 +76,42 @@ impl HostBackoff {
             table.get(&host).copied().filter(|end| *end > now)
         };
         let shared = match &self.shared {
-            Some(shared) => shared.until(&host, now).await.ok().flatten(),
+            Some(shared) => self.ask_shared(shared.as_ref(), host, now).await,
             None => None,
         };
         local.max(shared).filter(|end| *end > now)
+    }
+
+    /// The shared record's end for `host`, asked again once the last answer is
+    /// [`SHARED_ANSWER_FRESH`] old (or from a later clock than `now`).
+    async fn ask_shared(
+        &self,
+        shared: &dyn SharedBackoff,
+        host: String,
+        now: SystemTime,
+    ) -> Option<SystemTime> {
+        let fresh = |asked_at: SystemTime| {
+            now.duration_since(asked_at)
+                .is_ok_and(|age| age < SHARED_ANSWER_FRESH)
+        };
+        {
+            let asked = self.asked.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(last) = asked.get(&host)
+                && fresh(last.asked_at)
+            {
+                return last.end;
+            }
+        }
+        let end = shared.until(&host, now).await.ok().flatten();
+        let mut asked = self.asked.lock().unwrap_or_else(|p| p.into_inner());
+        // Stale answers go once there are many: the map holds about the hosts of the last
+        // second, not every host ever fetched.
+        if asked.len() >= ASKED_HOSTS_KEPT {
+            asked.retain(|_, last| fresh(last.asked_at));
+        }
+        let answer = SharedAnswer { asked_at: now, end };
+        asked.insert(host, answer);
+        end
     }
 
     /// Every host backing off at `now`, soonest end first (for `trawl sites`).
@@ -189,5 +242,72 @@ mod tests {
             table.active(later).await,
             vec![("slow.example.org".to_owned(), now + MAX_BACKOFF)]
         );
+    }
+
+    /// Another process's record: what it holds, and how often it was asked.
+    #[derive(Debug, Default)]
+    struct Record {
+        ends: Mutex<HashMap<String, SystemTime>>,
+        asked: std::sync::atomic::AtomicUsize,
+    }
+
+    impl SharedBackoff for Record {
+        fn note(&self, host: &str, until: SystemTime) -> trawl_core::BackoffFuture<()> {
+            self.ends.lock().unwrap().insert(host.to_owned(), until);
+            Box::pin(async { Ok(()) })
+        }
+        fn until(
+            &self,
+            host: &str,
+            now: SystemTime,
+        ) -> trawl_core::BackoffFuture<Option<SystemTime>> {
+            self.asked
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let end = self.ends.lock().unwrap().get(host).copied();
+            Box::pin(async move { Ok(end.filter(|e| *e > now)) })
+        }
+        fn active(&self, _now: SystemTime) -> trawl_core::BackoffFuture<Vec<(String, SystemTime)>> {
+            Box::pin(async { Ok(Vec::new()) })
+        }
+    }
+
+    /// The shared record is asked once a second a host, not before every request: another
+    /// process's back-off is seen within that second, this process's own at once.
+    #[tokio::test]
+    async fn the_shared_record_is_asked_once_a_second_a_host() {
+        let record = Arc::new(Record::default());
+        let table = HostBackoff::default().with_shared(record.clone());
+        let asked = || record.asked.load(std::sync::atomic::Ordering::Relaxed);
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
+        for ms in 0..10 {
+            let at = now + Duration::from_millis(ms * 100);
+            assert_eq!(table.until("a.example.org", at).await, None);
+        }
+        assert_eq!(asked(), 1, "ten requests in a second ask the record once");
+        assert_eq!(table.until("b.example.org", now).await, None);
+        assert_eq!(asked(), 2, "each host is asked for");
+
+        // Another process is told to wait: seen once the answer is a second old.
+        let end = now + Duration::from_secs(60);
+        record.note("a.example.org", end).await.unwrap();
+        let soon = now + Duration::from_millis(900);
+        assert_eq!(table.until("a.example.org", soon).await, None);
+        let second = now + Duration::from_secs(1);
+        assert_eq!(table.until("a.example.org", second).await, Some(end));
+        assert_eq!(asked(), 3);
+
+        // This process's own back-off holds at once, whatever the record last said.
+        table
+            .note("b.example.org", Duration::from_secs(30), now)
+            .await;
+        assert_eq!(
+            table.until("b.example.org", now).await,
+            Some(now + Duration::from_secs(30))
+        );
+
+        // A clock that went back asks again rather than trust an answer from its future.
+        let earlier = now - Duration::from_secs(5);
+        table.until("a.example.org", earlier).await;
+        assert_eq!(asked(), 4);
     }
 }
