@@ -6,10 +6,10 @@
 
 use std::time::SystemTime;
 
-use trawl_core::{Document, TrawlError, handle_for_url};
+use trawl_core::{TrawlError, handle_for_url};
 use trawl_extract::{ExtractOptions, extract_with_anchors};
 use trawl_fetch::{Conditional, Fetcher, Tier};
-use trawl_store::{DocumentRecord, SharedStore};
+use trawl_store::{DocumentRecord, Passage, SharedStore};
 use trawl_text::{cpu, passages};
 use url::Url;
 
@@ -30,6 +30,8 @@ pub(crate) struct Read {
     pub(crate) previous: Option<Box<DocumentRecord>>,
     /// The origin answered 304: `record` is the stored copy, revalidated.
     pub(crate) not_modified: bool,
+    /// Its passages as the store keeps them (none after a 304: the stored ones stand).
+    pub(crate) passages: Vec<Passage>,
 }
 
 /// Fetch and extract `url` (conditionally when `previous` has validators and links); the
@@ -70,6 +72,7 @@ pub(crate) async fn read(
             signature: None,
             previous: Some(Box::new(stored)),
             not_modified: true,
+            passages: Vec::new(),
         });
     }
     let (body, content_type, final_url) = (
@@ -78,18 +81,25 @@ pub(crate) async fn read(
         page.final_url.clone(),
     );
     let options = options.clone();
-    let (doc, links, signature) = cpu::run(move || {
+    // One hop off the async workers for everything a page's text needs before the store:
+    // its links, signature, content hash and passages (each hop is two thread wake-ups).
+    // A page folded as a duplicate is split for nothing; splitting is a few percent of it.
+    let (record, links, signature, passages) = cpu::run(move || {
         // One parse gives the content and the links (an HTML page's only).
         extract_with_anchors(&body, content_type.as_deref(), &final_url, &options).map(
             |(d, anchors)| {
                 let links = anchors.map_or_else(PageLinks::default, |a| links_of(a, &final_url));
                 let signature = crate::dedup::signature_of_markdown(&d.markdown, d.word_count);
-                (d, links, signature)
+                let passages = passages::for_store(d.title.as_deref(), &d.markdown);
+                // The content hash is of the Markdown only: the fields set below leave it.
+                let record = DocumentRecord::new(d, SystemTime::now());
+                (record, links, signature, passages)
             },
         )
     })
     .await?;
-    let mut doc: Document = doc;
+    let mut record: DocumentRecord = record;
+    let doc = &mut record.document;
     doc.url = url.to_string();
     doc.final_url = page.final_url.to_string();
     doc.handle = handle_for_url(&page.final_url);
@@ -97,7 +107,6 @@ pub(crate) async fn read(
     doc.fetched_via = page.via;
     doc.content_type = page.content_type.clone();
     doc.attempts = page.attempts.clone();
-    let mut record = DocumentRecord::new(doc, SystemTime::now());
     record.etag = page.etag.clone();
     record.last_modified = page.last_modified.clone();
     Ok(Read {
@@ -108,6 +117,7 @@ pub(crate) async fn read(
         signature,
         previous: previous.map(|p| Box::new(p.record)),
         not_modified: false,
+        passages,
     })
 }
 
@@ -122,35 +132,28 @@ pub(crate) enum Keep {
     Revalidate,
 }
 
-/// Keep `record` and its passages, as a read keeps them, with `before` and `after` on the
-/// same blocking hop: `before` once the older copy is kept as a version (it is given the
-/// number) and before the document is written, `after` once it is (the crawl notes the
-/// page's change before, and marks the URL done after: a crawl killed in between finds the
-/// document stored and its change noted). Answers the version number.
+/// Keep `record` and its `passages` (made as the page was read, [`passages::for_store`]'s),
+/// as a read keeps them, with `before` and `after` on the same blocking hop: `before` once
+/// the older copy is kept as a version (it is given the number) and before the document is
+/// written, `after` once it is (the crawl notes the page's change before, and marks the URL
+/// done after: a crawl killed in between finds the document stored and its change noted).
+/// Answers the version number.
 pub(crate) async fn keep(
     store: &SharedStore,
     committer: Option<&Committer>,
     record: DocumentRecord,
+    passages: Vec<Passage>,
     how: Keep,
     before: impl FnOnce(&dyn trawl_store::Store, Option<u32>) -> trawl_store::Result<()>
     + Send
     + 'static,
     after: impl FnOnce(&dyn trawl_store::Store) -> trawl_store::Result<()> + Send + 'static,
 ) -> Result<Option<u32>, TrawlError> {
-    // Split before the store call, off the writer: with a committer, the store's one
+    // Split when the page was read, off the writer: with a committer, the store's one
     // writer is what bounds a crawl's pace, and the split took 7 % of its time.
-    let (record, passages) = match how {
-        Keep::Revalidate => (record, Vec::new()),
-        _ => {
-            cpu::run(move || {
-                let passages = passages::for_store(
-                    record.document.title.as_deref(),
-                    &record.document.markdown,
-                );
-                (record, passages)
-            })
-            .await
-        }
+    let passages = match how {
+        Keep::Revalidate => Vec::new(),
+        _ => passages,
     };
     let call = move |s: &dyn trawl_store::Store| {
         let mut record = record;

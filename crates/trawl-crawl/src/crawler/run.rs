@@ -644,6 +644,7 @@ async fn fetched(
     st.forget_written();
     let store = crawler.store().clone();
     let record = read.record;
+    let passages = read.passages;
     let worker = st.journal.worker().map(str::to_owned);
     let committer = st.journal.committer().cloned();
     let stored_key = w.key.clone();
@@ -688,21 +689,29 @@ async fn fetched(
             }
             c.put_page_notes(&note_id, &[notes])
         };
-        let result = page::keep(&store, committer.as_ref(), record, how, note, move |s| {
-            let Some(c) = s.crawl_state() else {
-                return Ok(());
-            };
-            c.set_crawl_url_state(
-                &id,
-                &alias_rows,
-                UrlState::Skipped,
-                &UrlOutcome {
-                    detail: Some(same),
-                    ..UrlOutcome::default()
-                },
-            )?;
-            settle_in(c, &id, worker.as_deref(), &key, UrlState::Done, &outcome).map(drop)
-        })
+        let result = page::keep(
+            &store,
+            committer.as_ref(),
+            record,
+            passages,
+            how,
+            note,
+            move |s| {
+                let Some(c) = s.crawl_state() else {
+                    return Ok(());
+                };
+                c.set_crawl_url_state(
+                    &id,
+                    &alias_rows,
+                    UrlState::Skipped,
+                    &UrlOutcome {
+                        detail: Some(same),
+                        ..UrlOutcome::default()
+                    },
+                )?;
+                settle_in(c, &id, worker.as_deref(), &key, UrlState::Done, &outcome).map(drop)
+            },
+        )
         .await;
         if let Some(c) = change.as_mut() {
             c.previous_version = *result.as_ref().unwrap_or(&None);
