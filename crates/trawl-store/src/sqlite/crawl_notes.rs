@@ -8,7 +8,7 @@
 //! Notes written before, as JSON, are read as they are.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
+use std::hash::{BuildHasher, Hasher, RandomState};
 use std::sync::Mutex;
 
 use rusqlite::types::ValueRef;
@@ -64,8 +64,20 @@ struct Remembered {
 }
 
 impl Remembered {
+    /// The key of a link's name (`url`, a tab, `text`: [`name_of`]), hashed from its
+    /// parts, so that a page's links are looked up without writing their names out.
+    fn key_of(&self, url: &str, text: &str) -> u64 {
+        let mut hasher = self.keys.build_hasher();
+        hasher.write(url.as_bytes());
+        hasher.write_u8(b'\t');
+        hasher.write(text.as_bytes());
+        hasher.finish()
+    }
+
+    /// The key of a name as stored (its URL up to the first tab; a URL has none).
     fn key(&self, name: &str) -> u64 {
-        self.keys.hash_one(name)
+        let (url, text) = name.split_once('\t').unwrap_or((name, ""));
+        self.key_of(url, text)
     }
 }
 
@@ -105,11 +117,11 @@ impl Drop for ForgetUnlessKept<'_> {
 }
 
 /// `url\ttext`, the name a link is kept under.
-fn name_of(link: &KeptLink) -> String {
-    let mut name = String::with_capacity(link.url.len() + link.text.len() + 1);
-    name.push_str(&link.url);
+fn name_of(url: &str, text: &str) -> String {
+    let mut name = String::with_capacity(url.len() + text.len() + 1);
+    name.push_str(url);
     name.push('\t');
-    name.push_str(&link.text);
+    name.push_str(text);
     name
 }
 
@@ -146,14 +158,6 @@ impl SqliteStore {
         name: String,
         made: &mut HashMap<String, i64>,
     ) -> Result<i64> {
-        {
-            let r = self.link_ids.lock();
-            if r.crawl == crawl
-                && let Some(&id) = r.ids.get(&r.key(&name))
-            {
-                return Ok(id);
-            }
-        }
         if let Some(&id) = made.get(&name) {
             return Ok(id);
         }
@@ -182,16 +186,46 @@ impl SqliteStore {
         links: &KeptLinks,
         made: &mut HashMap<String, i64>,
     ) -> Result<Vec<u8>> {
+        // The canonical URL's name is it and an empty text.
+        let canonical = links.canonical.as_deref().map(|url| (url, ""));
+        let names = || {
+            canonical.into_iter().chain(
+                links
+                    .links
+                    .iter()
+                    .map(|l| (l.url.as_str(), l.text.as_str())),
+            )
+        };
+        // The ids this crawl committed, under one lock for the page (most of a page's
+        // links are the site's, named before); the others are found or made in the table.
+        let remembered: Vec<Option<i64>> = {
+            let r = self.link_ids.lock();
+            if r.crawl == crawl {
+                names()
+                    .map(|(url, text)| r.ids.get(&r.key_of(url, text)).copied())
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        };
+        let mut ids = Vec::with_capacity(1 + links.links.len());
+        for (at, (url, text)) in names().enumerate() {
+            let id = match remembered.get(at).copied().flatten() {
+                Some(id) => id,
+                None => self.link_id(tx, crawl, name_of(url, text), made)?,
+            };
+            ids.push(id);
+        }
         let mut out = Vec::with_capacity(2 + links.links.len() * 2);
         out.push(BY_REFERENCE);
-        let canonical = match &links.canonical {
-            Some(c) => self.link_id(tx, crawl, format!("{c}\t"), made)? as u64 + 1,
+        let canonical = match canonical {
+            Some(_) => ids[0] as u64 + 1,
             None => 0,
         };
         push_varint(&mut out, canonical);
         push_varint(&mut out, links.links.len() as u64);
-        for link in &links.links {
-            let id = self.link_id(tx, crawl, name_of(link), made)?;
+        let first_link = usize::from(links.canonical.is_some());
+        for &id in &ids[first_link..] {
             push_varint(&mut out, id as u64);
         }
         Ok(out)
@@ -392,6 +426,7 @@ impl CrawlNotes for SqliteStore {
 
 #[cfg(test)]
 mod tests {
+    use super::{Remembered, name_of};
     use crate::{KeptLink, KeptLinks, PageNotes, SqliteStore, Store, StoreConfig};
 
     fn links(paths: &[&str]) -> KeptLinks {
@@ -475,6 +510,25 @@ mod tests {
         assert_eq!(
             c.page_notes("c1", &[]).unwrap(),
             [note("k9", links(&["a"]))]
+        );
+    }
+
+    /// A page's links are looked up by the key of their parts; the ids a transaction made
+    /// are remembered by the key of their whole names. The two must agree, or every link
+    /// would be looked up in the table again.
+    #[test]
+    fn a_name_and_its_parts_have_one_key() {
+        let r = Remembered::default();
+        for (url, text) in [
+            ("https://example.com/a", "A page"),
+            ("https://example.com/", ""),
+            ("https://example.com/b?q=1", "two words and more"),
+        ] {
+            assert_eq!(r.key(&name_of(url, text)), r.key_of(url, text), "{url}");
+        }
+        assert_ne!(
+            r.key_of("https://example.com/a", "b"),
+            r.key_of("https://example.com/ab", "")
         );
     }
 }
