@@ -132,7 +132,8 @@ pub(crate) enum Keep {
     Revalidate,
 }
 
-/// Keep `record` and its `passages` (made as the page was read, [`passages::for_store`]'s),
+/// Keep `record` and its `passages` (made as the page was read, [`passages::for_store`]'s,
+/// off the store's one writer, which bounds a crawl's pace; a revalidation writes none),
 /// as a read keeps them, with `before` and `after` on the same blocking hop: `before` once
 /// the older copy is kept as a version (it is given the number) and before the document is
 /// written, `after` once it is (the crawl notes the page's change before, and marks the URL
@@ -149,12 +150,6 @@ pub(crate) async fn keep(
     + 'static,
     after: impl FnOnce(&dyn trawl_store::Store) -> trawl_store::Result<()> + Send + 'static,
 ) -> Result<Option<u32>, TrawlError> {
-    // Split when the page was read, off the writer: with a committer, the store's one
-    // writer is what bounds a crawl's pace, and the split took 7 % of its time.
-    let passages = match how {
-        Keep::Revalidate => Vec::new(),
-        _ => passages,
-    };
     let call = move |s: &dyn trawl_store::Store| {
         let mut record = record;
         if let Keep::Revalidate = how {

@@ -198,34 +198,31 @@ impl SqliteStore {
         };
         // The ids this crawl committed, under one lock for the page (most of a page's
         // links are the site's, named before); the others are found or made in the table.
-        let remembered: Vec<Option<i64>> = {
+        let mut ids: Vec<Option<i64>> = {
             let r = self.link_ids.lock();
-            if r.crawl == crawl {
-                names()
-                    .map(|(url, text)| r.ids.get(&r.key_of(url, text)).copied())
-                    .collect()
-            } else {
-                Vec::new()
-            }
+            let ours = r.crawl == crawl;
+            names()
+                .map(|(url, text)| match ours {
+                    true => r.ids.get(&r.key_of(url, text)).copied(),
+                    false => None,
+                })
+                .collect()
         };
-        let mut ids = Vec::with_capacity(1 + links.links.len());
-        for (at, (url, text)) in names().enumerate() {
-            let id = match remembered.get(at).copied().flatten() {
-                Some(id) => id,
-                None => self.link_id(tx, crawl, name_of(url, text), made)?,
-            };
-            ids.push(id);
+        for ((url, text), id) in names().zip(&mut ids) {
+            if id.is_none() {
+                *id = Some(self.link_id(tx, crawl, name_of(url, text), made)?);
+            }
         }
+        let mut ids = ids.into_iter().flatten();
         let mut out = Vec::with_capacity(2 + links.links.len() * 2);
         out.push(BY_REFERENCE);
         let canonical = match canonical {
-            Some(_) => ids[0] as u64 + 1,
+            Some(_) => ids.next().map_or(0, |id| id as u64 + 1),
             None => 0,
         };
         push_varint(&mut out, canonical);
         push_varint(&mut out, links.links.len() as u64);
-        let first_link = usize::from(links.canonical.is_some());
-        for &id in &ids[first_link..] {
+        for id in ids {
             push_varint(&mut out, id as u64);
         }
         Ok(out)
