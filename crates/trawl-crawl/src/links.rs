@@ -6,6 +6,8 @@
 
 use url::Url;
 
+mod memo;
+
 /// One outgoing link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
@@ -31,6 +33,14 @@ fn resolve(base: &Url, href: &str) -> Option<Url> {
     if href.is_empty() || href.starts_with('#') {
         return None;
     }
+    if memo::keeps(href) {
+        return memo::resolved(base, href, || join(base, href));
+    }
+    join(base, href)
+}
+
+/// `href` joined to `base`: an http(s) URL without its fragment.
+fn join(base: &Url, href: &str) -> Option<Url> {
     let mut url = base.join(href).ok()?;
     if !matches!(url.scheme(), "http" | "https") {
         return None;
@@ -99,5 +109,65 @@ mod tests {
             "https://example.com/docs/intro"
         );
         assert_eq!(l.feeds[0].as_str(), "https://example.com/feed.xml");
+    }
+
+    /// A link resolved from the memo is the link `Url::join` makes, whatever the base: the
+    /// memo is keyed by the base's scheme and authority, which is all a path-absolute,
+    /// scheme-relative or absolute link takes from it (asked three times, so the third
+    /// answer comes from the memo). The memo stays within its bound however many links it
+    /// meets, and links resolve right across its emptying. One test: the memo is the
+    /// process's.
+    #[test]
+    fn links_from_the_memo_are_the_links_joined() {
+        let bases = [
+            "https://example.com/docs/a/page.html?q=1#top",
+            "https://example.com/other/",
+            "https://user:pw@example.com/x",
+            "https://example.com:8443/docs/",
+            "http://example.com/docs/",
+            "https://EXAMPLE.com./docs/",
+            "https://sub.example.com/docs/",
+            "http://127.0.0.1:8080/a/b",
+        ];
+        let hrefs = [
+            "/docs/s48/",
+            "/docs/../up/./x?q=a b#frag",
+            "/\\evil.example/x",
+            "//cdn.example.net/lib",
+            "//",
+            "/%zz/ü/\t/",
+            "/#only",
+            "https://other.org/x#frag",
+            "http://other.org",
+            "https://[::1]:99/v6",
+            "https://bad host/",
+            "http://",
+            "/ spaced /",
+        ];
+        for _ in 0..3 {
+            for b in bases {
+                let base = Url::parse(b).unwrap();
+                for h in hrefs {
+                    assert!(memo::keeps(h.trim()), "{h}");
+                    assert_eq!(resolve(&base, h), join(&base, h.trim()), "{b} + {h}");
+                }
+            }
+        }
+        let base = Url::parse(bases[0]).unwrap();
+        let from_memo = memo::resolved(&base, hrefs[0], || panic!("not from the memo"));
+        assert_eq!(from_memo, join(&base, hrefs[0]));
+
+        for round in 0..3 {
+            for i in 0..3000 {
+                let href = format!("/p/{i}");
+                let url = resolve(&base, &href).unwrap();
+                assert_eq!(
+                    url.as_str(),
+                    format!("https://example.com/p/{i}"),
+                    "{round}"
+                );
+                assert!(memo::kept() <= 1024);
+            }
+        }
     }
 }
