@@ -212,17 +212,17 @@ impl State {
         priority: f64,
         always: bool,
     ) -> Option<CrawlUrl> {
-        self.decide(Cow::Owned(url), depth, run, priority, always)
+        self.decide(Cow::Owned(url), depth, run, |_| priority, always)
     }
 
-    /// [`State::consider`] for a link a page holds: copied only if it is queued (most
-    /// links of a page were met before).
+    /// [`State::consider`] for a link a page holds: copied, and its priority reckoned,
+    /// only if it is queued (most links of a page were met before).
     pub(crate) fn consider_link(
         &mut self,
         url: &Url,
         depth: u32,
         run: u32,
-        priority: f64,
+        priority: impl FnOnce(&Self) -> f64,
     ) -> Option<CrawlUrl> {
         self.decide(Cow::Borrowed(url), depth, run, priority, false)
     }
@@ -232,7 +232,7 @@ impl State {
         url: Cow<'_, Url>,
         depth: u32,
         run: u32,
-        priority: f64,
+        priority: impl FnOnce(&Self) -> f64,
         always: bool,
     ) -> Option<CrawlUrl> {
         if !self.scope.on_site(&url) {
@@ -262,6 +262,7 @@ impl State {
             return None;
         }
         self.rows_made += 1;
+        let priority = priority(self);
         let mut row = CrawlUrl {
             key: key.clone(),
             url: url.as_str().to_owned(),

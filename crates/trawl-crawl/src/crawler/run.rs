@@ -600,8 +600,9 @@ async fn fetched(
         let shape = traps::shape(&w.url);
         for link in &read.links.links {
             let run = traps::shape_run(&link.url, &shape, w.run);
-            let p = st.priority(&link.url, Some(&link.text), w.depth + 1, relevance);
-            if let Some(row) = st.consider_link(&link.url, w.depth + 1, run, p) {
+            let priority =
+                |st: &State| st.priority(&link.url, Some(&link.text), w.depth + 1, relevance);
+            if let Some(row) = st.consider_link(&link.url, w.depth + 1, run, priority) {
                 rows.push(row);
             }
         }
