@@ -299,6 +299,18 @@ impl Default for WordReader {
 
 impl WordReader {
     fn read(&mut self, text: &str, word: &mut impl FnMut(u64)) {
+        if text.is_ascii() {
+            // Most pages: bytes, not decoded characters (a crawl signs every page).
+            for &b in text.as_bytes() {
+                if b.is_ascii_alphanumeric() {
+                    self.hash = fnv(self.hash, b.to_ascii_lowercase());
+                    self.in_word = true;
+                } else if self.in_word {
+                    self.end_word(word);
+                }
+            }
+            return;
+        }
         for c in text.chars() {
             if c.is_ascii_alphanumeric() {
                 self.hash = fnv(self.hash, c.to_ascii_lowercase() as u8);
@@ -546,6 +558,32 @@ the entrances and lighting will be held next month at the central library.
         assert_eq!(streamed, normalized);
     }
 
+    /// `text`'s words, read whole and in two pieces cut at `cut`, are `normalize`'s.
+    fn reads_as_normalize(
+        text: &str,
+        cut: usize,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let normalized: Vec<u64> = normalize(text)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(|w| w.bytes().fold(FNV_OFFSET, fnv))
+            .collect();
+        let mut streamed = Vec::new();
+        for_each_word_hash(text, |h| streamed.push(h));
+        proptest::prop_assert_eq!(&streamed, &normalized);
+        let mut cut = cut.min(text.len());
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let mut pieces = Vec::new();
+        let mut reader = WordReader::default();
+        reader.read(&text[..cut], &mut |h| pieces.push(h));
+        reader.read(&text[cut..], &mut |h| pieces.push(h));
+        reader.finish(&mut |h| pieces.push(h));
+        proptest::prop_assert_eq!(&pieces, &normalized);
+        Ok(())
+    }
+
     proptest::proptest! {
         /// Any text gives `normalize`'s words, in pieces cut anywhere.
         #[test]
@@ -553,24 +591,17 @@ the entrances and lighting will be held next month at the central library.
             text in "(\\PC|[ .,\\-\\n]|[a-zA-Z0-9]{1,9}){0,40}",
             cut in 0usize..200,
         ) {
-            let normalized: Vec<u64> = normalize(&text)
-                .split(' ')
-                .filter(|w| !w.is_empty())
-                .map(|w| w.bytes().fold(FNV_OFFSET, fnv))
-                .collect();
-            let mut streamed = Vec::new();
-            for_each_word_hash(&text, |h| streamed.push(h));
-            proptest::prop_assert_eq!(&streamed, &normalized);
-            let mut cut = cut.min(text.len());
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            let mut pieces = Vec::new();
-            let mut reader = WordReader::default();
-            reader.read(&text[..cut], &mut |h| pieces.push(h));
-            reader.read(&text[cut..], &mut |h| pieces.push(h));
-            reader.finish(&mut |h| pieces.push(h));
-            proptest::prop_assert_eq!(&pieces, &normalized);
+            reads_as_normalize(&text, cut)?;
+        }
+
+        /// ASCII text (read a byte at a time) too, and a piece of it beside one that is not.
+        #[test]
+        fn the_byte_reader_reads_ascii_as_normalize_does(
+            text in "[\\x00-\\x7f]{0,120}",
+            cut in 0usize..200,
+        ) {
+            reads_as_normalize(&text, cut)?;
+            reads_as_normalize(&format!("{text}Ünïcode {text}"), cut)?;
         }
     }
 
