@@ -70,7 +70,11 @@ impl Writer<'_> {
             .clamp(1, MAX_TABLE_COLUMNS);
         self.block(2);
         self.flush();
-        for r in 0..cells.rows.len() {
+        // The table's text, its pipes and spaces, and a prefix a row: reserved at once.
+        let rows = cells.rows.len();
+        self.out
+            .reserve(cells.text.len() + (rows + 1) * (3 * columns + 2 + self.prefix.len()));
+        for r in 0..rows {
             let row = cells.row(r);
             if r > 0 {
                 self.out.push('\n');
@@ -100,7 +104,13 @@ impl Writer<'_> {
     /// nests tables or holds long block content in a cell).
     fn table_rows(&self, table: NodeId) -> Option<Cells> {
         let end = self.dom.subtree_end(table);
-        let mut cells = Cells::default();
+        // Sized for the table's text once, not grown cell by cell (an escaped `|` or two
+        // past the eighth more is the rare case).
+        let text_len = self.dom.text_len(table);
+        let mut cells = Cells {
+            text: String::with_capacity(text_len + text_len / 8),
+            ..Cells::default()
+        };
         // Start in `cells.cells` of the open row, if a row is open.
         let mut row_start: Option<usize> = None;
         // One writer renders every cell in turn, its buffer kept from cell to cell.
