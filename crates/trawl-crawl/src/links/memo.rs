@@ -16,10 +16,10 @@ use std::sync::{LazyLock, Mutex};
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use url::{Position, Url};
 
-/// Resolved links a thread keeps: about 200 bytes each.
+/// Resolved links the process keeps: about 200 bytes each.
 const RESOLVED_KEPT: usize = 1024;
 
-/// Links seen once a thread remembers (by hash), to know a second sighting.
+/// Links seen once the process remembers (by hash), to know a second sighting.
 const SIGHTINGS_KEPT: usize = 8192;
 
 struct Resolved {
@@ -52,7 +52,7 @@ pub(super) fn resolved(
 ) -> Option<Url> {
     let origin = &base[..Position::BeforePath];
     let hash = FxBuildHasher.hash_one((origin, href));
-    let sighted = {
+    let seen_before = {
         let mut memo = crate::lock::lock(&MEMO);
         if let Some(r) = memo.resolved.get(&hash) {
             if *r.origin == *origin && *r.href == *href {
@@ -69,7 +69,7 @@ pub(super) fn resolved(
         !first
     };
     let url = resolve();
-    if sighted {
+    if seen_before {
         let mut memo = crate::lock::lock(&MEMO);
         if memo.resolved.len() >= RESOLVED_KEPT {
             memo.resolved.clear();
