@@ -19,6 +19,7 @@ const ROOTS: &[&str] = &[
     "bench/",
     "fuzz/",
     ".ci/",
+    ".cargo/",
     "integrations/",
 ];
 
