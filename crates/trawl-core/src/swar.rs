@@ -119,6 +119,12 @@ pub fn count_runs(bytes: &[u8], space: impl Fn(u64) -> u64) -> usize {
     count.total()
 }
 
+/// How many words `str::split_whitespace` finds in ASCII `bytes`: runs outside
+/// `char::is_whitespace`, which in ASCII is `u8::is_ascii_whitespace` and the vertical tab.
+pub fn ascii_words(bytes: &[u8]) -> usize {
+    count_runs(bytes, |w| ascii_space(w) | equal(w, 0x0B))
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

@@ -36,9 +36,7 @@ pub fn estimate_tokens(text: &str) -> usize {
     if bytes.is_ascii() {
         // All ASCII (most pages): bytes, and the words, eight bytes a step
         // (`trawl_core::swar`; a crawl estimates every block of every page it stores).
-        // `char::is_whitespace` in ASCII: `u8::is_ascii_whitespace` and the vertical tab.
-        let space = |w: u64| trawl_core::swar::ascii_space(w) | trawl_core::swar::equal(w, 0x0B);
-        let words = trawl_core::swar::count_runs(bytes, space);
+        let words = trawl_core::swar::ascii_words(bytes);
         return bytes.len().div_ceil(4).max(words);
     }
     let mut counter = TokenCounter::default();
