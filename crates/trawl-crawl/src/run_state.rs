@@ -166,11 +166,18 @@ impl State {
     pub(crate) async fn learn_hosts(&mut self, fetcher: &Fetcher, urls: &[&Url]) {
         let mut new: Vec<&Url> = Vec::new();
         let mut hosts = HashSet::new();
+        // A page's links are mostly to its own host, one after another: a host the last
+        // link had is settled, without hashing it again (a hundred links a page).
+        let mut last: Option<Cow<'_, str>> = None;
         for u in urls {
             let h = host_of(u);
-            if !self.robots.contains_key(h.as_ref()) && hosts.insert(h) {
+            if last.as_deref() == Some(h.as_ref()) {
+                continue;
+            }
+            if !self.robots.contains_key(h.as_ref()) && hosts.insert(h.clone()) {
                 new.push(u);
             }
+            last = Some(h);
         }
         for u in new {
             let host = host_of(u).into_owned();

@@ -224,6 +224,23 @@ impl Sketch {
     /// Deals one shingle's values (a repeated shingle deals the same ones, so the
     /// signature is of the set).
     fn add(&mut self, shingle: u64) {
+        if self.largest == 0 {
+            // Every slot's minimum has whole part 0, so only `j = 0` is dealt, to slot
+            // `k`: what [`Sketch::deal`] does, without its permutation's bookkeeping (most
+            // of a long page's shingles; a crawl signs every page).
+            let draw = mix(shingle.wrapping_add(0x9e37_79b9_7f4a_7c15));
+            let slot = (((draw & 0xffff_ffff) * PERMUTATIONS as u64) >> 32) as usize;
+            let value = draw >> 32;
+            if value < self.minimums[slot] {
+                self.minimums[slot] = value;
+            }
+            return;
+        }
+        self.deal(shingle);
+    }
+
+    /// Algorithm 1's loop for one shingle.
+    fn deal(&mut self, shingle: u64) {
         let mark = self.shingles;
         self.shingles = self.shingles.wrapping_add(1);
         let mut state = shingle;
@@ -723,6 +740,25 @@ the entrances and lighting will be held next month at the central library.
         );
         let (head, tail) = STORY.split_at(STORY.find("kilometres").unwrap() + 4);
         assert_eq!(Signature::of_pieces([head, tail]), Signature::of(STORY));
+    }
+
+    /// The shortcut once every minimum's whole part is 0 deals as the loop does.
+    #[test]
+    fn the_shortcut_deals_as_the_loop() {
+        for (n, seed) in [(1u64, 1u64), (50, 2), (700, 3), (5_000, 4), (20_000, 5)] {
+            let (mut fast, mut slow) = (Sketch::new(), Sketch::new());
+            for i in 0..n {
+                let shingle = mix(seed.wrapping_mul(1_000_003) ^ i);
+                fast.add(shingle);
+                slow.deal(shingle);
+            }
+            assert_eq!(fast.minimums, slow.minimums, "{n} shingles");
+            assert_eq!(fast.largest, slow.largest, "{n} shingles");
+        }
+        // Long enough that the shortcut was taken.
+        let mut sketch = Sketch::new();
+        (0..5_000u64).for_each(|i| sketch.add(mix(i)));
+        assert_eq!(sketch.largest, 0);
     }
 
     #[test]
