@@ -339,14 +339,37 @@ pub fn is_canonical(url: &Url) -> bool {
         return unwrap_redirect(url).is_none();
     }
     let path = url.path();
+    !(path.len() > 1 && path.ends_with('/')) && canonical_but_trailing_slashes(url)
+}
+
+/// Whether [`canonical_url`] would change nothing of `url` (a URL with a base) but trim
+/// its path's trailing slashes: what [`is_canonical`] asks, the trailing slash aside.
+fn canonical_but_trailing_slashes(url: &Url) -> bool {
     url.fragment().is_none()
         && url.username().is_empty()
         && url.password().is_none()
         && url.query().is_none()
         && !url.host_str().is_some_and(|h| h.starts_with("www."))
-        && path.bytes().all(|b| b != b'%' && b.is_ascii())
-        && !(path.len() > 1 && path.ends_with('/'))
+        && url.path().bytes().all(|b| b != b'%' && b.is_ascii())
         && unwrap_redirect(url).is_none()
+}
+
+/// [`canonical_url`]'s text: `url`'s own when it is canonical, a slice of it when only its
+/// path's trailing slashes go (a site's section links, `/docs/s48/`), and made only for the
+/// rest. A crawl keys every link it meets by it.
+pub fn canonical_text(url: &Url) -> Cow<'_, str> {
+    if is_canonical(url) {
+        return Cow::Borrowed(url.as_str());
+    }
+    if !url.cannot_be_a_base() && canonical_but_trailing_slashes(url) {
+        // Without a query or fragment the text ends with the path; all slashes trimmed
+        // leave the root's.
+        let path = url.path();
+        let cut = path.len() - path.trim_end_matches('/').len().max(1);
+        let text = url.as_str();
+        return Cow::Borrowed(&text[..text.len() - cut]);
+    }
+    Cow::Owned(canonical_url(url).into())
 }
 
 /// Whether `url`'s path names another view of a page: a `print`, `printable`, `amp` or
@@ -713,6 +736,15 @@ mod tests {
                 proptest::prop_assert_eq!(canonical_url(&url), url, "{:?}", text);
             }
         }
+
+        /// The canonical text, borrowed or sliced where it can be, is the canonical URL's.
+        #[test]
+        fn the_canonical_text_is_the_canonical_urls(text in urls_met()) {
+            if let Ok(url) = Url::parse(&text) {
+                let (made, canonical) = (canonical_text(&url), canonical_url(&url));
+                proptest::prop_assert_eq!(made.as_ref(), canonical.as_str(), "{:?}", text);
+            }
+        }
     }
 
     #[test]
@@ -739,6 +771,26 @@ mod tests {
             "https://duckduckgo.com/l/",
         ] {
             assert!(!is_canonical(&Url::parse(text).unwrap()), "{text}");
+        }
+        // Trailing slashes alone are sliced off the URL's own text; anything more is made.
+        for (text, sliced) in [
+            ("https://example.com/a/", true),
+            ("https://example.com/docs/s48///", true),
+            ("https://example.com//", true),
+            ("http://127.0.0.1:8080/a/b/", true),
+            ("https://example.com/a/?x=1", false),
+            ("https://u@example.com/a/", false),
+            ("https://www.example.com/a/", false),
+            ("https://example.com/%7Eu/", false),
+            (
+                "https://duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.net%2F",
+                false,
+            ),
+        ] {
+            let url = Url::parse(text).unwrap();
+            let made = canonical_text(&url);
+            assert_eq!(made.as_ref(), canonical_url(&url).as_str(), "{text}");
+            assert_eq!(matches!(made, Cow::Borrowed(_)), sliced, "{text}");
         }
     }
 

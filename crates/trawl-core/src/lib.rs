@@ -30,8 +30,8 @@ pub mod swar;
 pub mod vars;
 
 pub use canonical::{
-    ascii_lowercase, canonical_url, credential_params, is_canonical, is_credential_param,
-    is_tracking_param, is_view_copy, unwrap_redirect,
+    ascii_lowercase, canonical_text, canonical_url, credential_params, is_canonical,
+    is_credential_param, is_tracking_param, is_view_copy, unwrap_redirect,
 };
 pub use code::ErrorCode;
 pub use document::{Attempt, Document, FetchedVia, HeadMeta, ImageInfo, PageType};

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use trawl_core::{TrawlError, ascii_lowercase, canonical_url, is_canonical};
+use trawl_core::{TrawlError, ascii_lowercase, canonical_text};
 use trawl_fetch::Fetcher;
 use trawl_store::{CrawlRecord, CrawlUrl, UrlOutcome, UrlState};
 use url::Url;
@@ -35,15 +35,10 @@ fn key_of(url: &Url) -> String {
 }
 
 /// The key of `url` in the seen set and the store: its canonical form's text, borrowed from
-/// `url` when that is canonical already (most links are), so that a link met before costs
-/// no copy to look up.
+/// `url` when that is canonical already or differs by trailing slashes only (most links
+/// do), so that a link met before costs no copy to look up.
 pub(crate) fn key(url: &Url) -> Cow<'_, str> {
-    if is_canonical(url) {
-        Cow::Borrowed(url.as_str())
-    } else {
-        // The canonical URL's own text, not a copy of it.
-        Cow::Owned(canonical_url(url).into())
-    }
+    canonical_text(url)
 }
 
 /// `url`'s host, lower case: borrowed unless it has upper case (the `url` crate lowercases

@@ -347,7 +347,7 @@ impl Store for SqliteStore {
     }
 
     fn put_document(&self, record: &DocumentRecord, passages: &[Passage]) -> Result<()> {
-        let json = serde_json::to_string(&record.document).map_err(|e| Error::Backend(e.into()))?;
+        let json = body::document_json(&record.document).map_err(|e| Error::Backend(e.into()))?;
         let body = body::pack(&json);
         let fetched_at = to_millis(record.fetched_at);
         let expires_at = match record.expires_at {

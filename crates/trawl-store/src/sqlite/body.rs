@@ -20,6 +20,15 @@ const LEVEL: i32 = 1;
 /// turn anyway, so they seldom wait for it.
 static PACKER: Mutex<Option<zstd::bulk::Compressor<'static>>> = Mutex::new(None);
 
+/// A document's JSON, written into a buffer sized for it once: grown from empty, it was
+/// copied as it doubled (a crawl writes one a page).
+pub(super) fn document_json(document: &trawl_core::Document) -> serde_json::Result<String> {
+    let mut json = Vec::with_capacity(document.markdown.len() + document.text.len() + 1024);
+    serde_json::to_writer(&mut json, document)?;
+    // serde_json writes UTF-8 only; checked all the same, as `to_string` is not.
+    String::from_utf8(json).map_err(|e| serde_json::Error::io(std::io::Error::other(e)))
+}
+
 /// The JSON, compressed.
 pub(super) fn pack(json: &str) -> Vec<u8> {
     let mut packer = PACKER.lock().unwrap_or_else(|p| p.into_inner());
