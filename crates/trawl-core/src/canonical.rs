@@ -358,12 +358,16 @@ fn canonical_but_trailing_slashes(url: &Url) -> bool {
 /// path's trailing slashes go (a site's section links, `/docs/s48/`), and made only for the
 /// rest. A crawl keys every link it meets by it.
 pub fn canonical_text(url: &Url) -> Cow<'_, str> {
-    if is_canonical(url) {
-        return Cow::Borrowed(url.as_str());
+    if url.cannot_be_a_base() {
+        return if is_canonical(url) {
+            Cow::Borrowed(url.as_str())
+        } else {
+            Cow::Owned(canonical_url(url).into())
+        };
     }
-    if !url.cannot_be_a_base() && canonical_but_trailing_slashes(url) {
+    if canonical_but_trailing_slashes(url) {
         // Without a query or fragment the text ends with the path; all slashes trimmed
-        // leave the root's.
+        // leave the root's (nothing is cut from a canonical URL).
         let path = url.path();
         let cut = path.len() - path.trim_end_matches('/').len().max(1);
         let text = url.as_str();

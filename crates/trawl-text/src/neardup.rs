@@ -228,8 +228,8 @@ impl Sketch {
             // Every slot's minimum has whole part 0, so only `j = 0` is dealt, to slot
             // `k`: what [`Sketch::deal`] does, without its permutation's bookkeeping (most
             // of a long page's shingles; a crawl signs every page).
-            let draw = mix(shingle.wrapping_add(0x9e37_79b9_7f4a_7c15));
-            let slot = (((draw & 0xffff_ffff) * PERMUTATIONS as u64) >> 32) as usize;
+            let draw = mix(shingle.wrapping_add(SPLITMIX_GAMMA));
+            let slot = slot_from(0, draw);
             let value = draw >> 32;
             if value < self.minimums[slot] {
                 self.minimums[slot] = value;
@@ -247,11 +247,10 @@ impl Sketch {
         let mut j = 0usize;
         while j <= self.largest {
             // SplitMix64: the generator this shingle seeds.
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            state = state.wrapping_add(SPLITMIX_GAMMA);
             let draw = mix(state);
             let fraction = draw >> 32;
-            // A slot in j..PERMUTATIONS, by multiply-shift of the low half.
-            let k = j + (((draw & 0xffff_ffff) * (PERMUTATIONS - j) as u64) >> 32) as usize;
+            let k = slot_from(j, draw);
             if self.dealt_to[j] != mark {
                 self.dealt_to[j] = mark;
                 self.permutation[j] = j as u8;
@@ -278,6 +277,16 @@ impl Sketch {
             j += 1;
         }
     }
+}
+
+/// SplitMix64's increment: the step of the generator a shingle seeds.
+const SPLITMIX_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The slot in `j..PERMUTATIONS` a draw deals to, by multiply-shift of its low half (the
+/// high half is the value's fraction).
+#[inline]
+fn slot_from(j: usize, draw: u64) -> usize {
+    j + (((draw & 0xffff_ffff) * (PERMUTATIONS - j) as u64) >> 32) as usize
 }
 
 /// FNV-1a's starting value: a word's hash before its first byte.
@@ -677,7 +686,7 @@ the entrances and lighting will be held next month at the central library.
         };
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            state = state.wrapping_add(SPLITMIX_GAMMA);
             mix(state)
         };
         for words in [20usize, 60, 400] {
