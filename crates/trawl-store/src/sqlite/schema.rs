@@ -137,7 +137,7 @@ END;
 /// crawl), a tenth of the crawl's CPU. Sixteen at a time halves the levels; finds on a
 /// 100,000-page store took the same time (BENCHMARKS.md §13.4).
 const V5: &str = "
-INSERT INTO passages_fts(passages_fts, rank) VALUES ('automerge', 64);
+INSERT INTO passages_fts(passages_fts, rank) VALUES ('automerge', 16);
 ";
 
 /// Version 6: segments merged 64 at a time (the most FTS5 allows), and a level merged at
