@@ -10,10 +10,12 @@
 //! once, so it is tried again by the next call and a restarted Redis is used again without
 //! delay; a silent one (a connect or PING that timed out) is not tried again for
 //! [`SILENT_RETRY`], and calls fail fast meanwhile. Only one direct try runs at a time;
-//! the calls that arrive during it fail fast.
+//! the calls that arrive during it wait for its answer (at most [`PROBE_WAIT`]) and take
+//! it: after a restart every pooled connection breaks at once, and the calls that find
+//! theirs broken while the first one reconnects must not fail for a Redis that is back.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use redis::{Connection, ConnectionLike};
@@ -28,6 +30,11 @@ pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_millis(500);
 const POOL_TIMEOUT: Duration = Duration::from_millis(600);
 /// After a direct try timed out, how long calls fail fast before the next one.
 pub(super) const SILENT_RETRY: Duration = Duration::from_secs(5);
+/// How long a call waits for the answer of a direct try already running: the try's own
+/// bound (a connect and a PING, each [`CONNECT_TIMEOUT`]) and a little more.
+const PROBE_WAIT: Duration = CONNECT_TIMEOUT
+    .saturating_mul(2)
+    .saturating_add(Duration::from_millis(100));
 
 /// The pool, the outage memory and the counters one [`RedisStore`](super::RedisStore)
 /// connects through.
@@ -57,6 +64,8 @@ pub struct ConnectionStats {
 #[derive(Debug, Default)]
 struct Health {
     outage: Mutex<Option<Outage>>,
+    /// Wakes the calls waiting on a direct try when it ends.
+    probe_ended: Condvar,
     /// Connection failures seen so far (see [`Tracked`]).
     failures: AtomicU64,
     /// Connections tried so far, pooled and direct.
@@ -316,9 +325,32 @@ impl Connections {
 
     fn gate(&self) -> Gate {
         let mut outage = self.health.lock();
+        let deadline = Instant::now() + PROBE_WAIT;
+        let mut waited = false;
+        while outage.as_ref().is_some_and(|o| o.probing) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            waited = true;
+            outage = self
+                .health
+                .probe_ended
+                .wait_timeout(outage, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
         let Some(o) = outage.as_mut() else {
+            // Not down, or the try this call waited on found Redis back.
             return Gate::Pool;
         };
+        if waited {
+            // The try this call waited on failed (or outlasted its bound): its answer is
+            // this call's too, rather than a second try at once.
+            let o = o.clone();
+            drop(outage);
+            return Gate::FailFast(self.unavailable_from(&o));
+        }
         let silent_recently = o.silent_at.is_some_and(|at| at.elapsed() < SILENT_RETRY);
         if o.probing || silent_recently {
             let o = o.clone();
@@ -335,6 +367,7 @@ impl Connections {
         match self.direct.open(Some(CONNECT_TIMEOUT)) {
             Ok(conn) => {
                 self.health.mark_up();
+                self.health.probe_ended.notify_all();
                 Ok(conn)
             }
             Err(_) => {
@@ -342,6 +375,7 @@ impl Connections {
                 if let Some(o) = self.health.lock().as_mut() {
                     o.probing = false;
                 }
+                self.health.probe_ended.notify_all();
                 Err(self.unavailable())
             }
         }

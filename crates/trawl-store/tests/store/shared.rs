@@ -300,3 +300,48 @@ fn a_silent_redis_costs_one_timeout_then_calls_fail_at_once_until_it_answers_aga
             .is_some()
     );
 }
+
+#[test]
+fn calls_that_meet_a_restarted_redis_at_once_all_succeed() {
+    let Some(mut server) = RedisServer::start() else {
+        return;
+    };
+    let store = RedisStore::open(&server.url(), "p:", StoreConfig::default()).unwrap();
+    let callers = 8;
+    // Fill the pool with connections (each caller holds one while the others start), so
+    // that every caller after the restart takes one the restart has broken.
+    let together = std::sync::Barrier::new(callers);
+    std::thread::scope(|s| {
+        for _ in 0..callers {
+            s.spawn(|| {
+                together.wait();
+                for _ in 0..20 {
+                    store.get_site_reader("example.com").unwrap();
+                }
+            });
+        }
+    });
+    server.restart();
+    // They all find their connection dropped at once: one tries a new connection, and the
+    // others take its answer instead of failing while it runs.
+    for round in 0..5 {
+        let together = std::sync::Barrier::new(callers);
+        let failed = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for _ in 0..callers {
+                s.spawn(|| {
+                    together.wait();
+                    if let Err(e) = store.get_site_reader("example.com") {
+                        failed.lock().unwrap().push(e.to_string());
+                    }
+                });
+            }
+        });
+        let failed = failed.into_inner().unwrap();
+        assert!(failed.is_empty(), "round {round}: {failed:?}");
+        if round < 4 {
+            server.restart();
+        }
+    }
+    assert_eq!(store.connection_stats().down_since, None);
+}
