@@ -29,7 +29,7 @@ use crate::{
     from_millis, to_millis,
 };
 use batch::begin;
-use passages::{insert_passages, passage_texts};
+use passages::{delete_passages, insert_passages, passage_texts};
 use pool::{Access, Pool, Target, open_connection};
 
 /// The embedded SQLite [`Store`].
@@ -289,13 +289,18 @@ impl SqliteStore {
         };
         let hits = match scope {
             FindScope::Document(handle) => {
-                // The document's passages were written together, so their ids are one run:
-                // FTS5 is given that rowid range with the match (materialized first, or the
-                // planner matches the whole store once per passage of the document: a find
-                // in one page of a 100,000-page store took 330 ms, now 40 ms).
-                let (low, high): (Option<i64>, Option<i64>) = conn
-                    .prepare_cached("SELECT min(id), max(id) FROM passages WHERE handle = ?1")?
-                    .query_row([handle], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                // The document's passages were written together, so their ids are one run,
+                // which its row names: FTS5 is given that rowid range with the match
+                // (materialized first, or the planner matches the whole store once per
+                // passage of the document: a find in one page of a 100,000-page store took
+                // 330 ms, now 40 ms).
+                let run: Option<(Option<i64>, Option<i64>)> = conn
+                    .prepare_cached(
+                        "SELECT passages_from, passages_to FROM documents WHERE handle = ?1",
+                    )?
+                    .query_row([handle], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()?;
+                let (low, high) = run.unwrap_or_default();
                 let (Some(low), Some(high)) = (low, high) else {
                     return Ok(Vec::new());
                 };
@@ -358,12 +363,22 @@ impl Store for SqliteStore {
         let mut conn = self.pool.write()?;
         let conn_in_batch = conn.in_batch();
         let tx = begin(&mut conn)?;
+        // The earlier passages go while the document's row still names them.
+        delete_passages(&tx, handle)?;
+        let written = insert_passages(
+            &tx,
+            handle,
+            &record.document.markdown,
+            passages,
+            conn_in_batch,
+        )?;
+        let (passages_from, passages_to) = written.ids.unzip();
         // Cached: a crawl puts a document a page.
         tx.prepare_cached(
             "INSERT OR REPLACE INTO documents
                  (handle, url, final_url, content_hash, fetched_at, expires_at, etag,
-                  last_modified, size_bytes, body)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                  last_modified, size_bytes, body, passages_from, passages_to)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )?
         .execute(params![
             handle,
@@ -378,18 +393,11 @@ impl Store for SqliteStore {
             // the same bound as on Redis, and the disk holds less than it.
             json.len() as i64,
             body,
+            passages_from,
+            passages_to,
         ])?;
-        tx.prepare_cached("DELETE FROM passages WHERE handle = ?1")?
-            .execute([handle])?;
-        let deferred = insert_passages(
-            &tx,
-            handle,
-            &record.document.markdown,
-            passages,
-            conn_in_batch,
-        )?;
         tx.commit()?;
-        self.pool.defer_index(deferred);
+        self.pool.defer_index(written.deferred);
         self.evict_over_bound(&mut conn, Some(handle), json.len() as u64)?;
         Ok(())
     }
@@ -404,7 +412,7 @@ impl Store for SqliteStore {
     fn get_document_by_url(&self, url: &str) -> Result<Option<DocumentRecord>> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare_cached(&format!(
-            "{SELECT_DOCUMENT} WHERE url = ?1 OR final_url = ?1 ORDER BY fetched_at DESC LIMIT 1"
+            "{SELECT_DOCUMENT} WHERE {BY_URL} ORDER BY fetched_at DESC LIMIT 1"
         ))?;
         let row = stmt.query_row([url], raw_document).optional()?;
         row.map(RawDocument::decode).transpose()
@@ -705,11 +713,15 @@ impl Store for SqliteStore {
         if !self.config.stale_retention.is_zero() {
             let cutoff = now.saturating_sub(duration_millis(self.config.stale_retention));
             versions::forget_expired(&tx, cutoff)?;
-            tx.execute(
-                "DELETE FROM passages WHERE handle IN
-                     (SELECT handle FROM documents WHERE expires_at < ?1)",
-                [cutoff],
-            )?;
+            // Each document's passages by their run of ids (SQLite plans a join on the run
+            // as a scan of every passage).
+            let expired: Vec<String> = tx
+                .prepare("SELECT handle FROM documents WHERE expires_at < ?1")?
+                .query_map([cutoff], |row| row.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            for handle in &expired {
+                delete_passages(&tx, handle)?;
+            }
             report.expired_documents =
                 tx.execute("DELETE FROM documents WHERE expires_at < ?1", [cutoff])? as u64;
         }
@@ -838,6 +850,11 @@ fn tempfile_probe(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_file(&probe)
 }
 
+/// A document asked for as `?1` or redirected there. The second term says `final_url <>
+/// url` so that SQLite uses the partial index by final URL (schema 7), which holds only
+/// those; a document whose final URL is `?1` and its URL too is found by the first.
+const BY_URL: &str = "url = ?1 OR (final_url = ?1 AND final_url <> url)";
+
 const SELECT_DOCUMENT: &str = "SELECT body, content_hash, fetched_at, expires_at, etag,
         last_modified FROM documents";
 
@@ -919,7 +936,7 @@ fn total_document_bytes(conn: &Connection) -> Result<u64> {
 
 fn delete_document_rows(conn: &Connection, handle: &str) -> Result<bool> {
     versions::forget(conn, Some(handle))?;
-    conn.execute("DELETE FROM passages WHERE handle = ?1", [handle])?;
+    delete_passages(conn, handle)?;
     Ok(conn.execute("DELETE FROM documents WHERE handle = ?1", [handle])? > 0)
 }
 
@@ -978,6 +995,34 @@ fn clear_crawls(tx: &rusqlite::Connection) -> rusqlite::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lookup by URL reads the two indexes, the partial one by final URL included (a
+    /// term SQLite cannot match to it scans every document instead).
+    #[test]
+    fn a_lookup_by_url_reads_both_indexes_and_scans_nothing() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        schema::migrate(&mut conn).unwrap();
+        let plan: Vec<String> = conn
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN {SELECT_DOCUMENT} WHERE {BY_URL} \
+                 ORDER BY fetched_at DESC LIMIT 1"
+            ))
+            .unwrap()
+            .query_map(["https://example.com/"], |r| r.get(3))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        for index in [
+            "documents_by_url (url=?)",
+            "documents_by_final_url (final_url=?)",
+        ] {
+            assert!(plan.iter().any(|step| step.ends_with(index)), "{plan:?}");
+        }
+        assert!(
+            !plan.iter().any(|step| step.starts_with("SCAN")),
+            "{plan:?}"
+        );
+    }
 
     #[test]
     fn fts_terms_quote_everything_and_keep_phrases() {

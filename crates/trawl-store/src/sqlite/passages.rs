@@ -16,6 +16,30 @@ use crate::{Passage, PassageHit, Result};
 /// Writes one passage's row of the full-text index.
 const INDEX_ROW: &str = "INSERT INTO passages_fts(rowid, heading, body) VALUES (?1, ?2, ?3)";
 
+/// Deletes the passages of the document `handle` (their index rows go by trigger): the
+/// run of ids its row names (schema 7), each row checked against the handle, so a run
+/// that ever spanned another document's passages could not take them. Called before the
+/// document's row is replaced or deleted, while it still names the run.
+pub(super) fn delete_passages(conn: &Connection, handle: &str) -> Result<()> {
+    conn.prepare_cached(DELETE_PASSAGES)?.execute([handle])?;
+    Ok(())
+}
+
+/// See [`delete_passages`].
+const DELETE_PASSAGES: &str = "DELETE FROM passages
+    WHERE id BETWEEN (SELECT passages_from FROM documents WHERE handle = ?1)
+                 AND (SELECT passages_to FROM documents WHERE handle = ?1)
+      AND handle = ?1";
+
+/// The passages [`insert_passages`] wrote: the run of their ids, for the document's row,
+/// and their index rows when deferred.
+#[derive(Debug, Default)]
+pub(super) struct Written {
+    /// The first and the last id (`None`: no passages).
+    pub(super) ids: Option<(i64, i64)>,
+    pub(super) deferred: Vec<DeferredIndexRow>,
+}
+
 /// A passage's index row, held until its batch ends (see [`insert_passages`]).
 #[derive(Debug)]
 pub(super) struct DeferredIndexRow {
@@ -26,7 +50,8 @@ pub(super) struct DeferredIndexRow {
 
 /// Writes `passages` of the document `handle` whose Markdown is `markdown`, and indexes
 /// them. The caller deleted the document's earlier passages (their index rows go with
-/// them, by trigger) in the same transaction.
+/// them, by trigger) in the same transaction, and writes the run of ids returned into the
+/// document's row.
 ///
 /// Inside a batch (`defer`), the index rows are returned instead, for
 /// [`index_deferred`] once the batch's jobs are done: FTS5 writes its pending terms out
@@ -39,8 +64,8 @@ pub(super) fn insert_passages(
     markdown: &str,
     passages: &[Passage],
     defer: bool,
-) -> Result<Vec<DeferredIndexRow>> {
-    let mut deferred = Vec::new();
+) -> Result<Written> {
+    let mut written = Written::default();
     let mut insert = conn.prepare_cached(
         "INSERT INTO passages (handle, page, ord, heading, body, start, len)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -66,8 +91,13 @@ pub(super) fn insert_passages(
             len
         ])?;
         let rowid = conn.last_insert_rowid();
+        written.ids = Some(
+            written
+                .ids
+                .map_or((rowid, rowid), |(first, _)| (first, rowid)),
+        );
         if defer {
-            deferred.push(DeferredIndexRow {
+            written.deferred.push(DeferredIndexRow {
                 rowid,
                 heading: passage.heading.clone(),
                 text: passage.text.clone(),
@@ -76,7 +106,7 @@ pub(super) fn insert_passages(
             index.execute(params![rowid, passage.heading, passage.text])?;
         }
     }
-    Ok(deferred)
+    Ok(written)
 }
 
 /// Indexes the rows a batch's jobs deferred, in the batch's transaction and outside any
@@ -341,5 +371,211 @@ mod tests {
                 .is_empty()
         );
         assert!(store.integrity_check().unwrap().is_empty());
+    }
+
+    fn passage(heading: &str, text: &str) -> Passage {
+        Passage {
+            page: 1,
+            heading: heading.to_owned(),
+            text: text.to_owned(),
+            range: None,
+        }
+    }
+
+    /// The handles whose passages `word` finds in the whole store.
+    fn found_in(store: &SqliteStore, word: &str) -> Vec<String> {
+        let mut handles: Vec<String> = store
+            .find(word, FindScope::All, 10)
+            .unwrap()
+            .into_iter()
+            .map(|h| h.handle)
+            .collect();
+        handles.sort();
+        handles
+    }
+
+    /// Two documents written by a version-6 build: the migration names each one's run of
+    /// passage ids and drops the index by handle; each document's passages are then found
+    /// in it, replaced with it and deleted with it, and the other's stay.
+    #[test]
+    fn a_version_6_store_names_each_documents_passages_and_keeps_them_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        let handle = |n: u32| format!("example.com~{n:012}");
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            for migration in &MIGRATIONS[..6] {
+                conn.execute_batch(migration).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 6).unwrap();
+            for (n, words) in [(1, ["kelp", "otter"]), (2, ["seal", "heron"])] {
+                let body = serde_json::to_string(&record(n, "# Old\n").document).unwrap();
+                conn.execute(
+                    "INSERT INTO documents (handle, url, final_url, content_hash, fetched_at,
+                         size_bytes, body)
+                     VALUES (?1, ?2, ?2, 'h', 0, ?3, ?4)",
+                    rusqlite::params![
+                        handle(n),
+                        format!("https://example.com/{n}"),
+                        body.len() as i64,
+                        body
+                    ],
+                )
+                .unwrap();
+                for (ord, word) in words.iter().enumerate() {
+                    let text = format!("A {word}.");
+                    conn.execute(
+                        "INSERT INTO passages (handle, page, ord, heading, body)
+                         VALUES (?1, 1, ?2, 'Old', ?3)",
+                        rusqlite::params![handle(n), ord as i64, text],
+                    )
+                    .unwrap();
+                    conn.execute(
+                        "INSERT INTO passages_fts(rowid, heading, body)
+                         VALUES (last_insert_rowid(), 'Old', ?1)",
+                        [&text],
+                    )
+                    .unwrap();
+                }
+            }
+        }
+        let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let runs: Vec<(String, i64, i64)> = conn
+            .prepare("SELECT handle, passages_from, passages_to FROM documents ORDER BY handle")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(runs, [(handle(1), 1, 2), (handle(2), 3, 4)]);
+        let by_handle: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name = 'passages_by_handle'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(by_handle, 0);
+
+        let in_document = |word: &str, n: u32| {
+            store
+                .find(word, FindScope::Document(&handle(n)), 10)
+                .unwrap()
+                .len()
+        };
+        assert_eq!((in_document("otter", 1), in_document("otter", 2)), (1, 0));
+        assert_eq!((in_document("seal", 1), in_document("seal", 2)), (0, 1));
+        store
+            .put_document(
+                &record(1, "# New\n\nA walrus.\n"),
+                &[passage("New", "A walrus.")],
+            )
+            .unwrap();
+        for gone in ["kelp", "otter"] {
+            assert_eq!(found_in(&store, gone), Vec::<String>::new(), "{gone}");
+        }
+        assert_eq!(found_in(&store, "walrus"), [handle(1)]);
+        assert_eq!(found_in(&store, "heron"), [handle(2)]);
+        assert!(store.delete_document(&handle(2)).unwrap());
+        assert_eq!(found_in(&store, "seal"), Vec::<String>::new());
+        assert_eq!(found_in(&store, "walrus"), [handle(1)]);
+        assert!(store.integrity_check().unwrap().is_empty());
+    }
+
+    /// Every passage of a document goes when it is put again or deleted, its last one too,
+    /// and a document written between keeps its own.
+    #[test]
+    fn a_document_put_again_or_deleted_takes_every_passage_of_its_run() {
+        let store = SqliteStore::open(":memory:", StoreConfig::default()).unwrap();
+        let words = ["kelp", "otter", "seal"];
+        let passages: Vec<Passage> = words
+            .iter()
+            .map(|w| passage(w, &format!("A {w}.")))
+            .collect();
+        store
+            .put_document(&record(1, "# Three\n"), &passages)
+            .unwrap();
+        store
+            .put_document(&record(2, "# Crab\n"), &[passage("crab", "A crab.")])
+            .unwrap();
+        store
+            .put_document(&record(1, "# Gull\n"), &[passage("gull", "A gull.")])
+            .unwrap();
+        for gone in words {
+            assert_eq!(found_in(&store, gone), Vec::<String>::new(), "{gone}");
+        }
+        store
+            .put_document(&record(3, "# Three\n"), &passages)
+            .unwrap();
+        assert!(store.delete_document("example.com~000000000003").unwrap());
+        for gone in words {
+            assert_eq!(found_in(&store, gone), Vec::<String>::new(), "{gone}");
+        }
+        assert_eq!(found_in(&store, "gull"), ["example.com~000000000001"]);
+        assert_eq!(found_in(&store, "crab"), ["example.com~000000000002"]);
+        assert!(store.integrity_check().unwrap().is_empty());
+    }
+
+    /// A run that covered another document's passages (no build writes one) still replaces
+    /// only the document's own: every row is checked against its handle.
+    #[test]
+    fn a_documents_run_of_ids_takes_only_its_own_passages() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
+        for (n, word) in [(1, "kelp"), (2, "seal"), (3, "crab")] {
+            let text = format!("A {word}.");
+            store
+                .put_document(
+                    &record(n, &format!("# {word}\n\n{text}\n")),
+                    &[passage(word, &text)],
+                )
+                .unwrap();
+        }
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute(
+                "UPDATE documents SET passages_from = 1, passages_to = 3
+                 WHERE handle = 'example.com~000000000001'",
+                [],
+            )
+            .unwrap();
+        store
+            .put_document(
+                &record(1, "# otter\n\nAn otter.\n"),
+                &[passage("otter", "An otter.")],
+            )
+            .unwrap();
+        assert_eq!(found_in(&store, "kelp"), Vec::<String>::new());
+        assert_eq!(found_in(&store, "seal"), ["example.com~000000000002"]);
+        assert_eq!(found_in(&store, "crab"), ["example.com~000000000003"]);
+        assert_eq!(found_in(&store, "otter"), ["example.com~000000000001"]);
+        assert!(store.integrity_check().unwrap().is_empty());
+    }
+
+    /// A document's passages are deleted by their ids' range, not by a scan of every
+    /// passage (there is no index by handle to scan instead).
+    #[test]
+    fn deleting_a_documents_passages_reads_only_their_range() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        for migration in MIGRATIONS {
+            conn.execute_batch(migration).unwrap();
+        }
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", super::DELETE_PASSAGES))
+            .unwrap()
+            .query_map(["example.com~000000000001"], |r| r.get(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(
+            plan[0].contains("SEARCH passages USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"),
+            "{plan:?}"
+        );
+        assert!(
+            !plan.iter().any(|step| step.starts_with("SCAN")),
+            "{plan:?}"
+        );
     }
 }

@@ -19,7 +19,7 @@ pub(super) fn once(flag: &AtomicBool, conn: &Connection, sql: &str) -> Result<()
     Ok(())
 }
 
-pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
 
 /// The schema version this build writes.
 pub(super) const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -148,6 +148,27 @@ INSERT INTO passages_fts(passages_fts, rank) VALUES ('automerge', 16);
 const V6: &str = "
 INSERT INTO passages_fts(passages_fts, rank) VALUES ('automerge', 64);
 INSERT INTO passages_fts(passages_fts, rank) VALUES ('crisismerge', 64);
+";
+
+/// Version 7: two indexes that put a crawl's every page in random leaves, gone or made
+/// small. Each such leaf a commit touches is written again to the WAL and, once out of
+/// the writer's cache, read back (BENCHMARKS.md §13.12, §13.13).
+///
+/// - A document's row names its passages' run of ids (`passages_from`, `passages_to`; a
+///   document's passages are written together, so their ids are one run), and the index
+///   of passages by handle (a hash: each passage a random leaf) goes. A document's
+///   passages are found by their ids, each checked against the handle.
+/// - The index by final URL holds only the documents whose final URL is not the one
+///   asked for (those that redirected): a lookup by URL finds the others by `url`.
+const V7: &str = "
+ALTER TABLE documents ADD COLUMN passages_from INTEGER;
+ALTER TABLE documents ADD COLUMN passages_to INTEGER;
+UPDATE documents SET
+    passages_from = (SELECT min(id) FROM passages WHERE passages.handle = documents.handle),
+    passages_to = (SELECT max(id) FROM passages WHERE passages.handle = documents.handle);
+DROP INDEX passages_by_handle;
+DROP INDEX documents_by_final_url;
+CREATE INDEX documents_by_final_url ON documents(final_url) WHERE final_url <> url;
 ";
 
 /// Brings the store up to [`SCHEMA_VERSION`]. Safe when several processes open a new

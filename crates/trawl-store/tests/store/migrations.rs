@@ -7,7 +7,7 @@ fn an_empty_file_becomes_a_store() {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, b"").unwrap();
     let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
-    assert_eq!(store.stats().unwrap().schema_version, 6);
+    assert_eq!(store.stats().unwrap().schema_version, 7);
     put(&store, 1, SystemTime::now());
     drop(store);
     let reopened = SqliteStore::open(&path, StoreConfig::default()).unwrap();
