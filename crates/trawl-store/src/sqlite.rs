@@ -29,7 +29,7 @@ use crate::{
     from_millis, to_millis,
 };
 use batch::begin;
-use passages::{delete_passages, insert_passages, passage_texts};
+use passages::{delete_passages, insert_passages, passage_texts, run_of};
 use pool::{Access, Pool, Target, open_connection};
 
 /// The embedded SQLite [`Store`].
@@ -294,14 +294,7 @@ impl SqliteStore {
                 // (materialized first, or the planner matches the whole store once per
                 // passage of the document: a find in one page of a 100,000-page store took
                 // 330 ms, now 40 ms).
-                let run: Option<(Option<i64>, Option<i64>)> = conn
-                    .prepare_cached(
-                        "SELECT passages_from, passages_to FROM documents WHERE handle = ?1",
-                    )?
-                    .query_row([handle], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .optional()?;
-                let (low, high) = run.unwrap_or_default();
-                let (Some(low), Some(high)) = (low, high) else {
+                let Some((low, high)) = run_of(conn, handle)? else {
                     return Ok(Vec::new());
                 };
                 let mut stmt = conn.prepare_cached(
@@ -992,6 +985,17 @@ fn clear_crawls(tx: &rusqlite::Connection) -> rusqlite::Result<usize> {
     }
 }
 
+/// How SQLite plans `sql` with `params`: each step's text (`SEARCH …`, `SCAN …`).
+#[cfg(test)]
+fn query_plan(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+    conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+        .unwrap()
+        .query_map(params, |r| r.get(3))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1002,16 +1006,11 @@ mod tests {
     fn a_lookup_by_url_reads_both_indexes_and_scans_nothing() {
         let mut conn = Connection::open_in_memory().unwrap();
         schema::migrate(&mut conn).unwrap();
-        let plan: Vec<String> = conn
-            .prepare(&format!(
-                "EXPLAIN QUERY PLAN {SELECT_DOCUMENT} WHERE {BY_URL} \
-                 ORDER BY fetched_at DESC LIMIT 1"
-            ))
-            .unwrap()
-            .query_map(["https://example.com/"], |r| r.get(3))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
+        let plan = query_plan(
+            &conn,
+            &format!("{SELECT_DOCUMENT} WHERE {BY_URL} ORDER BY fetched_at DESC LIMIT 1"),
+            ["https://example.com/"],
+        );
         for index in [
             "documents_by_url (url=?)",
             "documents_by_final_url (final_url=?)",

@@ -344,15 +344,10 @@ impl Connections {
             // Not down, or the try this call waited on found Redis back.
             return Gate::Pool;
         };
-        if waited {
-            // The try this call waited on failed (or outlasted its bound): its answer is
-            // this call's too, rather than a second try at once.
-            let o = o.clone();
-            drop(outage);
-            return Gate::FailFast(self.unavailable_from(&o));
-        }
+        // A try this call waited on that failed (or outlasted its bound) answers for this
+        // call too, rather than a second try at once.
         let silent_recently = o.silent_at.is_some_and(|at| at.elapsed() < SILENT_RETRY);
-        if o.probing || silent_recently {
+        if waited || o.probing || silent_recently {
             let o = o.clone();
             drop(outage);
             return Gate::FailFast(self.unavailable_from(&o));

@@ -16,20 +16,31 @@ use crate::{Passage, PassageHit, Result};
 /// Writes one passage's row of the full-text index.
 const INDEX_ROW: &str = "INSERT INTO passages_fts(rowid, heading, body) VALUES (?1, ?2, ?3)";
 
-/// Deletes the passages of the document `handle` (their index rows go by trigger): the
-/// run of ids its row names (schema 7), each row checked against the handle, so a run
-/// that ever spanned another document's passages could not take them. Called before the
-/// document's row is replaced or deleted, while it still names the run.
+/// The first and the last id of the passages of the document `handle`, as its row names
+/// them (schema 7; a document's passages are written together, so their ids are one run):
+/// `None` when it has none or is not stored.
+pub(super) fn run_of(conn: &Connection, handle: &str) -> Result<Option<(i64, i64)>> {
+    let run: Option<(Option<i64>, Option<i64>)> = conn
+        .prepare_cached("SELECT passages_from, passages_to FROM documents WHERE handle = ?1")?
+        .query_row([handle], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(run.and_then(|(from, to)| from.zip(to)))
+}
+
+/// Deletes the passages of the document `handle` (their index rows go by trigger): its run
+/// of ids, each row checked against the handle, so a run that ever spanned another
+/// document's passages could not take them. Called before the document's row is replaced
+/// or deleted, while it still names the run; a document not stored before deletes nothing.
 pub(super) fn delete_passages(conn: &Connection, handle: &str) -> Result<()> {
-    conn.prepare_cached(DELETE_PASSAGES)?.execute([handle])?;
+    if let Some((from, to)) = run_of(conn, handle)? {
+        conn.prepare_cached(DELETE_RUN)?
+            .execute(params![handle, from, to])?;
+    }
     Ok(())
 }
 
 /// See [`delete_passages`].
-const DELETE_PASSAGES: &str = "DELETE FROM passages
-    WHERE id BETWEEN (SELECT passages_from FROM documents WHERE handle = ?1)
-                 AND (SELECT passages_to FROM documents WHERE handle = ?1)
-      AND handle = ?1";
+const DELETE_RUN: &str = "DELETE FROM passages WHERE id BETWEEN ?2 AND ?3 AND handle = ?1";
 
 /// The passages [`insert_passages`] wrote: the run of their ids, for the document's row,
 /// and their index rows when deferred.
@@ -91,11 +102,8 @@ pub(super) fn insert_passages(
             len
         ])?;
         let rowid = conn.last_insert_rowid();
-        written.ids = Some(
-            written
-                .ids
-                .map_or((rowid, rowid), |(first, _)| (first, rowid)),
-        );
+        let first = written.ids.map_or(rowid, |(first, _)| first);
+        written.ids = Some((first, rowid));
         if defer {
             written.deferred.push(DeferredIndexRow {
                 rowid,
@@ -184,6 +192,7 @@ mod tests {
 
     use trawl_core::Document;
 
+    use super::super::query_plan;
     use super::super::schema::MIGRATIONS;
     use crate::{DocumentRecord, FindScope, Passage, SqliteStore, Store, StoreConfig};
 
@@ -267,12 +276,7 @@ mod tests {
         let store = SqliteStore::open(&path, StoreConfig::default()).unwrap();
         let put = |n: u32, word: &str| {
             let markdown = format!("# {word}\n\nA {word} by the shore.\n");
-            let passage = Passage {
-                page: 1,
-                heading: word.to_owned(),
-                text: format!("A {word} by the shore."),
-                range: None,
-            };
+            let passage = passage(word, &format!("A {word} by the shore."));
             store.put_document(&record(n, &markdown), &[passage])
         };
         put(9, "walrus").unwrap();
@@ -562,13 +566,11 @@ mod tests {
         for migration in MIGRATIONS {
             conn.execute_batch(migration).unwrap();
         }
-        let plan: Vec<String> = conn
-            .prepare(&format!("EXPLAIN QUERY PLAN {}", super::DELETE_PASSAGES))
-            .unwrap()
-            .query_map(["example.com~000000000001"], |r| r.get(3))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let plan = query_plan(
+            &conn,
+            super::DELETE_RUN,
+            rusqlite::params!["example.com~000000000001", 1, 2],
+        );
         assert!(
             plan[0].contains("SEARCH passages USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"),
             "{plan:?}"
