@@ -68,6 +68,14 @@ pub fn continuation(word: u64) -> u64 {
     word & !(word << 1) & HIGH
 }
 
+/// The word with its ASCII upper-case letters lowered (`u8::to_ascii_lowercase` on each
+/// byte): a letter's high-bit mark moved down to 0x20, the bit that lowers it.
+#[inline]
+pub fn ascii_lowercase(word: u64) -> u64 {
+    let upper = below(word, b'Z' + 1) & !below(word, b'A') & HIGH;
+    word | (upper >> 2)
+}
+
 /// Counts the bytes set in masks. `count_ones` is a dozen instructions on the baseline
 /// x86-64 the binary is built for (no `popcnt`); a byte lane each adds a mask's bytes in
 /// one step, and the lanes are summed every 255 masks, before one could overflow.
@@ -173,6 +181,11 @@ mod tests {
                 assert_eq!(
                     continuation(word),
                     mask_of(&bytes, |x| x & 0xC0 == 0x80),
+                    "{bytes:?}"
+                );
+                assert_eq!(
+                    ascii_lowercase(word),
+                    u64::from_le_bytes(bytes.map(|x| x.to_ascii_lowercase())),
                     "{bytes:?}"
                 );
             }

@@ -731,12 +731,17 @@ fn tag_of(name: &[u8], lower: &mut [u8; 16]) -> Tag {
 }
 
 /// `name` (at most 16 bytes) lower-cased into `lower`: copied, then all 16 bytes
-/// lower-cased at once (a fixed-length loop is a few vector instructions; one per byte of
-/// the name was a cost on every tag and attribute).
+/// lower-cased as two words (`trawl_core::swar`). A byte a step was a cost on every tag and
+/// attribute, and the release build vectorizes no loop (see `swar`): the fixed-length
+/// loop this replaces ran about a hundred instructions a name.
 fn lowercase_into<'l>(name: &[u8], lower: &'l mut [u8; 16]) -> &'l [u8] {
+    use trawl_core::swar;
+
     lower[..name.len()].copy_from_slice(name);
-    for b in lower.iter_mut() {
-        *b = b.to_ascii_lowercase();
+    let (low, high) = lower.split_at_mut(8);
+    for half in [low, high] {
+        let word = u64::from_le_bytes((&*half).try_into().expect("eight bytes"));
+        half.copy_from_slice(&swar::ascii_lowercase(word).to_le_bytes());
     }
     &lower[..name.len()]
 }
@@ -835,8 +840,8 @@ fn class_hides(value: &[u8]) -> Option<HiddenBy> {
     let mut hides = false;
     for token in value.split(|b| b.is_ascii_whitespace()) {
         match token.len() {
-            4 => hides |= token.eq_ignore_ascii_case(b"hide"),
-            6 => hides |= token.eq_ignore_ascii_case(b"hidden"),
+            4 => hides |= is_word_in_any_case(token, b"hide"),
+            6 => hides |= is_word_in_any_case(token, b"hidden"),
             24 if token.eq_ignore_ascii_case(b"elementor-hidden-desktop") => {
                 return Some(HiddenBy::Device);
             }
@@ -844,6 +849,15 @@ fn class_hides(value: &[u8]) -> Option<HiddenBy> {
         }
     }
     (hides && memchr(b':', value).is_none()).then_some(HiddenBy::Class)
+}
+
+/// Whether `token` is `word`, a word of lower-case ASCII letters, in any case: a byte with
+/// 0x20 set is a lower-case letter only if it was that letter or its capital. A byte loop
+/// the compiler inlines, where `eq_ignore_ascii_case` was a call of a couple of hundred
+/// instructions in the release build, made for most class tokens of these lengths.
+fn is_word_in_any_case(token: &[u8], word: &[u8]) -> bool {
+    debug_assert!(word.iter().all(u8::is_ascii_lowercase));
+    token.len() == word.len() && token.iter().zip(word).all(|(&t, &w)| t | 0x20 == w)
 }
 
 /// Whether an inline style says `display:none` or `visibility:hidden` (whitespace and case
@@ -999,6 +1013,45 @@ fn doctype_with_subset_end(src: &[u8], lt: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every byte value at every place of every length a name may have, beside bytes of
+    /// every case: what `to_ascii_lowercase` gives, and nothing past the name.
+    #[test]
+    fn names_are_lower_cased_as_to_ascii_lowercase_does() {
+        for len in 0..=16 {
+            for b in 0..=255u8 {
+                for at in 0..len {
+                    let mut name: Vec<u8> = (0..len).map(|i| b"Az@[`{Q\xC9"[i % 8]).collect();
+                    name[at] = b;
+                    let mut lower = [0u8; 16];
+                    assert_eq!(
+                        lowercase_into(&name, &mut lower),
+                        name.to_ascii_lowercase().as_slice(),
+                        "{name:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every byte at every place: only the word's letters, in either case, make it.
+    #[test]
+    fn a_word_in_any_case_is_what_eq_ignore_ascii_case_finds() {
+        for word in [&b"hide"[..], b"hidden"] {
+            for at in 0..word.len() {
+                for b in 0..=255u8 {
+                    let mut token = word.to_ascii_uppercase();
+                    token[at] = b;
+                    assert_eq!(
+                        is_word_in_any_case(&token, word),
+                        token.eq_ignore_ascii_case(word),
+                        "{token:?}"
+                    );
+                }
+            }
+            assert!(!is_word_in_any_case(&word[1..], word));
+        }
+    }
 
     fn texts(dom: &Dom) -> Vec<String> {
         (0..dom.nodes.len() as NodeId)

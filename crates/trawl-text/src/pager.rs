@@ -250,7 +250,7 @@ fn pieces(markdown: &str, budget: usize) -> Vec<Piece> {
 /// each only as far as needed to fit.
 fn split_over_budget(markdown: &str, range: Range<usize>, budget: usize, out: &mut Vec<Piece>) {
     let text = &markdown[range.clone()];
-    for (line_start, line) in offsets(text.split_inclusive('\n'), range.start) {
+    for (line_start, line) in offsets(lines_inclusive(text), range.start) {
         let tokens = estimate_tokens(line);
         if tokens <= budget {
             out.push(fragment(line_start..line_start + line.len(), tokens));
@@ -317,6 +317,23 @@ fn split_words(line: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// `text`'s lines, each with its `\n`, as `str::split_inclusive('\n')` gives them. Found
+/// with memchr's SIMD search: std's (`split_inclusive`'s) steps a word at a time in the
+/// release build (which vectorizes no loop), and every stored page is cut into lines here,
+/// twice (its pages, then its passages).
+fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', rest.as_bytes()).map_or(rest.len(), |i| i + 1);
+        let (line, tail) = rest.split_at(end);
+        rest = tail;
+        Some(line)
+    })
+}
+
 /// Pairs each part with its byte offset, given that the parts tile a text at `base`.
 fn offsets<'a>(
     parts: impl Iterator<Item = &'a str>,
@@ -345,7 +362,7 @@ pub(crate) struct Block {
 
 /// The blocks of `markdown`; they tile it exactly (empty input, no blocks).
 pub(crate) fn blocks(markdown: &str) -> Vec<Block> {
-    let lines: Vec<(usize, &str)> = offsets(markdown.split_inclusive('\n'), 0).collect();
+    let lines: Vec<(usize, &str)> = offsets(lines_inclusive(markdown), 0).collect();
     // (first line, kind) of each block's content.
     let mut starts: Vec<(usize, BlockKind)> = Vec::new();
     let mut i = 0;
@@ -742,6 +759,14 @@ mod properties {
     }
 
     proptest! {
+        /// Lines are cut as `split_inclusive('\n')` cuts them.
+        #[test]
+        fn lines_are_cut_as_split_inclusive_cuts_them(text in "(\n|\r|a|é| ){0,40}") {
+            let ours: Vec<&str> = lines_inclusive(&text).collect();
+            let std: Vec<&str> = text.split_inclusive('\n').collect();
+            prop_assert_eq!(ours, std);
+        }
+
         /// The ASCII fast path counts as pushing every character would.
         #[test]
         fn the_estimate_counts_as_character_by_character(
