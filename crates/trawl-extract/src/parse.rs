@@ -853,8 +853,8 @@ fn class_hides(value: &[u8]) -> Option<HiddenBy> {
 
 /// Whether `token` is `word`, a word of lower-case ASCII letters, in any case: a byte with
 /// 0x20 set is a lower-case letter only if it was that letter or its capital. A byte loop
-/// the compiler inlines, where `eq_ignore_ascii_case` was a call of a couple of hundred
-/// instructions in the release build, made for most class tokens of these lengths.
+/// the compiler inlines, where `eq_ignore_ascii_case` is a call in the release build (its
+/// chunked loop is not inlined there), made for every class token of these lengths.
 fn is_word_in_any_case(token: &[u8], word: &[u8]) -> bool {
     debug_assert!(word.iter().all(u8::is_ascii_lowercase));
     token.len() == word.len() && token.iter().zip(word).all(|(&t, &w)| t | 0x20 == w)
