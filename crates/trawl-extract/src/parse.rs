@@ -738,8 +738,7 @@ fn lowercase_into<'l>(name: &[u8], lower: &'l mut [u8; 16]) -> &'l [u8] {
     use trawl_core::swar;
 
     lower[..name.len()].copy_from_slice(name);
-    let (low, high) = lower.split_at_mut(8);
-    for half in [low, high] {
+    for half in lower.chunks_exact_mut(8) {
         let word = u64::from_le_bytes((&*half).try_into().expect("eight bytes"));
         half.copy_from_slice(&swar::ascii_lowercase(word).to_le_bytes());
     }

@@ -29,7 +29,7 @@ use crate::{
     from_millis, to_millis,
 };
 use batch::begin;
-use passages::{delete_passages, insert_passages, passage_texts, run_of};
+use passages::{delete_passages, delete_run, insert_passages, passage_texts, run_of};
 use pool::{Access, Pool, Target, open_connection};
 
 /// The embedded SQLite [`Store`].
@@ -706,14 +706,18 @@ impl Store for SqliteStore {
         if !self.config.stale_retention.is_zero() {
             let cutoff = now.saturating_sub(duration_millis(self.config.stale_retention));
             versions::forget_expired(&tx, cutoff)?;
-            // Each document's passages by their run of ids (SQLite plans a join on the run
-            // as a scan of every passage).
-            let expired: Vec<String> = tx
-                .prepare("SELECT handle FROM documents WHERE expires_at < ?1")?
-                .query_map([cutoff], |row| row.get(0))?
+            // Each document's passages by their run of ids, read with the handles (SQLite
+            // plans a join on the run as a scan of every passage).
+            let expired: Vec<(String, i64, i64)> = tx
+                .prepare(
+                    "SELECT handle, passages_from, passages_to FROM documents
+                     WHERE expires_at < ?1 AND passages_from IS NOT NULL
+                         AND passages_to IS NOT NULL",
+                )?
+                .query_map([cutoff], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
                 .collect::<rusqlite::Result<_>>()?;
-            for handle in &expired {
-                delete_passages(&tx, handle)?;
+            for (handle, from, to) in &expired {
+                delete_run(&tx, handle, (*from, *to))?;
             }
             report.expired_documents =
                 tx.execute("DELETE FROM documents WHERE expires_at < ?1", [cutoff])? as u64;

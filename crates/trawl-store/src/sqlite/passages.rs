@@ -32,10 +32,17 @@ pub(super) fn run_of(conn: &Connection, handle: &str) -> Result<Option<(i64, i64
 /// document's passages could not take them. Called before the document's row is replaced
 /// or deleted, while it still names the run; a document not stored before deletes nothing.
 pub(super) fn delete_passages(conn: &Connection, handle: &str) -> Result<()> {
-    if let Some((from, to)) = run_of(conn, handle)? {
-        conn.prepare_cached(DELETE_RUN)?
-            .execute(params![handle, from, to])?;
+    match run_of(conn, handle)? {
+        Some(run) => delete_run(conn, handle, run),
+        None => Ok(()),
     }
+}
+
+/// Deletes the run `(from, to)` of the document `handle`'s passages, as its row names it
+/// (see [`delete_passages`]), for a caller that read the row already.
+pub(super) fn delete_run(conn: &Connection, handle: &str, (from, to): (i64, i64)) -> Result<()> {
+    conn.prepare_cached(DELETE_RUN)?
+        .execute(params![handle, from, to])?;
     Ok(())
 }
 
