@@ -1,7 +1,7 @@
 //! The `trawl` binary: parses the command line, resolves settings, runs one command, and
 //! turns its outcome into an exit status (0 ok, 1 request-level error, 2 bad usage).
 
-#![deny(unsafe_code)] // allowed only in mcp::conn (descriptor limit), mcp::sessions (malloc_trim) and limit_malloc_arenas
+#![deny(unsafe_code)] // allowed only in mcp::conn (descriptor limit), mcp::sessions (malloc_trim) and tune_malloc
 
 mod cli;
 mod commands;
@@ -25,28 +25,46 @@ use crate::output::report_error;
 use crate::settings::{ProcessEnv, Settings};
 
 fn main() {
-    limit_malloc_arenas();
+    tune_malloc();
     exit_quietly_on_broken_pipe();
     let cli = Cli::parse();
     let code = run(cli);
     std::process::exit(code);
 }
 
-/// One glibc malloc arena per core instead of glibc's eight: every thread that allocates
-/// (tokio's blocking threads run extraction and store calls) otherwise gets an arena of its
-/// own, which keeps what it frees. Measured on a 5,000-page crawl on 2 cores (BENCHMARKS
-/// §13): peak RSS 74-76 MiB with glibc's default, 48 MiB with two arenas, the same CPU;
-/// mimalloc as the global allocator peaked at 317-408 MiB (91 MiB tuned). Set first, before
-/// any thread starts; a `MALLOC_ARENA_MAX` in the environment is left to win.
+/// glibc malloc: four arenas per core instead of glibc's eight, each trimmed back to the
+/// kernel once 128 KiB are free at its top.
+///
+/// - Arenas: a crawl runs on about eight threads (tokio's workers, and the blocking threads
+///   its extraction and store calls hop between), and threads that share an arena wait on
+///   its lock: with one arena per core, 60 futex calls a page on 2 cores, 12 with four per
+///   core, and 12 % less CPU a page (BENCHMARKS.md §13.15). Fewer arenas were kept for
+///   memory: each keeps what it frees (peak RSS 74-76 MiB with glibc's default long ago,
+///   48 MiB with two).
+/// - The trim threshold, fixed: glibc otherwise raises it (and the size it serves from
+///   `mmap`) up to 64 MiB as large blocks are freed, and each arena keeps that much at its
+///   top. Fixed at glibc's own starting value (which fixes the `mmap` threshold at its
+///   128 KiB too), eight arenas peak at the RSS two had.
+///
+/// Set first, before any thread starts; `MALLOC_ARENA_MAX` or a `MALLOC_TRIM_THRESHOLD_` in
+/// the environment is left to win.
 #[allow(unsafe_code, reason = "mallopt has no safe wrapper; std offers none")]
-fn limit_malloc_arenas() {
+fn tune_malloc() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let arenas = libc::c_int::try_from(cores.max(2)).unwrap_or(libc::c_int::MAX);
-        // SAFETY: mallopt only sets a malloc parameter; no other thread runs yet.
-        unsafe {
-            libc::mallopt(libc::M_ARENA_MAX, arenas);
+    {
+        if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+            let arenas = libc::c_int::try_from(cores.max(2) * 4).unwrap_or(libc::c_int::MAX);
+            // SAFETY: mallopt only sets a malloc parameter; no other thread runs yet.
+            unsafe {
+                libc::mallopt(libc::M_ARENA_MAX, arenas);
+            }
+        }
+        if std::env::var_os("MALLOC_TRIM_THRESHOLD_").is_none() {
+            // SAFETY: as above.
+            unsafe {
+                libc::mallopt(libc::M_TRIM_THRESHOLD, 128 * 1024);
+            }
         }
     }
 }
