@@ -307,6 +307,27 @@ fn for_each_word_hash(text: &str, mut word: impl FnMut(u64)) {
     reader.finish(&mut word);
 }
 
+/// What a byte is to [`WordReader`]: an ASCII letter or digit lower cased (what
+/// [`normalize`] keeps of it), 0 for any other ASCII byte, [`LEADS_OTHER`] for the bytes
+/// of characters beyond ASCII (decoded there, at their first byte).
+const WORD_BYTES: [u8; 256] = {
+    let mut table = [LEADS_OTHER; 256];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = if byte.is_ascii_alphanumeric() {
+            byte.to_ascii_lowercase()
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
+
+/// [`WORD_BYTES`]'s mark for a byte beyond ASCII (no ASCII letter or digit is 0xFF).
+const LEADS_OTHER: u8 = 0xFF;
+
 /// Reads words as [`normalize`] cuts them (runs of letters and digits, lower cased), as
 /// their FNV-1a hashes, from text given in pieces (a word may span two).
 struct WordReader {
@@ -325,33 +346,39 @@ impl Default for WordReader {
 
 impl WordReader {
     fn read(&mut self, text: &str, word: &mut impl FnMut(u64)) {
-        if text.is_ascii() {
-            // Most pages: bytes, not decoded characters (a crawl signs every page).
-            for &b in text.as_bytes() {
-                if b.is_ascii_alphanumeric() {
-                    self.hash = fnv(self.hash, b.to_ascii_lowercase());
-                    self.in_word = true;
-                } else if self.in_word {
-                    self.end_word(word);
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            // A byte at a time, by table: ASCII is most of any page, and a crawl signs every
+            // page (the tests a byte this replaces cost more than the table's one load).
+            match WORD_BYTES[usize::from(bytes[at])] {
+                LEADS_OTHER => {
+                    let c = text[at..].chars().next().expect("at a character's start");
+                    at += c.len_utf8();
+                    if c.is_alphanumeric() {
+                        for lower in c.to_lowercase() {
+                            let mut buf = [0u8; 4];
+                            for &b in lower.encode_utf8(&mut buf).as_bytes() {
+                                self.hash = fnv(self.hash, b);
+                            }
+                        }
+                        self.in_word = true;
+                    } else if self.in_word {
+                        self.end_word(word);
+                    }
+                    continue;
                 }
-            }
-            return;
-        }
-        for c in text.chars() {
-            if c.is_ascii_alphanumeric() {
-                self.hash = fnv(self.hash, c.to_ascii_lowercase() as u8);
-                self.in_word = true;
-            } else if !c.is_ascii() && c.is_alphanumeric() {
-                for lower in c.to_lowercase() {
-                    let mut buf = [0u8; 4];
-                    for &b in lower.encode_utf8(&mut buf).as_bytes() {
-                        self.hash = fnv(self.hash, b);
+                0 => {
+                    if self.in_word {
+                        self.end_word(word);
                     }
                 }
-                self.in_word = true;
-            } else if self.in_word {
-                self.end_word(word);
+                folded => {
+                    self.hash = fnv(self.hash, folded);
+                    self.in_word = true;
+                }
             }
+            at += 1;
         }
     }
 
