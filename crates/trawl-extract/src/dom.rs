@@ -426,12 +426,70 @@ macro_rules! tags {
 
         impl Tag {
             /// `name` must already be lower-case ASCII.
+            #[cfg(test)]
             pub(crate) fn from_lower(name: &[u8]) -> Tag {
                 match name { $($name => Tag::$variant,)* _ => Tag::Other }
             }
+
+            /// Every named tag and its name.
+            pub(crate) const NAMED: &[(&[u8], Tag)] = &[$(($name, Tag::$variant)),*];
         }
     };
 }
+
+impl Tag {
+    /// The tag whose [`tag_key`] is `key` (`Other` for any other). One probe of a table
+    /// built at compile time, where the match on the name it replaces compared the bytes
+    /// of name after name (the release build keeps the match as a chain of compares), for
+    /// every tag of every page.
+    pub(crate) fn from_key(key: u128) -> Tag {
+        let mut slot = tag_slot(key);
+        loop {
+            let (k, tag) = TAG_TABLE[slot];
+            if k == key || k == 0 {
+                return tag;
+            }
+            slot = (slot + 1) % TAG_TABLE.len();
+        }
+    }
+}
+
+/// A lower-case name of at most 15 bytes as one number: its bytes, little-endian, zero
+/// padded, and its length in the last byte (so that a name with a NUL byte at its end is
+/// not the one without). Never 0 for a name of at least one byte.
+pub(crate) const fn tag_key(padded: [u8; 16], len: usize) -> u128 {
+    u128::from_le_bytes(padded) | (len as u128) << 120
+}
+
+const fn tag_slot(key: u128) -> usize {
+    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize
+}
+
+/// [`Tag::NAMED`] by [`tag_key`], open addressing with linear probing: 256 slots for about
+/// 110 names. An empty slot holds key 0 and `Other`.
+const TAG_TABLE: [(u128, Tag); 256] = {
+    let mut table = [(0u128, Tag::Other); 256];
+    let mut i = 0;
+    while i < Tag::NAMED.len() {
+        let (name, tag) = Tag::NAMED[i];
+        assert!(!name.is_empty() && name.len() < 16);
+        let mut padded = [0u8; 16];
+        let mut b = 0;
+        while b < name.len() {
+            padded[b] = name[b];
+            b += 1;
+        }
+        let key = tag_key(padded, name.len());
+        let mut slot = tag_slot(key);
+        while table[slot].0 != 0 {
+            slot = (slot + 1) % 256;
+        }
+        table[slot] = (key, tag);
+        i += 1;
+    }
+    table
+};
 
 tags! {
     A = b"a", Abbr = b"abbr", Address = b"address", Article = b"article", Aside = b"aside",

@@ -723,11 +723,15 @@ fn closes_across(tag: Tag) -> bool {
     )
 }
 
+/// `name`'s tag, `lower` holding the name lower-cased after (zeros past it: it must be
+/// zeros when called).
 fn tag_of(name: &[u8], lower: &mut [u8; 16]) -> Tag {
-    if name.len() > lower.len() {
+    // No tag's name is as long as 16 bytes, which the key would not hold.
+    if name.len() >= lower.len() {
         return Tag::Other;
     }
-    Tag::from_lower(lowercase_into(name, lower))
+    lowercase_into(name, lower);
+    Tag::from_key(crate::dom::tag_key(*lower, name.len()))
 }
 
 /// `name` (at most 16 bytes) lower-cased into `lower`: copied, then all 16 bytes
@@ -1030,6 +1034,52 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// The table gives the tag the match on names gives: for every tag's name in upper
+    /// and lower case, with any byte at any place in it, with a byte (a NUL too) after it
+    /// or its last byte gone; for every name of one or two bytes; and for names too long.
+    #[test]
+    fn tags_by_table_are_tags_by_name() {
+        let by_name = |name: &[u8]| {
+            if name.len() > 16 {
+                Tag::Other
+            } else {
+                Tag::from_lower(&name.to_ascii_lowercase())
+            }
+        };
+        let check = |name: &[u8]| {
+            let mut lower = [0u8; 16];
+            assert_eq!(tag_of(name, &mut lower), by_name(name), "{name:?}");
+        };
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        for (name, _) in Tag::NAMED {
+            for cased in [name.to_vec(), name.to_ascii_uppercase()] {
+                for at in 0..cased.len() {
+                    for b in 0..=255u8 {
+                        let mut changed = cased.clone();
+                        changed[at] = b;
+                        names.push(changed);
+                    }
+                }
+                for b in [0u8, b'a', b'1', b'-', 0xC9] {
+                    names.push([cased.as_slice(), &[b]].concat());
+                }
+                names.push(cased[..cased.len() - 1].to_vec());
+                names.push(cased.repeat(16));
+            }
+        }
+        for a in 0..=255u8 {
+            names.push(vec![a]);
+            for b in 0..=255u8 {
+                names.push(vec![a, b]);
+            }
+        }
+        names.push(Vec::new());
+        names.push(b"blockquoteblockq".to_vec());
+        for name in &names {
+            check(name);
         }
     }
 
