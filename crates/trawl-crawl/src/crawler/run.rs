@@ -27,10 +27,10 @@ use crate::run_state::State;
 use crate::scope::Scope;
 use crate::{shared, traps};
 
-/// Most pages in flight at once, whatever the number of hosts.
 /// How often a running crawl writes its summary and looks for a cancel request.
 pub(crate) const CHECK_EVERY: Duration = Duration::from_secs(1);
 
+/// Most pages in flight at once, whatever the number of hosts.
 const MAX_IN_FLIGHT: usize = 32;
 
 enum Output {
