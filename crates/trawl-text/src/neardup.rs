@@ -193,18 +193,11 @@ impl Signature {
 struct Sketch {
     /// Each slot's smallest value yet.
     minimums: [u64; PERMUTATIONS],
-    /// The permutation being dealt for the current shingle, valid where `dealt_to` names it.
-    permutation: [u8; PERMUTATIONS],
-    /// Which shingle last wrote each entry of `permutation` (entries written for an
-    /// earlier shingle read as the identity).
-    dealt_to: [u32; PERMUTATIONS],
     /// How many slots hold a minimum whose whole part is `j` (the last entry counts the
     /// slots still empty too).
     whole_parts: [u16; PERMUTATIONS],
     /// The largest whole part of any slot's minimum: a value dealt past it lowers none.
     largest: usize,
-    /// Shingles added so far, the mark for `dealt_to`.
-    shingles: u32,
 }
 
 impl Sketch {
@@ -213,11 +206,8 @@ impl Sketch {
         whole_parts[PERMUTATIONS - 1] = PERMUTATIONS as u16;
         Self {
             minimums: [u64::MAX; PERMUTATIONS],
-            permutation: [0; PERMUTATIONS],
-            dealt_to: [u32::MAX; PERMUTATIONS],
             whole_parts,
             largest: PERMUTATIONS - 1,
-            shingles: 0,
         }
     }
 
@@ -241,8 +231,9 @@ impl Sketch {
 
     /// Algorithm 1's loop for one shingle.
     fn deal(&mut self, shingle: u64) {
-        let mark = self.shingles;
-        self.shingles = self.shingles.wrapping_add(1);
+        // The permutation starts as the identity for every shingle: a 128-byte copy, less
+        // than marking which entries this shingle wrote (two tests a step) cost.
+        let mut permutation = IDENTITY;
         let mut state = shingle;
         let mut j = 0usize;
         while j <= self.largest {
@@ -251,16 +242,10 @@ impl Sketch {
             let draw = mix(state);
             let fraction = draw >> 32;
             let k = slot_from(j, draw);
-            if self.dealt_to[j] != mark {
-                self.dealt_to[j] = mark;
-                self.permutation[j] = j as u8;
-            }
-            if self.dealt_to[k] != mark {
-                self.dealt_to[k] = mark;
-                self.permutation[k] = k as u8;
-            }
-            self.permutation.swap(j, k);
-            let slot = usize::from(self.permutation[j]);
+            // The swap of entries `j` and `k`; entry `j` is not read again (later steps
+            // deal from `j + 1` on), so only `k` is written.
+            let slot = usize::from(permutation[k]);
+            permutation[k] = permutation[j];
             let value = ((j as u64) << 32) | fraction;
             let current = self.minimums[slot];
             if value < current {
@@ -278,6 +263,17 @@ impl Sketch {
         }
     }
 }
+
+/// The identity permutation of the slots, where each shingle's dealing starts.
+const IDENTITY: [u8; PERMUTATIONS] = {
+    let mut identity = [0u8; PERMUTATIONS];
+    let mut i = 0;
+    while i < PERMUTATIONS {
+        identity[i] = i as u8;
+        i += 1;
+    }
+    identity
+};
 
 /// SplitMix64's increment: the step of the generator a shingle seeds.
 const SPLITMIX_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -795,6 +791,31 @@ the entrances and lighting will be held next month at the central library.
         let mut sketch = Sketch::new();
         (0..5_000u64).for_each(|i| sketch.add(mix(i)));
         assert_eq!(sketch.largest, 0);
+    }
+
+    /// Signatures are kept in stores and compared with later crawls': the same texts give
+    /// the minimums they gave when this was written (a fold of them, over texts short and
+    /// long, ASCII and not).
+    #[test]
+    fn signatures_are_what_they_were() {
+        let distinct: Vec<String> = (0..3000u64)
+            .map(|i| format!("w{}", mix(i) % 50_000))
+            .collect();
+        let texts = [
+            STORY.to_owned(),
+            STORY.repeat(3),
+            distinct.join(" "),
+            "a b c".to_owned(),
+            "Größe Ärger Öl café naïve Ωμέγα 東京 ".repeat(40),
+            String::new(),
+        ];
+        let folded = texts.iter().fold(FNV_OFFSET, |h, text| {
+            Signature::of(text)
+                .minimums()
+                .iter()
+                .fold(h, |h, &m| (h ^ m).wrapping_mul(0x0000_0100_0000_01b3))
+        });
+        assert_eq!(folded, 0x8748_f083_20da_aaad, "{folded:#x}");
     }
 
     #[test]
