@@ -449,7 +449,7 @@ impl Tag {
             if k == key || k == 0 {
                 return tag;
             }
-            slot = (slot + 1) % TAG_TABLE.len();
+            slot = (slot + 1) % TAG_SLOTS;
         }
     }
 }
@@ -461,15 +461,21 @@ pub(crate) const fn tag_key(padded: [u8; 16], len: usize) -> u128 {
     u128::from_le_bytes(padded) | (len as u128) << 120
 }
 
+/// `key`'s first slot in [`TAG_TABLE`]: the top bits of a multiplicative hash of its halves.
 const fn tag_slot(key: u128) -> usize {
     let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize
+    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - TAG_SLOTS.trailing_zeros())) as usize
 }
 
-/// [`Tag::NAMED`] by [`tag_key`], open addressing with linear probing: 256 slots for about
-/// 110 names. An empty slot holds key 0 and `Other`.
-const TAG_TABLE: [(u128, Tag); 256] = {
-    let mut table = [(0u128, Tag::Other); 256];
+/// [`TAG_TABLE`]'s slots (a power of two, which [`tag_slot`] needs): about twice its names,
+/// so that a probe seldom goes on.
+const TAG_SLOTS: usize = 256;
+const _: () = assert!(TAG_SLOTS.is_power_of_two() && Tag::NAMED.len() * 2 <= TAG_SLOTS);
+
+/// [`Tag::NAMED`] by [`tag_key`], open addressing with linear probing. An empty slot holds
+/// key 0 and `Other`.
+const TAG_TABLE: [(u128, Tag); TAG_SLOTS] = {
+    let mut table = [(0u128, Tag::Other); TAG_SLOTS];
     let mut i = 0;
     while i < Tag::NAMED.len() {
         let (name, tag) = Tag::NAMED[i];
@@ -483,7 +489,7 @@ const TAG_TABLE: [(u128, Tag); 256] = {
         let key = tag_key(padded, name.len());
         let mut slot = tag_slot(key);
         while table[slot].0 != 0 {
-            slot = (slot + 1) % 256;
+            slot = (slot + 1) % TAG_SLOTS;
         }
         table[slot] = (key, tag);
         i += 1;

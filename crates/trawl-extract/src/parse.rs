@@ -148,8 +148,7 @@ impl Parser<'_> {
                 // `</>` or `</ junk>`: a bogus comment.
                 return skip_past_gt(src, name_start);
             }
-            let mut lower = [0u8; 16];
-            let tag = tag_of(&src[name_start..name_end], &mut lower);
+            let tag = tag_of(&src[name_start..name_end]);
             self.end_tag(tag, &src[name_start..name_end]);
             return skip_past_gt(src, name_end);
         }
@@ -163,8 +162,7 @@ impl Parser<'_> {
     fn start_tag(&mut self, name_start: usize) -> usize {
         let src = self.src;
         let name_end = scan_name(src, name_start);
-        let mut lower = [0u8; 16];
-        let tag = tag_of(&src[name_start..name_end], &mut lower);
+        let tag = tag_of(&src[name_start..name_end]);
         let attr_start = self.dom.attrs.len() as u32;
         let (end, self_closing, hiding) = self.attributes(name_end, tag);
         let attr_len = self.dom.attrs.len() as u32 - attr_start;
@@ -723,15 +721,16 @@ fn closes_across(tag: Tag) -> bool {
     )
 }
 
-/// `name`'s tag, `lower` holding the name lower-cased after (zeros past it: it must be
-/// zeros when called).
-fn tag_of(name: &[u8], lower: &mut [u8; 16]) -> Tag {
+/// `name`'s tag (`Other` for any name no tag has).
+fn tag_of(name: &[u8]) -> Tag {
+    // Zeros past the name: the key is the lowered name, zero padded.
+    let mut lower = [0u8; 16];
     // No tag's name is as long as 16 bytes, which the key would not hold.
     if name.len() >= lower.len() {
         return Tag::Other;
     }
-    lowercase_into(name, lower);
-    Tag::from_key(crate::dom::tag_key(*lower, name.len()))
+    lowercase_into(name, &mut lower);
+    Tag::from_key(crate::dom::tag_key(lower, name.len()))
 }
 
 /// `name` (at most 16 bytes) lower-cased into `lower`: copied, then all 16 bytes
@@ -958,8 +957,7 @@ fn skippable_svg(src: &[u8], from: usize) -> Option<usize> {
             pos = name_end;
         } else if next.is_ascii_alphabetic() {
             let name_end = scan_name(src, lt + 1);
-            let mut lower = [0u8; 16];
-            match tag_of(&src[lt + 1..name_end], &mut lower) {
+            match tag_of(&src[lt + 1..name_end]) {
                 Tag::Svg => depth += 1,
                 Tag::A => return None,
                 tag if breaks_out_of_foreign_content(tag) => return None,
@@ -1049,10 +1047,7 @@ mod tests {
                 Tag::from_lower(&name.to_ascii_lowercase())
             }
         };
-        let check = |name: &[u8]| {
-            let mut lower = [0u8; 16];
-            assert_eq!(tag_of(name, &mut lower), by_name(name), "{name:?}");
-        };
+        let check = |name: &[u8]| assert_eq!(tag_of(name), by_name(name), "{name:?}");
         let mut names: Vec<Vec<u8>> = Vec::new();
         for (name, _) in Tag::NAMED {
             for cased in [name.to_vec(), name.to_ascii_uppercase()] {

@@ -38,7 +38,7 @@ fn main() {
 /// - Arenas: a crawl runs on about eight threads (tokio's workers, and the blocking threads
 ///   its extraction and store calls hop between), and threads that share an arena wait on
 ///   its lock: with one arena per core, 60 futex calls a page on 2 cores, 12 with four per
-///   core, and 12 % less CPU a page (BENCHMARKS.md §13.15). Fewer arenas were kept for
+///   core, and 9-12 % less CPU a page (BENCHMARKS.md §13.15). Fewer arenas were kept for
 ///   memory: each keeps what it frees (peak RSS 74-76 MiB with glibc's default long ago,
 ///   48 MiB with two).
 /// - The trim threshold, fixed: glibc otherwise raises it (and the size it serves from
