@@ -13,6 +13,7 @@ mod crawl;
 mod crawl_notes;
 mod passages;
 mod pool;
+mod porter;
 mod schema;
 mod versions;
 

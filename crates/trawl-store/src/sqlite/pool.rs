@@ -407,6 +407,10 @@ pub(super) fn open_connection(target: &Target, busy_timeout: Duration) -> Result
     };
     conn.busy_timeout(timeout)?;
     conn.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
+    // Connections that write index passages: they take the faster porter (same tokens).
+    if writable {
+        super::porter::register(&conn)?;
+    }
     // Setting auto_vacuum on a store that already has it still writes page 1 (a write
     // transaction and, at close, a checkpoint with fsyncs), so a read-only command would
     // write. It is read first and set only when it differs, i.e. on a new file.
