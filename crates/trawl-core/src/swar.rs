@@ -68,6 +68,16 @@ pub fn continuation(word: u64) -> u64 {
     word & !(word << 1) & HIGH
 }
 
+/// ASCII letters and digits (`u8::is_ascii_alphanumeric`). OR 0x20 takes the upper-case
+/// letters, and only them, onto the lower-case ones.
+#[inline]
+pub fn ascii_alphanumeric(word: u64) -> u64 {
+    let folded = word | (ONES * 0x20);
+    let letter = below(folded, b'z' + 1) & !below(folded, b'a');
+    let digit = below(word, b'9' + 1) & !below(word, b'0');
+    (letter | digit) & HIGH
+}
+
 /// The word with its ASCII upper-case letters lowered (`u8::to_ascii_lowercase` on each
 /// byte): a letter's high-bit mark moved down to 0x20, the bit that lowers it.
 #[inline]
@@ -176,6 +186,11 @@ mod tests {
                 assert_eq!(
                     ascii_space(word),
                     mask_of(&bytes, |x| x.is_ascii_whitespace()),
+                    "{bytes:?}"
+                );
+                assert_eq!(
+                    ascii_alphanumeric(word),
+                    mask_of(&bytes, |x| x.is_ascii_alphanumeric()),
                     "{bytes:?}"
                 );
                 assert_eq!(

@@ -34,6 +34,7 @@ use std::sync::{Mutex, TryLockError};
 
 use rusqlite::Connection;
 use rusqlite::ffi;
+use trawl_core::swar;
 
 use crate::{Error, Result};
 
@@ -283,27 +284,45 @@ unsafe extern "C" fn tokenize(
     }
 }
 
-/// How unicode61 (default arguments) sees a byte: ASCII letters and digits are its only
-/// ASCII token characters; other bytes below 0x80 separate; the rest are UTF-8 it decodes.
-const SEPARATOR: u8 = 0;
-const ASCII_TOKEN: u8 = 1;
-const NOT_ASCII: u8 = 2;
-const CLASS: [u8; 256] = {
-    let mut class = [SEPARATOR; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        class[b] = if c >= 0x80 {
-            NOT_ASCII
-        } else if c.is_ascii_alphanumeric() {
-            ASCII_TOKEN
-        } else {
-            SEPARATOR
+/// The bytes unicode61 (default arguments) separates tokens with, in a word of eight
+/// (a `swar` mask): ASCII but for letters and digits, its only ASCII token characters.
+/// Bytes past ASCII are UTF-8 it decodes.
+fn separator_bytes(word: u64) -> u64 {
+    !(swar::ascii_alphanumeric(word) | word) & swar::HIGH
+}
+
+/// The bytes that are not separators.
+fn token_bytes(word: u64) -> u64 {
+    !separator_bytes(word) & swar::HIGH
+}
+
+/// The first byte of `text` from `at` on in the class `mask` gives, or the end: eight
+/// bytes a step (the release build vectorizes no loop; see `trawl_core::swar`).
+fn find(text: &[u8], mut at: usize, mask: fn(u64) -> u64) -> usize {
+    while at < text.len() {
+        let rest = &text[at..];
+        let word = match rest.first_chunk::<8>() {
+            Some(eight) => u64::from_le_bytes(*eight),
+            None => {
+                // The tail, made up to eight; what the padding is marked as is masked off.
+                let mut padded = [0u8; 8];
+                padded[..rest.len()].copy_from_slice(rest);
+                let marked = mask(u64::from_le_bytes(padded)) & (u64::MAX >> (64 - 8 * rest.len()));
+                return at + lowest(marked).unwrap_or(rest.len());
+            }
         };
-        b += 1;
+        if let Some(byte) = lowest(mask(word)) {
+            return at + byte;
+        }
+        at += 8;
     }
-    class
-};
+    text.len()
+}
+
+/// The place of the lowest byte a mask marks, if any.
+fn lowest(mask: u64) -> Option<usize> {
+    (mask != 0).then(|| (mask.trailing_zeros() / 8) as usize)
+}
 
 impl Tokenizer {
     /// Tokenizes a document's `text` (see the module's docs), calling `token` for each.
@@ -321,22 +340,11 @@ impl Tokenizer {
         if memo.is_empty() {
             memo.resize(MEMO_SLOTS, Slot::EMPTY);
         }
-        let mut at = 0;
+        let mut at = find(text, 0, token_bytes);
         while at < text.len() {
-            if CLASS[text[at] as usize] == SEPARATOR {
-                at += 1;
-                continue;
-            }
             let start = at;
-            let mut ascii = true;
-            while at < text.len() {
-                match CLASS[text[at] as usize] {
-                    SEPARATOR => break,
-                    NOT_ASCII => ascii = false,
-                    _ => {}
-                }
-                at += 1;
-            }
+            at = find(text, at, separator_bytes);
+            let ascii = text[start..at].is_ascii();
             // SAFETY: `ctx` and `token` are FTS5's for this call.
             let rc = unsafe {
                 if ascii {
@@ -348,6 +356,7 @@ impl Tokenizer {
             if rc != ffi::SQLITE_OK {
                 return rc;
             }
+            at = find(text, at, token_bytes);
         }
         ffi::SQLITE_OK
     }

@@ -482,3 +482,28 @@ fn the_store_writes_through_it_and_reads_with_the_builtin() {
     .unwrap();
     assert!(!ours(&reader));
 }
+
+#[test]
+fn runs_are_found_eight_bytes_a_step_as_a_byte_at_a_time() {
+    let separator = |b: u8| b < 0x80 && !b.is_ascii_alphanumeric();
+    for text in texts().iter().take(120) {
+        let bytes = text.as_bytes();
+        for at in 0..=bytes.len() {
+            let expected = |class: &dyn Fn(u8) -> bool| {
+                (at..bytes.len())
+                    .find(|&i| class(bytes[i]))
+                    .unwrap_or(bytes.len())
+            };
+            assert_eq!(
+                find(bytes, at, separator_bytes),
+                expected(&separator),
+                "{text:?} @{at}"
+            );
+            assert_eq!(
+                find(bytes, at, token_bytes),
+                expected(&|b| !separator(b)),
+                "{text:?} @{at}"
+            );
+        }
+    }
+}
