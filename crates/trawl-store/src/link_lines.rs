@@ -13,6 +13,10 @@ use flate2::{Compress, Compression, FlushCompress, Status};
 use crate::crawl_notes::{KeptLink, KeptLinks};
 
 /// The JSON note of `links`.
+#[cfg_attr(
+    not(any(feature = "redis", test)),
+    expect(dead_code, reason = "only Redis writes notes in this form now")
+)]
 pub(crate) fn to_note(links: &KeptLinks) -> serde_json::Value {
     let mut lines = String::new();
     lines.push_str(links.canonical.as_deref().unwrap_or(""));
