@@ -58,6 +58,18 @@ type TokenCallback = unsafe extern "C" fn(
     end: c_int,
 ) -> c_int;
 
+/// FTS5's `xTokenize` (version 2).
+type TokenizeFn = unsafe extern "C" fn(
+    tokenizer: *mut ffi::Fts5Tokenizer,
+    ctx: *mut c_void,
+    flags: c_int,
+    text: *const c_char,
+    len: c_int,
+    locale: *const c_char,
+    locale_len: c_int,
+    token: Option<TokenCallback>,
+) -> c_int;
+
 /// Replaces `porter` on `conn` with this module's. Connections that only read keep the
 /// built-in (see the module's docs).
 pub(super) fn register(conn: &Connection) -> Result<()> {
@@ -173,9 +185,10 @@ unsafe extern "C" fn drop_module(data: *mut c_void) {
     drop(unsafe { Box::from_raw(data.cast::<Builtin>()) });
 }
 
-/// One tokenizer: the built-in's instance made with the same arguments, and the memo.
+/// One tokenizer: the built-in's instance made with the same arguments, and its methods.
 struct Tokenizer {
-    builtin: ffi::fts5_tokenizer_v2,
+    builtin_tokenize: TokenizeFn,
+    builtin_delete: unsafe extern "C" fn(*mut ffi::Fts5Tokenizer),
     instance: *mut ffi::Fts5Tokenizer,
     /// Made as `porter unicode61` (or `porter` alone): documents take the fast path.
     fast: bool,
@@ -192,7 +205,11 @@ unsafe extern "C" fn create(
     // SAFETY: `data` is the module's `Builtin`; `args` holds `count` C strings.
     unsafe {
         let module = &*data.cast::<Builtin>();
-        let Some(builtin_create) = module.methods.xCreate else {
+        let (Some(builtin_create), Some(builtin_tokenize), Some(builtin_delete)) = (
+            module.methods.xCreate,
+            module.methods.xTokenize,
+            module.methods.xDelete,
+        ) else {
             return ffi::SQLITE_ERROR;
         };
         let mut instance = ptr::null_mut();
@@ -204,7 +221,8 @@ unsafe extern "C" fn create(
             .map(|i| std::ffi::CStr::from_ptr(*args.add(i)).to_bytes())
             .collect();
         let tokenizer = Tokenizer {
-            builtin: module.methods,
+            builtin_tokenize,
+            builtin_delete,
             instance,
             fast: is_porter_unicode61(&args),
             unstemmed: Vec::new(),
@@ -235,9 +253,7 @@ unsafe extern "C" fn delete(tokenizer: *mut ffi::Fts5Tokenizer) {
     // SAFETY: made by `create`, handed back once.
     unsafe {
         let tokenizer = Box::from_raw(tokenizer.cast::<Tokenizer>());
-        if let Some(builtin_delete) = tokenizer.builtin.xDelete {
-            builtin_delete(tokenizer.instance);
-        }
+        (tokenizer.builtin_delete)(tokenizer.instance);
     }
 }
 
@@ -259,11 +275,11 @@ unsafe extern "C" fn tokenize(
     // (a connection's); `text` holds `len` bytes.
     unsafe {
         let this = &mut *tokenizer.cast::<Tokenizer>();
-        let (Some(token), Some(builtin_tokenize)) = (token, this.builtin.xTokenize) else {
+        let Some(token) = token else {
             return ffi::SQLITE_ERROR;
         };
         if !this.fast || flags != ffi::FTS5_TOKENIZE_DOCUMENT || locale_len > 0 || len <= 0 {
-            return builtin_tokenize(
+            return (this.builtin_tokenize)(
                 this.instance,
                 ctx,
                 flags,
@@ -334,7 +350,7 @@ impl Tokenizer {
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
             Err(TryLockError::WouldBlock) => {
                 // SAFETY: as below.
-                return unsafe { self.builtin_run(text, 0..text.len(), 0, ctx, token) };
+                return unsafe { self.builtin_run(text, 0..text.len(), ctx, token) };
             }
         };
         if memo.is_empty() {
@@ -350,7 +366,7 @@ impl Tokenizer {
                 if ascii {
                     self.word(&mut memo, text, start..at, ctx, token)
                 } else {
-                    self.builtin_run(text, start..at, 0, ctx, token)
+                    self.builtin_run(text, start..at, ctx, token)
                 }
             };
             if rc != ffi::SQLITE_OK {
@@ -376,7 +392,7 @@ impl Tokenizer {
         if len > MEMO_WORD {
             if len <= *STEMMED_LEN.end() {
                 // SAFETY: as below; the built-in stems a word it is given alone as in place.
-                return unsafe { self.builtin_run(text, range, 0, ctx, token) };
+                return unsafe { self.builtin_run(text, range, ctx, token) };
             }
             self.unstemmed.clear();
             self.unstemmed
@@ -394,22 +410,22 @@ impl Tokenizer {
             };
         }
         let key = key_of(text, range.clone());
-        let lower = lanes_bytes(&key);
         if len < *STEMMED_LEN.start() {
+            let lower = lanes_bytes(&key);
             // SAFETY: as above.
             return unsafe { token(ctx, 0, lower.as_ptr().cast(), len as c_int, from, to) };
         }
         let slot = &mut memo[slot_of(&key)];
         if slot.word != key {
             // SAFETY: the built-in instance is this tokenizer's.
-            match unsafe { self.builtin_stem(&lower[..len]) } {
+            match unsafe { self.builtin_stem(&lanes_bytes(&key)[..len]) } {
                 Some(stem) if stem.len() <= slot.stem.len() => {
                     slot.word = key;
                     slot.stem[..stem.len()].copy_from_slice(&stem);
                     slot.stem_len = stem.len() as u8;
                 }
                 // SAFETY: as above.
-                _ => return unsafe { self.builtin_run(text, range, 0, ctx, token) },
+                _ => return unsafe { self.builtin_run(text, range, ctx, token) },
             }
         }
         let stem = &slot.stem[..slot.stem_len as usize];
@@ -420,56 +436,32 @@ impl Tokenizer {
     /// The built-in porter's one token for the lowercased ASCII word `lower`.
     unsafe fn builtin_stem(&mut self, lower: &[u8]) -> Option<Vec<u8>> {
         let mut got = Captured::default();
-        // SAFETY: the instance is the built-in's; `got` outlives the call.
-        let rc = unsafe {
-            (self.builtin.xTokenize?)(
-                self.instance,
-                (&mut got as *mut Captured).cast(),
-                ffi::FTS5_TOKENIZE_DOCUMENT,
-                lower.as_ptr().cast(),
-                lower.len() as c_int,
-                ptr::null(),
-                0,
-                Some(capture),
-            )
-        };
+        // SAFETY: `got` outlives the call.
+        let rc =
+            unsafe { self.builtin_document(lower, (&mut got as *mut Captured).cast(), capture) };
         // A word of letters and digits is one token to unicode61; anything else would
         // mean the built-in changed, and the memo must not guess.
         (rc == ffi::SQLITE_OK && got.tokens == 1).then_some(got.stem)
     }
 
-    /// The run `range` of `text`, holding non-ASCII bytes, tokenized by the built-in.
-    /// `text` starts at `base` in FTS5's text (offsets are shifted by both).
+    /// The run `range` of `text`, holding non-ASCII bytes, tokenized by the built-in,
+    /// its offsets shifted back to `text`'s.
     unsafe fn builtin_run(
         &mut self,
         text: &[u8],
         range: std::ops::Range<usize>,
-        base: usize,
         ctx: *mut c_void,
         token: TokenCallback,
     ) -> c_int {
         let mut shift = Shifted {
             ctx,
             token,
-            by: (base + range.start) as c_int,
+            by: range.start as c_int,
             rc: ffi::SQLITE_OK,
         };
-        let Some(builtin_tokenize) = self.builtin.xTokenize else {
-            return ffi::SQLITE_ERROR;
-        };
-        let run = &text[range];
-        // SAFETY: `shift` outlives the call; `run` is inside FTS5's text.
+        // SAFETY: `shift` outlives the call.
         let rc = unsafe {
-            builtin_tokenize(
-                self.instance,
-                (&mut shift as *mut Shifted).cast(),
-                ffi::FTS5_TOKENIZE_DOCUMENT,
-                run.as_ptr().cast(),
-                run.len() as c_int,
-                ptr::null(),
-                0,
-                Some(shifted),
-            )
+            self.builtin_document(&text[range], (&mut shift as *mut Shifted).cast(), shifted)
         };
         // The built-in turns a callback's SQLITE_DONE (stop) into OK: the stop must still
         // reach the runs after this one.
@@ -477,6 +469,29 @@ impl Tokenizer {
             shift.rc
         } else {
             rc
+        }
+    }
+
+    /// `run` tokenized by the built-in as a document, each token to `callback` with `ctx`.
+    unsafe fn builtin_document(
+        &mut self,
+        run: &[u8],
+        ctx: *mut c_void,
+        callback: TokenCallback,
+    ) -> c_int {
+        // SAFETY: the instance is the built-in's, made for this tokenizer; `ctx` is what
+        // `callback` expects, alive for the call (the callers').
+        unsafe {
+            (self.builtin_tokenize)(
+                self.instance,
+                ctx,
+                ffi::FTS5_TOKENIZE_DOCUMENT,
+                run.as_ptr().cast(),
+                run.len() as c_int,
+                ptr::null(),
+                0,
+                Some(callback),
+            )
         }
     }
 }

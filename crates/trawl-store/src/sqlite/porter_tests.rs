@@ -2,18 +2,6 @@
 
 use super::*;
 
-/// FTS5's xTokenize (v2).
-type TokenizeFn = unsafe extern "C" fn(
-    *mut ffi::Fts5Tokenizer,
-    *mut c_void,
-    c_int,
-    *const c_char,
-    c_int,
-    *const c_char,
-    c_int,
-    Option<TokenCallback>,
-) -> c_int;
-
 /// A token as a tokenizer gave it: flags, bytes, start, end.
 type Token = (c_int, Vec<u8>, c_int, c_int);
 
