@@ -122,6 +122,19 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
     }
 }
 
+/// Async workers for `command` on a machine of `cores`. A crawl's async side (requests,
+/// its frontier and link bookkeeping) is light beside its CPU work (extraction, signatures,
+/// the store), which runs on blocking threads, one slot a core: on two cores a second
+/// async worker only added hand-offs between threads, 2-3 % of a crawl's CPU a page
+/// (BENCHMARKS.md §13.17). Everything else keeps two, so that a server answers beside its
+/// work.
+fn async_workers(command: &Command, cores: usize) -> usize {
+    match command {
+        Command::Crawl(_) if cores <= 2 => 1,
+        _ => 2,
+    }
+}
+
 fn run(cli: Cli) -> i32 {
     let (json, net) = json_and_net(&cli.command);
     // Only the working directory's own `.env`, and only its API keys (see `dotenv`).
@@ -140,10 +153,12 @@ fn run(cli: Cli) -> i32 {
         Err(err) => return report_error(&err, json, Meta::default()),
     };
     let mut builder = tokio::runtime::Builder::new_multi_thread();
-    // Two async workers unless TOKIO_WORKER_THREADS (read by tokio itself) says otherwise;
-    // CPU work runs on the blocking pool, not on these.
+    // CPU work runs on the blocking pool, not on the async workers: two of them unless
+    // TOKIO_WORKER_THREADS (read by tokio itself) says otherwise, and one for a crawl on
+    // two cores or fewer (`async_workers`).
     if std::env::var_os("TOKIO_WORKER_THREADS").is_none() {
-        builder.worker_threads(2);
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        builder.worker_threads(async_workers(&cli.command, cores));
     }
     let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
@@ -167,5 +182,35 @@ fn run(cli: Cli) -> i32 {
         Command::Config(ConfigCommand::Vars) => commands::config_vars(),
         Command::Mcp(_) => runtime.block_on(commands::mcp(&settings)),
         Command::Serve(_) => runtime.block_on(commands::serve(&settings)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::{Cli, async_workers};
+
+    fn command(args: &[&str]) -> super::Command {
+        Cli::try_parse_from(std::iter::once("trawl").chain(args.iter().copied()))
+            .expect("the arguments parse")
+            .command
+    }
+
+    #[test]
+    fn a_crawl_on_two_cores_runs_one_async_worker_and_everything_else_two() {
+        let crawl = command(&["crawl", "https://example.com/"]);
+        assert_eq!(async_workers(&crawl, 1), 1);
+        assert_eq!(async_workers(&crawl, 2), 1);
+        assert_eq!(async_workers(&crawl, 3), 2);
+        assert_eq!(async_workers(&crawl, 16), 2);
+        for other in [
+            &["serve"][..],
+            &["mcp"],
+            &["read", "https://example.com/"],
+            &["map", "https://example.com/"],
+        ] {
+            assert_eq!(async_workers(&command(other), 2), 2, "{other:?}");
+        }
     }
 }
