@@ -34,14 +34,22 @@ pub(crate) struct Read {
     pub(crate) passages: Vec<Passage>,
 }
 
+/// The largest body extracted on the async worker when a crawl extracts in place
+/// ([`crate::Crawler::extracting_in_place`]): a few milliseconds of work at most, so
+/// the worker's other fetches wait no longer than that; a larger page goes to a blocking
+/// thread as always.
+pub(crate) const IN_PLACE_MOST: usize = 512 * 1024;
+
 /// Fetch and extract `url` (conditionally when `previous` has validators and links); the
 /// caller holds the host's pass until this returns the response, which `on_answer` is told
-/// about (the pass can be dropped then).
+/// about (the pass can be dropped then). `in_place`: extract here when the body is at most
+/// [`IN_PLACE_MOST`] bytes.
 pub(crate) async fn read(
     fetcher: &Fetcher,
     url: &Url,
     options: &ExtractOptions,
     previous: Option<Previous>,
+    in_place: bool,
     on_answer: impl FnOnce(),
 ) -> Result<Read, TrawlError> {
     let conditional = previous
@@ -81,10 +89,12 @@ pub(crate) async fn read(
         page.final_url.clone(),
     );
     let options = options.clone();
+    let here = in_place && body.len() <= IN_PLACE_MOST;
     // One hop off the async workers for everything a page's text needs before the store:
-    // its links, signature, content hash and passages (each hop is two thread wake-ups).
-    // A page folded as a duplicate is split for nothing; splitting is a few percent of it.
-    let (record, links, signature, passages) = cpu::run(move || {
+    // its links, signature, content hash and passages (each hop is two thread wake-ups),
+    // or none when the crawl extracts in place. A page folded as a duplicate is split for
+    // nothing; splitting is a few percent of it.
+    let work = move || {
         // One parse gives the content and the links (an HTML page's only).
         extract_with_anchors(&body, content_type.as_deref(), &final_url, &options).map(
             |(d, anchors)| {
@@ -96,8 +106,8 @@ pub(crate) async fn read(
                 (record, links, signature, passages)
             },
         )
-    })
-    .await?;
+    };
+    let (record, links, signature, passages) = if here { work() } else { cpu::run(work).await }?;
     let mut record: DocumentRecord = record;
     let doc = &mut record.document;
     doc.url = url.to_string();

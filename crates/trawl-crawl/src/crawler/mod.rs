@@ -43,6 +43,8 @@ pub struct Crawler {
     pacer: Arc<Pacer>,
     /// How long a claimed URL stays leased (shared crawls).
     lease: Duration,
+    /// Whether pages are extracted on the async worker ([`Crawler::extracting_in_place`]).
+    in_place: bool,
 }
 
 /// A crawl running in the background ([`Crawler::start`]).
@@ -102,7 +104,23 @@ impl Crawler {
             extract: ExtractOptions::default(),
             pacer: Arc::new(Pacer::default()),
             lease: DEFAULT_LEASE,
+            in_place: false,
         }
+    }
+
+    /// Extracts a page on the async worker that fetched it, not on a blocking thread,
+    /// unless it is large ([`crate::page::IN_PLACE_MOST`]). For a runtime of one async
+    /// worker on a machine of two cores or fewer (the CLI's crawl there): its CPU work then
+    /// runs on two threads, the worker and the store's writer, without two thread
+    /// wake-ups a page to reach a third and come back. Not for a server, whose worker must
+    /// stay free to answer.
+    pub fn extracting_in_place(mut self, yes: bool) -> Self {
+        self.in_place = yes;
+        self
+    }
+
+    pub(crate) fn in_place(&self) -> bool {
+        self.in_place
     }
 
     /// Politeness per host across processes: every request also takes the host's slot

@@ -70,6 +70,8 @@ struct Fetching {
     baseline: Option<Arc<Baseline>>,
     /// Any other crawl: an earlier crawl's pages, asked for conditionally.
     revalidate_from: Option<Arc<Baseline>>,
+    /// Extract on this worker ([`Crawler::extracting_in_place`]).
+    in_place: bool,
 }
 
 impl Fetching {
@@ -82,6 +84,7 @@ impl Fetching {
             store: crawler.store().clone(),
             baseline: st.baseline.clone(),
             revalidate_from: st.revalidate_from.clone(),
+            in_place: crawler.in_place(),
         }
     }
 }
@@ -95,6 +98,7 @@ async fn fetch_task(f: Fetching, w: Waiting) -> Output {
         store,
         baseline,
         revalidate_from,
+        in_place,
     } = f;
     // Asked before the request, so a crawl killed mid-fetch knows to look for it (a
     // shared crawl's claim wrote it already). Not waited for: the committer writes it
@@ -115,7 +119,10 @@ async fn fetch_task(f: Fetching, w: Waiting) -> Output {
         None => None,
     };
     let pass = pacer.enter(&State::waiting_host(&w)).await;
-    let result = page::read(&fetcher, &w.url, &extract, previous, move || drop(pass)).await;
+    let result = page::read(&fetcher, &w.url, &extract, previous, in_place, move || {
+        drop(pass)
+    })
+    .await;
     Output::Fetched(w, Box::new(result))
 }
 

@@ -113,6 +113,47 @@ async fn crawl_stores_every_in_scope_page_once_and_refuses_what_it_must() {
     assert_eq!(summary.robots, "obeyed");
 }
 
+/// A crawl that extracts on its one async worker (as the CLI's crawl does on two cores)
+/// stores the same pages, Markdown and passages as one extracting on blocking threads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn a_crawl_extracting_in_place_stores_what_one_extracting_off_the_worker_stores() {
+    let site = Site::start(SiteConfig::default());
+    let mut crawls = Vec::new();
+    for in_place in [false, true] {
+        let store = memory_store();
+        let crawler =
+            Crawler::new(crate::loopback_fetcher(), store.clone()).extracting_in_place(in_place);
+        let summary = crawler.run(wide(site.url("/")), None).await.unwrap();
+        assert_eq!(summary.status, "done", "in place: {in_place}");
+        let done = trawl_crawl::pages(&store, &summary.id, &[UrlState::Done], 0, 0)
+            .await
+            .unwrap();
+        let mut stored = Vec::new();
+        for row in done {
+            let handle = row.handle.clone().unwrap();
+            let record = store
+                .run(move |s| s.get_document(&handle))
+                .await
+                .unwrap()
+                .unwrap();
+            stored.push((row.url, record.document.markdown, record.content_hash));
+        }
+        stored.sort();
+        let found = store
+            .run(|s| s.find(MARKER, FindScope::All, 5))
+            .await
+            .unwrap();
+        crawls.push((stored, found.len()));
+    }
+    assert!(
+        crawls[0].0.len() > DOC_PAGES + BLOG_PAGES,
+        "{:?}",
+        crawls[0].0.len()
+    );
+    assert_eq!(crawls[0], crawls[1]);
+    assert_eq!(crawls[1].1, 1);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_frontier_spilled_to_the_store_still_stores_every_page_once() {
     let site = Site::start(SiteConfig::default());
