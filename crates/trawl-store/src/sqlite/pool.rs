@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::batch::Slot;
+use super::batch::{Slot, run_cached};
 use super::passages::{DeferredIndexRow, index_deferred};
 use crate::{Error, Result};
 
@@ -221,15 +221,18 @@ impl Pool {
         for job in jobs {
             let deferred_before = self.slot().deferred_len();
             let result = self
-                .in_slot(|c| Ok(c.execute_batch("SAVEPOINT batch_job")?))
+                .in_slot(|c| run_cached(c, "SAVEPOINT batch_job"))
                 .and_then(|()| job());
-            let end = if result.is_ok() {
-                "RELEASE batch_job"
+            // Prepared once a connection, as the calls' savepoints are (`batch.rs`).
+            let ended = if result.is_ok() {
+                self.in_slot(|c| run_cached(c, "RELEASE batch_job"))
             } else {
                 self.slot().drop_deferred_from(deferred_before);
-                "ROLLBACK TO batch_job; RELEASE batch_job"
+                self.in_slot(|c| {
+                    run_cached(c, "ROLLBACK TO batch_job")?;
+                    run_cached(c, "RELEASE batch_job")
+                })
             };
-            let ended = self.in_slot(|c| Ok(c.execute_batch(end)?));
             results.push(result.and(ended));
         }
         // The passages' index rows, outside every savepoint (`passages.rs`); if they cannot
