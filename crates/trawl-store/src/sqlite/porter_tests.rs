@@ -492,6 +492,12 @@ fn runs_are_found_eight_bytes_a_step_as_a_byte_at_a_time() {
                 expected(&|b| !separator(b)),
                 "{text:?} @{at}"
             );
+            let end = expected(&separator);
+            assert_eq!(
+                run_end(bytes, at),
+                (end, bytes[at..end].is_ascii()),
+                "{text:?} @{at}"
+            );
         }
     }
 }
