@@ -1,8 +1,9 @@
 //! One page of a crawl, read as `read` reads it: the fetcher (guard on every hop, tiers
 //! escalating on a challenge or an app shell), then extraction off the async workers, or
-//! on the one worker of a crawl that extracts in place (HTML, PDF, text alike), then the document and its passages into the store under its
-//! handle. HTML pages also give their links. In a changes-crawl a page the old crawl
-//! stored is asked for conditionally, and a 304 answers the stored copy (see `changes.rs`).
+//! on the one worker of a crawl that extracts in place (HTML, PDF, text alike), then the
+//! document and its passages into the store under its handle. HTML pages also give their
+//! links. In a changes-crawl a page the old crawl stored is asked for conditionally, and a
+//! 304 answers the stored copy (see `changes.rs`).
 
 use std::time::SystemTime;
 

@@ -130,9 +130,15 @@ fn json_and_net(command: &Command) -> (bool, NetArgs) {
 /// work.
 fn async_workers(command: &Command, cores: usize) -> usize {
     match command {
-        Command::Crawl(_) if cores <= 2 => 1,
+        Command::Crawl(_) if crawls_on_one_worker(cores) => 1,
         _ => 2,
     }
+}
+
+/// Whether a crawl on a machine of `cores` runs on one async worker (and, in
+/// `commands/crawl.rs`, extracts its pages on it).
+pub(crate) fn crawls_on_one_worker(cores: usize) -> bool {
+    cores <= 2
 }
 
 fn run(cli: Cli) -> i32 {

@@ -316,23 +316,30 @@ fn token_bytes(word: u64) -> u64 {
 /// bytes a step (the release build vectorizes no loop; see `trawl_core::swar`).
 fn find(text: &[u8], mut at: usize, mask: fn(u64) -> u64) -> usize {
     while at < text.len() {
-        let rest = &text[at..];
-        let word = match rest.first_chunk::<8>() {
-            Some(eight) => u64::from_le_bytes(*eight),
-            None => {
-                // The tail, made up to eight; what the padding is marked as is masked off.
-                let mut padded = [0u8; 8];
-                padded[..rest.len()].copy_from_slice(rest);
-                let marked = mask(u64::from_le_bytes(padded)) & (u64::MAX >> (64 - 8 * rest.len()));
-                return at + lowest(marked).unwrap_or(rest.len());
-            }
-        };
-        if let Some(byte) = lowest(mask(word)) {
+        let (word, valid) = lane(&text[at..]);
+        if let Some(byte) = lowest(mask(word) & valid) {
             return at + byte;
         }
         at += 8;
     }
     text.len()
+}
+
+/// The first eight bytes of `rest` (not empty) as a word, and the mask of its bytes that
+/// are `rest`'s: a tail shorter than eight is made up with zeros, which the mask leaves
+/// out.
+fn lane(rest: &[u8]) -> (u64, u64) {
+    match rest.first_chunk::<8>() {
+        Some(eight) => (u64::from_le_bytes(*eight), u64::MAX),
+        None => {
+            let mut padded = [0u8; 8];
+            padded[..rest.len()].copy_from_slice(rest);
+            (
+                u64::from_le_bytes(padded),
+                u64::MAX >> (64 - 8 * rest.len()),
+            )
+        }
+    }
 }
 
 /// The end of the run of token bytes from `at` (the next separator, or the end of `text`)
@@ -342,18 +349,7 @@ fn find(text: &[u8], mut at: usize, mask: fn(u64) -> u64) -> usize {
 fn run_end(text: &[u8], mut at: usize) -> (usize, bool) {
     let mut high = 0u64;
     while at < text.len() {
-        let rest = &text[at..];
-        let (word, valid) = match rest.first_chunk::<8>() {
-            Some(eight) => (u64::from_le_bytes(*eight), u64::MAX),
-            None => {
-                let mut padded = [0u8; 8];
-                padded[..rest.len()].copy_from_slice(rest);
-                (
-                    u64::from_le_bytes(padded),
-                    u64::MAX >> (64 - 8 * rest.len()),
-                )
-            }
-        };
+        let (word, valid) = lane(&text[at..]);
         if let Some(byte) = lowest(separator_bytes(word) & valid) {
             // The bytes before the separator: `byte` is below eight.
             high |= word & ((1u64 << (8 * byte)) - 1) & swar::HIGH;

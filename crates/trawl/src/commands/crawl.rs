@@ -346,10 +346,12 @@ pub async fn crawl(args: &CrawlArgs, settings: &Settings) -> i32 {
     if let Some(slots) = host_slots {
         crawler = crawler.with_shared_limiter(slots);
     }
-    // One async worker on two cores or fewer (main.rs gives a crawl there one): extract on
-    // it too. On more cores the blocking threads extract in parallel.
+    // The one async worker main.rs gives a crawl on a small machine extracts too. On more
+    // cores (one worker only by TOKIO_WORKER_THREADS) the blocking threads extract in
+    // parallel.
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let one_worker = cores <= 2 && tokio::runtime::Handle::current().metrics().num_workers() == 1;
+    let one_worker = crate::crawls_on_one_worker(cores)
+        && tokio::runtime::Handle::current().metrics().num_workers() == 1;
     crawler = crawler.extracting_in_place(one_worker);
     let changes = match &args.changes {
         Some(old) => match crawler.changes_options(old, args.url.as_deref()).await {
